@@ -1,0 +1,161 @@
+"""Zones: the places on the table where a pile lies, as polygons in table millimetres.
+
+A zone's ``fan`` is the unit direction in which later (upper) cards of its pile lie when the pile is
+fanned (a Klondike column fans towards the player: ``(0, 1)``); ``None`` means the cards lie squared, so
+only the top card shows.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, replace
+from typing import Any, Sequence
+
+import numpy as np
+import numpy.typing as npt
+
+
+@dataclass(frozen=True)
+class Zone:
+    """One pile's place. ``role`` is what kind of pile it is (``tableau``, ``stock``, ``waste``,
+    ``foundation``, ``pile``, ``centre``); ``seat`` the player it belongs to (1-based), 0 for shared."""
+
+    name: str
+    role: str
+    polygon_mm: tuple[tuple[float, float], ...]
+    fan: tuple[float, float] | None = None
+    seat: int = 0
+
+    def __post_init__(self) -> None:
+        if len(self.polygon_mm) < 3:
+            raise ValueError(f"zone {self.name!r}: a polygon needs three or more corners, got {self.polygon_mm!r}")
+        if self.fan is not None:
+            n = math.hypot(*self.fan)
+            if n < 1e-9:
+                raise ValueError(f"zone {self.name!r}: fan direction {self.fan!r} has no length")
+            object.__setattr__(self, "fan", (self.fan[0] / n, self.fan[1] / n))
+
+    @staticmethod
+    def rect(name: str, role: str, x: float, y: float, w: float, h: float,
+             fan: tuple[float, float] | None = None, seat: int = 0) -> "Zone":
+        return Zone(name, role, ((x, y), (x + w, y), (x + w, y + h), (x, y + h)), fan, seat)
+
+    def polygon(self) -> npt.NDArray[np.float64]:
+        return np.asarray(self.polygon_mm, dtype=np.float64)
+
+    def contains(self, point: Sequence[float]) -> bool:
+        """Whether a table point lies inside (even-odd rule; points on the edge may go either way)."""
+        x, y = float(point[0]), float(point[1])
+        inside = False
+        pts = self.polygon_mm
+        j = len(pts) - 1
+        for i in range(len(pts)):
+            xi, yi = pts[i]
+            xj, yj = pts[j]
+            if (yi > y) != (yj > y) and x < (xj - xi) * (y - yi) / (yj - yi) + xi:
+                inside = not inside
+            j = i
+        return inside
+
+    def distance(self, point: Sequence[float]) -> float:
+        """0 inside, else the distance in mm to the nearest edge."""
+        if self.contains(point):
+            return 0.0
+        p = np.asarray(point, dtype=np.float64)
+        poly = self.polygon()
+        best = math.inf
+        for a, b in zip(poly, np.roll(poly, -1, axis=0)):
+            ab = b - a
+            t = float(np.clip(np.dot(p - a, ab) / max(float(np.dot(ab, ab)), 1e-12), 0.0, 1.0))
+            best = min(best, float(np.linalg.norm(p - (a + t * ab))))
+        return best
+
+    def moved(self, dx: float, dy: float, turn_deg: float = 0.0, about: tuple[float, float] = (0.0, 0.0)) -> "Zone":
+        """This zone turned by ``turn_deg`` about ``about`` and then shifted by ``(dx, dy)``."""
+        c, s = math.cos(math.radians(turn_deg)), math.sin(math.radians(turn_deg))
+        ax, ay = about
+
+        def tf(p: tuple[float, float]) -> tuple[float, float]:
+            x, y = p[0] - ax, p[1] - ay
+            return (round(c * x - s * y + ax + dx, 3), round(s * x + c * y + ay + dy, 3))
+
+        fan = None
+        if self.fan is not None:
+            fan = (round(c * self.fan[0] - s * self.fan[1], 6), round(s * self.fan[0] + c * self.fan[1], 6))
+        return replace(self, polygon_mm=tuple(tf(p) for p in self.polygon_mm), fan=fan)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "name": self.name,
+            "role": self.role,
+            "seat": self.seat,
+            "polygon_mm": [[x, y] for x, y in self.polygon_mm],
+            "fan": None if self.fan is None else [self.fan[0], self.fan[1]],
+        }
+
+    @staticmethod
+    def from_json(data: dict[str, Any]) -> "Zone":
+        fan = data.get("fan")
+        return Zone(
+            name=str(data["name"]),
+            role=str(data["role"]),
+            polygon_mm=tuple((float(p[0]), float(p[1])) for p in data["polygon_mm"]),
+            fan=None if fan is None else (float(fan[0]), float(fan[1])),
+            seat=int(data.get("seat", 0)),
+        )
+
+
+@dataclass(frozen=True)
+class ZoneLayout:
+    """All zones of one game on the table; names are unique."""
+
+    game: str
+    players: int
+    zones: tuple[Zone, ...]
+
+    def __post_init__(self) -> None:
+        names = [z.name for z in self.zones]
+        dupes = sorted({n for n in names if names.count(n) > 1})
+        if dupes:
+            raise ValueError(f"zone names must be unique, repeated: {dupes}")
+
+    def names(self) -> list[str]:
+        return [z.name for z in self.zones]
+
+    def by_name(self, name: str) -> Zone:
+        for z in self.zones:
+            if z.name == name:
+                return z
+        raise KeyError(f"no zone {name!r} in the {self.game} layout; zones: {self.names()}")
+
+    def locate(self, point: Sequence[float], margin_mm: float = 0.0) -> Zone | None:
+        """The zone that contains ``point``, else the nearest within ``margin_mm``, else ``None``."""
+        best: Zone | None = None
+        best_d = math.inf
+        for z in self.zones:
+            d = z.distance(point)
+            if d == 0.0:
+                return z
+            if d <= margin_mm and d < best_d:
+                best, best_d = z, d
+        return best
+
+    def bounds_mm(self) -> tuple[float, float, float, float]:
+        pts = np.vstack([z.polygon() for z in self.zones])
+        return (float(pts[:, 0].min()), float(pts[:, 1].min()), float(pts[:, 0].max()), float(pts[:, 1].max()))
+
+    def moved(self, dx: float, dy: float, turn_deg: float = 0.0) -> "ZoneLayout":
+        """The whole layout turned about its own top-left bound, then shifted (to adjust it by hand)."""
+        x0, y0, _, _ = self.bounds_mm()
+        return replace(self, zones=tuple(z.moved(dx, dy, turn_deg, (x0, y0)) for z in self.zones))
+
+    def to_json(self) -> dict[str, Any]:
+        return {"game": self.game, "players": self.players, "zones": [z.to_json() for z in self.zones]}
+
+    @staticmethod
+    def from_json(data: dict[str, Any]) -> "ZoneLayout":
+        return ZoneLayout(
+            game=str(data["game"]),
+            players=int(data["players"]),
+            zones=tuple(Zone.from_json(z) for z in data["zones"]),
+        )
