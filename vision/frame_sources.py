@@ -1,0 +1,217 @@
+"""Where frames come from: a USB webcam, a video file, a folder of images, a network stream.
+
+All four answer one small interface (:class:`FrameSource`): ``open``, ``read`` -> :class:`Read`,
+``close``. A read says what happened (:class:`ReadStatus`), so the capture loop can tell a frame that
+could not be decoded (skip and count) from a file that ended (stop) from a camera that went away
+(reconnect). Timestamps: a file's own clock (video position, or index / fps for an image folder); a live
+source's time since it was first opened, which keeps running across reconnects.
+"""
+
+from __future__ import annotations
+
+import enum
+import re
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Protocol
+
+import numpy as np
+import numpy.typing as npt
+
+Image = npt.NDArray[np.uint8]
+IMAGE_SUFFIXES = (".png", ".jpg", ".jpeg", ".bmp", ".webp", ".tif", ".tiff")
+
+
+class SourceError(OSError):
+    """A source that cannot be opened (no such camera, file or stream)."""
+
+
+class ReadStatus(enum.Enum):
+    FRAME = "frame"
+    """A decoded frame."""
+    CORRUPT = "corrupt"
+    """Something came but could not be decoded: skip it and count it."""
+    END = "end"
+    """A file or folder has no more frames."""
+    LOST = "lost"
+    """A live source stopped giving frames: reconnect."""
+
+
+@dataclass(frozen=True, slots=True)
+class Read:
+    status: ReadStatus
+    image: Image | None = None
+    t: float | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Frame:
+    """A decoded frame, its time in seconds on the source's clock, and its number (decoded frames only)."""
+
+    image: Image
+    t: float
+    index: int
+
+
+class FrameSource(Protocol):
+    name: str
+    live: bool
+    """Live sources run at the camera's pace: when the consumer is slow, old frames are dropped."""
+
+    def open(self) -> None: ...
+
+    def read(self) -> Read: ...
+
+    def close(self) -> None: ...
+
+
+def _capture(target: Any, api: int | None = None) -> Any:
+    import cv2
+
+    cap = cv2.VideoCapture(target) if api is None else cv2.VideoCapture(target, api)
+    if not cap.isOpened():
+        cap.release()
+        raise SourceError(f"cannot open {target!r}")
+    return cap
+
+
+class VideoFileSource:
+    """A video file, read at its own pace; timestamps from the file."""
+
+    live = False
+
+    def __init__(self, path: str | Path, max_failures_in_a_row: int = 50) -> None:
+        self.path = Path(path)
+        self.name = str(path)
+        self.max_failures = max_failures_in_a_row
+        self._cap: Any = None
+        self._fps = 30.0
+        self._count = -1
+        self._failures = 0
+        self._read = 0
+
+    def open(self) -> None:
+        import cv2
+
+        if not self.path.is_file():
+            raise SourceError(f"no video file {self.name!r}")
+        self._cap = _capture(str(self.path))
+        fps = float(self._cap.get(cv2.CAP_PROP_FPS) or 0.0)
+        self._fps = fps if 0.0 < fps < 1000.0 else 30.0
+        self._count = int(self._cap.get(cv2.CAP_PROP_FRAME_COUNT) or -1)
+
+    def read(self) -> Read:
+        import cv2
+
+        if self._cap is None:
+            return Read(ReadStatus.END)
+        ok, image = self._cap.read()
+        if ok and image is not None:
+            self._failures = 0
+            pos_ms = float(self._cap.get(cv2.CAP_PROP_POS_MSEC))
+            t = pos_ms / 1000.0 if pos_ms > 0 or self._read == 0 else self._read / self._fps
+            self._read += 1
+            return Read(ReadStatus.FRAME, image, t)
+        position = int(self._cap.get(cv2.CAP_PROP_POS_FRAMES))
+        self._failures += 1
+        if 0 <= position < self._count - 1 and self._failures <= self.max_failures:
+            self._cap.grab()
+            return Read(ReadStatus.CORRUPT)
+        return Read(ReadStatus.END)
+
+    def close(self) -> None:
+        if self._cap is not None:
+            self._cap.release()
+            self._cap = None
+
+
+class ImageFolderSource:
+    """The images of a folder in name order, at ``fps`` (timestamps index / fps)."""
+
+    live = False
+
+    def __init__(self, folder: str | Path, fps: float = 30.0) -> None:
+        self.folder = Path(folder)
+        self.name = str(folder)
+        self.fps = fps
+        self._files: list[Path] = []
+        self._next = 0
+
+    def open(self) -> None:
+        if not self.folder.is_dir():
+            raise SourceError(f"no image folder {self.name!r}")
+        self._files = sorted(p for p in self.folder.iterdir() if p.suffix.lower() in IMAGE_SUFFIXES)
+        self._next = 0
+
+    def read(self) -> Read:
+        import cv2
+
+        if self._next >= len(self._files):
+            return Read(ReadStatus.END)
+        path = self._files[self._next]
+        t = self._next / self.fps
+        self._next += 1
+        image = cv2.imread(str(path), cv2.IMREAD_COLOR)
+        if image is None:
+            return Read(ReadStatus.CORRUPT, t=t)
+        return Read(ReadStatus.FRAME, image, t)
+
+    def close(self) -> None:
+        self._files = []
+
+
+class LiveSource:
+    """A USB webcam (an index) or a network stream (RTSP / HTTP / MJPEG URL); times since first open."""
+
+    live = True
+
+    def __init__(self, target: int | str, width: int | None = None, height: int | None = None) -> None:
+        self.target = target
+        self.name = f"camera {target}" if isinstance(target, int) else _hide_password(str(target))
+        self.size = (width, height)
+        self._cap: Any = None
+        self._t0: float | None = None
+
+    def open(self) -> None:
+        import cv2
+
+        api = cv2.CAP_FFMPEG if isinstance(self.target, str) else None
+        self._cap = _capture(self.target, api)
+        if self.size[0] and self.size[1]:
+            self._cap.set(cv2.CAP_PROP_FRAME_WIDTH, self.size[0])
+            self._cap.set(cv2.CAP_PROP_FRAME_HEIGHT, self.size[1])
+        if self._t0 is None:
+            self._t0 = time.monotonic()
+
+    def read(self) -> Read:
+        if self._cap is None:
+            return Read(ReadStatus.LOST)
+        ok, image = self._cap.read()
+        t = time.monotonic() - (self._t0 or 0.0)
+        if not ok or image is None:
+            return Read(ReadStatus.LOST, t=t)
+        return Read(ReadStatus.FRAME, image, t)
+
+    def close(self) -> None:
+        if self._cap is not None:
+            self._cap.release()
+            self._cap = None
+
+
+def _hide_password(url: str) -> str:
+    return re.sub(r"//([^:/@]+):[^@/]*@", r"//\1:***@", url)
+
+
+def open_source(spec: str, fps: float = 30.0) -> FrameSource:
+    """A source from a command-line spelling: ``0`` (webcam index), a URL, a folder or a video file."""
+    if re.fullmatch(r"\d+", spec):
+        return LiveSource(int(spec))
+    if re.match(r"^[a-zA-Z][a-zA-Z0-9+.-]*://", spec):
+        return LiveSource(spec)
+    path = Path(spec)
+    if path.is_dir():
+        return ImageFolderSource(path, fps)
+    if path.is_file():
+        return VideoFileSource(path)
+    raise SourceError(f"{spec!r} is no camera index, URL, folder or video file")
