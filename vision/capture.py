@@ -199,7 +199,15 @@ class Capture:
 
     def _finish(self) -> None:
         self._report(CameraStatus.ENDED)
-        self._put_dropping(_END)
+        if self._drop:
+            self._put_dropping(_END)
+            return
+        while not self._stop.is_set():
+            try:
+                self._queue.put(_END, timeout=0.1)
+                return
+            except queue.Full:
+                continue
 
     def _push(self, frame: Frame, gen: int) -> None:
         if self._drop:
