@@ -1,0 +1,1 @@
+"""The table: camera-to-table geometry and where each game's piles lie."""
