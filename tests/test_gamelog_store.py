@@ -170,3 +170,27 @@ def test_given_ids_and_the_default_directory(tmp_path: Path, monkeypatch: pytest
     monkeypatch.delenv("CARDREF_GAMES")
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "xdg"))
     assert default_games_dir() == tmp_path / "xdg" / "cardref" / "games"
+
+
+def test_an_index_that_cannot_be_updated_does_not_fail_the_game(
+    store: GameStore, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    def locked(game_id: str) -> None:
+        raise sqlite3.OperationalError("database is locked")
+
+    w = store.new_game("klondike", "", ["eve"])
+    monkeypatch.setattr(store, "index_game", locked)
+    w.end(1.0, "won")  # the record is written; only the index lags
+    w.close()
+    monkeypatch.undo()
+    assert "games index not updated" in caplog.text
+    assert store.read(w.id).finished
+    assert store.get(w.id) is not None and not store.get(w.id).finished  # type: ignore[union-attr]
+    assert [g.finished for g in store.games(player="eve")] == [True]  # caught up by the next listing
+
+
+def test_the_benchmark_runs(tmp_path: Path) -> None:
+    from cardref.gamelog.bench import bench
+
+    written, read, size = bench(tmp_path, 30, fsync=False, frame_every=10)
+    assert written > 0 and read > 0 and size > 30 * 500

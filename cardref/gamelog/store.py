@@ -17,6 +17,7 @@ stale index loses nothing.
 from __future__ import annotations
 
 import json
+import logging
 import os
 import re
 import secrets
@@ -30,6 +31,8 @@ from typing import Any, Iterator, Sequence
 from .reader import FRAMES_DIR, LOG_NAME, read_game
 from .record import GameLog, JSONValue, is_frame_name
 from .writer import GameWriter, new_header, utc_now_iso
+
+logger = logging.getLogger(__name__)
 
 INDEX_NAME = "index.sqlite"
 SCHEMA_VERSION = 1
@@ -357,7 +360,12 @@ class GameStore:
     # -- plumbing --------------------------------------------------------------------------------
 
     def _writer_changed(self, writer: GameWriter) -> None:
-        self.index_game(writer.id)
+        # The record is already safe in the log; an index that cannot be updated now (locked for
+        # longer than the timeout, disk full) is caught up by the next sync(), so only warn.
+        try:
+            self.index_game(writer.id)
+        except sqlite3.Error as exc:
+            logger.warning("games index not updated for %s (%s); the next listing will catch up", writer.id, exc)
 
     def _ensure_schema(self) -> None:
         try:

@@ -217,6 +217,7 @@ class GameWriter:
         if fsync:
             os.fsync(fd)
             _fsync_dir(folder)
+            _fsync_dir(folder.parent)
         writer = cls(folder, header, fd, next_seq=1, known={}, ended=False, fsync=fsync, on_change=on_change)
         writer._changed()
         return writer
