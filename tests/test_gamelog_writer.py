@@ -236,3 +236,39 @@ def test_sigkill_mid_game_loses_at_most_the_record_in_flight(tmp_path: Path, fsy
     after = read_game(folder)
     assert after.errors == () and after.finished
     assert [r.seq for r in after] == list(range(1, len(seqs) + 3))
+
+
+def test_a_crashed_klondike_game_is_rebuilt_from_its_log_and_resumed(tmp_path: Path) -> None:
+    """The live referee's recovery recipe: header -> rules and deal, effective moves -> replay."""
+    klondike = pytest.importorskip("referee.klondike")
+    rules = klondike.KlondikeRules.from_spec("draw=1")
+    dealt = klondike.deal(5)
+    state = klondike.new_game(dealt, rules)
+    header = new_header("k", "klondike", rules.spec(), ["anna"], dealt.to_json())
+    w = GameWriter.create(tmp_path, header, fsync=False)
+    t = 0.0
+    for _ in range(12):
+        t += 1.5
+        move = next(iter(klondike.legal_moves(state)))
+        verdict = klondike.apply(state, move)
+        w.verdict(t, verdict)
+        state = verdict.state
+    w.verdict(t + 1, klondike.apply(state, klondike.Move.move("t1", "t1")))  # illegal: logged, state unchanged
+    w.close()
+    with open(tmp_path / "log.jsonl", "ab") as fh:
+        fh.write(b'{"seq":14,"t":20.0,"kind":"move","data":{"mo')  # the crash
+
+    with GameWriter.resume(tmp_path) as resumed:
+        log = resumed.log
+        assert log is not None and log.header is not None and log.torn
+        again = klondike.new_game(
+            klondike.Deal.from_json(log.header.deal), klondike.KlondikeRules.from_spec(log.header.rules)
+        )
+        moves = [klondike.Move.from_json(e.record.data["move"]) for e in log.effective() if e.record.kind is RecordKind.MOVE]
+        again = klondike.replay(again, moves)
+        assert again == state
+        last_move = [r for r in log if r.kind is RecordKind.MOVE][-1]
+        assert last_move.data["state"] == state.to_json()
+        assert [r.kind for r in log][-1] is RecordKind.ILLEGAL
+        resumed.end(30.0, "abandoned")
+    assert read_game(tmp_path).errors == ()
