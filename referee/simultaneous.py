@@ -136,9 +136,10 @@ def ref_json(ref: int | Card) -> int | str:
 
 
 def event_type(obj: Mapping[str, Any]) -> str:
-    """The event's ``type`` (``kind`` and ``event`` are read too), lower case."""
-    for key in ("type", "kind", "event"):
+    """The event's ``op`` (as in the Klondike move lines; ``type``, ``kind`` and ``event`` are read
+    too), lower case."""
+    for key in ("op", "type", "kind", "event"):
         value = obj.get(key)
         if isinstance(value, str) and value.strip():
             return value.strip().lower()
-    raise NotationError(f"event needs a 'type' (play, slap, ...), got {dict(obj)!r}")
+    raise NotationError(f"event needs an 'op' (play, slap, ...), got {dict(obj)!r}")

@@ -304,7 +304,7 @@ class Play:
 
     def to_json(self) -> dict[str, Any]:
         src = {"card": self.source.code} if isinstance(self.source, Card) else {"from": self.source}
-        return {"t": self.t, "player": self.player, "type": self.kind, **src, "to": ref_json(self.to)}
+        return {"t": self.t, "player": self.player, "op": self.kind, **src, "to": ref_json(self.to)}
 
 
 @dataclass(frozen=True, slots=True)
@@ -319,7 +319,7 @@ class Stack:
 
     def to_json(self) -> dict[str, Any]:
         src = {"card": self.source.code} if isinstance(self.source, Card) else {"from": self.source}
-        return {"t": self.t, "player": self.player, "type": self.kind, **src, "onto": ref_json(self.onto)}
+        return {"t": self.t, "player": self.player, "op": self.kind, **src, "onto": ref_json(self.onto)}
 
 
 @dataclass(frozen=True, slots=True)
@@ -332,7 +332,7 @@ class Slap:
     kind: ClassVar[str] = "slap"
 
     def to_json(self) -> dict[str, Any]:
-        return {"t": self.t, "player": self.player, "type": self.kind, "pile": self.pile}
+        return {"t": self.t, "player": self.player, "op": self.kind, "pile": self.pile}
 
 
 @dataclass(frozen=True, slots=True)
@@ -349,7 +349,7 @@ class Lay:
     player: ClassVar[None] = None
 
     def to_json(self) -> dict[str, Any]:
-        out: dict[str, Any] = {"t": self.t, "type": self.kind}
+        out: dict[str, Any] = {"t": self.t, "op": self.kind}
         if self.cards is not None:
             out["cards"] = [c.code for c in self.cards]
         return out
@@ -365,7 +365,7 @@ class Shuffle:
     kind: ClassVar[str] = "shuffle"
 
     def to_json(self) -> dict[str, Any]:
-        return {"t": self.t, "player": self.player, "type": self.kind, "stock": [c.code for c in self.stock]}
+        return {"t": self.t, "player": self.player, "op": self.kind, "stock": [c.code for c in self.stock]}
 
 
 @dataclass(frozen=True, slots=True)
@@ -378,7 +378,7 @@ class NewRound:
     player: ClassVar[None] = None
 
     def to_json(self) -> dict[str, Any]:
-        out: dict[str, Any] = {"t": self.t, "type": self.kind}
+        out: dict[str, Any] = {"t": self.t, "op": self.kind}
         if self.deal is not None:
             out["deal"] = self.deal.to_json()
         return out
