@@ -5,6 +5,9 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
 from cardref.gamelog.reader import parse_log, read_game
 from cardref.gamelog.record import RecordKind
 
@@ -60,7 +63,7 @@ def test_corrupt_middle_lines_go_to_errors_and_the_rest_is_read() -> None:
         + line({"seq": 4, "t": -2, "kind": "move"})  # line 5: bad time
         + line({"seq": 5, "t": 2, "kind": "levitate"})  # line 6: unknown kind
         + move(6)
-        + move(6)  # line 8: duplicate seq
+        + move(6, "again")  # line 8: duplicate seq
         + line({"seq": 8, "t": 9, "kind": "correction", "target": 7, "data": {"action": "retract"}})  # line 9: no record 7
         + move(9)
     )
@@ -70,7 +73,7 @@ def test_corrupt_middle_lines_go_to_errors_and_the_rest_is_read() -> None:
     messages = [e.message for e in log.errors]
     assert "not valid JSON" in messages[0] and "not valid JSON" in messages[1]
     assert "t must be" in messages[2] and "unknown record kind" in messages[3]
-    assert "out of order" in messages[4] and "not in the log" in messages[5]
+    assert "appears twice" in messages[4] and "not in the log" in messages[5]
     assert not log.torn and log.good_bytes == len(data)
 
 
@@ -134,3 +137,49 @@ def test_read_game_takes_a_folder_or_the_file(tmp_path: Path) -> None:
     assert read_game(tmp_path).records == read_game(tmp_path / "log.jsonl").records
     assert read_game(tmp_path).path == tmp_path / "log.jsonl"
     assert read_game(tmp_path).records[0].kind is RecordKind.MOVE
+
+
+def _sample_log() -> tuple[bytes, list[bytes]]:
+    lines = [line(HEADER)] + [
+        line({"seq": i, "t": i * 0.75, "kind": "move" if i % 3 else "note", "data": {"text": f"m{i}", "n": i * 7}})
+        for i in range(1, 13)
+    ]
+    return b"".join(lines), lines
+
+
+def test_a_log_cut_at_any_byte_reads_as_its_complete_lines() -> None:
+    """What a kill can leave on disk: every prefix of the file."""
+    data, lines = _sample_log()
+    full = parse_log(data).records
+    ends = [sum(len(x) for x in lines[: i + 1]) for i in range(len(lines))]
+    for cut in range(len(data) + 1):
+        log = parse_log(data[:cut])
+        complete = sum(1 for e in ends if e <= cut)
+        assert log.records == full[: max(complete - 1, 0)], cut
+        assert log.good_bytes == (ends[complete - 1] if complete else 0)
+        assert log.torn == (cut not in ends and cut > 0)
+        assert (log.header is not None) == (complete >= 1)
+        assert len(log.errors) <= 1
+
+
+@settings(max_examples=300, deadline=None)
+@given(offset=st.integers(min_value=0), value=st.integers(min_value=0, max_value=255))
+def test_one_damaged_byte_costs_at_most_its_own_line(offset: int, value: int) -> None:
+    data, lines = _sample_log()
+    start = len(lines[0])
+    offset = start + offset % (len(data) - start)
+    damaged = data[:offset] + bytes([value]) + data[offset + 1 :]
+    log = parse_log(damaged)  # never raises
+    assert log.header is not None
+    # Which line the byte is in; a changed newline also damages the line after it.
+    bounds = [sum(len(x) for x in lines[:i]) for i in range(len(lines) + 1)]
+    hit = next(i for i in range(len(lines)) if bounds[i] <= offset < bounds[i + 1])
+    hurt = {hit, hit + 1} if data[offset : offset + 1] == b"\n" and value != ord("\n") else {hit}
+    original = parse_log(data).records
+    kept = {r.seq: r for r in log.records}
+    # A damaged line that still parses may claim another record's seq; only then is that one lost.
+    claimed = {r.seq for r in log.records if r not in original}
+    for number, record in enumerate(original, start=1):
+        if number not in hurt and record.seq not in claimed:
+            assert kept.get(record.seq) == record, (offset, value)
+    assert len(log.records) >= len(original) - 2

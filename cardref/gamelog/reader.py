@@ -59,7 +59,6 @@ def parse_log(data: bytes, path: Path | None = None) -> GameLog:
     header: Header | None = None
     records: list[Record] = []
     by_seq: dict[int, Record] = {}
-    last_seq = 0
     ended: int | None = None
 
     for number, raw in enumerate(lines, start=1):
@@ -80,13 +79,12 @@ def parse_log(data: bytes, path: Path | None = None) -> GameLog:
             continue
         try:
             record = Record.from_json(obj)
-            _check_order(record, last_seq, ended, by_seq)
+            _check_order(record, ended, by_seq)
         except LogFormatError as exc:
             errors.append(LogError(number, str(exc), _snippet(raw)))
             continue
         records.append(record)
         by_seq[record.seq] = record
-        last_seq = record.seq
         if record.kind is RecordKind.END and ended is None:
             ended = record.seq
 
@@ -105,9 +103,11 @@ def parse_log(data: bytes, path: Path | None = None) -> GameLog:
     )
 
 
-def _check_order(record: Record, last_seq: int, ended: int | None, by_seq: dict[int, Record]) -> None:
-    if record.seq <= last_seq:
-        raise LogFormatError(f"record {record.seq} is out of order: it follows record {last_seq}")
+def _check_order(record: Record, ended: int | None, by_seq: dict[int, Record]) -> None:
+    # Only a repeated seq is an error, not a lower one: a single damaged digit in one line must not
+    # cost every line after it.
+    if record.seq in by_seq:
+        raise LogFormatError(f"record {record.seq} appears twice: the first one is kept")
     if ended is not None and record.kind not in _AFTER_END:
         raise LogFormatError(f"record {record.seq} ({record.kind.value}) follows the end of the game (record {ended})")
     if record.target is not None:
