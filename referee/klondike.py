@@ -386,12 +386,12 @@ def _check(state: KlondikeState, move: Move) -> Illegal | _Plan | None:
         if lead.rank != 13:
             return Illegal(move, "K8", f"only a king may go into an empty space, and {lead.name} is not a king")
     else:
-        top = target[-1]
-        if lead.rank != top.rank - 1:
-            want = f"a {'black' if top.red else 'red'} {rank_name(top.rank - 1)}" if top.rank > 1 else "nothing"
-            return Illegal(move, "K4", f"{lead.name} cannot go on {top.name}, which takes {want}")
-        if lead.red == top.red:
-            return Illegal(move, "K4", f"{lead.name} is {_colour(lead)} like {top.name}")
+        under = target[-1]
+        if lead.rank != under.rank - 1:
+            want = f"a {'black' if under.red else 'red'} {rank_name(under.rank - 1)}" if under.rank > 1 else "nothing"
+            return Illegal(move, "K4", f"{lead.name} cannot go on {under.name}, which takes {want}")
+        if lead.red == under.red:
+            return Illegal(move, "K4", f"{lead.name} is {_colour(lead)} like {under.name}")
     return _Plan(moving, src_kind, src_index, "tableau", dst_index)
 
 
