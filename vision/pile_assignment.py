@@ -1,0 +1,124 @@
+"""One frame's physical cards -> the zones (piles) they lie in, ordered, with backs counted.
+
+A card belongs to the zone that holds the centre of its visible corner indices (else the nearest zone
+within ``margin_mm``, else it is *off* every zone: in a hand, or dropped). A card near a zone edge stays
+in the zone it was in the frame before while it is within ``hysteresis_mm`` of it, so it does not
+flicker between neighbours. In a fanned zone each card's place is the rear-most of its indices along
+the fan direction (a covered card shows only the index at its top edge; the top card shows both).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from calibration.zones import Zone, ZoneLayout
+from vision.card_grouping import PhysicalCard
+from vision.detections import BACK
+
+OFF = "off"
+"""The pseudo-zone of cards outside every zone."""
+
+
+@dataclass(frozen=True, slots=True)
+class CardInZone:
+    card: str
+    place: float
+    """Position along the zone's fan (mm); 0 in squared zones."""
+    confidence: float
+    points_mm: tuple[tuple[float, float], ...]
+
+
+@dataclass
+class ZoneView:
+    cards: list[CardInZone] = field(default_factory=list)
+    back_places: list[float] = field(default_factory=list)
+    """Each face-down card showing, by its place along the fan (0 in squared zones)."""
+
+    @property
+    def backs(self) -> int:
+        return len(self.back_places)
+
+
+@dataclass
+class FrameView:
+    """Everything one frame says about the table."""
+
+    t: float
+    index: int
+    zones: dict[str, ZoneView]
+    moving: set[str] = field(default_factory=set)
+    """Zones (and ``off``) where something moved since the previous frame."""
+
+    def where(self) -> dict[str, str]:
+        """Card code -> zone (the first when a code is in several)."""
+        out: dict[str, str] = {}
+        for name, zv in self.zones.items():
+            for c in zv.cards:
+                out.setdefault(c.card, name)
+        return out
+
+
+def _locate(card: PhysicalCard, layout: ZoneLayout, previous: Zone | None, margin_mm: float, hysteresis_mm: float) -> Zone | None:
+    centre = card.centre_mm
+    if previous is not None and previous.distance(centre) <= hysteresis_mm:
+        return previous
+    return layout.locate(centre, margin_mm)
+
+
+def assign_piles(
+    cards: list[PhysicalCard],
+    layout: ZoneLayout,
+    t: float,
+    index: int,
+    previous: FrameView | None = None,
+    *,
+    margin_mm: float = 15.0,
+    hysteresis_mm: float = 10.0,
+) -> FrameView:
+    zones = {z.name: ZoneView() for z in layout.zones}
+    zones[OFF] = ZoneView()
+    before = previous.where() if previous is not None else {}
+    by_name = {z.name: z for z in layout.zones}
+    for card in cards:
+        prev_zone = by_name.get(before.get(card.card, ""))
+        zone = _locate(card, layout, prev_zone, margin_mm, hysteresis_mm)
+        view = zones[zone.name] if zone is not None else zones[OFF]
+        place = card.rear_along(zone.fan) if zone is not None and zone.fan is not None else 0.0
+        if card.card == BACK:
+            if zone is not None:
+                view.back_places.append(place)
+            continue
+        view.cards.append(CardInZone(card.card, place, card.confidence, card.points_mm))
+    for name, view in zones.items():
+        view.cards.sort(key=lambda c: c.place)
+        view.back_places.sort()
+    return FrameView(t, index, zones)
+
+
+def moved_zones(now: FrameView, before: FrameView | None, tolerance_mm: float) -> set[str]:
+    """Zones where a card that is seen in both frames moved by more than ``tolerance_mm``.
+
+    A card moved when none of its index points is still near one of its points of the frame before
+    (a corner that appears or disappears is not a move)."""
+    if before is None:
+        return set()
+    moving: set[str] = set()
+    for name, view in now.zones.items():
+        old = before.zones.get(name)
+        if old is None or not view.cards:
+            continue
+        old_points: dict[str, list[tuple[float, float]]] = {}
+        for c in old.cards:
+            old_points.setdefault(c.card, []).extend(c.points_mm)
+        for c in view.cards:
+            prev = old_points.get(c.card)
+            if not prev:
+                continue
+            cur = np.asarray(c.points_mm)[:, None, :]
+            d = np.linalg.norm(cur - np.asarray(prev)[None, :, :], axis=2).min(axis=1)
+            if float(d.min()) > tolerance_mm:
+                moving.add(name)
+                break
+    return moving

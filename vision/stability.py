@@ -1,0 +1,217 @@
+"""The stability filter: publish a table state only when it has been steady for ``settle_s``.
+
+Every frame's view goes into a window of the last ``settle_s`` seconds. For each zone, a card counts as
+present when it was seen there in at least ``present_above`` of the window's frames and as absent below
+``absent_below``; anything in between (a card arriving, leaving, or read only now and then) means the
+zone is still changing. A zone is *settled* when none of its cards is in between, its backs count is
+agreed by ``present_above`` of the frames, and nothing moved in it (motion from the image, or a card
+that shifted) during the window. A zone that is not settled keeps its last published state.
+
+``scope="table"`` publishes only when every zone is settled at once (turn games: nothing half-done is
+ever published). ``scope="zone"`` publishes each zone as soon as it settles while others are held
+(games where players play at the same time, Stress and Zenuwen, where the whole table is seldom calm).
+A state is published when it differs from the last one published.
+"""
+
+from __future__ import annotations
+
+from collections import Counter, deque
+from dataclasses import dataclass
+from typing import Literal
+
+from vision.pile_assignment import OFF, FrameView
+from vision.table_state import PileState, SeenCard, TableState
+
+CardKey = tuple[str, int]
+"""A card code and which copy of it in the zone (0, or 1 for a second deck's card)."""
+
+
+@dataclass(frozen=True)
+class Vote:
+    settled: bool
+    pile: PileState
+    why: str = ""
+
+
+def _keys(cards: list[str]) -> list[CardKey]:
+    seen: Counter[str] = Counter()
+    out = []
+    for c in cards:
+        out.append((c, seen[c]))
+        seen[c] += 1
+    return out
+
+
+def _back_groups(places: list[tuple[float, int]], gap: float) -> list[set[int]]:
+    """Face-down cards across the window: places closer than ``gap`` (mm along the fan) are one card;
+    each group gives the set of frames that saw it."""
+    groups: list[set[int]] = []
+    last = None
+    for place, frame in sorted(places):
+        if last is None or place - last > gap:
+            groups.append(set())
+        groups[-1].add(frame)
+        last = place
+    return groups
+
+
+class StabilityFilter:
+    def __init__(
+        self,
+        zones: dict[str, bool],
+        *,
+        settle_s: float = 0.25,
+        min_frames: int = 3,
+        present_above: float = 0.75,
+        absent_below: float = 0.25,
+        scope: Literal["table", "zone"] = "table",
+        decks: int = 1,
+        back_gap_mm: float = 8.0,
+        vanish_hold_s: float = 2.0,
+    ) -> None:
+        """``zones``: zone name -> whether it is fanned (ordered by place) or squared (ordered by arrival)."""
+        self.fanned = dict(zones)
+        self.fanned.setdefault(OFF, False)
+        self.settle_s = settle_s
+        self.min_frames = min_frames
+        self.hi = present_above
+        self.lo = absent_below
+        self.scope = scope
+        self.decks = decks
+        self.back_gap_mm = back_gap_mm
+        self.vanish_hold_s = vanish_hold_s
+        self._steady_since: dict[str, tuple[tuple[str, ...], float]] = {}
+        self.window: deque[FrameView] = deque()
+        self.first_t: float | None = None
+        self.published: TableState | None = None
+        self._stack_order: dict[str, list[CardKey]] = {}
+        self.last_votes: dict[str, Vote] = {}
+
+    def push(self, view: FrameView) -> TableState | None:
+        """Add one frame; returns a new table state when one is published."""
+        if self.first_t is None:
+            self.first_t = view.t
+        self.window.append(view)
+        while self.window and self.window[0].t <= view.t - self.settle_s:
+            self.window.popleft()
+        covered = view.t - self.first_t >= self.settle_s and len(self.window) >= self.min_frames
+        votes = {name: self._vote(name, covered) for name in self.fanned}
+        votes = self._hold_vanished(votes, view.t)
+        self.last_votes = votes
+        state = self._compose(votes, view)
+        if state is None or state.same_table(self.published):
+            return None
+        self.published = state
+        return state
+
+    # -- one zone -------------------------------------------------------------------------------
+    def _vote(self, zone: str, covered: bool) -> Vote:
+        n = len(self.window)
+        seen: dict[CardKey, list[tuple[float, float, int]]] = {}
+        back_places: list[tuple[float, int]] = []
+        moved = False
+        for i, view in enumerate(self.window):
+            zv = view.zones.get(zone)
+            moved = moved or zone in view.moving
+            if zv is None:
+                continue
+            back_places.extend((place, i) for place in zv.back_places)
+            for key, c in zip(_keys([c.card for c in zv.cards]), zv.cards):
+                seen.setdefault(key, []).append((c.place, c.confidence, i))
+        present: list[CardKey] = []
+        between = []
+        for key, hits in seen.items():
+            share = len(hits) / n
+            if share >= self.hi:
+                present.append(key)
+            elif share > self.lo:
+                between.append(key)
+        back_shares = [len(frames) / n for frames in _back_groups(back_places, self.back_gap_mm)]
+        back_count = sum(1 for share in back_shares if share >= self.hi)
+        backs_between = any(self.lo < share < self.hi for share in back_shares)
+        back_share = min([share for share in back_shares if share >= self.hi], default=1.0)
+        ordered = self._order(zone, present, seen)
+        cards = tuple(SeenCard(k[0], sum(h[1] for h in seen[k]) / n) for k in ordered)
+        pile = PileState(back_count, cards, back_share)
+        why = ("not enough frames yet" if not covered else "motion" if moved
+               else f"changing: {sorted(k[0] for k in between)}" if between
+               else "backs changing" if backs_between else "")
+        settled = not why
+        if settled and not self.fanned[zone]:
+            self._stack_order[zone] = ordered
+        return Vote(settled, pile, why)
+
+    def _order(self, zone: str, present: list[CardKey], seen: dict[CardKey, list[tuple[float, float, int]]]) -> list[CardKey]:
+        if self.fanned[zone]:
+            def median_place(k: CardKey) -> float:
+                places = sorted(h[0] for h in seen[k])
+                return places[len(places) // 2]
+            return sorted(present, key=median_place)
+        before = [k for k in self._stack_order.get(zone, []) if k in present]
+        new = sorted((k for k in present if k not in before), key=lambda k: (seen[k][0][2], seen[k][0][0]))
+        return before + new
+
+    def _hold_vanished(self, votes: dict[str, Vote], now: float) -> dict[str, Vote]:
+        """Hold a zone whose published cards vanished without going anywhere (a still hand covering
+        them, or a misread) while nothing new came on top of them, until that has lasted ``vanish_hold_s``."""
+        if self.published is None:
+            return votes
+        elsewhere: Counter[str] = Counter()
+        for vote in votes.values():
+            elsewhere.update(vote.pile.codes)
+        out = dict(votes)
+        for zone, vote in votes.items():
+            if zone == OFF or not vote.settled:
+                self._steady_since.pop(zone, None)
+                continue
+            codes = vote.pile.codes
+            first = self._steady_since.get(zone)
+            if first is None or first[0] != codes:
+                self._steady_since[zone] = first = (codes, now)
+            before = self.published.piles.get(zone)
+            if before is None:
+                continue
+            gone = [c for c in before.codes if c not in codes and elsewhere[c] == 0]
+            came = [c for c in codes if c not in before.codes]
+            if gone and not came and now - first[1] < self.vanish_hold_s:
+                out[zone] = Vote(False, vote.pile, f"vanished, maybe covered: {gone}")
+        return out
+
+    # -- the table ------------------------------------------------------------------------------
+    def _compose(self, votes: dict[str, Vote], view: FrameView) -> TableState | None:
+        if self.scope == "table" or self.published is None:
+            if not all(v.settled for v in votes.values()):
+                return None
+            return self._state(view, {z: v.pile for z, v in votes.items()}, ())
+        piles: dict[str, PileState] = {}
+        held: list[str] = []
+        previous = dict(self.published.piles)
+        previous[OFF] = PileState(0, self.published.off)
+        for zone, vote in votes.items():
+            if vote.settled:
+                piles[zone] = vote.pile
+            else:
+                piles[zone] = previous.get(zone, PileState())
+                held.append(zone)
+        self._drop_stale_copies(piles, held)
+        return self._state(view, piles, tuple(z for z in held if z != OFF))
+
+    def _drop_stale_copies(self, piles: dict[str, PileState], held: list[str]) -> None:
+        """A card that a settled zone shows is no longer in a held zone (it moved from there)."""
+        counts: Counter[str] = Counter()
+        for zone, pile in piles.items():
+            if zone not in held:
+                counts.update(pile.codes)
+        for zone in held:
+            pile = piles[zone]
+            keep = []
+            for c in pile.cards:
+                if counts[c.card] < self.decks:
+                    keep.append(c)
+                    counts[c.card] += 1
+            if len(keep) != len(pile.cards):
+                piles[zone] = PileState(pile.backs, tuple(keep), pile.backs_confidence)
+
+    def _state(self, view: FrameView, piles: dict[str, PileState], held: tuple[str, ...]) -> TableState:
+        off = piles.pop(OFF, PileState())
+        return TableState(view.t, view.index, piles, off.cards, held)

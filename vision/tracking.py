@@ -1,0 +1,115 @@
+"""The tracker: frame after frame, detections -> which cards lie in which pile -> a steady table state.
+
+    detections (px) --group_cards--> physical cards (mm) --assign_piles--> a FrameView per frame
+    FrameView + motion (image and card shifts) --StabilityFilter--> published TableState
+
+Knows nothing of game rules (vision never imports ``referee``); the zone layout says where piles lie.
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+import numpy as np
+import numpy.typing as npt
+from pydantic import BaseModel, ConfigDict, Field
+
+from calibration.homography import TableHomography
+from calibration.zones import ZoneLayout
+from vision.card_grouping import group_cards
+from vision.detections import Detection
+from vision.motion import MotionMeter
+from vision.pile_assignment import OFF, FrameView, assign_piles, moved_zones
+from vision.stability import StabilityFilter
+from vision.table_state import TableState
+
+
+class TrackerSettings(BaseModel):
+    """The tracker's knobs; defaults suit 25-30 fps at 1280x720 with poker-size cards."""
+
+    model_config = ConfigDict(extra="forbid", title="tracker")
+
+    settle_s: float = Field(default=0.25, gt=0, le=10, title="settle time",
+                            description="how long a zone must be steady before its state is published")
+    min_frames: int = Field(default=3, ge=1, le=100, title="frames per window", description="fewest frames to judge")
+    present_above: float = Field(default=0.75, gt=0.5, le=1, title="present share",
+                                 description="share of window frames a card must be seen in")
+    absent_below: float = Field(default=0.25, ge=0, lt=0.5, title="absent share",
+                                description="seen in at most this share of frames: not there")
+    scope: Literal["table", "zone"] = Field(default="table", title="publish scope",
+                                            description="table: only when every zone is steady; zone: each on its own")
+    min_confidence: float = Field(default=0.25, ge=0, le=1, title="detection threshold")
+    card_span_mm: float = Field(default=110.0, gt=0, le=500, title="card span",
+                                description="farthest apart two indices of one card can be")
+    back_merge_mm: float = Field(default=12.0, ge=0, le=200, title="back merge",
+                                 description="back detections closer than this are one card")
+    zone_margin_mm: float = Field(default=15.0, ge=0, le=200, title="zone margin",
+                                  description="a card this close outside a zone still belongs to it")
+    hysteresis_mm: float = Field(default=10.0, ge=0, le=200, title="zone hysteresis")
+    move_tolerance_mm: float = Field(default=15.0, gt=0, le=200, title="card shift",
+                                     description="a card that shifts more than this between frames is moving")
+    vanish_hold_s: float = Field(default=2.0, ge=0, le=60, title="vanish hold",
+                                 description="cards that vanish without showing up elsewhere are believed gone after this")
+    decks: int = Field(default=1, ge=1, le=2, title="decks", description="copies of each card in play")
+    image_motion: bool = Field(default=True, title="image motion", description="hold zones where pixels change")
+    motion_pixel_threshold: int = Field(default=25, ge=1, le=255, title="pixel change")
+    motion_fraction: float = Field(default=0.02, gt=0, le=1, title="zone change share")
+
+
+class TableTracker:
+    """Feed it frames' detections with :meth:`update`; it returns a :class:`TableState` when one is published."""
+
+    def __init__(self, layout: ZoneLayout, homography: TableHomography, settings: TrackerSettings | None = None) -> None:
+        self.layout = layout
+        self.homography = homography
+        self.settings = s = settings or TrackerSettings()
+        self.filter = StabilityFilter(
+            {z.name: z.fan is not None for z in layout.zones},
+            settle_s=s.settle_s, min_frames=s.min_frames, present_above=s.present_above,
+            absent_below=s.absent_below, scope=s.scope, decks=s.decks, back_gap_mm=s.back_merge_mm * 0.6,
+            vanish_hold_s=s.vanish_hold_s,
+        )
+        self.motion = MotionMeter(homography, layout, pixel_threshold=s.motion_pixel_threshold,
+                                  min_fraction=s.motion_fraction) if s.image_motion else None
+        self.previous: FrameView | None = None
+        self.frames = 0
+
+    def _homography_for(self, image: npt.NDArray[np.uint8] | None, frame_size: tuple[int, int] | None) -> TableHomography:
+        if frame_size is None and image is not None:
+            frame_size = (image.shape[1], image.shape[0])
+        if frame_size is None:
+            return self.homography
+        return self.homography.for_image_size(frame_size)
+
+    def view(self, t: float, index: int, detections: list[Detection],
+             image: npt.NDArray[np.uint8] | None = None, frame_size: tuple[int, int] | None = None) -> FrameView:
+        """What this one frame shows (no filtering). Detections are in the pixels of a frame of
+        ``frame_size`` (default: the image's size, else the calibration's); ``image`` may be a smaller copy."""
+        s = self.settings
+        cards = group_cards(detections, self._homography_for(image, frame_size), min_confidence=s.min_confidence,
+                            card_span_mm=s.card_span_mm, back_merge_mm=s.back_merge_mm, decks=s.decks)
+        view = assign_piles(cards, self.layout, t, index, self.previous,
+                            margin_mm=s.zone_margin_mm, hysteresis_mm=s.hysteresis_mm)
+        view.moving = moved_zones(view, self.previous, s.move_tolerance_mm)
+        if self.motion is not None and image is not None:
+            view.moving |= self.motion.update(image)
+        return view
+
+    def update(self, t: float, index: int, detections: list[Detection],
+               image: npt.NDArray[np.uint8] | None = None, frame_size: tuple[int, int] | None = None) -> TableState | None:
+        """One frame in; the newly published table state out, or ``None`` when nothing new is steady."""
+        view = self.view(t, index, detections, image, frame_size)
+        self.previous = view
+        self.frames += 1
+        return self.filter.push(view)
+
+    @property
+    def published(self) -> TableState | None:
+        return self.filter.published
+
+    def unsettled(self) -> dict[str, str]:
+        """Zones not settled at the last frame, with why (for logs and the UI)."""
+        return {z: v.why for z, v in self.filter.last_votes.items() if not v.settled}
+
+
+__all__ = ["OFF", "TableTracker", "TrackerSettings"]
