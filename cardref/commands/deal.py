@@ -18,8 +18,22 @@ def _klondike(seed: int, args: argparse.Namespace) -> Any:
     return klondike.deal(seed, columns=args.columns or 7).to_json()
 
 
+def _stress(seed: int, args: argparse.Namespace) -> Any:
+    from ..replay_speed import deal_stress
+
+    return deal_stress(seed)
+
+
+def _zenuwen(seed: int, args: argparse.Namespace) -> Any:
+    from ..replay_speed import deal_zenuwen
+
+    return deal_zenuwen(seed, args.players, getattr(args, "decks", None))
+
+
 DEALERS: dict[str, Dealer] = {
     "klondike": _klondike,
+    "stress": _stress,
+    "zenuwen": _zenuwen,
 }
 
 
@@ -29,6 +43,7 @@ def register(subparsers: Any) -> None:
     p.add_argument("--seed", type=int, required=True, help="the same seed gives the same deal")
     p.add_argument("--columns", type=int, choices=(7, 8), help="Klondike: tableau piles (K16)")
     p.add_argument("--players", type=int, choices=(2, 3, 4), help="Zenuwen: number of players")
+    p.add_argument("--decks", type=int, choices=(1, 2), help="Zenuwen: decks (default: 1 for two players, 2 for more)")
     p.set_defaults(func=main)
 
 

@@ -18,8 +18,22 @@ def _klondike(spec: str, deal: Any, lines: Iterable[str], out: TextIO) -> int:
     return run(spec, deal, lines, out)
 
 
+def _stress(spec: str, deal: Any, lines: Iterable[str], out: TextIO) -> int:
+    from ..replay_speed import run_stress
+
+    return run_stress(spec, deal, lines, out)
+
+
+def _zenuwen(spec: str, deal: Any, lines: Iterable[str], out: TextIO) -> int:
+    from ..replay_speed import run_zenuwen
+
+    return run_zenuwen(spec, deal, lines, out)
+
+
 GAMES: dict[str, Replay] = {
     "klondike": _klondike,
+    "stress": _stress,
+    "zenuwen": _zenuwen,
 }
 
 
