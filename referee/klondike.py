@@ -10,9 +10,10 @@ Pile names are the replay notation: ``waste``, ``t1`` .. ``t8``, ``foundation:S`
 
 from __future__ import annotations
 
+import functools
 import math
 from collections import deque
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Iterator, Mapping, Sequence
 
 from .cards import DECK, SUIT_NAMES, SUITS, Card, CardError, parse_card_list, rank_name, shuffled_decks
@@ -576,39 +577,85 @@ class Outcome:
 SEARCH_LIMIT = 4000
 
 
-def _progress(start: KlondikeState, state: KlondikeState) -> bool:
-    """A move sequence is useful if it brings a new card into play: turns a face-down card, takes a
-    card out of stock and waste, or gets more cards onto the foundations than there were."""
-    return (
-        sum(state.hidden) < sum(start.hidden)
-        or len(state.stock) + len(state.waste) < len(start.stock) + len(start.waste)
-        or sum(state.foundations) > sum(start.foundations)
-    )
+def stock_cards_in_reach(state: KlondikeState) -> set[Card]:
+    """Every card that can become the playable waste top by drawing and recycling alone (within the
+    passes left), with nothing played in between."""
+    rules = state.rules
+    stock, waste, left = state.stock, state.waste, state.passes_left
+    reach: set[Card] = {waste[-1]} if waste else set()
+    seen: set[tuple[int, int]] = set()
+    while True:
+        if stock:
+            n = rules.draw
+            stock, waste = stock[n:], waste + stock[:n]
+            reach.add(waste[-1])
+        elif waste and (left is None or left > 0):
+            stock, waste = waste, ()
+            left = None if left is None else left - 1
+        else:
+            return reach
+        position = (len(stock), len(waste))
+        if position in seen and left is None:
+            return reach
+        seen.add(position)
 
 
-def _key(state: KlondikeState) -> tuple[Any, ...]:
-    return (state.tableau, state.stock, state.waste, state.foundations, state.recycles if state.rules.passes else 0)
+def _fits_somewhere(state: KlondikeState, c: Card) -> bool:
+    if state.foundations[SUIT_INDEX[c.suit]] == c.rank - 1:
+        return True
+    for pile in state.tableau[: state.rules.columns]:
+        if not pile:
+            if c.rank == 13:
+                return True
+        elif pile[-1].rank == c.rank + 1 and pile[-1].red != c.red:
+            return True
+    return False
 
 
 def has_useful_move(state: KlondikeState, limit: int = SEARCH_LIMIT) -> bool:
     """K13 without crying wolf: is there a sequence of legal moves that makes progress?
 
-    Moves that only shift cards back and forth (a king between empty spaces, a run from one 8 to the
-    other, stock cycling) are explored, not counted: a breadth-first search over such positions looks
-    for any that makes progress. If the search outgrows ``limit`` positions it answers yes, so a
-    "no moves left" call is only made when it is certain.
+    Progress is a card turned face up, a card taken out of stock and waste, or more cards on the
+    foundations than now. Moves that only shift cards back and forth (a king between empty spaces, a
+    run from one 8 to the other, a card down from a foundation and back) are explored, not counted: a
+    breadth-first search runs over the tableau arrangements they reach, and in each one asks whether a
+    progress move exists, including any stock card that drawing and recycling can bring to the top.
+    Stock cycling and tableau shuffles do not interfere, so the two are searched apart. Should the
+    search outgrow ``limit`` arrangements it answers yes: "no moves left" is called only when certain.
     """
-    seen = {_key(state)}
-    queue = deque([state])
+    in_reach = frozenset(stock_cards_in_reach(state))
+    return _arrangements_progress(state.tableau, state.hidden, state.foundations, in_reach, state.rules, limit)
+
+
+@functools.lru_cache(maxsize=2048)
+def _arrangements_progress(
+    tableau: tuple[tuple[Card, ...], ...],
+    hidden: tuple[int, ...],
+    foundations: tuple[int, int, int, int],
+    in_reach: frozenset[Card],
+    original_rules: KlondikeRules,
+    limit: int,
+) -> bool:
+    # Cached: a replay that goes on drawing after a loss asks the same question again and again.
+    # K12 only ever forces a move that is progress itself (an ace going up), so it is left out here.
+    rules = replace(original_rules, aces_up_at_once=False, draw=1, passes=None)
+    start = KlondikeState(rules, tableau, hidden, (), (), foundations)
+    up_now = sum(foundations)
+    seen = {(start.tableau, start.foundations)}
+    queue = deque([start])
     while queue:
         current = queue.popleft()
+        if any(_fits_somewhere(current, c) for c in in_reach):
+            return True
         for move in legal_moves(current):
+            if move.op != "move":
+                continue
             verdict = apply(current, move)
             assert isinstance(verdict, Legal)
             nxt = verdict.state
-            if _progress(state, nxt):
+            if verdict.events or sum(nxt.foundations) > up_now:
                 return True
-            key = _key(nxt)
+            key = (nxt.tableau, nxt.foundations)
             if key not in seen:
                 if len(seen) >= limit:
                     return True
