@@ -764,7 +764,6 @@ def _finish(state: StressState, t: float, events: list[Event]) -> tuple[StressSt
                 Event(
                     "stress",
                     t,
-                    pile="centre",
                     cards=(a, b),
                     detail=f"both centre piles show a {rank_name(a.rank)}: slap!",
                     data=(("rule", "S8"),),
