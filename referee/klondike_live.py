@@ -1,0 +1,315 @@
+"""Following a real Klondike game from what the camera sees (issue 6: move inference).
+
+In a real game the referee does not know the face-down cards or the stock order. The engine still
+works on a full :class:`~referee.klondike.KlondikeState`: cards nobody has seen yet stand in as
+placeholders (an arbitrary order of the unseen cards), and when the camera shows one of them (a card
+turned up, a card drawn) it is swapped with the placeholder that stood where it appeared. Only cards
+that were seen face up are ever compared, so a placeholder's identity never decides a verdict.
+
+From the previous confirmed position and a new steady observation:
+
+1. the table as expected: nothing happened (unseen cards it shows are learned);
+2. exactly one legal move explains it: that move (ambiguity waits for a clearer view);
+3. only a move that breaks a rule explains it: an illegal move, named with its rule; the game waits
+   until the table is back as it was (``taken_back``) or a legal move explains it;
+4. nothing explains it: an unrecognised change, reported, never turned into an invented move.
+
+Observations use the zone names of the calibration templates: ``stock``, ``waste``,
+``foundation1`` .. ``foundation4`` and ``tableau1`` .. ``tableau8``.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field, replace
+from typing import Iterator
+
+from . import klondike
+from .cards import DECK, Card
+from .klondike import SUIT_INDEX, KlondikeRules, KlondikeState, Move
+from .observation import Finding, Observation, SeenPile
+from .verdict import Illegal, Legal
+
+FOUNDATION_ZONES = tuple(f"foundation{i + 1}" for i in range(4))
+
+
+def tableau_zone(i: int) -> str:
+    return f"tableau{i + 1}"
+
+
+@dataclass(frozen=True, slots=True)
+class _View:
+    """What a position should look like: per tableau pile the face-down count and the face-up cards;
+    the waste bottom to top; the foundation tops; whether the stock holds cards."""
+
+    tableau: tuple[tuple[int, tuple[Card, ...]], ...]
+    waste: tuple[Card, ...]
+    foundation_tops: tuple[Card, ...]
+    stock: bool
+
+
+def _view(state: KlondikeState) -> _View:
+    tops = tuple(DECK[SUIT_INDEX[s] * 13 + r - 1] for s, r in zip("SHDC", state.foundations) if r)
+    return _View(
+        tuple((h, p[h:]) for p, h in zip(state.tableau, state.hidden)),
+        state.waste,
+        tops,
+        bool(state.stock),
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class LiveKlondike:
+    """The referee's running picture of a real game: the position, which cards have been seen, and
+    the illegal move it is waiting to see taken back (if any)."""
+
+    state: KlondikeState
+    known: frozenset[Card]
+    pending: Move | None = None
+    pending_view: _View | None = field(default=None, compare=False)
+    moves: int = 0
+
+
+def start(observation: Observation, rules: KlondikeRules | None = None) -> LiveKlondike:
+    """A new game from the first steady view of a fresh deal: the face-up tableau cards are read,
+    everything else is unseen."""
+    rules = rules or KlondikeRules.make()
+    seen: list[Card] = []
+    layout: list[tuple[int, Card]] = []
+    for i in range(rules.columns):
+        pile = observation.piles.get(tableau_zone(i), SeenPile())
+        if len(pile.cards) != 1 or pile.cards[0] is None:
+            raise ValueError(f"cannot start: {tableau_zone(i)} must show exactly one readable face-up card")
+        c = Card.parse(pile.cards[0])
+        layout.append((pile.backs if pile.backs is not None else i, c))
+        seen.append(c)
+    if len(set(seen)) != len(seen):
+        raise ValueError("cannot start: the same card is seen on two piles")
+    unseen = [c for c in DECK if c not in set(seen)]
+    tableau = []
+    for backs, c in layout:
+        tableau.append(tuple(unseen[:backs]) + (c,))
+        del unseen[:backs]
+    state = KlondikeState(rules, tuple(tableau), tuple(b for b, _ in layout), tuple(unseen))
+    if rules.scoring.startswith("vegas"):
+        state = klondike._with(state, score=-52)
+    return LiveKlondike(state, frozenset(seen))
+
+
+# --- matching a view against an observation --------------------------------------------------------
+
+
+class _Mismatch(Exception):
+    pass
+
+
+def _match_cards(
+    expected: tuple[Card, ...], seen: tuple[str | None, ...], known: frozenset[Card], bind: dict[Card, str]
+) -> None:
+    if len(expected) != len(seen):
+        raise _Mismatch
+    for e, s in zip(expected, seen):
+        if s is None:
+            continue  # seen but not read: any card fits
+        if e in known:
+            if e.code != s:
+                raise _Mismatch
+            continue
+        # an unseen slot: the card shown there is learned, unless it is a card seen elsewhere
+        try:
+            c = Card.parse(s)
+        except ValueError:
+            raise _Mismatch from None
+        if c in known or bind.get(e, s) != s:
+            raise _Mismatch
+        bind[e] = s
+
+
+def _match(view: _View, obs: Observation, known: frozenset[Card]) -> dict[Card, str] | None:
+    """The placeholders the observation reveals (placeholder -> seen code), or None if it does not fit."""
+    bind: dict[Card, str] = {}
+    try:
+        for i, (backs, up) in enumerate(view.tableau):
+            pile = obs.piles.get(tableau_zone(i))
+            if pile is None or pile.held:
+                continue
+            if pile.backs is not None and pile.backs != backs:
+                raise _Mismatch
+            _match_cards(up, pile.cards, known, bind)
+        waste = obs.piles.get("waste")
+        if waste is not None and not waste.held:
+            if len(waste.cards) > len(view.waste):
+                raise _Mismatch
+            if waste.cards:
+                _match_cards(view.waste[len(view.waste) - len(waste.cards) :], waste.cards, known, bind)
+        stock = obs.piles.get("stock")
+        if stock is not None and not stock.held and stock.backs is not None:
+            if (stock.backs > 0) != view.stock:
+                raise _Mismatch
+        seen_tops = [obs.piles[z].top for z in FOUNDATION_ZONES if z in obs.piles and obs.piles[z].cards]
+        if not any(obs.piles.get(z, SeenPile()).held for z in FOUNDATION_ZONES):
+            if len(seen_tops) != len(view.foundation_tops):
+                raise _Mismatch
+            want = Counter(c.code for c in view.foundation_tops)
+            for code in seen_tops:
+                if code is not None:
+                    if want[code] <= 0:
+                        raise _Mismatch
+                    want[code] -= 1
+    except _Mismatch:
+        return None
+    codes = list(bind.values())
+    if len(set(codes)) != len(codes):
+        return None
+    return bind
+
+
+def _learn(state: KlondikeState, bind: dict[Card, str]) -> KlondikeState:
+    """Swap each revealed placeholder with the real card, wherever that unseen card stood."""
+    for placeholder, code in bind.items():
+        real = Card.parse(code)
+        if real == placeholder:
+            continue
+        swap = {placeholder: real, real: placeholder}
+        state = replace(
+            state,
+            tableau=tuple(tuple(swap.get(c, c) for c in p) for p in state.tableau),
+            stock=tuple(swap.get(c, c) for c in state.stock),
+            waste=tuple(swap.get(c, c) for c in state.waste),
+        )
+    return state
+
+
+def _visible(state: KlondikeState) -> set[Card]:
+    up = {c for p, h in zip(state.tableau, state.hidden) for c in p[h:]}
+    if state.waste:
+        up.add(state.waste[-1])
+    return up
+
+
+# --- what a move that breaks the rules would look like ------------------------------------------------
+
+
+def _physical_views(state: KlondikeState) -> Iterator[tuple[Move, _View]]:
+    """Every card move a hand could make (rules ignored) with the view it would leave."""
+    view = _view(state)
+    columns = state.rules.columns
+    sources: list[tuple[Move, tuple[Card, ...], _View]] = []
+    if state.waste:
+        rest = replace(view, waste=view.waste[:-1])
+        sources.append((Move.move("waste", "t1"), (state.waste[-1],), rest))
+    for i in range(columns):
+        backs, up = view.tableau[i]
+        for count in range(1, len(up) + 1):
+            remaining = up[:-count]
+            new_backs = backs
+            if not remaining and backs:
+                # the card beneath would be turned up: unseen, so any card may show there
+                remaining = (state.tableau[i][backs - 1],)
+                new_backs = backs - 1
+            tab = view.tableau[:i] + ((new_backs, remaining),) + view.tableau[i + 1 :]
+            sources.append((Move.move(f"t{i + 1}", "t1", count), up[-count:], replace(view, tableau=tab)))
+    for k, top in enumerate(view.foundation_tops):
+        below = () if top.rank == 1 else (DECK[SUIT_INDEX[top.suit] * 13 + top.rank - 2],)
+        tops = view.foundation_tops[:k] + below + view.foundation_tops[k + 1 :]
+        sources.append((Move.move(f"foundation:{top.suit}", "t1"), (top,), replace(view, foundation_tops=tops)))
+    for template, moving, lifted in sources:
+        for j in range(columns):
+            if template.src == f"t{j + 1}":
+                continue
+            backs, up = lifted.tableau[j]
+            tab = lifted.tableau[:j] + ((backs, up + moving),) + lifted.tableau[j + 1 :]
+            yield replace(template, dst=f"t{j + 1}"), replace(lifted, tableau=tab)
+        if len(moving) == 1 and not template.src.startswith("foundation"):
+            c = moving[0]
+            yield replace(template, dst="foundation", count=1), replace(
+                lifted, foundation_tops=lifted.foundation_tops + (c,)
+            )
+            for k, top in enumerate(lifted.foundation_tops):
+                tops = lifted.foundation_tops[:k] + (c,) + lifted.foundation_tops[k + 1 :]
+                yield replace(template, dst="foundation", count=1), replace(lifted, foundation_tops=tops)
+
+
+# --- the referee's step ------------------------------------------------------------------------------
+
+
+def observe(live: LiveKlondike, obs: Observation) -> tuple[LiveKlondike, list[Finding]]:
+    """Judge one steady observation; returns the new running picture and what was concluded."""
+    t, frame = max(obs.t, live.state.time), obs.frame
+    state, known = live.state, live.known
+
+    bind = _match(_view(state), obs, known)
+    if bind is not None:
+        state = _learn(state, bind)
+        learned = tuple((p.code, c) for p, c in bind.items() if p.code != c)
+        after = replace(live, state=state, known=known | _visible(state), pending=None, pending_view=None)
+        if live.pending is not None:
+            return after, [Finding("taken_back", t, move=live.pending, frame=frame, learned=learned)]
+        return after, []
+
+    if live.pending_view is not None and _match(live.pending_view, obs, known) is not None:
+        return live, []  # still the same illegal move on the table: said once already
+
+    found: list[tuple[Move, Legal[KlondikeState], dict[Card, str]]] = []
+    for move in klondike.legal_moves(state):
+        verdict = klondike.apply(state, replace(move, t=t))
+        assert isinstance(verdict, Legal)
+        b = _match(_view(verdict.state), obs, known)
+        if b is not None:
+            found.append((move, verdict, b))
+    if len(found) == 1:
+        move, verdict, b = found[0]
+        new_state = _learn(verdict.state, b)
+        learned = tuple((p.code, c) for p, c in b.items() if p.code != c)
+        # K6: the event names the card as the camera read it, not the placeholder.
+        events = tuple(
+            replace(e, cards=tuple(Card.parse(b.get(c, c.code)) for c in e.cards)) for e in verdict.events
+        )
+        verdict = Legal(verdict.move, new_state, verdict.score_delta, events)
+        after = LiveKlondike(new_state, known | _visible(new_state), None, None, live.moves + 1)
+        return after, [Finding("move", t, move=move, verdict=verdict, frame=frame, learned=learned)]
+    if len(found) > 1:
+        names = ", ".join(str(m) for m, _, _ in found)
+        return live, [Finding("ambiguous", t, frame=frame, detail=f"several moves fit: {names}")]
+
+    for move, view in _physical_views(state):
+        if _match(view, obs, known) is None:
+            continue
+        verdict2 = klondike.apply(state, replace(move, t=t))
+        if isinstance(verdict2, Illegal):
+            after = replace(live, pending=move, pending_view=view)
+            return after, [Finding("illegal", t, move=move, rule=verdict2.rule, reason=verdict2.reason, frame=frame)]
+
+    return live, [Finding("unrecognised", t, frame=frame, detail=_difference(_view(state), obs))]
+
+
+def _difference(view: _View, obs: Observation) -> str:
+    """Which piles do not look as expected, for the unrecognised-change report."""
+    differ = []
+    for i, (backs, up) in enumerate(view.tableau):
+        pile = obs.piles.get(tableau_zone(i))
+        if pile is None or pile.held:
+            continue
+        if pile.backs not in (None, backs) or tuple(c.code for c in up) != tuple(pile.cards):
+            seen = " ".join(c or "?" for c in pile.cards)
+            differ.append(f"{tableau_zone(i)} shows [{seen}] over {pile.backs} backs")
+    waste = obs.piles.get("waste")
+    if waste is not None and not waste.held and (waste.top or None) != (view.waste[-1].code if view.waste else None):
+        differ.append(f"waste shows {waste.top or 'nothing'}")
+    tops = sorted(obs.piles[z].top or "?" for z in FOUNDATION_ZONES if z in obs.piles and obs.piles[z].cards)
+    if tops != sorted(c.code for c in view.foundation_tops):
+        differ.append(f"foundations show {' '.join(tops) or 'nothing'}")
+    return "; ".join(differ) or "the table does not match the game"
+
+
+def expected_observation(state: KlondikeState, t: float = 0.0, waste_shown: int = 1) -> Observation:
+    """The observation a perfect camera would publish for ``state`` (tests and rendering use it)."""
+    piles: dict[str, SeenPile] = {}
+    for i, (p, h) in enumerate(zip(state.tableau, state.hidden)):
+        piles[tableau_zone(i)] = SeenPile(tuple(c.code for c in p[h:]), h)
+    piles["waste"] = SeenPile(tuple(c.code for c in state.waste[-waste_shown:]) if state.waste else ())
+    piles["stock"] = SeenPile((), 1 if state.stock else 0)
+    tops = [DECK[SUIT_INDEX[s] * 13 + r - 1].code for s, r in zip("SHDC", state.foundations) if r]
+    for k, zone in enumerate(FOUNDATION_ZONES):
+        piles[zone] = SeenPile((tops[k],) if k < len(tops) else ())
+    return Observation(t, piles)

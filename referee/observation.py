@@ -1,0 +1,79 @@
+"""What the camera saw, in the referee's own terms, and what the referee makes of a change.
+
+The referee does not import the vision code: the app turns a published table state into an
+:class:`Observation` (pile name -> :class:`SeenPile`), with unreadable cards as ``None``. Move
+inference answers with :class:`Finding` values: a move, an illegal move, a move taken back, or an
+unrecognised change that is reported and never turned into an invented move.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Mapping
+
+
+@dataclass(frozen=True, slots=True)
+class SeenPile:
+    """One pile as seen: ``backs`` face-down cards (None: could not count), then the face-up cards
+    bottom to top (``None`` for a card that was seen but not read). ``held``: a hand or a moving card
+    covers the pile, so it is not judged."""
+
+    cards: tuple[str | None, ...] = ()
+    backs: int | None = 0
+    held: bool = False
+
+    @property
+    def top(self) -> str | None:
+        return self.cards[-1] if self.cards else None
+
+    @staticmethod
+    def of(codes: str, backs: int | None = 0) -> "SeenPile":
+        """Test shorthand: ``SeenPile.of("9D 8S", backs=2)``; ``?`` is an unreadable card."""
+        return SeenPile(tuple(None if c == "?" else c.upper() for c in codes.split()), backs)
+
+
+@dataclass(frozen=True, slots=True)
+class Observation:
+    """A steady table at time ``t`` (seconds); ``frame`` refers to the key frame it came from."""
+
+    t: float
+    piles: Mapping[str, SeenPile]
+    frame: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Finding:
+    """What the referee concluded from one observation.
+
+    ``kind``: ``move`` (a legal move; ``verdict`` holds its Legal verdict), ``illegal`` (only a move
+    that breaks ``rule`` explains the change; the game waits for it to be taken back), ``taken_back``
+    (the table is back as it was before the illegal move), ``unrecognised`` (no single move explains
+    the change; ``detail`` says what differs), ``ambiguous`` (several moves explain it equally well:
+    wait for a clearer view).
+    """
+
+    kind: str
+    t: float
+    move: Any = None
+    verdict: Any = None
+    rule: str = ""
+    reason: str = ""
+    detail: str = ""
+    frame: int | None = None
+    learned: tuple[tuple[str, str], ...] = field(default=())
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"kind": self.kind, "t": self.t}
+        if self.move is not None:
+            out["move"] = self.move.to_json() if hasattr(self.move, "to_json") else str(self.move)
+        if self.rule:
+            out["rule"] = self.rule
+        if self.reason:
+            out["reason"] = self.reason
+        if self.detail:
+            out["detail"] = self.detail
+        if self.frame is not None:
+            out["frame"] = self.frame
+        if self.learned:
+            out["learned"] = dict(self.learned)
+        return out

@@ -1,0 +1,134 @@
+"""Move inference for Klondike: scripted table-state streams, with noise, through the live referee."""
+
+from __future__ import annotations
+
+import json
+import pathlib
+import random
+from dataclasses import replace
+
+import pytest
+
+from referee import klondike, klondike_live
+from referee.klondike import KlondikeRules, Move
+from referee.klondike_live import expected_observation
+from referee.observation import Observation, SeenPile
+
+DATA = pathlib.Path(__file__).parent / "data"
+
+
+def recorded(name: str) -> tuple[klondike.Deal, list[Move]]:
+    deal = klondike.Deal.from_json(json.loads((DATA / f"{name}.deal.json").read_text()))
+    moves = [Move.from_json(json.loads(line)) for line in (DATA / f"{name}.moves.jsonl").read_text().splitlines()]
+    return deal, moves
+
+
+def blur(obs: Observation, rng: random.Random, p: float) -> Observation:
+    """Some cards unreadable, some piles covered by a hand."""
+    piles = {}
+    for name, pile in obs.piles.items():
+        if rng.random() < p:
+            pile = SeenPile(tuple(None if rng.random() < 0.5 else c for c in pile.cards), pile.backs)
+        piles[name] = pile
+    return replace(obs, piles=piles)
+
+
+@pytest.mark.parametrize("name, rules", [("klondike_won_draw1_seed3", "draw=1"), ("klondike_won_draw3_seed6", "draw=3")])
+def test_a_whole_won_game_is_followed_move_by_move(name: str, rules: str) -> None:
+    deal, moves = recorded(name)
+    r = KlondikeRules.from_spec(rules)
+    truth = klondike.new_game(deal, r)
+    live = klondike_live.start(expected_observation(truth), r)
+    found = []
+    for i, move in enumerate(moves):
+        truth = klondike.replay(truth, [move])
+        live, findings = klondike_live.observe(live, expected_observation(truth, t=float(i + 1), waste_shown=r.draw))
+        assert [f.kind for f in findings] == ["move"], (i, move, findings)
+        found.append(findings[0].move)
+    assert found == moves
+    assert live.state.won and live.state.score == truth.score
+    assert live.state.foundations == truth.foundations
+
+
+def test_noise_and_hands_never_invent_moves() -> None:
+    deal, moves = recorded("klondike_won_draw1_seed3")
+    r = KlondikeRules.from_spec("draw=1")
+    truth = klondike.new_game(deal, r)
+    live = klondike_live.start(expected_observation(truth), r)
+    rng = random.Random(7)
+    found = []
+    for i, move in enumerate(moves):
+        truth = klondike.replay(truth, [move])
+        clean = expected_observation(truth, t=float(i + 1))
+        # a hand over a pile, then a blurred look: neither may produce a wrong move
+        held_pile = rng.choice(list(clean.piles))
+        held = replace(clean, piles={**clean.piles, held_pile: SeenPile(held=True)})
+        for obs in (held, blur(clean, rng, 0.2), clean):
+            live, findings = klondike_live.observe(live, obs)
+            for f in findings:
+                assert f.kind in ("move", "ambiguous"), f
+                if f.kind == "move":
+                    found.append(f.move)
+    assert found == moves  # every move found once, none invented
+    assert live.state.won
+
+
+def test_an_illegal_move_is_named_then_taken_back() -> None:
+    r = KlondikeRules.make(draw=1)
+    truth = klondike.new_game(klondike.deal(1), r)  # t1 JC, t2 QD, t3 KD, ...
+    live = klondike_live.start(expected_observation(truth), r)
+    before = expected_observation(truth, t=1.0)
+    piles = dict(before.piles)
+    # the queen of diamonds put on the king of diamonds: red on red
+    piles["tableau2"] = SeenPile.of("10S", backs=0)
+    piles["tableau3"] = SeenPile(("KD", "QD"), 2)
+    live, findings = klondike_live.observe(live, Observation(2.0, piles))
+    assert [f.kind for f in findings] == ["illegal"]
+    assert findings[0].rule == "K4" and "queen of diamonds" in findings[0].reason
+    # seen again: said once only
+    live, findings = klondike_live.observe(live, Observation(2.5, piles))
+    assert findings == []
+    live, findings = klondike_live.observe(live, replace(before, t=3.0))
+    assert [f.kind for f in findings] == ["taken_back"]
+    assert live.pending is None and live.moves == 0
+
+
+def test_a_card_from_nowhere_is_unrecognised() -> None:
+    r = KlondikeRules.make()
+    truth = klondike.new_game(klondike.deal(1), r)
+    live = klondike_live.start(expected_observation(truth), r)
+    obs = expected_observation(truth, t=1.0)
+    piles = dict(obs.piles)
+    piles["tableau1"] = SeenPile(("JC", "5S", "5S"), 0)
+    live2, findings = klondike_live.observe(live, Observation(1.0, piles))
+    assert [f.kind for f in findings] == ["unrecognised"] and "tableau1" in findings[0].detail
+    assert live2.state == live.state
+
+
+def test_a_misread_is_settled_by_the_rules() -> None:
+    # The waste card is read as '?' (a 6 or an 8 the camera could not tell): only one legal move fits.
+    r = KlondikeRules.make(draw=1)
+    truth = klondike.new_game(klondike.deal(1), r)
+    live = klondike_live.start(expected_observation(truth), r)
+    truth = klondike.replay(truth, [Move.draw()])
+    live, f = klondike_live.observe(live, expected_observation(truth, t=1.0))
+    assert f[0].move == Move.draw() and f[0].learned  # the drawn card was learned from the picture
+    nxt = list(klondike.legal_moves(truth))
+    card_moves = [m for m in nxt if m.op == "move"]
+    assert card_moves
+    truth = klondike.replay(truth, [card_moves[0]])
+    obs = expected_observation(truth, t=2.0)
+    dst = card_moves[0].dst
+    zone = "tableau" + dst[1:] if dst.startswith("t") else None
+    if zone:
+        pile = obs.piles[zone]
+        obs = replace(obs, piles={**obs.piles, zone: SeenPile(pile.cards[:-1] + (None,), pile.backs)})
+    live, f = klondike_live.observe(live, obs)
+    assert [x.kind for x in f] == ["move"] and f[0].move == card_moves[0]
+
+
+def test_start_needs_a_readable_layout() -> None:
+    truth = klondike.new_game(klondike.deal(1))
+    obs = expected_observation(truth)
+    with pytest.raises(ValueError, match="tableau1"):
+        klondike_live.start(replace(obs, piles={**obs.piles, "tableau1": SeenPile((None,), 0)}))
