@@ -787,6 +787,9 @@ def _choose(state: ZenuwenState, move: Choose | Slap) -> Legal[ZenuwenState] | I
     p = move.player
     if state.phase is Phase.MATCH_OVER:
         return Illegal(move, "Z12", "the match is over")
+    if isinstance(move, Slap) and race and state.raced and state.phase in (Phase.CHOOSE, Phase.NEXT):
+        ev = Event("slap", move.t, p, f"centre{move.pile}", detail="late: the race is decided")
+        return _legal(move, state, [ev])
     if state.phase is not Phase.CHOOSE:
         if isinstance(move, Slap):
             return Illegal(move, "Z10", f"slap by {_who(p)}: centre piles are only slapped at the end of a round (pile_choice=slap_race)")
@@ -794,9 +797,6 @@ def _choose(state: ZenuwenState, move: Choose | Slap) -> Legal[ZenuwenState] | I
     if isinstance(move, Slap):
         if not race:
             return Illegal(move, "Z10", "pile_choice=winner_chooses: the winner chooses a pile; nobody slaps")
-        if state.raced:
-            ev = Event("slap", move.t, p, f"centre{move.pile}", detail="late: the race is decided")
-            return _legal(move, state, [ev])
     elif race and not state.raced:
         return Illegal(move, "Z10", "pile_choice=slap_race: the first to slap a centre pile gets it; slap first")
     if not race or not isinstance(move, Slap):
