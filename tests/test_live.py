@@ -1,0 +1,71 @@
+"""The live referee: published table states through move inference into the game log and messages."""
+
+from __future__ import annotations
+
+import json
+import pathlib
+
+from cardref.gamelog.store import GameStore
+from cardref.live import LiveReferee, observation_from_table
+from referee import klondike
+from referee.klondike import KlondikeRules, Move
+from referee.klondike_live import expected_observation
+from vision.table_state import PileState, SeenCard, TableState
+
+DATA = pathlib.Path(__file__).parent / "data"
+
+
+def table_of(state: klondike.KlondikeState, t: float, frame: int, unsure: str = "") -> TableState:
+    """What a perfect tracker publishes for ``state``; cards named in ``unsure`` read at low confidence."""
+    obs = expected_observation(state, t)
+    piles = {
+        name: PileState(pile.backs or 0, tuple(SeenCard(c or "?", 0.2 if c == unsure else 0.95) for c in pile.cards))
+        for name, pile in obs.piles.items()
+    }
+    return TableState(t, frame, piles)
+
+
+def test_observation_keeps_unsure_cards_unread_and_held_zones_unjudged() -> None:
+    table = TableState(
+        1.0, 3, {"tableau1": PileState(2, (SeenCard("9D", 0.9), SeenCard("8S", 0.3))), "waste": PileState()}, held=("waste",)
+    )
+    obs = observation_from_table(table, min_confidence=0.5)
+    assert obs.piles["tableau1"].cards == ("9D", None) and obs.piles["tableau1"].backs == 2
+    assert obs.piles["waste"].held and obs.frame == 3
+
+
+def test_a_recorded_game_is_refereed_logged_and_published(tmp_path: pathlib.Path) -> None:
+    deal = klondike.Deal.from_json(json.loads((DATA / "klondike_won_draw1_seed3.deal.json").read_text()))
+    moves = [Move.from_json(json.loads(x)) for x in (DATA / "klondike_won_draw1_seed3.moves.jsonl").read_text().splitlines()]
+    rules = KlondikeRules.from_spec("draw=1")
+    store = GameStore(tmp_path, fsync=False)
+    writer = store.new_game("klondike", rules.spec(), ["Anna"], deal=None)
+    messages: list[dict[str, object]] = []
+    ref = LiveReferee("klondike", rules, writer=writer, publish=messages.append)
+    truth = klondike.new_game(deal, rules)
+    ref.feed(table_of(truth, 0.0, 0), jpeg=b"\xff\xd8fake")
+    # an illegal move first: the 2nd pile's top card laid on the 1st pile's, where it does not fit
+    first = table_of(truth, 0.5, 1)
+    t1, t2 = first.piles["tableau1"], first.piles["tableau2"]
+    wrong = TableState(0.5, 1, {**first.piles, "tableau1": PileState(t1.backs, t1.cards + t2.cards),
+                                "tableau2": PileState(t2.backs - 1, (SeenCard("?", 0.1),))})
+    ref.feed(wrong, jpeg=b"\xff\xd8wrong")
+    assert messages[-1]["kind"] == "illegal" and messages[-1]["rule"] == "K4"
+    ref.feed(table_of(truth, 0.8, 2))
+    for i, move in enumerate(moves):
+        truth = klondike.replay(truth, [move])
+        ref.feed(table_of(truth, float(i + 1), i + 3, unsure=truth.tableau[0][-1].code if truth.tableau[0] else ""))
+    writer.close()
+    kinds = [m["type"] for m in messages]
+    verdicts = [m for m in messages if m["type"] == "verdict"]
+    assert [m["kind"] for m in verdicts] == ["illegal", "taken_back"] + ["move"] * len(moves)
+    assert messages[-1]["type"] == "call" and messages[-1]["call"] == "won"
+    assert ref.ended == "won"
+    log = store.read(writer.id)
+    recorded = [r for r in log.records if r.kind.value == "move"]
+    assert len(recorded) == len(moves)
+    assert [r.kind.value for r in log.records][-2:] == ["call", "end"]
+    assert [r.kind.value for r in log.records][:3] == ["note", "illegal", "note"]
+    assert (store.game_dir(writer.id) / "frames").exists()
+    assert not log.errors
+
