@@ -17,6 +17,7 @@ COMMANDS = [
     "cardref.commands.referee",
     "cardref.commands.demo",
     "cardref.commands.games",
+    "cardref.commands.analyze",
 ]
 
 

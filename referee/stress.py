@@ -625,9 +625,8 @@ def _settle(state: StressState, move: Move, events: list[Event]) -> Legal[Stress
     return _legal(move, nxt, events)
 
 
-def _lay_plan(state: StressState) -> tuple[StressState, list[Event], tuple[Card | None, ...]]:
+def _lay_plan(state: StressState, t: float) -> tuple[StressState, list[Event], tuple[Card | None, ...]]:
     """S4/S9: who gives, who takes the centre back, and the cards laid (None: that player lays none)."""
-    t = state.t
     events: list[Event] = []
     seats = list(state.seats)
     centre = state.centre
@@ -667,7 +666,7 @@ def _lay(state: StressState, move: Lay) -> Legal[StressState] | Illegal:
             if fp is not None:
                 _, card, j, top = fp
                 return Illegal(move, "S9", f"new centre cards while {_who(p)} can still play {card.name} on {top.name} (centre pile {j})")
-    nxt, events, laid = _lay_plan(state)
+    nxt, events, laid = _lay_plan(state, move.t)
     if move.cards is not None:
         if len(move.cards) != PLAYERS or any(a is not b for a, b in zip(move.cards, laid)):
             seen = ", ".join(c.code for c in move.cards)
