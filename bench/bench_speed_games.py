@@ -22,12 +22,14 @@ from typing import Any, Callable
 from cardref.replay_speed import run_stress, run_zenuwen
 from referee import stress as S
 from referee import zenuwen as Z
+from referee.verdict import Legal
 
 
 def stress_stream(seed: int) -> tuple[S.StressState, list[S.Move]]:
     rng = random.Random(seed)
     start = S.new_game(S.deal(seed), S.StressRules(rounds=3)).state
-    state, moves, t = start, [], 0.0
+    state, t = start, 0.0
+    moves: list[S.Move] = []
     for _ in range(3000):
         legal = list(S.legal_moves(state))
         if not legal:
@@ -39,7 +41,7 @@ def stress_stream(seed: int) -> tuple[S.StressState, list[S.Move]]:
             moves.append(bad)
         m = dataclasses.replace(rng.choice(legal), t=t)
         v = S.apply(state, m)
-        assert isinstance(v, S.Legal)
+        assert isinstance(v, Legal)
         state = v.state
         moves.append(m)
     return start, moves
@@ -48,7 +50,8 @@ def stress_stream(seed: int) -> tuple[S.StressState, list[S.Move]]:
 def zenuwen_stream(seed: int, players: int) -> tuple[Z.ZenuwenState, list[Z.Move]]:
     rng = random.Random(seed)
     start = Z.new_game(Z.deal(seed, players), Z.ZenuwenRules(players=players)).state
-    state, moves, t = start, [], 0.0
+    state, t = start, 0.0
+    moves: list[Z.Move] = []
     for _ in range(6000):
         legal = list(Z.legal_moves(state))
         if not legal:
@@ -58,7 +61,7 @@ def zenuwen_stream(seed: int, players: int) -> tuple[Z.ZenuwenState, list[Z.Move
         m = rng.choice(plays) if plays and rng.random() < 0.9 else rng.choice(legal)
         m = dataclasses.replace(m, t=t)
         v = Z.apply(state, m)
-        assert isinstance(v, Z.Legal)
+        assert isinstance(v, Legal)
         state = v.state
         moves.append(m)
     return start, moves
@@ -108,7 +111,7 @@ def stress_positions(count: int) -> list[tuple[S.StressState, S.Play]]:
                         out.append((state, play))
                         break
             v = S.apply(state, dataclasses.replace(rng.choice(legal), t=float(i)))
-            assert isinstance(v, S.Legal)
+            assert isinstance(v, Legal)
             state = v.state
     return out[:count]
 
@@ -141,7 +144,7 @@ def main() -> None:
             t0 = time.perf_counter_ns()
             v = S.apply(state, play)
             t1 = time.perf_counter_ns()
-            assert isinstance(v, S.Legal) and any(e.kind == "stress" for e in v.events)
+            assert isinstance(v, Legal) and any(e.kind == "stress" for e in v.events)
             lat.append((t1 - t0) / 1000)
     lat.sort()
     p99 = lat[int(len(lat) * 0.99)]
