@@ -1,0 +1,176 @@
+"""The whole path for one table: capture -> detect -> track -> referee (-> log, -> web).
+
+One worker thread pulls frames from :class:`vision.capture.Capture` (which has its own thread and a
+bounded queue: a live camera drops old frames when we are slow, a file waits for us), runs the card
+detector and the tracker, and hands every published table state to the :class:`~cardref.live.LiveReferee`.
+A JPEG of the current frame goes to listeners a few times a second, and every published state
+carries its key frame into the game log.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+import time
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+import numpy as np
+
+from calibration.store import CalibrationFile
+from vision.detections import Detection
+from vision.table_state import TableState
+
+from .live import LiveReferee, Publish
+
+log = logging.getLogger(__name__)
+
+Detect = Callable[[np.ndarray], list[Detection]]
+
+
+def encode_jpeg(image: np.ndarray, width: int = 960, quality: int = 80) -> bytes:
+    """A JPEG of ``image`` scaled down to ``width`` (key frames and the live picture)."""
+    import cv2
+
+    h, w = image.shape[:2]
+    if w > width:
+        image = cv2.resize(image, (width, int(round(h * width / w))), interpolation=cv2.INTER_AREA)
+    ok, buf = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, quality])
+    if not ok:
+        raise ValueError("could not encode a JPEG")
+    return bytes(buf)
+
+
+@dataclass
+class PipelineStats:
+    frames: int = 0
+    published: int = 0
+    detect_ms: float = 0.0
+    started: float = field(default_factory=time.monotonic)
+
+    def to_json(self) -> dict[str, Any]:
+        elapsed = max(time.monotonic() - self.started, 1e-6)
+        return {
+            "frames": self.frames,
+            "published_states": self.published,
+            "fps": round(self.frames / elapsed, 1),
+            "detect_ms": round(self.detect_ms, 1),
+        }
+
+
+class Pipeline:
+    """Runs one table. ``source`` is anything :func:`vision.frame_sources.open_source` takes."""
+
+    def __init__(
+        self,
+        source: str,
+        calibration: CalibrationFile,
+        referee: LiveReferee,
+        detect: Detect | None = None,
+        publish: Publish | None = None,
+        picture_every_s: float = 0.25,
+        realtime: bool | None = None,
+    ) -> None:
+        from calibration.templates import template
+        from vision.tracking import TableTracker
+
+        self.source_spec = source
+        self.calibration = calibration
+        self.referee = referee
+        self._detect = detect
+        self.publish = publish
+        self.picture_every_s = picture_every_s
+        self.realtime = realtime
+        layout = calibration.layout.build() if calibration.layout is not None else template(
+            referee.game, columns=referee.rules.columns
+        )
+        self.tracker = TableTracker(layout, calibration.homography())
+        self.stats = PipelineStats()
+        self._stop = threading.Event()
+        self._thread: threading.Thread | None = None
+        self._last_picture = -1e9
+        self.states: list[TableState] = []
+
+    @property
+    def detect(self) -> Detect:
+        if self._detect is None:
+            from vision.detector import default_detector
+
+            self._detect = default_detector().detect
+        return self._detect
+
+    def run(self) -> PipelineStats:
+        """Process the source until it ends or :meth:`stop` is called."""
+        from vision.capture import Capture
+        from vision.frame_sources import open_source
+
+        source = open_source(self.source_spec)
+        pace_start: float | None = None
+        with Capture(source, on_status=self._camera_status) as capture:
+            for frame in capture:
+                if self._stop.is_set():
+                    break
+                if self.realtime:
+                    # a recorded video played at its own speed, as if a camera were filming the table
+                    now = time.monotonic()
+                    pace_start = pace_start if pace_start is not None else now - frame.t
+                    ahead = pace_start + frame.t - now
+                    if ahead > 0:
+                        time.sleep(ahead)
+                self.step(frame.image, frame.t, frame.index)
+            self._send({"type": "status", "camera": "ended", **self.stats.to_json(), **capture.counters.as_dict()})
+        return self.stats
+
+    def step(self, image: np.ndarray, t: float, index: int) -> TableState | None:
+        """One frame through detection, tracking and (when a state is published) the referee."""
+        started = time.perf_counter()
+        detections = self.detect(image)
+        self.stats.detect_ms = (time.perf_counter() - started) * 1000
+        self.stats.frames += 1
+        table = self.tracker.update(t, index, detections, image=image)
+        picture: bytes | None = None
+        if self.publish is not None and t - self._last_picture >= self.picture_every_s:
+            self._last_picture = t
+            picture = encode_jpeg(image)
+            self._send(
+                {
+                    "type": "frame",
+                    "t": t,
+                    "jpeg": picture,
+                    "size": [image.shape[1], image.shape[0]],
+                    "cards": [d.to_json() for d in detections],
+                    **self.stats.to_json(),
+                }
+            )
+        if table is not None:
+            self.stats.published += 1
+            self.states.append(table)
+            self.referee.feed(table, jpeg=picture or encode_jpeg(image))
+        return table
+
+    def start(self) -> "Pipeline":
+        self._thread = threading.Thread(target=self._run_logged, name="cardref-pipeline", daemon=True)
+        self._thread.start()
+        return self
+
+    def _run_logged(self) -> None:
+        try:
+            self.run()
+        except Exception as exc:  # reported, never silent: the referee screen shows it
+            log.exception("the pipeline stopped")
+            self._send({"type": "status", "camera": "error", "error": str(exc)})
+
+    def stop(self) -> None:
+        self._stop.set()
+        if self._thread is not None and self._thread is not threading.current_thread():
+            self._thread.join(timeout=5.0)
+
+    def _camera_status(self, status: Any) -> None:
+        self._send({"type": "status", "camera": getattr(status, "value", str(status))})
+
+    def _send(self, message: dict[str, Any]) -> None:
+        if self.publish is not None:
+            try:
+                self.publish(message)
+            except Exception:
+                log.exception("publishing a pipeline message failed")

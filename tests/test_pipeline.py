@@ -1,0 +1,98 @@
+"""The whole path below the detector: scripted table frames (corner detections, a hand that comes in and
+carries cards) through tracking and move inference to the referee's verdicts and the game log."""
+
+from __future__ import annotations
+
+import json
+import pathlib
+
+import cv2
+
+from calibration.store import LayoutSpec, make_calibration
+from calibration.templates import template
+from cardref.gamelog.store import GameStore
+from cardref.live import LiveReferee
+from cardref.pipeline import Pipeline
+from referee import klondike
+from referee.klondike import KlondikeRules, Move
+from vision.synthetic_scenes import Action, Noise, Pile, Scene
+
+DATA = pathlib.Path(__file__).parent / "data"
+SIZE = (1280, 720)
+
+
+def camera(layout):  # type: ignore[no-untyped-def]
+    from calibration.homography import TableHomography
+
+    x0, y0, x1, y1 = layout.bounds_mm()
+    x0, y0, x1, y1 = x0 - 60, y0 - 60, x1 + 60, y1 + 60
+    w, h = SIZE
+    scale = min((w - 40) / (x1 - x0), (h - 40) / (y1 - y0))
+    bw, bh = (x1 - x0) * scale, (y1 - y0) * scale
+    left, top = (w - bw) / 2, (h - bh) / 2
+    image = [(left + 0.1 * bw, top), (left + 0.9 * bw, top), (left + bw, top + bh), (left, top + bh)]
+    return TableHomography.from_point_pairs(image, [(x0, y0), (x1, y0), (x1, y1), (x0, y1)], SIZE)
+
+
+def scene_actions(state: klondike.KlondikeState, move: Move, after: klondike.KlondikeState, found: dict[str, str]) -> list[Action]:
+    """The hand actions that carry out an engine move on the scripted table."""
+    zone = {f"t{i + 1}": f"tableau{i + 1}" for i in range(7)} | {"waste": "waste"}
+    if move.op == "draw":
+        drawn = tuple(c.code for c in after.waste[len(state.waste) :])
+        return [Action("turn", "stock", "waste", len(drawn), drawn)]
+    src = zone[move.src]
+    if move.dst == "foundation":
+        card = (state.waste[-1] if move.src == "waste" else state.tableau[int(move.src[1:]) - 1][-1])
+        dst = found.setdefault(card.suit, f"foundation{len(found) + 1}")
+    else:
+        dst = zone[move.dst]
+    actions = [Action("move", src, dst, move.count)]
+    if move.src.startswith("t"):
+        i = int(move.src[1:]) - 1
+        if after.hidden[i] < state.hidden[i]:
+            actions.append(Action("flip", src, cards=(after.tableau[i][-1].code,)))
+    return actions
+
+
+def test_a_game_on_the_table_is_refereed_from_corner_detections(tmp_path: pathlib.Path) -> None:
+    deal = klondike.Deal.from_json(json.loads((DATA / "klondike_won_draw1_seed3.deal.json").read_text()))
+    moves = [Move.from_json(json.loads(x)) for x in (DATA / "klondike_won_draw1_seed3.moves.jsonl").read_text().splitlines()]
+    moves = moves[: next(i for i, m in enumerate(moves) if m.op == "recycle")][:30]
+    rules = KlondikeRules.from_spec("draw=1")
+    truth = klondike.new_game(deal, rules)
+    layout = template("klondike")
+    h = camera(layout)
+    piles = {f"tableau{i + 1}": Pile(truth.hidden[i], [truth.tableau[i][-1].code]) for i in range(7)}
+    piles["stock"] = Pile(len(truth.stock), [])
+    scene = Scene(layout, h, piles, fps=15, seed=5, noise=Noise(miss=0.02, duplicate=0.02, misread=0.0), visible_waste=1)
+    frames = list(scene.hold(1.0))
+    found: dict[str, str] = {}
+    for move in moves:
+        after = klondike.replay(truth, [move])
+        for action in scene_actions(truth, move, after, found):
+            frames.extend(scene.play(action))
+        frames.extend(scene.hold(0.6))
+        truth = after
+
+    store = GameStore(tmp_path, fsync=False)
+    writer = store.new_game("klondike", rules.spec(), ["Anna"])
+    messages: list[dict[str, object]] = []
+    referee = LiveReferee("klondike", rules, writer=writer, publish=messages.append)
+    calibration = make_calibration(h, layout=LayoutSpec(game="klondike"))
+    current: list[object] = []
+    pipeline = Pipeline("unused", calibration, referee, detect=lambda image: current[-1].detections, publish=messages.append)  # type: ignore[attr-defined]
+    for f in frames:
+        current.append(f)
+        assert f.image is not None
+        image = cv2.cvtColor(cv2.resize(f.image, SIZE, interpolation=cv2.INTER_NEAREST), cv2.COLOR_GRAY2BGR)
+        pipeline.step(image, f.t, f.index)
+    writer.close()
+
+    judged = [m for m in messages if m["type"] == "verdict"]
+    assert [m["kind"] for m in judged] == ["move"] * len(moves), [m for m in judged if m["kind"] != "move"][:3]
+    assert [Move.from_json(m["move"]) for m in judged] == moves
+    assert referee.live is not None and referee.live.state.score == truth.score
+    assert any(m["type"] == "frame" for m in messages)
+    log = store.read(writer.id)
+    assert sum(1 for r in log.records if r.kind.value == "move") == len(moves)
+    assert all(r.frame for r in log.records if r.kind.value == "move")  # every move has its key frame
