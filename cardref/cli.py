@@ -18,6 +18,7 @@ COMMANDS = [
     "cardref.commands.demo",
     "cardref.commands.games",
     "cardref.commands.analyze",
+    "cardref.commands.serve",
 ]
 
 

@@ -1,0 +1,102 @@
+"""The table session: set-up (game, rule options, players and seats), start/pause/resume/end, and
+what people record on the referee screen (a slap, a correction). Every action here is a control
+action (see :func:`cardref.web.deps.require_control`) and reaches the pipeline as a command."""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from fastapi import APIRouter, Depends
+from pydantic import BaseModel, ConfigDict, Field
+
+from ..deps import Services, control_allowed, get_services, require_control
+from ..session import TableSetup, game_catalogue
+from starlette.requests import Request
+
+router = APIRouter(prefix="/api/session", tags=["session"])
+
+
+class SessionOut(BaseModel):
+    setup: TableSetup = Field(title="set-up")
+    phase: Literal["idle", "playing", "paused", "ended"] = Field(title="phase")
+    changed: float = Field(title="last change", description="Unix time")
+    control: bool = Field(title="may control", description="whether this caller may use the control actions")
+
+
+class SlapIn(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    player: int = Field(ge=0, le=3, title="player", description="seat index from 0")
+    pile: int | None = Field(default=None, ge=0, le=7, title="centre pile slapped")
+    by: str = Field(default="", max_length=40, title="recorded by")
+
+
+class CorrectionIn(BaseModel):
+    """A person fixing the referee from the referee screen. ``target`` is the game-log ``seq`` of the
+    verdict (default: the latest one)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    action: Literal["retract", "replace", "insert", "note"] = Field(default="retract", title="what to do")
+    target: int | None = Field(default=None, ge=1, title="record corrected", description="default: the latest verdict")
+    kind: Literal["move", "illegal", "call", "unrecognised", "note"] | None = Field(default=None, title="what happened")
+    data: dict[str, Any] | None = Field(default=None, title="its payload", description="as docs/gamelog-format.md")
+    reason: str = Field(default="", max_length=500, title="why")
+    by: str = Field(default="", max_length=40, title="who")
+
+
+class Accepted(BaseModel):
+    accepted: bool = True
+    command: str
+
+
+def _out(svc: Services, request: Request) -> SessionOut:
+    snap = svc.session.snapshot()
+    return SessionOut(setup=TableSetup(**snap["setup"]), phase=snap["phase"], changed=snap["changed"],
+                      control=control_allowed(request, svc.settings))
+
+
+@router.get("", response_model=SessionOut, summary="The set-up and phase")
+def get_session(request: Request, svc: Services = Depends(get_services)) -> SessionOut:
+    return _out(svc, request)
+
+
+@router.get("/games", summary="Games on offer, their player counts and rule options")
+def games_on_offer() -> list[dict[str, Any]]:
+    return game_catalogue()
+
+
+@router.put("/setup", response_model=SessionOut, dependencies=[Depends(require_control)],
+            summary="Choose the game, rule options, players and seats")
+def put_setup(setup: TableSetup, request: Request, svc: Services = Depends(get_services)) -> SessionOut:
+    svc.session.configure(setup)
+    return _out(svc, request)
+
+
+def _action(kind: str) -> Any:
+    def act(request: Request, svc: Services = Depends(get_services)) -> SessionOut:
+        svc.session.act(kind)
+        return _out(svc, request)
+
+    act.__name__ = f"session_{kind}"
+    return act
+
+
+for _kind, _summary in (("start", "Start a game with the current set-up"), ("pause", "Pause the game"),
+                        ("resume", "Resume a paused game"), ("end", "End the game")):
+    router.add_api_route(f"/{_kind}", _action(_kind), methods=["POST"], response_model=SessionOut,
+                         dependencies=[Depends(require_control)], summary=_summary)
+
+
+@router.post("/slap", response_model=Accepted, status_code=202, dependencies=[Depends(require_control)],
+             summary="Record a slap (Stress S8, Zenuwen Z10) from the referee screen")
+def slap(body: SlapIn, svc: Services = Depends(get_services)) -> Accepted:
+    svc.session.forward("slap", body.model_dump())
+    return Accepted(command="slap")
+
+
+@router.post("/correction", response_model=Accepted, status_code=202, dependencies=[Depends(require_control)],
+             summary="Correct the referee during a game (the pipeline logs it)")
+def correction(body: CorrectionIn, svc: Services = Depends(get_services)) -> Accepted:
+    svc.session.forward("correction", body.model_dump(exclude_none=True))
+    return Accepted(command="correction")
