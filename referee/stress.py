@@ -396,13 +396,13 @@ def move_from_json(obj: object) -> Move:
     try:
         if kind == "play":
             p = read_player(obj, PLAYERS)
-            src = read_ref(obj, ("from", "card", "pile"), ROW, "an own row pile (0-3) or its top card")
-            to = read_ref(obj, ("to", "onto", "centre"), PLAYERS, "a centre pile (0 or 1) or its top card")
+            src = read_ref(obj, ("from", "card"), ROW, "an own row pile (0-3) or its top card")
+            to = read_ref(obj, ("to", "onto", "centre", "pile"), PLAYERS, "a centre pile (0 or 1) or its top card")
             assert src is not None and to is not None
             return Play(p, src, to, t)
         if kind == "stack":
             p = read_player(obj, PLAYERS)
-            src = read_ref(obj, ("from", "card", "pile"), ROW, "an own row pile (0-3) or its top card")
+            src = read_ref(obj, ("from", "card"), ROW, "an own row pile (0-3) or its top card")
             onto = read_ref(obj, ("onto", "to"), ROW, "an own row pile (0-3) or its top card")
             assert src is not None and onto is not None
             return Stack(p, src, onto, t)

@@ -490,19 +490,19 @@ def move_from_json(obj: object, players: int) -> Move:
     try:
         if kind == "play":
             p = read_player(obj, players)
-            to = read_ref(obj, ("to", "onto", "centre"), players, f"a centre pile (0-{players - 1}) or its top card")
+            to = read_ref(obj, ("to", "onto", "centre", "pile"), players, f"a centre pile (0-{players - 1}) or its top card")
             assert to is not None
             if obj.get("from") == "hand":
                 card = read_ref(obj, ("card",), PILES, "the hand card played")
                 if not isinstance(card, Card):
                     raise NotationError("play from the hand: 'card' names the card played")
                 return Play(p, card, to, t, True)
-            src = read_ref(obj, ("from", "card", "pile"), PILES, "an own pile (0-4) or its top card")
+            src = read_ref(obj, ("from", "card"), PILES, "an own pile (0-4) or its top card")
             assert src is not None
             return Play(p, src, to, t)
         if kind in ("join", "fill", "move"):
             p = read_player(obj, players)
-            src = read_ref(obj, ("from", "card", "pile"), PILES, "an own pile (0-4) or its top card")
+            src = read_ref(obj, ("from", "card"), PILES, "an own pile (0-4) or its top card")
             onto = read_ref(obj, ("onto", "to"), PILES, "an own pile (0-4) or its top card")
             assert src is not None and onto is not None
             return Join(p, src, onto, t)

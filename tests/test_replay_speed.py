@@ -172,3 +172,40 @@ def test_reorder_buffer_releases_in_time_order_after_the_window() -> None:
     assert buf.push(0.995, "late") == ["late"] and buf.late == 1
     assert buf.flush() == ["b"]
     assert in_time_order([(2.0, "x"), (1.0, "y"), (2.0, "z")]) == ["y", "x", "z"]
+
+
+# --- totality: any input gives verdict or error lines, never a traceback -------------------------
+
+from hypothesis import given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+_values = st.one_of(
+    st.none(), st.booleans(), st.integers(-2, 6), st.floats(allow_nan=True), st.sampled_from(["5H", "KC", "hand", "2", "ZZ", ""]),
+    st.lists(st.sampled_from(["5H", "KC", "AS", "9D"]), max_size=3),
+)
+_event = st.dictionaries(
+    st.sampled_from(["t", "op", "player", "card", "from", "to", "onto", "pile", "cards", "stock", "deal", "players"]),
+    st.one_of(_values, st.sampled_from(["play", "slap", "lay", "stack", "turn", "join", "take_hand", "choose", "new_round", "shuffle"])),
+    max_size=6,
+)
+
+
+@settings(max_examples=150, deadline=None)
+@given(events=st.lists(_event, max_size=12), game=st.sampled_from(["stress", "zenuwen"]))
+def test_property_any_event_lines_give_verdicts_or_errors(events: list[dict[str, Any]], game: str) -> None:
+    run, deal = (run_stress, deal_stress(1)) if game == "stress" else (run_zenuwen, deal_zenuwen(1, players=3))
+    rc, lines = replay(run, deal, [{"t": 0.1, "op": "lay" if game == "stress" else "turn"}, *events])
+    assert rc in (0, 1)
+    assert len(lines) >= len(events) + 2 and "result" in lines[-1]
+
+
+@settings(max_examples=100, deadline=None)
+@given(deal=st.dictionaries(st.sampled_from(["players", "stocks", "centre", "rounds", "seed", "decks"]),
+                            st.one_of(_values, st.lists(st.one_of(_values, st.dictionaries(st.sampled_from(["row", "stock", "piles", "hand", "cards", "down", "up"]), _values, max_size=3)), max_size=4)),
+                            max_size=4),
+       game=st.sampled_from(["stress", "zenuwen"]))
+def test_property_any_deal_gives_a_game_or_one_error(deal: dict[str, Any], game: str) -> None:
+    run = run_stress if game == "stress" else run_zenuwen
+    rc, lines = replay(run, deal, [{"t": 1, "op": "turn"}])
+    assert rc in (0, 1, 2)
+    assert rc != 2 or (len(lines) == 1 and "error" in lines[0])
