@@ -162,6 +162,7 @@ def zenuwen_summary(state: zenuwen.ZenuwenState) -> dict[str, Any]:
         zenuwen.Phase.MATCH_OVER: "match_over",
     }[state.phase]
     w = state.match_winner
+    nxt = {"next_round_cards": list(zenuwen.next_round_counts(state))} if state.phase is zenuwen.Phase.NEXT else {}
     return {
         "result": result,
         "game": "zenuwen",
@@ -175,6 +176,7 @@ def zenuwen_summary(state: zenuwen.ZenuwenState) -> dict[str, Any]:
         "gejast": [p for p in range(state.players) if p != w] if w is not None else [],
         "round_winner": state.winner,
         "centre": [len(p) for p in state.centre],
+        **nxt,
     }
 
 

@@ -765,7 +765,7 @@ def _complete_choices(state: ZenuwenState, t: float, events: list[Event], all_by
         events.append(Event("take_pile", t, p, f"centre{pile}", detail=f"{_who(p)} takes centre pile {pile} ({len(state.centre[pile])} cards)", data=(("centre", pile),)))
     if all(x is not None for x in state.takes):
         state = replace(state, phase=Phase.NEXT)
-        events.append(Event("next_round_cards", t, detail="cards each player lays out next round (Z11)", data=(("cards", list(_next_counts(state))),)))
+        events.append(Event("next_round_cards", t, detail="cards each player lays out next round (Z11)", data=(("cards", list(next_round_counts(state))),)))
     return state
 
 
@@ -778,7 +778,8 @@ def _packets(state: ZenuwenState) -> list[tuple[Card, ...]]:
     return out
 
 
-def _next_counts(state: ZenuwenState) -> tuple[int, ...]:
+def next_round_counts(state: ZenuwenState) -> tuple[int, ...]:
+    """Z11: how many cards each player lays out next round (once every centre pile is taken)."""
     return tuple(len(p) for p in _packets(state))
 
 
