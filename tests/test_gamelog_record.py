@@ -157,3 +157,17 @@ def test_end_result_and_lookups() -> None:
     with pytest.raises(KeyError):
         log.record(9)
     assert not GameLog(header()).finished and GameLog(header()).last_seq == 0
+
+
+def test_entries_and_errors_as_json_for_the_web_app() -> None:
+    r1 = Record(1, 1.0, RecordKind.ILLEGAL, {"rule": "K5"})
+    fix = _fix(2, 1, Correction(CorrectionAction.REPLACE, RecordKind.MOVE, {"text": "a"}))
+    (entry,) = GameLog(header(), (r1, fix)).effective()
+    assert entry.to_json() == {
+        "record": {"seq": 1, "t": 1.0, "kind": "move", "data": {"text": "a"}},
+        "original": r1.to_json(),
+        "correction": fix.to_json(),
+    }
+    from cardref.gamelog.record import LogError
+
+    assert LogError(3, "bad", "x").to_json() == {"line": 3, "message": "bad", "text": "x"}

@@ -348,6 +348,9 @@ class LogError:
     def __str__(self) -> str:
         return f"line {self.line}: {self.message}"
 
+    def to_json(self) -> JSONObject:
+        return {"line": self.line, "message": self.message, "text": self.text}
+
 
 @dataclass(frozen=True, slots=True)
 class Entry:
@@ -365,6 +368,14 @@ class Entry:
     @property
     def corrected(self) -> bool:
         return self.correction is not None
+
+    def to_json(self) -> JSONObject:
+        """For the web app: ``record`` (what happened), ``original`` and ``correction`` (or null)."""
+        return {
+            "record": self.record.to_json(),
+            "original": None if self.original is None else self.original.to_json(),
+            "correction": None if self.correction is None else self.correction.to_json(),
+        }
 
 
 @dataclass(frozen=True, slots=True)
