@@ -18,6 +18,8 @@ COMMANDS = [
     "cardref.commands.demo",
     "cardref.commands.games",
     "cardref.commands.analyze",
+    "cardref.commands.detect",
+    "cardref.commands.evaluate",
     "cardref.commands.serve",
 ]
 

@@ -1,0 +1,53 @@
+"""Class-name mapping of YOLO folders and the precision/recall/mAP50 arithmetic (no model needed)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from vision.detections import Detection
+from vision.evaluate import ClassStats, match_image
+from vision.yolo_folder import CLASSES, normalise_name, read_folder, read_names
+
+
+@pytest.mark.parametrize("name, code", [
+    ("10H", "10H"), ("10h", "10H"), ("TH", "10H"), ("QS", "QS"), ("ace of spades", "AS"),
+    ("King_Hearts", "KH"), ("BACK", "BACK"), ("BLACK JOKER", None), ("RED JOKER", None), ("1S", None),
+])
+def test_class_names_map_by_name(name: str, code: str | None) -> None:
+    assert normalise_name(name) == code
+
+
+def test_our_classes_are_52_cards_and_back() -> None:
+    assert len(CLASSES) == 53 and CLASSES[-1] == "BACK" and "10H" in CLASSES
+
+
+def test_read_folder_maps_indices_through_data_yaml(tmp_path: Path) -> None:
+    (tmp_path / "data.yaml").write_text("names:\n  0: RED JOKER\n  1: 7h\n  2: BACK\n")
+    (tmp_path / "images").mkdir()
+    (tmp_path / "labels").mkdir()
+    (tmp_path / "images" / "a.jpg").write_bytes(b"")
+    (tmp_path / "labels" / "a.txt").write_text("0 0.5 0.5 0.1 0.1\n1 0.2 0.2 0.1 0.2\n2 0.7 0.7 0.2 0.3\n")
+    assert read_names(tmp_path / "data.yaml") == ["RED JOKER", "7h", "BACK"]
+    (item,) = read_folder(tmp_path)
+    assert [b[0] for b in item.boxes] == ["7H", "BACK"]
+
+
+def test_flow_list_names(tmp_path: Path) -> None:
+    (tmp_path / "data.yaml").write_text("nc: 2\nnames: ['10C', 'BLACK JOKER']\n")
+    assert read_names(tmp_path / "data.yaml") == ["10C", "BLACK JOKER"]
+
+
+def test_matching_counts_right_card_only() -> None:
+    from collections import defaultdict
+
+    stats: dict[str, ClassStats] = defaultdict(ClassStats)
+    gt = [("10H", (0.0, 0.0, 10.0, 20.0)), ("QS", (50.0, 50.0, 60.0, 70.0))]
+    dets = [Detection("10H", (0.5, 0.5, 10.0, 20.0), 0.9),   # right card, right place
+            Detection("10H", (1.0, 0.0, 10.0, 20.0), 0.8),   # duplicate: a false positive
+            Detection("QD", (50.0, 50.0, 60.0, 70.0), 0.7)]  # right place, wrong card
+    match_image(stats, gt, dets)
+    assert stats["10H"].hits == [True, False] and stats["10H"].at(0.85) == (1, 1)
+    assert stats["10H"].ap50() == pytest.approx(1.0)
+    assert stats["QS"].ap50() == 0.0 and stats["QD"].hits == [False]

@@ -1,0 +1,222 @@
+"""Card detection on the CPU with ONNX Runtime: no PyTorch at run time.
+
+Two stages, both small ONNX models shipped in ``models/``:
+
+1. a detector (YOLO-style output ``(1, 4 + 2, N)``: cx, cy, w, h in input pixels, then the scores of
+   "corner index" and "card back"), run on the letterboxed frame;
+2. a classifier that reads the card code from a square crop around each corner index, cut from the
+   full-resolution frame (:func:`crop_square`); its last class ``NONE`` rejects boxes that are not a
+   readable index.
+
+The result is one :class:`~vision.detections.Detection` per corner index (``card`` = ``10H`` ...) or
+back (``card`` = ``BACK``), boxes in the pixels of the image that was passed in. Sessions are cached
+per (model file, thread count). NumPy and OpenCV are imported here; ONNX Runtime only when a model is
+first loaded.
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+from typing import Any, Sequence
+
+import cv2
+import numpy as np
+
+from vision.detections import BACK, Detection
+
+MODELS = Path(__file__).resolve().parent.parent / "models"
+DETECTOR_ONNX = MODELS / "corner_detector.onnx"
+CLASSIFIER_ONNX = MODELS / "corner_classifier.onnx"
+STRIDE = 32
+
+
+class ImageError(ValueError):
+    """An input that is not a readable image."""
+
+
+def crop_square(img: np.ndarray, box: Sequence[float], size: int, margin: float = 1.3) -> np.ndarray:
+    """A ``size`` x ``size`` crop centred on ``box``, its side ``margin`` times the box's longer side.
+
+    Parts outside the frame are filled by repeating the border. The same rule is used to make the
+    classifier's training crops and at run time.
+    """
+    x1, y1, x2, y2 = (float(v) for v in box)
+    cx, cy = (x1 + x2) / 2, (y1 + y2) / 2
+    side = max(x2 - x1, y2 - y1, 2.0) * margin
+    s = size / side
+    m = np.array([[s, 0, size / 2 - s * cx], [0, s, size / 2 - s * cy]], np.float32)
+    interp = cv2.INTER_AREA if s < 1 else cv2.INTER_LINEAR
+    return cv2.warpAffine(img, m, (size, size), flags=interp, borderMode=cv2.BORDER_REPLICATE)
+
+
+def letterbox(img: np.ndarray, imgsz: int) -> tuple[np.ndarray, float, tuple[float, float]]:
+    """Scale the longer side to ``imgsz`` and pad each side to a multiple of 32 (grey 114).
+
+    Returns the padded image, the scale and the (left, top) padding, so a box maps back to the
+    input as ``(x - left) / scale``.
+    """
+    h, w = img.shape[:2]
+    r = imgsz / max(h, w)
+    nw, nh = max(1, round(w * r)), max(1, round(h * r))
+    pw, ph = (-nw) % STRIDE, (-nh) % STRIDE
+    left, top = pw // 2, ph // 2
+    resized = cv2.resize(img, (nw, nh), interpolation=cv2.INTER_AREA if r < 1 else cv2.INTER_LINEAR)
+    out = cv2.copyMakeBorder(resized, top, ph - top, left, pw - left, cv2.BORDER_CONSTANT, value=(114, 114, 114))
+    return out, r, (float(left), float(top))
+
+
+def nms(boxes: np.ndarray, scores: np.ndarray, iou: float) -> np.ndarray:
+    """Indices kept by greedy non-maximum suppression (boxes as x1, y1, x2, y2)."""
+    order = np.argsort(-scores)
+    keep: list[int] = []
+    areas = (boxes[:, 2] - boxes[:, 0]) * (boxes[:, 3] - boxes[:, 1])
+    while order.size:
+        i = int(order[0])
+        keep.append(i)
+        rest = order[1:]
+        xx1 = np.maximum(boxes[i, 0], boxes[rest, 0])
+        yy1 = np.maximum(boxes[i, 1], boxes[rest, 1])
+        xx2 = np.minimum(boxes[i, 2], boxes[rest, 2])
+        yy2 = np.minimum(boxes[i, 3], boxes[rest, 3])
+        inter = np.clip(xx2 - xx1, 0, None) * np.clip(yy2 - yy1, 0, None)
+        ov = inter / (areas[i] + areas[rest] - inter + 1e-9)
+        order = rest[ov <= iou]
+    return np.array(keep, dtype=np.int64)
+
+
+@lru_cache(maxsize=8)
+def _session(path: str, threads: int) -> Any:
+    import onnxruntime as ort
+
+    opts = ort.SessionOptions()
+    opts.intra_op_num_threads = threads
+    opts.inter_op_num_threads = 1
+    opts.execution_mode = ort.ExecutionMode.ORT_SEQUENTIAL
+    return ort.InferenceSession(path, sess_options=opts, providers=["CPUExecutionProvider"])
+
+
+def _meta(session: Any) -> dict[str, str]:
+    return dict(session.get_modelmeta().custom_metadata_map)
+
+
+def read_image(path: str | Path) -> np.ndarray:
+    """Read an image file as BGR, or raise :class:`ImageError` naming the file."""
+    p = Path(path)
+    if not p.is_file():
+        raise ImageError(f"no such image file: {str(p)!r}")
+    data = np.fromfile(str(p), dtype=np.uint8)
+    img = cv2.imdecode(data, cv2.IMREAD_COLOR) if data.size else None
+    if img is None:
+        raise ImageError(f"cannot decode image: {str(p)!r} ({data.size} bytes)")
+    return img
+
+
+@dataclass
+class DetectorConfig:
+    """``conf`` is the threshold on the reported confidence (detector score x classifier probability);
+    boxes scoring below ``conf * candidate_factor`` are not even classified."""
+
+    imgsz: int = 640
+    conf: float = 0.35
+    iou: float = 0.5
+    candidate_factor: float = 0.6
+    threads: int = 2
+
+
+class CardDetector:
+    """Corner-index detector + card-code classifier. Thread-safe; sessions are shared and cached."""
+
+    def __init__(self, detector: str | Path = DETECTOR_ONNX, classifier: str | Path = CLASSIFIER_ONNX,
+                 config: DetectorConfig | None = None) -> None:
+        self.config = config or DetectorConfig()
+        for p in (detector, classifier):
+            if not Path(p).is_file():
+                raise FileNotFoundError(f"model file not found: {str(p)!r}")
+        self._det = _session(str(Path(detector).resolve()), self.config.threads)
+        self._cls = _session(str(Path(classifier).resolve()), self.config.threads)
+        meta = _meta(self._cls)
+        self.classes: list[str] = json.loads(meta["classes"])
+        self.crop_size = int(meta.get("crop_size", 64))
+        self.crop_margin = float(meta.get("crop_margin", 1.3))
+        self._lock = threading.Lock()
+
+    def detect(self, img: np.ndarray) -> list[Detection]:
+        """Detections in one BGR frame (any size), boxes in that frame's pixels."""
+        if not isinstance(img, np.ndarray) or img.ndim != 3 or img.shape[2] != 3 or img.size == 0:
+            raise ImageError(f"expected a BGR image of shape (H, W, 3), got {getattr(img, 'shape', type(img))}")
+        boxes, scores, kinds = self._find(img)
+        out: list[Detection] = []
+        corner = np.nonzero(kinds == 0)[0]
+        if corner.size:
+            codes, probs = self._read(img, boxes[corner])
+            for j, code, p in zip(corner, codes, probs):
+                if code == "NONE" or scores[j] * p < self.config.conf:
+                    continue
+                out.append(Detection(code, tuple(float(v) for v in boxes[j]), float(scores[j] * p)))  # type: ignore[arg-type]
+        for j in np.nonzero(kinds == 1)[0]:
+            if scores[j] >= self.config.conf:
+                out.append(Detection(BACK, tuple(float(v) for v in boxes[j]), float(scores[j])))  # type: ignore[arg-type]
+        return _dedupe(out)
+
+    def _find(self, img: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        c = self.config
+        lb, r, (left, top) = letterbox(img, c.imgsz)
+        x = np.ascontiguousarray(lb[:, :, ::-1].transpose(2, 0, 1)[None], dtype=np.float32) / 255.0
+        pred = self._det.run(None, {self._det.get_inputs()[0].name: x})[0][0]  # (4 + nc, N)
+        cls_scores = pred[4:]
+        kinds = cls_scores.argmax(0)
+        scores = cls_scores.max(0)
+        keep = scores >= c.conf * c.candidate_factor
+        pred, kinds, scores = pred[:, keep], kinds[keep], scores[keep]
+        cx, cy, w, h = pred[:4]
+        boxes = np.stack([cx - w / 2, cy - h / 2, cx + w / 2, cy + h / 2], 1)
+        boxes = (boxes - np.array([left, top, left, top], np.float32)) / r
+        H, W = img.shape[:2]
+        boxes = np.clip(boxes, 0, [W, H, W, H]).astype(np.float32)
+        kept = []
+        for k in (0, 1):
+            idx = np.nonzero(kinds == k)[0]
+            if idx.size:
+                kept.append(idx[nms(boxes[idx], scores[idx], c.iou)])
+        if not kept:
+            return np.zeros((0, 4), np.float32), np.zeros(0, np.float32), np.zeros(0, np.int64)
+        sel = np.concatenate(kept)
+        return boxes[sel], scores[sel], kinds[sel]
+
+    def _read(self, img: np.ndarray, boxes: np.ndarray) -> tuple[list[str], np.ndarray]:
+        crops = np.stack([crop_square(img, b, self.crop_size, self.crop_margin) for b in boxes])
+        x = np.ascontiguousarray(crops[..., ::-1].transpose(0, 3, 1, 2), dtype=np.float32) / 255.0
+        logits = self._cls.run(None, {self._cls.get_inputs()[0].name: x})[0]
+        e = np.exp(logits - logits.max(1, keepdims=True))
+        p = e / e.sum(1, keepdims=True)
+        best = p.argmax(1)
+        return [self.classes[int(i)] for i in best], p[np.arange(len(best)), best]
+
+
+def _dedupe(dets: list[Detection], iou: float = 0.5) -> list[Detection]:
+    """Drop a detection that overlaps a more confident one by more than ``iou`` (any card code):
+    one printed index is one card, whatever the two stages disagreed on."""
+    dets = sorted(dets, key=lambda d: -d.confidence)
+    out: list[Detection] = []
+    for d in dets:
+        if all(_iou(d.box, o.box) <= iou for o in out):
+            out.append(d)
+    return out
+
+
+def _iou(a: Sequence[float], b: Sequence[float]) -> float:
+    ix = max(0.0, min(a[2], b[2]) - max(a[0], b[0]))
+    iy = max(0.0, min(a[3], b[3]) - max(a[1], b[1]))
+    i = ix * iy
+    u = (a[2] - a[0]) * (a[3] - a[1]) + (b[2] - b[0]) * (b[3] - b[1]) - i
+    return i / u if u > 0 else 0.0
+
+
+@lru_cache(maxsize=4)
+def default_detector(threads: int = 2, imgsz: int = 640) -> CardDetector:
+    """The shipped models, loaded once per (threads, imgsz)."""
+    return CardDetector(config=DetectorConfig(threads=threads, imgsz=imgsz))

@@ -1,0 +1,127 @@
+"""Per-class precision, recall and mAP50 of the detector on a YOLO-format folder.
+
+Ground-truth class names are mapped to ours by name (:mod:`vision.yolo_folder`); jokers are dropped.
+A detection is a true positive when it names the right card and overlaps an unmatched ground-truth
+box of that card by IoU >= 0.5 (greedy, most confident first). AP50 is the area under the
+all-point-interpolated precision/recall curve of each class (VOC/COCO style); mAP50 is its mean over
+the classes present in the ground truth. Precision and recall are reported at the operating
+threshold (the detector's ``conf``), computed from the same matches.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass, field
+from typing import Callable, Sequence
+
+import numpy as np
+
+from vision.detections import Detection
+from vision.yolo_folder import CLASSES, Labelled
+
+
+@dataclass
+class ClassStats:
+    n_gt: int = 0
+    scores: list[float] = field(default_factory=list)
+    hits: list[bool] = field(default_factory=list)
+
+    def at(self, conf: float) -> tuple[int, int]:
+        """(true positives, detections) at threshold ``conf``."""
+        s = np.array(self.scores)
+        h = np.array(self.hits, bool)
+        keep = s >= conf
+        return int(h[keep].sum()), int(keep.sum())
+
+    def ap50(self) -> float:
+        if self.n_gt == 0:
+            return float("nan")
+        if not self.scores:
+            return 0.0
+        order = np.argsort(-np.array(self.scores), kind="stable")
+        tp = np.cumsum(np.array(self.hits, float)[order])
+        fp = np.cumsum(1 - np.array(self.hits, float)[order])
+        rec = tp / self.n_gt
+        prec = tp / np.maximum(tp + fp, 1e-9)
+        mrec = np.concatenate([[0.0], rec, [1.0]])
+        mpre = np.concatenate([[1.0], prec, [0.0]])
+        mpre = np.flip(np.maximum.accumulate(np.flip(mpre)))
+        i = np.nonzero(mrec[1:] != mrec[:-1])[0]
+        return float(np.sum((mrec[i + 1] - mrec[i]) * mpre[i + 1]))
+
+
+def _iou(a: Sequence[float], b: Sequence[float]) -> float:
+    ix = max(0.0, min(a[2], b[2]) - max(a[0], b[0]))
+    iy = max(0.0, min(a[3], b[3]) - max(a[1], b[1]))
+    i = ix * iy
+    u = (a[2] - a[0]) * (a[3] - a[1]) + (b[2] - b[0]) * (b[3] - b[1]) - i
+    return i / u if u > 0 else 0.0
+
+
+def match_image(stats: dict[str, ClassStats], gt: list[tuple[str, tuple[float, float, float, float]]],
+                dets: Sequence[Detection], iou: float = 0.5) -> None:
+    used = [False] * len(gt)
+    for code, _ in gt:
+        stats[code].n_gt += 1
+    for d in sorted(dets, key=lambda d: -d.confidence):
+        best, bi = iou, -1
+        for k, (code, box) in enumerate(gt):
+            if not used[k] and code == d.card:
+                v = _iou(d.box, box)
+                if v >= best:
+                    best, bi = v, k
+        if bi >= 0:
+            used[bi] = True
+        stats[d.card].scores.append(d.confidence)
+        stats[d.card].hits.append(bi >= 0)
+
+
+@dataclass
+class Report:
+    stats: dict[str, ClassStats]
+    conf: float
+    images: int
+
+    def overall(self) -> dict[str, float]:
+        tp = sum(s.at(self.conf)[0] for s in self.stats.values())
+        nd = sum(s.at(self.conf)[1] for s in self.stats.values())
+        ngt = sum(s.n_gt for s in self.stats.values())
+        aps = [s.ap50() for s in self.stats.values() if s.n_gt > 0]
+        return {"images": self.images, "labels": ngt, "detections": nd, "true_positives": tp,
+                "precision": tp / nd if nd else 0.0, "recall": tp / ngt if ngt else 0.0,
+                "mAP50": float(np.mean(aps)) if aps else 0.0, "classes": len(aps)}
+
+    def per_class(self) -> list[dict[str, object]]:
+        rows = []
+        for code in CLASSES:
+            s = self.stats.get(code)
+            if s is None or (s.n_gt == 0 and not s.scores):
+                continue
+            tp, nd = s.at(self.conf)
+            rows.append({"class": code, "labels": s.n_gt, "detections": nd,
+                         "precision": tp / nd if nd else 0.0, "recall": tp / s.n_gt if s.n_gt else 0.0,
+                         "AP50": s.ap50()})
+        return rows
+
+    def text(self) -> str:
+        lines = [f"{'class':>6} {'labels':>6} {'dets':>5} {'P':>6} {'R':>6} {'AP50':>6}"]
+        for r in self.per_class():
+            ap = r["AP50"]
+            lines.append(f"{r['class']:>6} {r['labels']:>6} {r['detections']:>5} {r['precision']:6.3f} "
+                         f"{r['recall']:6.3f} {'  -   ' if ap != ap else f'{ap:6.3f}'}")
+        o = self.overall()
+        lines.append(f"{'all':>6} {o['labels']:>6} {o['detections']:>5} {o['precision']:6.3f} {o['recall']:6.3f} "
+                     f"{o['mAP50']:6.3f}   ({o['images']} images, mAP50 over {o['classes']} classes, conf {self.conf})")
+        return "\n".join(lines)
+
+
+def evaluate(items: list[Labelled], detect: Callable[[np.ndarray], list[Detection]], conf: float,
+             read: Callable[[str], np.ndarray]) -> Report:
+    stats: dict[str, ClassStats] = defaultdict(ClassStats)
+    for it in items:
+        img = read(str(it.image))
+        H, W = img.shape[:2]
+        gt = [(c, ((cx - w / 2) * W, (cy - h / 2) * H, (cx + w / 2) * W, (cy + h / 2) * H))
+              for c, cx, cy, w, h in it.boxes]
+        match_image(stats, gt, detect(img))
+    return Report(dict(stats), conf, len(items))

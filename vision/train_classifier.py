@@ -1,0 +1,198 @@
+"""Train the corner-index classifier (52 card codes + ``NONE``): a small CNN in PyTorch, exported to ONNX.
+
+    .venv-train/bin/python -m vision.train_classifier --epochs 12        # fresh run, or resume
+    .venv-train/bin/python -m vision.train_classifier --export           # best checkpoint -> ONNX
+
+Input: square crops cut around a corner index by :func:`vision.detector.crop_square`, stored as
+``data/synth/cls/train/<CODE>/*.png`` (synthetic scenes, training decks) and
+``data/real/cls/train/<CODE>/*.png`` (the real photos' train split). Validation:
+``data/synth/cls/val`` (training decks). Checkpoints (``runs/cls/<name>/last.pt``, ``best.pt``) hold
+the model, optimiser and epoch, so a run resumes where it stopped.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import time
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from vision.yolo_folder import CARDS
+
+ROOT = Path(__file__).resolve().parent.parent
+CLASSES = CARDS + ["NONE"]
+SIZE = 48  # network input; crops are stored at 64 and resized
+MARGIN = 1.3
+
+
+def build_model():
+    import torch.nn as nn
+
+    def block(cin: int, cout: int, stride: int) -> list:
+        return [nn.Conv2d(cin, cout, 3, stride, 1, bias=False), nn.BatchNorm2d(cout), nn.ReLU(inplace=True)]
+
+    return nn.Sequential(
+        *block(3, 24, 1), *block(24, 32, 2),     # 24
+        *block(32, 48, 1), *block(48, 64, 2),    # 12
+        *block(64, 96, 1), *block(96, 128, 2),   # 6
+        *block(128, 160, 1),
+        nn.AdaptiveAvgPool2d(1), nn.Flatten(), nn.Dropout(0.2), nn.Linear(160, len(CLASSES)),
+    )
+
+
+def load_dir(dirs: list[Path], repeat: list[int]) -> tuple[np.ndarray, np.ndarray]:
+    xs, ys = [], []
+    for d, rep in zip(dirs, repeat):
+        if not d.is_dir():
+            continue
+        for k, code in enumerate(CLASSES):
+            for f in sorted((d / code).glob("*.png")) if (d / code).is_dir() else []:
+                img = cv2.imread(str(f))
+                if img is None:
+                    continue
+                img = cv2.resize(img, (SIZE, SIZE), interpolation=cv2.INTER_AREA)[..., ::-1]
+                for _ in range(rep):
+                    xs.append(img)
+                    ys.append(k)
+    return np.stack(xs), np.array(ys, np.int64)
+
+
+def augment(x: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """Photometric jitter on a uint8 batch (N, H, W, 3): brightness, contrast, colour, noise, blur."""
+    x = x.astype(np.float32)
+    n = len(x)
+    x = x * rng.uniform(0.6, 1.35, (n, 1, 1, 1)) + rng.uniform(-30, 30, (n, 1, 1, 1))
+    mean = x.mean(axis=(1, 2, 3), keepdims=True)
+    x = (x - mean) * rng.uniform(0.6, 1.4, (n, 1, 1, 1)) + mean
+    x = x * rng.uniform(0.85, 1.15, (n, 1, 1, 3))
+    gray = rng.random(n) < 0.1
+    x[gray] = x[gray].mean(axis=3, keepdims=True)
+    x = x + rng.uniform(0, 8, (n, 1, 1, 1)) * rng.standard_normal(x.shape).astype(np.float32)
+    blur = rng.random(n) < 0.2
+    for i in np.nonzero(blur)[0]:
+        x[i] = cv2.GaussianBlur(x[i], (0, 0), rng.uniform(0.5, 1.3))
+    return np.clip(x, 0, 255)
+
+
+def to_tensor(x: np.ndarray):
+    import torch
+
+    return torch.from_numpy(np.ascontiguousarray(x.transpose(0, 3, 1, 2), dtype=np.float32) / 255.0)
+
+
+def train(a: argparse.Namespace) -> None:
+    import torch
+    import torch.nn.functional as F
+
+    torch.set_num_threads(a.threads)
+    run = ROOT / "runs" / "cls" / a.name
+    run.mkdir(parents=True, exist_ok=True)
+    t0 = time.time()
+    xtr, ytr = load_dir([ROOT / "data/synth/cls/train", ROOT / "data/real/cls/train"], [1, a.real_repeat])
+    xva, yva = load_dir([ROOT / "data/synth/cls/val"], [1])
+    print(f"train {len(xtr)} val {len(xva)} crops, loaded in {time.time() - t0:.0f}s", flush=True)
+    model = build_model()
+    opt = torch.optim.AdamW(model.parameters(), lr=a.lr, weight_decay=5e-4)
+    steps = a.epochs * (len(xtr) // a.batch)
+    sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=a.lr, total_steps=steps, pct_start=0.15)
+    start, best = 0, 0.0
+    last = run / "last.pt"
+    if last.exists() and not a.fresh:
+        ck = torch.load(last, weights_only=False)
+        model.load_state_dict(ck["model"])
+        opt.load_state_dict(ck["opt"])
+        sched.load_state_dict(ck["sched"])
+        start, best = ck["epoch"] + 1, ck["best"]
+        print(f"resumed at epoch {start}", flush=True)
+    rng = np.random.default_rng(start)
+    for epoch in range(start, a.epochs):
+        model.train()
+        t0 = time.time()
+        perm = rng.permutation(len(xtr))
+        tot, correct, lsum = 0, 0, 0.0
+        for i in range(0, len(perm) - a.batch + 1, a.batch):
+            idx = perm[i:i + a.batch]
+            xb = to_tensor(augment(xtr[idx], rng))
+            yb = torch.from_numpy(ytr[idx])
+            out = model(xb)
+            loss = F.cross_entropy(out, yb, label_smoothing=0.05)
+            opt.zero_grad()
+            loss.backward()
+            opt.step()
+            sched.step()
+            lsum += float(loss) * len(idx)
+            tot += len(idx)
+            correct += int((out.argmax(1) == yb).sum())
+        acc = evaluate(model, xva, yva)
+        print(f"epoch {epoch + 1}/{a.epochs} loss {lsum / tot:.4f} train_acc {correct / tot:.4f} "
+              f"val_acc {acc:.4f} {time.time() - t0:.0f}s", flush=True)
+        ck = {"model": model.state_dict(), "opt": opt.state_dict(), "sched": sched.state_dict(),
+              "epoch": epoch, "best": max(best, acc), "classes": CLASSES, "size": SIZE}
+        torch.save(ck, last)
+        if acc >= best:
+            best = acc
+            torch.save(ck, run / "best.pt")
+
+
+def evaluate(model, x: np.ndarray, y: np.ndarray) -> float:
+    import torch
+
+    if len(x) == 0:
+        return 0.0
+    model.eval()
+    correct = 0
+    with torch.no_grad():
+        for i in range(0, len(x), 512):
+            correct += int((model(to_tensor(x[i:i + 512])).argmax(1).numpy() == y[i:i + 512]).sum())
+    return correct / len(x)
+
+
+def export(a: argparse.Namespace) -> None:
+    import onnx
+    import torch
+    import torch.nn as nn
+    import torch.nn.functional as F
+
+    ck = torch.load(ROOT / "runs" / "cls" / a.name / a.checkpoint, weights_only=False)
+    net = build_model()
+    net.load_state_dict(ck["model"])
+    net.eval()
+
+    class WithResize(nn.Module):
+        def __init__(self, m: nn.Module) -> None:
+            super().__init__()
+            self.m = m
+
+        def forward(self, x):  # x: (N, 3, 64, 64) RGB in [0, 1]
+            return self.m(F.interpolate(x, size=(SIZE, SIZE), mode="area"))
+
+    wrapped = WithResize(net).eval()
+    out = Path(a.out)
+    torch.onnx.export(wrapped, torch.zeros(1, 3, 64, 64), str(out), input_names=["crops"], output_names=["logits"],
+                      dynamic_axes={"crops": {0: "n"}, "logits": {0: "n"}}, opset_version=18, dynamo=False)
+    m = onnx.load(str(out))
+    for k, v in {"classes": json.dumps(CLASSES), "crop_size": "64", "crop_margin": str(MARGIN),
+                 "epoch": str(ck["epoch"] + 1), "val_acc": f"{ck['best']:.4f}"}.items():
+        p = m.metadata_props.add()
+        p.key, p.value = k, v
+    onnx.save(m, str(out))
+    print("exported", out, out.stat().st_size, "bytes")
+
+
+if __name__ == "__main__":
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--name", default="corner")
+    ap.add_argument("--epochs", type=int, default=12)
+    ap.add_argument("--batch", type=int, default=128)
+    ap.add_argument("--lr", type=float, default=3e-3)
+    ap.add_argument("--threads", type=int, default=1)
+    ap.add_argument("--real-repeat", type=int, default=2)
+    ap.add_argument("--fresh", action="store_true")
+    ap.add_argument("--export", action="store_true")
+    ap.add_argument("--checkpoint", default="best.pt")
+    ap.add_argument("--out", default=str(ROOT / "models" / "corner_classifier.onnx"))
+    a = ap.parse_args()
+    export(a) if a.export else train(a)

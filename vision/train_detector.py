@@ -1,0 +1,108 @@
+"""Train the corner-index / card-back detector with ultralytics, offline, resumable.
+
+    .venv-train/bin/python -m vision.train_detector --epochs 14            # fresh run (or resume)
+    .venv-train/bin/python -m vision.train_detector --export runs/det/corner/weights/best.pt
+
+A fresh run builds the model from ``vision/cfg/corner-yolo11n-w125.yaml`` (no downloaded weights).
+If ``runs/det/<name>/weights/last.pt`` exists and the run did not finish, training resumes from it.
+Data: ``data/synth/det/train`` (+ ``data/real/det/train``, the real photos' train split), validated
+on ``data/synth/det/val`` (training decks; the held-out decks are only for measuring).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import shutil
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def offline_env() -> None:
+    """Keep ultralytics from touching the network: no font, weight or package downloads."""
+    cfg = ROOT / "data" / "yolo_config"
+    (cfg / "Ultralytics").mkdir(parents=True, exist_ok=True)
+    for name in ("Arial.ttf", "Arial.Unicode.ttf"):
+        dst = cfg / "Ultralytics" / name
+        if not dst.exists():
+            shutil.copy("/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf", dst)
+    os.environ.setdefault("YOLO_CONFIG_DIR", str(cfg))
+    os.environ["YOLO_OFFLINE"] = "1"
+    os.environ["YOLO_AUTOINSTALL"] = "False"
+
+
+def write_data_yaml(with_real: bool) -> Path:
+    train = [str(ROOT / "data/synth/det/train/images")]
+    if with_real and (ROOT / "data/real/det/train/images").is_dir():
+        train += [str(ROOT / "data/real/det/train/images")] * 2  # the real photos count twice
+    y = ROOT / "data" / "det.yaml"
+    y.write_text(
+        f"path: {ROOT / 'data'}\n"
+        f"train: [{', '.join(repr(t) for t in train)}]\n"
+        f"val: {str(ROOT / 'data/synth/det/val/images')!r}\n"
+        "names: ['corner', 'BACK']\n"
+    )
+    return y
+
+
+def set_threads(n: int):
+    def cb(trainer) -> None:  # ultralytics sets 1 thread on a 2-core CPU; use them all
+        import torch
+
+        torch.set_num_threads(n)
+
+    return cb
+
+
+def train(a: argparse.Namespace) -> None:
+    offline_env()
+    from ultralytics import YOLO
+
+    run = ROOT / "runs" / "det" / a.name
+    last = run / "weights" / "last.pt"
+    if last.exists() and not a.fresh:
+        model = YOLO(str(last))
+        model.add_callback("on_pretrain_routine_end", set_threads(a.threads))
+        model.add_callback("on_train_epoch_start", set_threads(a.threads))
+        model.train(resume=True)
+        return
+    model = YOLO(str(ROOT / "vision/cfg/corner-yolo11n-w125.yaml"))
+    model.add_callback("on_pretrain_routine_end", set_threads(a.threads))
+    model.add_callback("on_train_epoch_start", set_threads(a.threads))
+    model.train(
+        data=str(write_data_yaml(not a.no_real)), epochs=a.epochs, imgsz=a.imgsz, batch=a.batch,
+        device="cpu", workers=0, amp=False, pretrained=False, project=str(ROOT / "runs" / "det"),
+        name=a.name, exist_ok=True, plots=False, close_mosaic=a.close_mosaic, patience=100,
+        fliplr=0.5, degrees=0.0, scale=0.5, mosaic=1.0, cache=False, seed=0, deterministic=False,
+        save_period=1, warmup_epochs=a.warmup,
+    )
+
+
+def export(pt: str, out: str) -> None:
+    offline_env()
+    from ultralytics import YOLO
+
+    path = YOLO(pt).export(format="onnx", opset=18, dynamic=True, simplify=True, imgsz=640)
+    shutil.copy(path, out)
+    print("exported", out)
+
+
+if __name__ == "__main__":
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--name", default="corner")
+    ap.add_argument("--epochs", type=int, default=14)
+    ap.add_argument("--imgsz", type=int, default=640)
+    ap.add_argument("--batch", type=int, default=16)
+    ap.add_argument("--threads", type=int, default=2)
+    ap.add_argument("--close-mosaic", type=int, default=3)
+    ap.add_argument("--warmup", type=float, default=0.5, help="warm-up epochs (ultralytics default 3 is most of a short run)")
+    ap.add_argument("--no-real", action="store_true")
+    ap.add_argument("--fresh", action="store_true", help="start over even if a last.pt exists")
+    ap.add_argument("--export", metavar="PT", help="export this checkpoint to models/corner_detector.onnx")
+    ap.add_argument("--out", default=str(ROOT / "models" / "corner_detector.onnx"))
+    a = ap.parse_args()
+    if a.export:
+        export(a.export, a.out)
+    else:
+        train(a)
