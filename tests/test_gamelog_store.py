@@ -194,3 +194,10 @@ def test_the_benchmark_runs(tmp_path: Path) -> None:
 
     written, read, size = bench(tmp_path, 30, fsync=False, frame_every=10)
     assert written > 0 and read > 0 and size > 30 * 500
+
+
+def test_a_game_that_cannot_start_leaves_no_folder(tmp_path: Path) -> None:
+    s = GameStore(tmp_path, fsync=False)
+    with pytest.raises(ValueError, match="not plain JSON"):
+        s.new_game("klondike", "", ["a"], deal={"x": float("nan")})
+    assert s.game_ids() == [] and [p.name for p in tmp_path.iterdir() if p.is_dir()] == []

@@ -85,6 +85,12 @@ def test_data_that_is_not_json_writes_nothing(tmp_path: Path) -> None:
         assert w.note(1.0, "fine").seq == 1
 
 
+def test_a_header_that_is_not_json_creates_nothing(tmp_path: Path) -> None:
+    with pytest.raises(LogFormatError, match="header is not plain JSON"):
+        GameWriter.create(tmp_path / "g", new_header("g", "klondike", "", ["a"], {"deal": object()}))  # type: ignore[dict-item]
+    assert not (tmp_path / "g").exists()
+
+
 def test_the_writer_validates_corrections_against_what_it_wrote(tmp_path: Path) -> None:
     with start(tmp_path) as w:
         m = w.verdict(1.0, Illegal("t1->t2", "K5", "no"))

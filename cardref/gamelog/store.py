@@ -204,7 +204,16 @@ class GameStore:
         started = started or utc_now_iso()
         folder = self._new_folder(game, started, id)
         header = new_header(folder.name, game, rules, tuple(players), deal, started)
-        return GameWriter.create(folder, header, fsync=self.fsync, on_change=self._writer_changed)
+        try:
+            return GameWriter.create(folder, header, fsync=self.fsync, on_change=self._writer_changed)
+        except BaseException:
+            if not (folder / LOG_NAME).exists():
+                for leftover in (folder / FRAMES_DIR, folder):
+                    try:
+                        leftover.rmdir()
+                    except OSError:
+                        pass
+            raise
 
     def _new_folder(self, game: str, started: str, id: str | None) -> Path:
         if id is not None:

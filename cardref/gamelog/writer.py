@@ -207,17 +207,24 @@ class GameWriter:
         on_change: Callable[["GameWriter"], None] | None = None,
     ) -> "GameWriter":
         """Start a new log in ``game_dir`` (created if missing; its ``log.jsonl`` must not exist)."""
+        try:
+            line = json.dumps(header.to_json(), ensure_ascii=False, allow_nan=False, separators=(",", ":")) + "\n"
+        except (TypeError, ValueError) as exc:
+            raise LogFormatError(f"game {header.id!r}: the header is not plain JSON (the deal?): {exc}") from None
         folder = Path(game_dir)
         (folder / FRAMES_DIR).mkdir(parents=True, exist_ok=True)
         path = folder / LOG_NAME
         fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT | os.O_EXCL, 0o644)
         _lock(fd, path)
-        line = json.dumps(header.to_json(), ensure_ascii=False, allow_nan=False, separators=(",", ":")) + "\n"
-        _write_all(fd, line.encode("utf-8"))
-        if fsync:
-            os.fsync(fd)
-            _fsync_dir(folder)
-            _fsync_dir(folder.parent)
+        try:
+            _write_all(fd, line.encode("utf-8"))
+            if fsync:
+                os.fsync(fd)
+                _fsync_dir(folder)
+                _fsync_dir(folder.parent)
+        except BaseException:
+            os.close(fd)
+            raise
         writer = cls(folder, header, fd, next_seq=1, known={}, ended=False, fsync=fsync, on_change=on_change)
         writer._changed()
         return writer
