@@ -4,13 +4,16 @@ The detector reports each visible printed corner index as one :class:`Detection`
 card are one card; one corner seen twice (two overlapping boxes) is one card. Same-code detections
 closer than ``card_span_mm`` (a little more than the distance between a card's opposite corner
 indices) are joined; with one deck each code can only be one card, so only the ``decks`` strongest
-groups of a code are kept (the rest are misreadings). Card backs are joined when their centres lie
+groups of a code are kept (the rest are misreadings). With two decks, two copies of a card can lie
+side by side (two aces on neighbouring foundations are about as far apart as the two corners of one
+card), so a ``zone_of`` function is given and only same-code points in the same zone are joined. Card backs are joined when their centres lie
 within ``back_merge_mm``: each remaining group is one face-down card showing.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Callable
 
 import numpy as np
 import numpy.typing as npt
@@ -70,17 +73,20 @@ def group_cards(
     card_span_mm: float = 110.0,
     back_merge_mm: float = 12.0,
     decks: int = 1,
+    zone_of: Callable[[tuple[float, float]], str] | None = None,
 ) -> list[PhysicalCard]:
     """The physical cards (faces and backs) of one frame."""
     kept = [d for d in detections if d.confidence >= min_confidence]
     if not kept:
         return []
     centres = homography.to_table(np.array([d.center for d in kept]))
-    by_code: dict[str, list[int]] = {}
+    by_code: dict[tuple[str, str], list[int]] = {}
     for i, d in enumerate(kept):
-        by_code.setdefault(d.card, []).append(i)
+        zone = zone_of((float(centres[i, 0]), float(centres[i, 1]))) if zone_of is not None and decks > 1 else ""
+        by_code.setdefault((d.card, zone), []).append(i)
     cards: list[PhysicalCard] = []
-    for code, idx in by_code.items():
+    kept_groups: dict[str, list[tuple[float, PhysicalCard]]] = {}
+    for (code, _zone), idx in by_code.items():
         pts = centres[idx]
         reach = back_merge_mm if code == BACK else card_span_mm
         groups = []
@@ -88,8 +94,11 @@ def group_cards(
             conf = [kept[idx[m]].confidence for m in members]
             points = tuple((float(pts[m, 0]), float(pts[m, 1])) for m in members)
             groups.append((sum(conf), PhysicalCard(code, points, max(conf))))
-        if code != BACK:
-            groups.sort(key=lambda g: -g[0])
-            groups = groups[:decks]
-        cards.extend(card for _, card in groups)
+        if code == BACK:
+            cards.extend(card for _, card in groups)
+        else:
+            kept_groups.setdefault(code, []).extend(groups)
+    for groups in kept_groups.values():
+        groups.sort(key=lambda g: -g[0])
+        cards.extend(card for _, card in groups[:decks])
     return cards

@@ -97,11 +97,12 @@ def assign_piles(
     return FrameView(t, index, zones)
 
 
-def moved_zones(now: FrameView, before: FrameView | None, tolerance_mm: float) -> set[str]:
+def moved_zones(now: FrameView, before: FrameView | None, tolerance_mm: float, corner_gap_mm: float = 50.0) -> set[str]:
     """Zones where a card that is seen in both frames moved by more than ``tolerance_mm``.
 
     A card moved when none of its index points is still near one of its points of the frame before
-    (a corner that appears or disappears is not a move)."""
+    (a corner that appears or disappears is not a move), and the nearest are closer than
+    ``corner_gap_mm`` (farther apart they are two different corners of the card, which says nothing)."""
     if before is None:
         return set()
     moving: set[str] = set()
@@ -118,7 +119,7 @@ def moved_zones(now: FrameView, before: FrameView | None, tolerance_mm: float) -
                 continue
             cur = np.asarray(c.points_mm)[:, None, :]
             d = np.linalg.norm(cur - np.asarray(prev)[None, :, :], axis=2).min(axis=1)
-            if float(d.min()) > tolerance_mm:
+            if tolerance_mm < float(d.min()) < corner_gap_mm:
                 moving.add(name)
                 break
     return moving

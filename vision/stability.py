@@ -96,7 +96,7 @@ class StabilityFilter:
             self.window.popleft()
         covered = view.t - self.first_t >= self.settle_s and len(self.window) >= self.min_frames
         votes = {name: self._vote(name, covered) for name in self.fanned}
-        votes = self._hold_vanished(votes, view.t)
+        votes = self._hold_vanished(votes, view)
         self.last_votes = votes
         state = self._compose(votes, view)
         if state is None or state.same_table(self.published):
@@ -118,18 +118,22 @@ class StabilityFilter:
             back_places.extend((place, i) for place in zv.back_places)
             for key, c in zip(_keys([c.card for c in zv.cards]), zv.cards):
                 seen.setdefault(key, []).append((c.place, c.confidence, i))
+        before = self._published_pile(zone)
+        known = set(_keys(list(before.codes)))
         present: list[CardKey] = []
         between = []
         for key, hits in seen.items():
             share = len(hits) / n
-            if share >= self.hi:
-                present.append(key)
+            if share >= self.hi or (key in known and share > self.lo):
+                present.append(key)  # a published card stays while it is seen now and then
             elif share > self.lo:
                 between.append(key)
         back_shares = [len(frames) / n for frames in _back_groups(back_places, self.back_gap_mm)]
-        back_count = sum(1 for share in back_shares if share >= self.hi)
-        backs_between = any(self.lo < share < self.hi for share in back_shares)
-        back_share = min([share for share in back_shares if share >= self.hi], default=1.0)
+        sure = sum(1 for share in back_shares if share >= self.hi)
+        maybe = sum(1 for share in back_shares if share > self.lo)
+        backs_between = sure != maybe and not sure <= before.backs <= maybe
+        back_count = sure if sure == maybe else min(max(before.backs, sure), maybe)
+        back_share = min([share for share in back_shares if share > self.lo], default=1.0)
         ordered = self._order(zone, present, seen)
         cards = tuple(SeenCard(k[0], sum(h[1] for h in seen[k]) / n) for k in ordered)
         pile = PileState(back_count, cards, back_share)
@@ -141,6 +145,13 @@ class StabilityFilter:
             self._stack_order[zone] = ordered
         return Vote(settled, pile, why)
 
+    def _published_pile(self, zone: str) -> PileState:
+        if self.published is None:
+            return PileState()
+        if zone == OFF:
+            return PileState(0, self.published.off)
+        return self.published.piles.get(zone, PileState())
+
     def _order(self, zone: str, present: list[CardKey], seen: dict[CardKey, list[tuple[float, float, int]]]) -> list[CardKey]:
         if self.fanned[zone]:
             def median_place(k: CardKey) -> float:
@@ -151,15 +162,16 @@ class StabilityFilter:
         new = sorted((k for k in present if k not in before), key=lambda k: (seen[k][0][2], seen[k][0][0]))
         return before + new
 
-    def _hold_vanished(self, votes: dict[str, Vote], now: float) -> dict[str, Vote]:
-        """Hold a zone whose published cards vanished without going anywhere (a still hand covering
-        them, or a misread) while nothing new came on top of them, until that has lasted ``vanish_hold_s``."""
+    def _hold_vanished(self, votes: dict[str, Vote], view: FrameView) -> dict[str, Vote]:
+        """Hold a settled zone that lost published cards which did not settle anywhere else: while such a
+        card is still seen somewhere (carried in a hand), or, when nothing new came on top in its place,
+        until that has lasted ``vanish_hold_s`` (a still hand covering it, or a card that left the table)."""
         if self.published is None:
             return votes
-        elsewhere: Counter[str] = Counter()
-        for vote in votes.values():
-            elsewhere.update(vote.pile.codes)
+        now = view.t
         out = dict(votes)
+        published_codes = {c for p in self.published.piles.values() for c in p.codes}
+        new_faces = any(c not in published_codes for v in votes.values() if v.settled for c in v.pile.codes)
         for zone, vote in votes.items():
             if zone == OFF or not vote.settled:
                 self._steady_since.pop(zone, None)
@@ -171,10 +183,26 @@ class StabilityFilter:
             before = self.published.piles.get(zone)
             if before is None:
                 continue
-            gone = [c for c in before.codes if c not in codes and elsewhere[c] == 0]
+            gone = [c for c in before.codes if c not in codes]
+            if vote.pile.backs < before.backs and not new_faces and now - first[1] < self.vanish_hold_s:
+                out[zone] = Vote(False, vote.pile, "face-down cards vanished, nothing turned up")
+                continue
+            if not gone:
+                continue
+            settled_elsewhere: Counter[str] = Counter()
+            seen_elsewhere: set[str] = set()
+            for other, v in votes.items():
+                if other != zone and v.settled:
+                    settled_elsewhere.update(v.pile.codes)
+                if other != zone and other in view.zones:
+                    seen_elsewhere.update(c.card for c in view.zones[other].cards)
+            lost = [c for c in gone if settled_elsewhere[c] == 0]
+            carried = [c for c in lost if c in seen_elsewhere]
             came = [c for c in codes if c not in before.codes]
-            if gone and not came and now - first[1] < self.vanish_hold_s:
-                out[zone] = Vote(False, vote.pile, f"vanished, maybe covered: {gone}")
+            if carried:
+                out[zone] = Vote(False, vote.pile, f"card in hand: {carried}")
+            elif lost and not came and now - first[1] < self.vanish_hold_s:
+                out[zone] = Vote(False, vote.pile, f"vanished, maybe covered: {lost}")
         return out
 
     # -- the table ------------------------------------------------------------------------------
@@ -193,24 +221,26 @@ class StabilityFilter:
             else:
                 piles[zone] = previous.get(zone, PileState())
                 held.append(zone)
-        self._drop_stale_copies(piles, held)
+        if self._stale_copies(piles, held):
+            return None  # a card left a zone that is still changing: wait until that zone settles too
         return self._state(view, piles, tuple(z for z in held if z != OFF))
 
-    def _drop_stale_copies(self, piles: dict[str, PileState], held: list[str]) -> None:
-        """A card that a settled zone shows is no longer in a held zone (it moved from there)."""
-        counts: Counter[str] = Counter()
+    def _stale_copies(self, piles: dict[str, PileState], held: list[str]) -> bool:
+        """Whether a card that newly settled somewhere is still shown by a held zone (it probably came
+        from there, and that zone is still changing). With two decks it may be the other copy; waiting
+        for the held zone to settle costs only time."""
+        assert self.published is not None
+        held_codes = {c for zone in held for c in piles[zone].codes}
+        if not held_codes:
+            return False
         for zone, pile in piles.items():
-            if zone not in held:
-                counts.update(pile.codes)
-        for zone in held:
-            pile = piles[zone]
-            keep = []
-            for c in pile.cards:
-                if counts[c.card] < self.decks:
-                    keep.append(c)
-                    counts[c.card] += 1
-            if len(keep) != len(pile.cards):
-                piles[zone] = PileState(pile.backs, tuple(keep), pile.backs_confidence)
+            if zone in held:
+                continue
+            before = self.published.piles.get(zone) if zone != OFF else PileState(0, self.published.off)
+            old = set(before.codes) if before is not None else set()
+            if any(c in held_codes for c in pile.codes if c not in old):
+                return True
+        return False
 
     def _state(self, view: FrameView, piles: dict[str, PileState], held: tuple[str, ...]) -> TableState:
         off = piles.pop(OFF, PileState())

@@ -256,7 +256,10 @@ class Scene:
             src.faces.append(action.cards[0])
         dst_name = action.dst or action.src
         dst_pt = self._zone_centre(dst_name) if action.kind != "flip" else src_pt
-        for p in self._path(src_pt, dst_pt, carry_s):
+        path = self._path(src_pt, dst_pt, carry_s)
+        if action.kind == "flip":  # a hand turning a card over moves about, it does not stand still
+            path = [p + 25.0 * np.array([math.sin(i), math.cos(i)]) for i, p in enumerate(path)]
+        for p in path:
             offsets = [p + np.array([0.0, FACE_STEP * (i - len(carried) + 1)]) for i in range(len(carried))]
             yield self._frame(p, list(zip(carried, offsets)), False)
         if carried:

@@ -41,7 +41,7 @@ class TrackerSettings(BaseModel):
     min_confidence: float = Field(default=0.25, ge=0, le=1, title="detection threshold")
     card_span_mm: float = Field(default=110.0, gt=0, le=500, title="card span",
                                 description="farthest apart two indices of one card can be")
-    back_merge_mm: float = Field(default=12.0, ge=0, le=200, title="back merge",
+    back_merge_mm: float = Field(default=8.0, ge=0, le=200, title="back merge",
                                  description="back detections closer than this are one card")
     zone_margin_mm: float = Field(default=15.0, ge=0, le=200, title="zone margin",
                                   description="a card this close outside a zone still belongs to it")
@@ -74,6 +74,10 @@ class TableTracker:
         self.previous: FrameView | None = None
         self.frames = 0
 
+    def _zone_name(self, point: tuple[float, float]) -> str:
+        zone = self.layout.locate(point, self.settings.zone_margin_mm)
+        return zone.name if zone is not None else OFF
+
     def _homography_for(self, image: npt.NDArray[np.uint8] | None, frame_size: tuple[int, int] | None) -> TableHomography:
         if frame_size is None and image is not None:
             frame_size = (image.shape[1], image.shape[0])
@@ -87,10 +91,11 @@ class TableTracker:
         ``frame_size`` (default: the image's size, else the calibration's); ``image`` may be a smaller copy."""
         s = self.settings
         cards = group_cards(detections, self._homography_for(image, frame_size), min_confidence=s.min_confidence,
-                            card_span_mm=s.card_span_mm, back_merge_mm=s.back_merge_mm, decks=s.decks)
+                            card_span_mm=s.card_span_mm, back_merge_mm=s.back_merge_mm, decks=s.decks,
+                            zone_of=self._zone_name)
         view = assign_piles(cards, self.layout, t, index, self.previous,
                             margin_mm=s.zone_margin_mm, hysteresis_mm=s.hysteresis_mm)
-        view.moving = moved_zones(view, self.previous, s.move_tolerance_mm)
+        view.moving = moved_zones(view, self.previous, s.move_tolerance_mm, s.card_span_mm / 2.0)
         if self.motion is not None and image is not None:
             view.moving |= self.motion.update(image)
         return view

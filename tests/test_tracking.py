@@ -1,0 +1,295 @@
+"""Tracking: corner detections -> physical cards -> piles -> steady published table states.
+
+Scripted tables (vision.synthetic_scenes) with jitter, missed and duplicated corners, misreadings and a
+hand that comes in, carries cards and leaves: the published states must be exactly the true steady
+states, in order, each within 300 ms of the table coming to rest, and nothing else.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from calibration.homography import TableHomography
+from calibration.templates import template
+from calibration.zones import ZoneLayout
+from vision.card_grouping import group_cards
+from vision.detections import Detection
+from vision.pile_assignment import OFF, assign_piles
+from vision.synthetic_scenes import Action, Frame, Noise, Pile, Scene
+from vision.table_state import PileState, SeenCard, TableState
+from vision.tracking import TableTracker, TrackerSettings
+
+SIZE = (1280, 720)
+DECK = [r + s for s in "SHDC" for r in ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")]
+
+
+def camera_for(layout: ZoneLayout, size: tuple[int, int] = SIZE) -> TableHomography:
+    """A camera that sees the whole layout (plus a margin) from a slant: the far edge looks narrower."""
+    x0, y0, x1, y1 = layout.bounds_mm()
+    x0, y0, x1, y1 = x0 - 60, y0 - 60, x1 + 60, y1 + 60
+    w, h = size
+    scale = min((w - 40) / (x1 - x0), (h - 40) / (y1 - y0))
+    bw, bh = (x1 - x0) * scale, (y1 - y0) * scale
+    left, top = (w - bw) / 2, (h - bh) / 2
+    squeeze = 0.12 * bw
+    image = [(left + squeeze, top), (left + bw - squeeze, top), (left + bw, top + bh), (left, top + bh)]
+    return TableHomography.from_point_pairs(image, [(x0, y0), (x1, y0), (x1, y1), (x0, y1)], size)
+
+
+def run(scene: Scene, frames: list[Frame], settings: TrackerSettings) -> list[TableState]:
+    tracker = TableTracker(scene.layout, scene.h, settings)
+    published = []
+    for f in frames:
+        state = tracker.update(f.t, f.index, f.detections, f.image, SIZE)
+        if state is not None:
+            published.append(state)
+    return published
+
+
+def as_truth(state: TableState) -> dict[str, tuple[int, tuple[str, ...]]]:
+    return {name: (p.backs, p.codes) for name, p in state.piles.items()}
+
+
+def check(scene: Scene, published: list[TableState], max_delay_s: float = 0.3) -> None:
+    got = [as_truth(s) for s in published]
+    want = scene.steady_truths
+    assert got == want, _diff(got, want)
+    delays = [s.t - rest for s, rest in zip(published, scene.rest_times)]
+    assert max(delays) <= max_delay_s, delays
+    assert all(s.off == () for s in published)
+    for s in published:
+        for pile in s.piles.values():
+            assert all(0.4 < c.confidence <= 1.0 for c in pile.cards)
+
+
+def _diff(got: list[dict[str, tuple[int, tuple[str, ...]]]], want: list[dict[str, tuple[int, tuple[str, ...]]]]) -> str:
+    lines = [f"published {len(got)} states, truth has {len(want)}"]
+    for i in range(max(len(got), len(want))):
+        g = got[i] if i < len(got) else {}
+        w = want[i] if i < len(want) else {}
+        bad = {z: (g.get(z), w.get(z)) for z in set(g) | set(w) if g.get(z) != w.get(z)}
+        if bad:
+            lines.append(f"  state {i}: (published, true) {bad}")
+    return "\n".join(lines)
+
+
+def klondike_deal(columns: int = 7, deck: list[str] = DECK, prefix: str = "") -> tuple[dict[str, Pile], list[str]]:
+    cards = list(deck)
+    piles = {}
+    for i in range(columns):
+        piles[f"{prefix}tableau{i + 1}"] = Pile(i, [cards.pop()])
+    piles[f"{prefix}stock"] = Pile(len(cards), [])
+    return piles, cards
+
+
+# -- whole games, one per layout ------------------------------------------------------------------
+
+def test_klondike_seven_columns() -> None:
+    layout = template("klondike", 1, 7)
+    piles, stock = klondike_deal()
+    scene = Scene(layout, camera_for(layout), piles, seed=11)
+    frames = list(scene.hold(0.6))
+    script = [
+        Action("turn", "stock", "waste", cards=tuple(stock[:3])),
+        Action("move", "waste", "tableau4"),  # the waste's top card away: the one under it is on top
+        Action("move", "tableau1", "tableau3", count=1),
+        Action("turn", "stock", "waste", cards=tuple(stock[3:6])),  # covers the older waste cards
+        Action("move", "waste", "foundation1"),
+        Action("move", "tableau4", "tableau5", count=2),  # a run of two
+        Action("turn", "stock", "waste", cards=tuple(stock[6:9])),
+    ]
+    for action in script:
+        frames += list(scene.play(action))
+        frames += list(scene.hold(0.6))
+    check(scene, run(scene, frames, TrackerSettings()))
+
+
+def test_klondike_flip_and_empty_column() -> None:
+    layout = template("klondike", 1, 7)
+    piles = {"tableau1": Pile(0, ["KS"]), "tableau2": Pile(1, ["QH"]), "tableau3": Pile(2, ["5C"]), "stock": Pile(20, [])}
+    scene = Scene(layout, camera_for(layout), piles, seed=12)
+    frames = list(scene.hold(0.6))
+    for action in [Action("move", "tableau2", "tableau1"), Action("flip", "tableau2", cards=("8H",)),
+                   Action("move", "tableau1", "tableau4", count=2), Action("move", "tableau2", "foundation2")]:
+        frames += list(scene.play(action))
+        frames += list(scene.hold(0.5))
+    check(scene, run(scene, frames, TrackerSettings()))
+
+
+def test_klondike_eight_columns() -> None:
+    layout = template("klondike", 1, 8)
+    piles, stock = klondike_deal(8)
+    scene = Scene(layout, camera_for(layout), piles, seed=13)
+    frames = list(scene.hold(0.5))
+    for action in [Action("turn", "stock", "waste", cards=(stock[0],)), Action("move", "waste", "foundation3"),
+                   Action("move", "tableau8", "tableau2")]:
+        frames += list(scene.play(action))
+        frames += list(scene.hold(0.5))
+    check(scene, run(scene, frames, TrackerSettings()))
+
+
+def test_double_solitaire_two_decks_share_foundations() -> None:
+    layout = template("klondike", 2, 7)
+    p1, _ = klondike_deal(7, DECK, "p1.")
+    p2, _ = klondike_deal(7, DECK[::-1], "p2.")
+    assert "AH" not in {c for p in (p1 | p2).values() for c in p.faces}
+    scene = Scene(layout, camera_for(layout), {**p1, **p2}, seed=14)
+    frames = list(scene.hold(0.5))
+    for action in [Action("turn", "p1.stock", "p1.waste", cards=("AH",)), Action("move", "p1.waste", "foundation1"),
+                   Action("turn", "p2.stock", "p2.waste", cards=("AH",)), Action("move", "p2.waste", "foundation2"),
+                   Action("move", "p2.tableau3", "p2.tableau1")]:
+        frames += list(scene.play(action))
+        frames += list(scene.hold(0.5))
+    check(scene, run(scene, frames, TrackerSettings(decks=2)))
+
+
+def test_stress_for_two() -> None:
+    layout = template("stress", 2)
+    piles = {f"p1.pile{i + 1}": Pile(0, [c]) for i, c in enumerate(["3H", "7S", "9D", "QC"])}
+    piles |= {f"p2.pile{i + 1}": Pile(0, [c]) for i, c in enumerate(["2C", "5D", "8S", "KH"])}
+    piles |= {"p1.stock": Pile(22), "p2.stock": Pile(22)}
+    scene = Scene(layout, camera_for(layout), piles, seed=15)
+    frames = list(scene.hold(0.5))
+    script = [Action("turn", "p1.stock", "centre1", cards=("4C",)), Action("turn", "p2.stock", "centre2", cards=("10H",)),
+              Action("move", "p1.pile1", "centre1"), Action("turn", "p1.stock", "p1.pile1", cards=("6H",)),
+              Action("move", "p2.pile4", "centre1"), Action("move", "p2.pile2", "p2.pile1")]
+    for action in script:
+        frames += list(scene.play(action, reach_s=0.15, carry_s=0.2, leave_s=0.15))
+        frames += list(scene.hold(0.4))
+    check(scene, run(scene, frames, TrackerSettings(scope="zone")))
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_zenuwen(players: int) -> None:
+    layout = template("zenuwen", players)
+    cards = list(DECK) * 2
+    piles = {}
+    for seat in range(1, players + 1):
+        for i in range(5):
+            piles[f"p{seat}.pile{i + 1}"] = Pile(i, [cards.pop()])
+        piles[f"p{seat}.stock"] = Pile(10)
+    scene = Scene(layout, camera_for(layout), piles, seed=16 + players)
+    frames = list(scene.hold(0.5))
+    script = [Action("turn", f"p{s}.stock", f"centre{s}", cards=(DECK[s],)) for s in range(1, players + 1)]
+    script += [Action("move", "p1.pile3", "centre2"), Action("flip", "p1.pile3", cards=("9S",)),
+               Action("move", f"p{players}.pile5", "centre1")]
+    for action in script:
+        frames += list(scene.play(action, reach_s=0.15, carry_s=0.25, leave_s=0.15))
+        frames += list(scene.hold(0.4))
+    check(scene, run(scene, frames, TrackerSettings(scope="zone", decks=2 if players > 2 else 1)))
+
+
+# -- noise, hands, stability ---------------------------------------------------------------------
+
+def test_heavy_noise_publishes_nothing_false() -> None:
+    layout = template("klondike", 1, 7)
+    piles, stock = klondike_deal()
+    noisy = Noise(jitter_px=1.5, miss=0.10, duplicate=0.10, misread=0.02)
+    scene = Scene(layout, camera_for(layout), piles, seed=21, noise=noisy)
+    frames = list(scene.hold(0.8))
+    for action in [Action("move", "tableau1", "tableau2"), Action("turn", "stock", "waste", cards=tuple(stock[:3]))]:
+        frames += list(scene.play(action))
+        frames += list(scene.hold(0.8))
+    published = run(scene, frames, TrackerSettings())
+    got = [as_truth(s) for s in published]
+    assert all(g in scene.steady_truths for g in got)
+    assert got == scene.steady_truths  # noisy, but still every steady state, in order
+    delays = [s.t - r for s, r in zip(published, scene.rest_times)]
+    assert delays[0] <= 1.0  # the first state: every pile at once, under heavy noise
+    assert max(delays[1:]) <= 0.3
+
+
+def test_a_still_hand_over_a_pile_holds_its_state() -> None:
+    layout = template("klondike", 1, 7)
+    piles, _ = klondike_deal()
+    scene = Scene(layout, camera_for(layout), piles, seed=22, images=False)
+    frames = list(scene.hold(0.6))
+    resting_hand = scene.layout.by_name("tableau3").polygon().mean(axis=0)
+    resting_hand[1] -= 180  # over the top card of tableau3
+    for _ in range(30):  # one second, the hand not moving at all
+        frames.append(scene._frame(resting_hand, [], False))
+    frames += list(scene.hold(0.6))
+    published = run(scene, frames, TrackerSettings(image_motion=False))
+    assert [as_truth(s) for s in published] == scene.steady_truths[:1]
+
+
+def test_a_card_in_the_hand_is_not_published_anywhere() -> None:
+    layout = template("stress", 2)
+    piles = {"p1.pile1": Pile(0, ["3H"]), "p1.pile2": Pile(0, ["7S"]), "centre1": Pile(0, ["4C"])}
+    scene = Scene(layout, camera_for(layout), piles, seed=23)
+    frames = list(scene.hold(0.5))
+    frames += list(scene.play(Action("move", "p1.pile1", "centre1"), carry_s=1.0))  # a slow carry
+    frames += list(scene.hold(0.5))
+    published = run(scene, frames, TrackerSettings(scope="zone"))
+    assert [as_truth(s) for s in published] == scene.steady_truths
+
+
+def test_nothing_is_published_before_the_table_is_steady() -> None:
+    layout = template("klondike", 1, 7)
+    piles, _ = klondike_deal()
+    scene = Scene(layout, camera_for(layout), piles, seed=24)
+    frames = list(scene.hold(0.2))
+    assert run(scene, frames, TrackerSettings(settle_s=0.25)) == []
+
+
+# -- the parts -----------------------------------------------------------------------------------
+
+def _flat() -> TableHomography:
+    """1 px = 1 mm."""
+    return TableHomography(np.eye(3), (1280, 720))
+
+
+def _det(card: str, x: float, y: float, conf: float = 0.9) -> Detection:
+    return Detection(card, (x - 5, y - 11, x + 5, y + 11), conf)
+
+
+def test_two_corners_of_one_card_are_one_card_and_a_corner_seen_twice_too() -> None:
+    dets = [_det("7H", 100, 100), _det("7H", 150, 165), _det("7H", 101, 101, 0.6)]
+    cards = group_cards(dets, _flat())
+    assert len(cards) == 1 and cards[0].card == "7H" and len(cards[0].points_mm) == 3
+    assert cards[0].confidence == 0.9
+
+
+def test_one_deck_keeps_the_strongest_reading_two_decks_keep_both() -> None:
+    dets = [_det("7H", 100, 100), _det("7H", 150, 165), _det("7H", 600, 400, 0.5)]
+    one = group_cards(dets, _flat(), decks=1)
+    assert [c.centre_mm for c in one] == [(125.0, 132.5)]
+    two = group_cards(dets, _flat(), decks=2)
+    assert len(two) == 2
+
+
+def test_weak_detections_are_ignored_and_backs_merge_by_distance() -> None:
+    dets = [_det("7H", 100, 100, 0.1), _det("BACK", 300, 100), _det("BACK", 304, 103), _det("BACK", 300, 120)]
+    cards = group_cards(dets, _flat(), back_merge_mm=12)
+    assert sorted(c.card for c in cards) == ["BACK", "BACK"]
+
+
+def test_fanned_pile_is_ordered_by_position_and_backs_are_counted() -> None:
+    layout = template("klondike", 1, 7)
+    x = 40.0
+    dets = [_det("BACK", x, 115), _det("BACK", x, 131), _det("9D", x - 20, 160), _det("8C", x - 20, 182),
+            _det("8C", x + 20, 250), _det("7H", x - 20, 204), _det("7H", x + 20, 272)]
+    view = assign_piles(group_cards(dets, _flat()), layout, 0.0, 0)
+    pile = view.zones["tableau1"]
+    assert [c.card for c in pile.cards] == ["9D", "8C", "7H"]
+    assert pile.backs == 2
+    assert view.zones[OFF].cards == []
+
+
+def test_a_card_outside_every_zone_is_off() -> None:
+    layout = template("klondike", 1, 7)
+    view = assign_piles(group_cards([_det("QS", 900, 300)], _flat()), layout, 0.0, 0)
+    assert [c.card for c in view.zones[OFF].cards] == ["QS"]
+
+
+def test_table_state_json_round_trip_and_equality_ignores_confidence() -> None:
+    a = TableState(1.5, 45, {"waste": PileState(0, (SeenCard("AH", 0.91),)), "stock": PileState(1, (), 0.8)})
+    b = TableState(2.0, 60, {"waste": PileState(0, (SeenCard("AH", 0.5),)), "stock": PileState(1, (), 1.0)})
+    assert a.same_table(b)
+    assert TableState.from_json(a.to_json()).to_json() == a.to_json()
+
+
+def test_settings_forbid_unknown_fields() -> None:
+    with pytest.raises(ValueError):
+        TrackerSettings(settle=0.3)  # type: ignore[call-arg]
