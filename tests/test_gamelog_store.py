@@ -201,3 +201,23 @@ def test_a_game_that_cannot_start_leaves_no_folder(tmp_path: Path) -> None:
     with pytest.raises(ValueError, match="not plain JSON"):
         s.new_game("klondike", "", ["a"], deal={"x": float("nan")})
     assert s.game_ids() == [] and [p.name for p in tmp_path.iterdir() if p.is_dir()] == []
+
+
+def test_amend_opens_any_game_for_corrections_only(store: GameStore) -> None:
+    (z,) = store.games(finished=False)
+    before = store.read(z.id)
+    illegal = next(r for r in before if r.kind.value == "illegal")
+    with store.amend(z.id) as w:
+        with pytest.raises(ValueError, match="corrections and notes only"):
+            w.verdict(9.0, Legal("x", None))
+        w.retract(9.0, illegal.seq, by="dora", reason="camera glare")
+        w.note(9.5, "checked on the review page")
+    after = store.read(z.id)
+    assert [r.kind.value for r in after][len(before.records):] == ["correction", "note"]  # no "resumed"
+    assert store.get(z.id).illegal == 0 and not store.get(z.id).finished  # type: ignore[union-attr]
+    (k,) = store.games(game="klondike")
+    with store.amend(k.id) as w:
+        w.note(10.0, "finished games too")
+    with store.new_game("klondike", "", ["live"]) as live:
+        with pytest.raises(Exception, match="another writer"):
+            store.amend(live.id)

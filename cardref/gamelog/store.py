@@ -237,6 +237,11 @@ class GameStore:
             self.game_dir(game_id), t=t, fsync=self.fsync, finished_ok=finished_ok, on_change=self._writer_changed
         )
 
+    def amend(self, game_id: str) -> GameWriter:
+        """Open any game, finished or not, for corrections and notes only (the review page); writes
+        no ``resumed`` record. :class:`GameBusyError` while the game is being recorded."""
+        return GameWriter.resume(self.game_dir(game_id), fsync=self.fsync, amend=True, on_change=self._writer_changed)
+
     def read(self, game_id: str) -> GameLog:
         """Read a game's log (lenient: damage goes into ``errors``); :class:`FileNotFoundError` if none."""
         return read_game(self.game_dir(game_id) / LOG_NAME)

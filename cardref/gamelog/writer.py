@@ -173,6 +173,8 @@ class GameWriter:
     log: GameLog | None = None
     """For a resumed writer, the log as it was read before resuming (replay it to rebuild the state)."""
 
+    _amend_only = False
+
     def __init__(
         self,
         game_dir: Path,
@@ -237,6 +239,7 @@ class GameWriter:
         t: float | None = None,
         fsync: bool = True,
         finished_ok: bool = False,
+        amend: bool = False,
         on_change: Callable[["GameWriter"], None] | None = None,
     ) -> "GameWriter":
         """Open an existing game for appending: after a crash, or to correct a finished game.
@@ -246,6 +249,9 @@ class GameWriter:
         last readable record) saying what was read and what was dropped; the log as read before that
         is :attr:`log`. A finished game raises :class:`GameFinishedError` unless ``finished_ok``, in
         which case only corrections and notes may follow.
+
+        ``amend`` opens any game, finished or not, for corrections and notes only (the review page):
+        no ``resumed`` record is written, since the game is not being played on.
         """
         folder = Path(game_dir)
         path = folder / LOG_NAME
@@ -255,7 +261,7 @@ class GameWriter:
             log = read_game(path)
             if log.header is None:
                 raise LogFormatError(f"cannot resume {str(path)!r}: its header is unreadable ({log.errors[0]})")
-            if log.finished and not finished_ok:
+            if log.finished and not (finished_ok or amend):
                 raise GameFinishedError(f"game {log.header.id!r} has ended ({log.result!r}); pass finished_ok to correct it")
             size = os.fstat(fd).st_size
             dropped = size - log.good_bytes
@@ -281,7 +287,8 @@ class GameWriter:
             on_change=on_change,
         )
         writer.log = log
-        if not log.finished:
+        writer._amend_only = amend
+        if not log.finished and not amend:
             writer.append(
                 RecordKind.RESUMED,
                 log.last_t if t is None else t,
@@ -333,6 +340,8 @@ class GameWriter:
                 raise ValueError(f"game log {self.id!r} is closed")
             if self._ended and kind not in (RecordKind.CORRECTION, RecordKind.NOTE):
                 raise GameFinishedError(f"game {self.id!r} has ended: cannot add a {kind.value} record")
+            if self._amend_only and kind not in (RecordKind.CORRECTION, RecordKind.NOTE):
+                raise ValueError(f"game {self.id!r} is open for corrections and notes only, not a {kind.value} record")
             seq = self._next_seq
             name: str | None = None
             if isinstance(frame, str):
