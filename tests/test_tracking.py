@@ -293,3 +293,12 @@ def test_table_state_json_round_trip_and_equality_ignores_confidence() -> None:
 def test_settings_forbid_unknown_fields() -> None:
     with pytest.raises(ValueError):
         TrackerSettings(settle=0.3)  # type: ignore[call-arg]
+
+
+def test_settings_per_game() -> None:
+    assert TrackerSettings.for_game("klondike").scope == "table"
+    assert TrackerSettings.for_game("klondike", 2).decks == 2
+    assert TrackerSettings.for_game("stress").scope == "zone"
+    assert TrackerSettings.for_game("zenuwen", 2).decks == 1
+    assert TrackerSettings.for_game("zenuwen", 3).decks == 2
+    assert TrackerSettings.for_game("klondike", settle_s=0.4).settle_s == 0.4

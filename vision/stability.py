@@ -131,8 +131,9 @@ class StabilityFilter:
         back_shares = [len(frames) / n for frames in _back_groups(back_places, self.back_gap_mm)]
         sure = sum(1 for share in back_shares if share >= self.hi)
         maybe = sum(1 for share in back_shares if share > self.lo)
-        backs_between = sure != maybe and not sure <= before.backs <= maybe
-        back_count = sure if sure == maybe else min(max(before.backs, sure), maybe)
+        keep_backs = self.published is not None and sure <= before.backs <= maybe
+        backs_between = sure != maybe and not keep_backs
+        back_count = before.backs if sure != maybe and keep_backs else sure
         back_share = min([share for share in back_shares if share > self.lo], default=1.0)
         ordered = self._order(zone, present, seen)
         cards = tuple(SeenCard(k[0], sum(h[1] for h in seen[k]) / n) for k in ordered)

@@ -55,6 +55,14 @@ class TrackerSettings(BaseModel):
     motion_pixel_threshold: int = Field(default=25, ge=1, le=255, title="pixel change")
     motion_fraction: float = Field(default=0.02, gt=0, le=1, title="zone change share")
 
+    @classmethod
+    def for_game(cls, game: str, players: int | None = None, **changes: object) -> "TrackerSettings":
+        """Defaults per game: Stress and Zenuwen are played by all at once, so zones publish one by one;
+        Double Solitaire and Zenuwen for three or four use two decks."""
+        scope = "zone" if game in ("stress", "zenuwen") else "table"
+        two_decks = (game == "klondike" and (players or 1) >= 2) or (game == "zenuwen" and (players or 2) >= 3)
+        return cls.model_validate({"scope": scope, "decks": 2 if two_decks else 1, **changes})
+
 
 class TableTracker:
     """Feed it frames' detections with :meth:`update`; it returns a :class:`TableState` when one is published."""
