@@ -28,7 +28,7 @@ from . import klondike
 from .cards import DECK, Card
 from .klondike import SUIT_INDEX, KlondikeRules, KlondikeState, Move
 from .observation import Finding, Observation, SeenPile
-from .verdict import Illegal, Legal
+from .verdict import Event, Illegal, Legal
 
 FOUNDATION_ZONES = tuple(f"foundation{i + 1}" for i in range(4))
 
@@ -313,3 +313,46 @@ def expected_observation(state: KlondikeState, t: float = 0.0, waste_shown: int 
     for k, zone in enumerate(FOUNDATION_ZONES):
         piles[zone] = SeenPile((tops[k],) if k < len(tops) else ())
     return Observation(t, piles)
+
+
+# --- what the live referee shows and announces ---------------------------------------------------------
+
+
+def public_state(live: LiveKlondike) -> dict[str, object]:
+    """The position as players may see it: face-down and unseen cards are counts or ``None``, never
+    the placeholders the engine carries for them."""
+    state, known = live.state, live.known
+    picture = state.to_json()
+    picture["tableau"] = [{"down": h, "up": [c.code for c in p[h:]]} for p, h in zip(state.tableau, state.hidden)]
+    picture["stock"] = len(state.stock)
+    picture["waste"] = [c.code if c in known else None for c in state.waste]
+    picture["moves"] = live.moves
+    picture["waiting_for_take_back"] = None if live.pending is None else str(live.pending)
+    return picture
+
+
+def ending(live: LiveKlondike, t: float) -> tuple[str, Event] | None:
+    """K13: ``(result, call)`` once the game is won or no useful move is left."""
+    end = klondike.outcome(live.state)
+    if end is None:
+        return None
+    kind = "won" if end.result == "won" else "no_moves_left"
+    return end.result, Event(kind, t=t, detail=end.reason)
+
+
+def involved_cards(live: LiveKlondike, finding: Finding) -> list[str]:
+    """The cards an illegal move involves (the moved card and what it landed on), for the big screen."""
+    state, move = live.state, finding.move
+    if not isinstance(move, Move):
+        return []
+    out: list[str] = []
+    if move.src == "waste" and state.waste:
+        out.append(state.waste[-1].code)
+    elif move.src.startswith("t"):
+        pile = state.tableau[int(move.src[1:]) - 1]
+        out.extend(c.code for c in pile[len(pile) - move.count :][:1])
+    if move.dst.startswith("t"):
+        pile = state.tableau[int(move.dst[1:]) - 1]
+        if pile:
+            out.append(pile[-1].code)
+    return out

@@ -1,0 +1,55 @@
+"""Games the live referee can follow from the camera, registered by name.
+
+A follower is the per-game half of move inference: how to start from the first steady view, how to
+judge the next one, what to show, and when the game is over. The app's live referee
+(``cardref/live.py``) only talks to this interface, so a game is added here, not by if-chains there.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Callable
+
+from . import klondike, klondike_live
+from .observation import Finding, Observation
+from .verdict import Event
+
+
+@dataclass(frozen=True)
+class Follower:
+    name: str
+    rules_from_spec: Callable[[str], Any]
+    """Rule options as ``key=value,...`` (an :class:`~referee.options.OptionError` when wrong)."""
+    start: Callable[[Observation, Any], Any]
+    """The running picture from the first steady view; ValueError while the deal is not readable."""
+    observe: Callable[[Any, Observation], tuple[Any, list[Finding]]]
+    """Judge the next steady view: the new picture and what was concluded."""
+    public_state: Callable[[Any], dict[str, object]]
+    """The position for the screens, without anything the players cannot see."""
+    ending: Callable[[Any, float], tuple[str, Event] | None]
+    """``(result, call)`` once the game is over."""
+    involved_cards: Callable[[Any, Finding], list[str]]
+    """Card codes an illegal move involves, for the referee screen."""
+    rules_spec: Callable[[Any], str]
+
+
+FOLLOWERS: dict[str, Follower] = {
+    "klondike": Follower(
+        "klondike",
+        klondike.KlondikeRules.from_spec,
+        klondike_live.start,
+        klondike_live.observe,
+        klondike_live.public_state,
+        klondike_live.ending,
+        klondike_live.involved_cards,
+        lambda rules: rules.spec(),
+    ),
+}
+
+
+def find_follower(name: str) -> Follower:
+    """The follower for a game; a ValueError naming the games that can be followed otherwise."""
+    try:
+        return FOLLOWERS[name]
+    except KeyError:
+        raise ValueError(f"the camera referee follows {', '.join(sorted(FOLLOWERS))}; not {name!r}") from None
