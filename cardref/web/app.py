@@ -36,7 +36,7 @@ logger = logging.getLogger(__name__)
 
 CONTENT_SECURITY_POLICY = (
     "default-src 'self'; img-src 'self' blob: data:; media-src 'self' blob: mediastream:; "
-    "connect-src 'self' ws: wss:; style-src 'self'; script-src 'self'; object-src 'none'; base-uri 'none'"
+    "connect-src 'self' ws: wss:; style-src 'self' 'unsafe-inline'; script-src 'self'; object-src 'none'; base-uri 'none'"
 )
 """Pages may load nothing from anywhere but this server (no CDN fonts or scripts)."""
 

@@ -40,9 +40,13 @@ from .messages import (
 
 logger = logging.getLogger(__name__)
 
-FRAME_W, FRAME_H = 1280, 720
-CARD_W, CARD_H = 96, 134
-DOWN_STEP, UP_STEP, WASTE_STEP = 12, 26, 24
+FRAME_W, FRAME_H = 1280, 960
+MARKER_MM = 60.0
+"""The replay's table carries the four ``corners`` ArUco markers (calibration.markers) around the
+Klondike zone template, so the set-up page can calibrate from it and check the zones."""
+CARD_MM = (63.0, 88.0)
+INSET_MM = 8.5
+DOWN_MM, UP_MM, WASTE_MM = 10.0, 22.0, 18.0
 SOURCE_NAME = "replay of a recorded game (no camera)"
 
 
@@ -73,65 +77,129 @@ class Picture:
     cards: list[dict[str, Any]]
 
 
-def _layout(state: KlondikeState) -> list[tuple[str | None, int, int, int, int]]:
-    """(card code or None for a back, x, y, visible w, visible h) bottom to top, in drawing order."""
-    out: list[tuple[str | None, int, int, int, int]] = []
+class TableGeometry:
+    """Table mm -> replay picture px: the Klondike template (calibration.templates) drawn to scale,
+    the play area centred, the ``corners`` markers just outside it."""
+
+    def __init__(self, columns: int = 7) -> None:
+        from calibration.templates import template, template_size
+
+        self.layout = template("klondike", 1, columns)
+        self.width_mm, self.height_mm = template_size(self.layout)
+        span_w, span_h = self.width_mm + 2 * MARKER_MM + 40, self.height_mm + 2 * MARKER_MM + 40
+        self.scale = min(FRAME_W / span_w, FRAME_H / span_h)
+        self.x0 = (FRAME_W - self.width_mm * self.scale) / 2
+        self.y0 = (FRAME_H - self.height_mm * self.scale) / 2
+        self.background: Any = None
+
+    def px(self, x_mm: float, y_mm: float) -> tuple[int, int]:
+        return int(round(self.x0 + x_mm * self.scale)), int(round(self.y0 + y_mm * self.scale))
+
+    def zone_origin(self, name: str) -> tuple[float, float]:
+        x, y = self.layout.by_name(name).polygon_mm[0]
+        return x + INSET_MM, y + INSET_MM
+
+
+def _layout(state: KlondikeState, geo: TableGeometry) -> list[tuple[str | None, float, float, float, float]]:
+    """(card code or None for a back, x mm, y mm, visible w mm, visible h mm), bottom to top."""
+    from referee.cards import SUITS, card_of
+
+    cw, ch = CARD_MM
+    out: list[tuple[str | None, float, float, float, float]] = []
+    sx, sy = geo.zone_origin("stock")
     if state.stock:
-        out.append((None, 30, 24, CARD_W, CARD_H))
+        out.append((None, sx, sy, cw, ch))
+    wx, wy = geo.zone_origin("waste")
     fan = state.waste[-state.rules.draw:] if state.waste else ()
     for i, c in enumerate(fan):
         last = i == len(fan) - 1
-        out.append((c.code, 150 + i * WASTE_STEP, 24, CARD_W if last else WASTE_STEP, CARD_H))
-    from referee.cards import SUITS, card_of
-
+        out.append((c.code, wx + i * WASTE_MM, wy, cw if last else WASTE_MM, ch))
     for i, suit in enumerate(SUITS):
         top = state.foundations[i]
         if top:
-            out.append((card_of(top, suit).code, 700 + i * 130, 24, CARD_W, CARD_H))
-    columns = len(state.tableau)
-    pitch = min(175, (FRAME_W - 60) // max(columns, 1))
+            fx, fy = geo.zone_origin(f"foundation{i + 1}")
+            out.append((card_of(top, suit).code, fx, fy, cw, ch))
     for col, (pile, hidden) in enumerate(zip(state.tableau, state.hidden)):
-        x = 30 + col * pitch
-        y = 200
+        x, y = geo.zone_origin(f"tableau{col + 1}")
         for j, c in enumerate(pile):
             last = j == len(pile) - 1
-            step = DOWN_STEP if j < hidden else UP_STEP
-            out.append((None if j < hidden else c.code, x, y, CARD_W, CARD_H if last else step))
+            step = DOWN_MM if j < hidden else UP_MM
+            out.append((None if j < hidden else c.code, x, y, cw, ch if last else step))
             y += step
     return out
 
 
+def _draw_markers(img: "Any", geo: TableGeometry) -> None:
+    import cv2
+
+    from calibration.marker_sheet import marker_bits
+    from calibration.markers import MarkerLayout
+
+    for m in MarkerLayout.corners(geo.width_mm, geo.height_mm, MARKER_MM).markers:
+        q = 6.0  # white quiet zone, mm
+        cv2.rectangle(img, geo.px(m.x_mm - q, m.y_mm - q), geo.px(m.x_mm + m.size_mm + q, m.y_mm + m.size_mm + q),
+                      (255, 255, 255), -1)
+        bits = marker_bits(m.id)
+        n = bits.shape[0]
+        cell = m.size_mm / n
+        for r in range(n):
+            for c in range(n):
+                if bits[r, c]:
+                    a = geo.px(m.x_mm + c * cell, m.y_mm + r * cell)
+                    b = geo.px(m.x_mm + (c + 1) * cell, m.y_mm + (r + 1) * cell)
+                    cv2.rectangle(img, a, (b[0] - 1, b[1] - 1), (0, 0, 0), -1)
+
+
+_GEOMETRY: dict[int, TableGeometry] = {}
+
+
 def render(state: KlondikeState, *, quality: int = 80) -> Picture:
-    """A top-down picture of the position, as a camera would see the table, and the visible cards
-    with their boxes (the whole visible part of each face-up card)."""
+    """A top-down picture of the position, as a camera would see the table (cards where the zone
+    template puts them, the corner markers around), and the visible cards with their boxes (the
+    whole visible part of each face-up card)."""
     import cv2
     import numpy as np
 
-    img = np.empty((FRAME_H, FRAME_W, 3), np.uint8)
-    img[:] = (60, 110, 40)  # felt green (BGR)
-    rng = np.random.default_rng(7)
-    img = cv2.add(img, rng.integers(0, 12, img.shape, dtype=np.uint8))
+    columns = len(state.tableau)
+    geo = _GEOMETRY.setdefault(columns, TableGeometry(columns))
+    if geo.background is None:
+        felt = np.empty((FRAME_H, FRAME_W, 3), np.uint8)
+        felt[:] = (60, 110, 40)  # felt green (BGR)
+        felt = cv2.add(felt, np.random.default_rng(7).integers(0, 12, felt.shape, dtype=np.uint8))
+        _draw_markers(felt, geo)
+        geo.background = felt
+    img = geo.background.copy()
     cards: list[dict[str, Any]] = []
-    for code, x, y, w, h in _layout(state):
-        x2, y2 = x + CARD_W, y + CARD_H
+    s = geo.scale
+    for code, x, y, w, h in _layout(state, geo):
+        p1 = geo.px(x, y)
+        p2 = geo.px(x + CARD_MM[0], y + CARD_MM[1])
         if code is None:
-            cv2.rectangle(img, (x, y), (x2, y2), (150, 60, 30), -1)
-            cv2.rectangle(img, (x + 6, y + 6), (x2 - 6, y2 - 6), (200, 120, 80), 2)
+            cv2.rectangle(img, p1, p2, (150, 60, 30), -1)
+            cv2.rectangle(img, (p1[0] + 5, p1[1] + 5), (p2[0] - 5, p2[1] - 5), (200, 120, 80), 2)
         else:
-            cv2.rectangle(img, (x, y), (x2, y2), (245, 245, 245), -1)
-            red = code[-1] in "HD"
-            colour = (40, 40, 200) if red else (20, 20, 20)
-            cv2.putText(img, code, (x + 4, y + 20), cv2.FONT_HERSHEY_SIMPLEX, 0.62, colour, 2, cv2.LINE_AA)
-            if h >= CARD_H:
-                cv2.putText(img, code, (x + 18, y + 85), cv2.FONT_HERSHEY_SIMPLEX, 1.1, colour, 3, cv2.LINE_AA)
-            cards.append({"card": code, "box": [x, y, x + w, y + h], "confidence": 1.0})
-        cv2.rectangle(img, (x, y), (x2, y2), (90, 90, 90), 1)
-    cv2.putText(img, "REPLAY - recorded game, not a camera", (30, FRAME_H - 20), cv2.FONT_HERSHEY_SIMPLEX, 0.7,
+            cv2.rectangle(img, p1, p2, (245, 245, 245), -1)
+            colour = (40, 40, 200) if code[-1] in "HD" else (20, 20, 20)
+            cv2.putText(img, code, (p1[0] + 3, p1[1] + int(17 * s)), cv2.FONT_HERSHEY_SIMPLEX, 0.5 * s, colour,
+                        2, cv2.LINE_AA)
+            if h >= CARD_MM[1]:
+                cv2.putText(img, code, (p1[0] + int(12 * s), p1[1] + int(58 * s)), cv2.FONT_HERSHEY_SIMPLEX,
+                            0.9 * s, colour, 2, cv2.LINE_AA)
+            q2 = geo.px(x + w, y + h)
+            cards.append({"card": code, "box": [p1[0], p1[1], q2[0], q2[1]], "confidence": 1.0})
+        cv2.rectangle(img, p1, p2, (90, 90, 90), 1)
+    cv2.putText(img, "REPLAY - recorded game, not a camera", (20, FRAME_H - 16), cv2.FONT_HERSHEY_SIMPLEX, 0.7,
                 (200, 230, 200), 2, cv2.LINE_AA)
     ok, buf = cv2.imencode(".jpg", img, [cv2.IMWRITE_JPEG_QUALITY, quality])
     if not ok:  # pragma: no cover
         raise RuntimeError("JPEG encoding failed")
     return Picture(buf.tobytes(), FRAME_W, FRAME_H, cards)
+
+
+def table_size_mm(columns: int = 7) -> tuple[float, float]:
+    """The play area of the replay's table (for calibrating from its ``corners`` markers)."""
+    geo = TableGeometry(columns)
+    return geo.width_mm, geo.height_mm
 
 
 # --- the source ------------------------------------------------------------------------------------

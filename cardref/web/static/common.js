@@ -1,0 +1,256 @@
+// cardref pages: shared helpers (no framework, no build step, nothing from the internet).
+"use strict";
+
+const CR = (() => {
+  const SUIT = { S: "\u2660", H: "\u2665", D: "\u2666", C: "\u2663" };
+  const SUIT_ORDER = ["S", "H", "D", "C"];
+  const RANKS = [null, "A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"];
+
+  // -- the control token: ?token=... once, then kept for this tab -----------------------------
+  function token() {
+    const fromUrl = new URLSearchParams(location.search).get("token");
+    if (fromUrl) sessionStorage.setItem("cardref-token", fromUrl);
+    return sessionStorage.getItem("cardref-token") || "";
+  }
+  function setToken(value) { sessionStorage.setItem("cardref-token", value || ""); }
+
+  async function api(method, path, body, opts = {}) {
+    const headers = { "X-Cardref-Token": token() };
+    let payload = body;
+    if (body !== undefined && !(body instanceof Blob) && !(body instanceof ArrayBuffer)) {
+      headers["Content-Type"] = "application/json";
+      payload = JSON.stringify(body);
+    } else if (body instanceof Blob) {
+      headers["Content-Type"] = body.type || "application/octet-stream";
+    }
+    const res = await fetch(path, { method, headers, body: payload, ...opts });
+    const text = await res.text();
+    let data = null;
+    try { data = text ? JSON.parse(text) : null; } catch (e) { data = text; }
+    if (!res.ok) {
+      let detail = data && data.detail !== undefined ? data.detail : text;
+      if (Array.isArray(detail)) detail = detail.map((d) => d.msg || JSON.stringify(d)).join("; ");
+      const err = new Error(`${res.status}: ${detail}`);
+      err.status = res.status;
+      throw err;
+    }
+    return data;
+  }
+
+  function now() { return (performance.timeOrigin + performance.now()) / 1000; }
+
+  // -- the live socket: JSON text messages; a frame's JPEG follows as one binary message ------
+  function connect({ frames = true, types = "", onMessage, onFrame, onOpen, onClose }) {
+    let ws = null, pendingFrame = null, delay = 500, stopped = false;
+    const stats = { latencies: [], received: 0 };
+    function open() {
+      const proto = location.protocol === "https:" ? "wss:" : "ws:";
+      const q = new URLSearchParams({ frames: frames ? "true" : "false" });
+      if (types) q.set("types", types);
+      ws = new WebSocket(`${proto}//${location.host}/ws/live?${q}`);
+      ws.binaryType = "blob";
+      ws.onopen = () => { delay = 500; onOpen && onOpen(); };
+      ws.onmessage = (ev) => {
+        if (typeof ev.data !== "string") {
+          if (pendingFrame && onFrame) onFrame(pendingFrame, ev.data);
+          pendingFrame = null;
+          return;
+        }
+        const msg = JSON.parse(ev.data);
+        stats.received += 1;
+        if (msg.type === "frame") { pendingFrame = msg; return; }
+        onMessage && onMessage(msg);
+        if (msg.sent && (msg.type === "verdict" || msg.type === "call")) {
+          // time from the referee's publish to this message being drawn, same machine clock
+          requestAnimationFrame(() => {
+            stats.latencies.push((now() - msg.sent) * 1000);
+            if (stats.latencies.length > 2000) stats.latencies.shift();
+          });
+        }
+      };
+      ws.onclose = () => {
+        onClose && onClose();
+        if (!stopped) setTimeout(open, delay);
+        delay = Math.min(delay * 2, 5000);
+      };
+    }
+    open();
+    return { stats, close() { stopped = true; ws && ws.close(); } };
+  }
+
+  // -- cards ------------------------------------------------------------------------------------
+  function el(tag, cls, text) {
+    const e = document.createElement(tag);
+    if (cls) e.className = cls;
+    if (text !== undefined && text !== null) e.textContent = text;
+    return e;
+  }
+
+  function cardEl(code, { top = 0, left = 0, highlight = false } = {}) {
+    const c = el("div", "card");
+    c.style.top = `${top}px`;
+    c.style.left = `${left}px`;
+    if (code === null || code === undefined || code === "?" ) {
+      c.classList.add("unknown");
+      c.appendChild(el("div", "idx", "?"));
+      c.dataset.card = "?";
+    } else if (code === "BACK" || code === "") {
+      c.classList.add("back");
+      c.dataset.card = "BACK";
+    } else {
+      const suit = code.slice(-1).toUpperCase();
+      const rank = code.slice(0, -1).toUpperCase().replace("T", "10");
+      if (suit === "H" || suit === "D") c.classList.add("red");
+      const idx = el("div", "idx");
+      idx.innerHTML = `${rank}<br>${SUIT[suit] || suit}`;
+      c.appendChild(idx);
+      c.appendChild(el("div", "pip", SUIT[suit] || suit));
+      c.dataset.card = `${rank}${suit}`;
+      c.title = code;
+    }
+    if (highlight) c.classList.add("hl");
+    return c;
+  }
+
+  function cardW() { return parseFloat(getComputedStyle(document.documentElement).getPropertyValue("--cw")) || 54; }
+  function cardH() { return parseFloat(getComputedStyle(document.documentElement).getPropertyValue("--ch")) || 76; }
+
+  // a pile: `down` backs (a count or a list) then `up` cards, fanned down (dy) or right (dx)
+  function pileEl(down, up, { dy = 0, dx = 0, label = null, count = null, name = null, hl = [] } = {}) {
+    const wrap = el("div");
+    if (label) wrap.appendChild(el("div", "label", label));
+    const p = el("div", "pile");
+    if (name) p.dataset.pile = name;
+    const nDown = Array.isArray(down) ? down.length : (down || 0);
+    const ups = up || [];
+    if (nDown + ups.length === 0) p.classList.add("empty");
+    let y = 0, x = 0;
+    const downStep = dy ? Math.max(4, dy / 3) : 0;
+    for (let i = 0; i < nDown; i++) { p.appendChild(cardEl("BACK", { top: y, left: x })); y += downStep; }
+    ups.forEach((code, i) => {
+      p.appendChild(cardEl(code, { top: y, left: x, highlight: hl.includes(code) }));
+      if (i < ups.length - 1) { y += dy; x += dx; }
+    });
+    p.style.height = `${y + cardH()}px`;
+    p.style.width = `${x + cardW()}px`;
+    if (count !== null && count !== undefined) p.appendChild(el("span", "count", String(count)));
+    wrap.appendChild(p);
+    return wrap;
+  }
+
+  function asDown(v) { return Array.isArray(v) ? v.length : (typeof v === "number" ? v : 0); }
+  function asList(v) { return Array.isArray(v) ? v : (v ? [v] : []); }
+
+  function drawKlondike(box, s, hl) {
+    const top = el("div", "line");
+    const stockN = Array.isArray(s.stock) ? s.stock.length : (s.stock || 0);
+    top.appendChild(pileEl(stockN ? 1 : 0, [], { label: "stock", count: stockN, name: "stock" }));
+    const waste = s.waste || [];
+    top.appendChild(pileEl(0, waste.slice(-3), { dx: Math.round(cardW() * 0.33), label: "waste", count: waste.length, name: "waste", hl }));
+    top.appendChild(el("div", "gap"));
+    const f = s.foundations || {};
+    for (const suit of SUIT_ORDER) {
+      const rank = f[suit] || 0;
+      top.appendChild(pileEl(0, rank ? [RANKS[rank] + suit] : [], { label: SUIT[suit], name: `foundation:${suit}`, hl }));
+    }
+    box.appendChild(top);
+    const tab = el("div", "line");
+    (s.tableau || []).forEach((p, i) => {
+      const down = p.down !== undefined ? p.down : 0;
+      tab.appendChild(pileEl(down, p.up || [], { dy: Math.round(cardH() * 0.3), label: `t${i + 1}`, name: `t${i + 1}`, hl }));
+    });
+    box.appendChild(tab);
+  }
+
+  function drawSeats(box, s, players, hl, game) {
+    (s.players || []).forEach((seat, i) => {
+      const sd = el("div", "seat");
+      sd.appendChild(el("h3", null, players[i] || `Player ${i + 1}`));
+      const line = el("div", "line");
+      const stockN = asDown(seat.stock);
+      line.appendChild(pileEl(stockN ? 1 : 0, [], { label: "stock", count: stockN }));
+      const piles = game === "stress" ? (seat.row || []) : (seat.piles || []);
+      piles.forEach((p, j) => {
+        if (p && !Array.isArray(p) && typeof p === "object") {
+          line.appendChild(pileEl(asDown(p.down), p.up || [], { dy: Math.round(cardH() * 0.28), label: `${j + 1}`, hl }));
+        } else {
+          const cards = asList(p);
+          const fan = game === "stress" ? cards : cards.slice(-1);
+          const down = game === "stress" ? 0 : Math.max(0, cards.length - 1);
+          line.appendChild(pileEl(down, fan, { dy: Math.round(cardH() * 0.2), label: `${j + 1}`, hl }));
+        }
+      });
+      if (seat.hand) line.appendChild(pileEl(asDown(seat.hand), [], { label: "hand", count: asDown(seat.hand) }));
+      sd.appendChild(line);
+      box.appendChild(sd);
+    });
+    const centre = el("div", "line");
+    centre.appendChild(el("div", "label", "centre"));
+    (s.centre || []).forEach((p, j) => {
+      const cards = asList(p);
+      centre.appendChild(pileEl(0, cards.slice(-1), { label: `centre ${j + 1}`, count: cards.length, name: `centre${j}`, hl }));
+    });
+    box.appendChild(centre);
+  }
+
+  function drawState(box, msg, hl = []) {
+    box.innerHTML = "";
+    if (!msg || !msg.state) { box.appendChild(el("div", "muted", "No game yet.")); return; }
+    const game = msg.game || "klondike";
+    if (game === "klondike" || game === "double_solitaire") drawKlondike(box, msg.state, hl);
+    else drawSeats(box, msg.state, msg.players || [], hl, game);
+  }
+
+  function fmtTime(s) {
+    if (s === null || s === undefined || isNaN(s)) return "–";
+    s = Math.max(0, Math.floor(s));
+    const m = Math.floor(s / 60), r = s % 60;
+    return `${m}:${String(r).padStart(2, "0")}`;
+  }
+
+  function describe(msg) {
+    // one line for a verdict or a call, as the move list shows it
+    if (msg.type === "call" || msg.kind === "call") {
+      const c = msg.call || (msg.data && msg.data.type);
+      return `${String(c).toUpperCase().replace("_", " ")}${msg.text ? ": " + msg.text : msg.detail ? ": " + msg.detail : ""}`;
+    }
+    switch (msg.kind) {
+      case "legal": case "move": return `${msg.text || ""}${msg.score_delta ? `  (${msg.score_delta > 0 ? "+" : ""}${msg.score_delta})` : ""}`;
+      case "illegal": return `ILLEGAL ${msg.text || ""} ${msg.rule}: ${msg.reason}`;
+      case "unrecognised": return `unrecognised change: ${msg.detail || ""}`;
+      case "ambiguous": return `unclear: ${msg.detail || ""}`;
+      case "taken_back": return `illegal move taken back`;
+      case "correction": return `correction: ${msg.action || ""} ${msg.target ? "#" + msg.target : ""} ${msg.reason || ""}`;
+      case "slap": return `slap by player ${(msg.player ?? 0) + 1}`;
+      case "note": return `note: ${msg.text || ""}`;
+      default: return msg.text || msg.kind || "";
+    }
+  }
+
+  function nav(here) {
+    const n = el("nav", "top");
+    n.appendChild(el("span", "brand", "cardref"));
+    for (const [href, name] of [["/", "Live"], ["/referee", "Referee"], ["/setup", "Setup"], ["/phone", "Phone camera"], ["/review", "Review"]]) {
+      const a = el("a", href === here ? "here" : "", name);
+      a.href = href;
+      n.appendChild(a);
+    }
+    n.appendChild(el("span", "spacer"));
+    const pill = el("span", "pill", "connecting…");
+    pill.id = "camera-pill";
+    n.appendChild(pill);
+    document.body.prepend(n);
+    return pill;
+  }
+
+  function showStatus(pill, st) {
+    if (!st) return;
+    const cam = st.camera || "unknown";
+    pill.className = `pill ${cam}`;
+    const fps = st.fps ? ` · ${Number(st.fps).toFixed(1)} fps` : "";
+    const dropped = st.dropped ? ` · ${st.dropped} dropped` : "";
+    pill.textContent = `camera ${cam}${fps}${dropped}`;
+  }
+
+  return { api, connect, token, setToken, el, cardEl, pileEl, drawState, fmtTime, describe, nav, showStatus, now, SUIT };
+})();

@@ -1,0 +1,129 @@
+// The referee screen: one big verdict at a time, readable from across the table. "STRESS!" comes
+// with a sound. Keys: 1-4 record a slap by that player, C says the referee was wrong (retracts the
+// latest verdict), F goes full screen. Pushed over /ws/live without camera pictures.
+"use strict";
+
+(() => {
+  const screen = document.getElementById("screen");
+  const headline = document.getElementById("headline");
+  const rule = document.getElementById("rule");
+  const reason = document.getElementById("reason");
+  const cards = document.getElementById("cards");
+  const msgEl = document.getElementById("ctl-msg");
+  let audio = null, players = [], lastSeq = null, holdUntil = 0, current = "watching";
+
+  function sound(kind) {
+    if (!audio) return;
+    const o = audio.createOscillator(), g = audio.createGain();
+    o.type = "square";
+    o.frequency.value = kind === "stress" ? 880 : 440;
+    g.gain.setValueAtTime(0.25, audio.currentTime);
+    g.gain.exponentialRampToValueAtTime(0.001, audio.currentTime + (kind === "stress" ? 0.9 : 0.35));
+    o.connect(g).connect(audio.destination);
+    o.start();
+    o.stop(audio.currentTime + (kind === "stress" ? 0.9 : 0.35));
+    if (kind === "stress") { const o2 = audio.createOscillator(); o2.type = "square"; o2.frequency.value = 1175; o2.connect(g); o2.start(audio.currentTime + 0.15); o2.stop(audio.currentTime + 0.9); }
+  }
+  function enableSound() {
+    if (audio) return;
+    try { audio = new (window.AudioContext || window.webkitAudioContext)(); document.getElementById("sound").textContent = "sound on"; } catch (e) { /* no audio */ }
+  }
+  document.addEventListener("pointerdown", enableSound);
+
+  function show(kind, head, ruleText, reasonText, cardCodes, holdSeconds) {
+    current = kind;
+    screen.className = `screen ${kind}`;
+    screen.dataset.show = kind;
+    headline.textContent = head;
+    rule.textContent = ruleText || "";
+    reason.textContent = reasonText || "";
+    cards.innerHTML = "";
+    for (const c of cardCodes || []) { const w = CR.el("span", "inline-card"); w.appendChild(CR.cardEl(c)); cards.appendChild(w); }
+    holdUntil = CR.now() + (holdSeconds || 0);
+    window.cardrefReferee.shown.push({ kind, head, at: CR.now() });
+  }
+
+  const CALLS = {
+    stress: ["STRESS!", "S8", "Slap a centre pile!"],
+    stuck: ["STUCK", "S9 / Z7", "Nobody can play: turn new cards, all at once"],
+    round_over: ["ROUND OVER", "Z10 / S10", ""],
+    match_over: ["MATCH OVER", "S11 / Z12", ""],
+    won: ["WON!", "K13", "All 52 cards are on the foundations"],
+    no_moves_left: ["NO MOVES LEFT", "K13", "No useful move is left"],
+    false_slap: ["FALSE SLAP", "S8", "The centre tops do not match"],
+  };
+
+  function who(p) { return p === undefined || p === null ? "" : (players[p] || `Player ${p + 1}`); }
+
+  // A message published more than a few seconds ago is history (the snapshot a late screen gets):
+  // it sets the picture but makes no sound and holds nothing.
+  function fresh(msg) { return !msg.sent || CR.now() - msg.sent < 3; }
+
+  function onVerdict(msg) {
+    if (msg.seq) lastSeq = msg.seq;
+    if (!fresh(msg)) { if (msg.kind === "illegal") holdUntil = 0; return; }
+    if (msg.kind === "illegal") {
+      sound("illegal");
+      show("illegal", "ILLEGAL MOVE", msg.rule, msg.reason, msg.cards, 6);
+    } else if (msg.kind === "unrecognised" || msg.kind === "ambiguous") {
+      if (CR.now() > holdUntil) show("unrecognised", "CAN'T SEE THAT", "", msg.detail || "Change not recognised: not counted as a move", [], 2);
+    } else if (msg.kind === "correction") {
+      show("correction", "CORRECTED", "", `${msg.action || "retract"}${msg.reason ? ": " + msg.reason : ""}`, [], 2);
+    } else if (msg.kind === "slap") {
+      show("correction", "SLAP", "", `${who(msg.player)}${msg.detail ? " · " + msg.detail : ""}`, [], 1.5);
+    } else if (msg.kind === "taken_back") {
+      show("legal", "TAKEN BACK", "", "The illegal move was taken back", [], 1.5);
+    } else if (CR.now() > holdUntil) {
+      show("legal", "OK", "", `${who(msg.player)} ${msg.text || ""}`.trim(), [], 0);
+    }
+  }
+
+  function onCall(msg) {
+    if (!fresh(msg) && !["round_over", "match_over", "won", "no_moves_left"].includes(msg.call)) return;
+    const c = CALLS[msg.call] || [String(msg.call).toUpperCase().replace(/_/g, " "), "", ""];
+    const kind = msg.call === "stress" ? "stress" : msg.call === "stuck" ? "stuck" : (["round_over", "match_over", "won", "no_moves_left"].includes(msg.call) ? "result" : "legal");
+    if (msg.call === "stress" || msg.call === "stuck") sound(msg.call === "stress" ? "stress" : "illegal");
+    let text = msg.text || c[2];
+    if (msg.player !== undefined && msg.call !== "stress") text = `${who(msg.player)} ${text}`.trim();
+    show(kind, c[0], c[1], text, msg.cards || [], kind === "result" ? 3600 : 5);
+  }
+
+  function onState(msg) {
+    players = msg.players || players;
+    document.getElementById("game").textContent = `${msg.game || ""} ${msg.players && msg.players.length ? "· " + msg.players.join(" vs ") : ""}`;
+    const scores = msg.scores || (msg.score !== undefined ? [msg.score] : []);
+    document.getElementById("score").textContent = scores.length ? (msg.game === "klondike" ? `score ${scores[0]}` : `rounds ${scores.join(" – ")}`) : "";
+    document.getElementById("clock").textContent = CR.fmtTime((msg.timers && msg.timers.game_s) ?? msg.t);
+    if (msg.phase === "paused" && current !== "illegal") show("watching", "PAUSED", "", "", [], 0);
+  }
+
+  const sock = CR.connect({
+    frames: false,
+    types: "state,verdict,call,status,session",
+    onMessage(msg) {
+      if (msg.type === "verdict") onVerdict(msg);
+      else if (msg.type === "call") onCall(msg);
+      else if (msg.type === "state") onState(msg);
+    },
+  });
+  window.cardrefReferee = { stats: sock.stats, shown: [] };
+
+  async function control(path, body, done) {
+    try { await CR.api("POST", path, body); msgEl.textContent = done; }
+    catch (e) { msgEl.textContent = e.status === 401 ? "needs the control token (open this page with ?token=…)" : e.message; }
+  }
+  function slap(p) { control("/api/session/slap", { player: p }, `slap by ${who(p)} recorded`); }
+  function wrong() { control("/api/session/correction", { action: "retract", target: lastSeq, reason: "marked wrong on the referee screen" }, "correction sent"); }
+  function full() { document.fullscreenElement ? document.exitFullscreen() : document.documentElement.requestFullscreen().catch(() => {}); }
+
+  document.getElementById("slap1").onclick = () => slap(0);
+  document.getElementById("slap2").onclick = () => slap(1);
+  document.getElementById("wrong").onclick = wrong;
+  document.getElementById("full").onclick = full;
+  document.addEventListener("keydown", (e) => {
+    enableSound();
+    if (e.key >= "1" && e.key <= "4") slap(Number(e.key) - 1);
+    else if (e.key === "c" || e.key === "C" || e.key === "Backspace") wrong();
+    else if (e.key === "f" || e.key === "F") full();
+  });
+})();
