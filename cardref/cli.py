@@ -21,6 +21,7 @@ COMMANDS = [
     "cardref.commands.detect",
     "cardref.commands.evaluate",
     "cardref.commands.serve",
+    "cardref.commands.observe",
 ]
 
 

@@ -1,0 +1,156 @@
+"""``cardref observe VIDEO --game G --calibration CAL.json --out STATES.jsonl``.
+
+Runs capture -> detect -> track on a video file, a folder of images, a webcam index or a stream URL and
+writes every published table state, one JSON object per line with its time (docs/states-format.md).
+Files are read frame by frame (nothing dropped); live sources drop old frames when the machine is slow.
+
+The detector is injectable: :func:`observe` takes any ``frame -> list[Detection]``; on the command line
+``--detector module:factory`` names a function that returns one. The default is the shipped ONNX
+detector, :func:`vision.detector.default_detector`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import json
+import sys
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import IO, Any, Callable
+
+import numpy as np
+import numpy.typing as npt
+
+from vision.detections import Detection
+
+Detect = Callable[[npt.NDArray[np.uint8]], list[Detection]]
+GAMES = ("klondike", "stress", "zenuwen")
+
+
+@dataclass
+class ObserveStats:
+    frames: int = 0
+    published: int = 0
+    seconds: float = 0.0
+    detect_s: float = 0.0
+    track_s: float = 0.0
+    capture: dict[str, int] = field(default_factory=dict)
+
+    def line(self) -> str:
+        fps = self.frames / self.seconds if self.seconds else 0.0
+        per = lambda s: 1000.0 * s / self.frames if self.frames else 0.0  # noqa: E731
+        extra = ", ".join(f"{k} {v}" for k, v in self.capture.items() if k != "frames" and v)
+        return (f"{self.frames} frames in {self.seconds:.1f} s ({fps:.1f} fps; detect {per(self.detect_s):.1f} ms, "
+                f"track {per(self.track_s):.1f} ms per frame), {self.published} states published"
+                + (f"; {extra}" if extra else ""))
+
+
+def default_detect() -> Detect:
+    """The shipped detector (the one place where observe's default is wired)."""
+    from vision.detector import default_detector
+
+    return default_detector().detect
+
+
+def load_detect(spec: str | None) -> Detect:
+    """``None`` -> the shipped detector; ``module:factory`` -> ``factory()``."""
+    if not spec:
+        return default_detect()
+    module, _, name = spec.partition(":")
+    if not module or not name:
+        raise ValueError(f"--detector must be module:factory, got {spec!r}")
+    factory = getattr(importlib.import_module(module), name)
+    detect = factory()
+    if not callable(detect):
+        raise ValueError(f"{spec} did not return a callable frame -> detections")
+    return detect  # type: ignore[no-any-return]
+
+
+def observe(source: str, detect: Detect, tracker: Any, out: IO[str], capture_settings: Any = None,
+            on_state: Callable[[Any], None] | None = None) -> ObserveStats:
+    """Run one source to its end (or Ctrl-C) through ``detect`` and ``tracker``, writing states to ``out``."""
+    from vision.capture import Capture
+    from vision.frame_sources import open_source
+
+    stats = ObserveStats()
+    started = time.perf_counter()
+    with Capture(open_source(source), capture_settings) as capture:
+        for frame in capture:
+            t0 = time.perf_counter()
+            detections = detect(frame.image)
+            t1 = time.perf_counter()
+            state = tracker.update(frame.t, frame.index, detections, frame.image)
+            t2 = time.perf_counter()
+            stats.frames += 1
+            stats.detect_s += t1 - t0
+            stats.track_s += t2 - t1
+            if state is not None:
+                stats.published += 1
+                out.write(json.dumps(state.to_json(), separators=(",", ":")) + "\n")
+                out.flush()
+                if on_state is not None:
+                    on_state(state)
+        stats.capture = capture.counters.as_dict()
+    stats.seconds = time.perf_counter() - started
+    return stats
+
+
+def build_tracker(args: argparse.Namespace) -> Any:
+    """The tracker for the game and calibration the arguments name."""
+    from calibration.store import load_calibration
+    from calibration.templates import template
+    from vision.tracking import TableTracker, TrackerSettings
+
+    cal = load_calibration(args.calibration)
+    if cal.layout is not None:
+        if cal.layout.game != args.game:
+            raise ValueError(f"{args.calibration} lays out {cal.layout.game!r}, not {args.game!r}")
+        layout = cal.layout.build()
+    else:
+        layout = template(args.game, args.players, args.columns)
+    changes: dict[str, object] = {}
+    if args.settle is not None:
+        changes["settle_s"] = args.settle
+    if args.scope is not None:
+        changes["scope"] = args.scope
+    settings = TrackerSettings.for_game(args.game, layout.players, **changes)
+    return TableTracker(layout, cal.homography(), settings)
+
+
+def register(subparsers: Any) -> None:
+    p = subparsers.add_parser("observe", help="write the steady table states seen in a video (STATES.jsonl)")
+    p.add_argument("source", help="video file, image folder, webcam index or stream URL")
+    p.add_argument("--game", required=True, choices=GAMES)
+    p.add_argument("--calibration", required=True, help="CAL.json (docs/calibration-format.md)")
+    p.add_argument("--out", required=True, help="STATES.jsonl to write ('-' for standard output)")
+    p.add_argument("--players", type=int, help="players (default: klondike 1, stress 2, zenuwen 2)")
+    p.add_argument("--columns", type=int, choices=(7, 8), default=7, help="Klondike columns (K16: 8)")
+    p.add_argument("--settle", type=float, help="seconds a state must be steady before it is published (0.25)")
+    p.add_argument("--scope", choices=("table", "zone"), help="publish when the whole table / each zone is steady")
+    p.add_argument("--detector", help="module:factory returning frame -> list[Detection] (default: shipped model)")
+    p.set_defaults(func=main)
+
+
+def main(args: argparse.Namespace) -> int:
+    from calibration.homography import CalibrationError
+    from vision.frame_sources import SourceError
+
+    try:
+        tracker = build_tracker(args)
+        detect = load_detect(args.detector)
+    except (ValueError, OSError, ImportError, AttributeError, CalibrationError) as exc:
+        print(f"cardref observe: {exc}", file=sys.stderr)
+        return 2
+    out = sys.stdout if args.out == "-" else Path(args.out).open("w", encoding="utf-8")
+    try:
+        stats = observe(args.source, detect, tracker, out)
+    except SourceError as exc:
+        print(f"cardref observe: {exc}", file=sys.stderr)
+        return 2
+    finally:
+        if out is not sys.stdout:
+            out.close()
+    print(f"cardref observe: {args.source}: {stats.line()}", file=sys.stderr)
+    return 0

@@ -1,0 +1,90 @@
+"""``cardref observe``: a video of a scripted table through capture, an injected detector and the
+tracker, to STATES.jsonl holding exactly the true steady states."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+from calibration.store import LayoutSpec, make_calibration, save_calibration
+from calibration.templates import template
+from cardref.cli import main as cardref
+from vision.synthetic_scenes import Action, Pile, Scene
+from vision.table_state import TableState
+
+SIZE = (640, 360)
+
+
+def _scene() -> tuple[Scene, list]:  # type: ignore[type-arg]
+    sys.path.insert(0, str(Path(__file__).parent))
+    from test_tracking import camera_for, klondike_deal
+
+    layout = template("klondike")
+    piles, stock = klondike_deal()
+    scene = Scene(layout, camera_for(layout, SIZE), piles, seed=31)
+    frames = list(scene.hold(0.5))
+    for action in [Action("turn", "stock", "waste", cards=tuple(stock[:3])), Action("move", "waste", "tableau2")]:
+        frames += list(scene.play(action))
+        frames += list(scene.hold(0.5))
+    return scene, frames
+
+
+def _write_video(frames: list, path: Path) -> None:  # type: ignore[type-arg]
+    writer = cv2.VideoWriter(str(path), cv2.VideoWriter_fourcc(*"MJPG"), 30.0, SIZE)
+    for f in frames:
+        writer.write(cv2.cvtColor(cv2.resize(f.image, SIZE, interpolation=cv2.INTER_NEAREST), cv2.COLOR_GRAY2BGR))
+    writer.release()
+
+
+@pytest.fixture()
+def recorded(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> tuple[Scene, Path, Path]:
+    scene, frames = _scene()
+    video = tmp_path / "table.avi"
+    _write_video(frames, video)
+    (tmp_path / "detections.json").write_text(json.dumps([[d.to_json() for d in f.detections] for f in frames]))
+    (tmp_path / "replay_detector.py").write_text(
+        "import json, pathlib\n"
+        "from vision.detections import Detection\n"
+        "def make():\n"
+        "    frames = json.loads((pathlib.Path(__file__).parent / 'detections.json').read_text())\n"
+        "    calls = iter(frames)\n"
+        "    return lambda image: [Detection(d['card'], tuple(d['box']), d['confidence']) for d in next(calls)]\n"
+    )
+    monkeypatch.syspath_prepend(str(tmp_path))
+    cal = tmp_path / "cal.json"
+    save_calibration(make_calibration(scene.h, "points", layout=LayoutSpec(game="klondike")), cal)
+    return scene, video, cal
+
+
+def test_observe_writes_exactly_the_true_steady_states(recorded: tuple[Scene, Path, Path], tmp_path: Path) -> None:
+    scene, video, cal = recorded
+    out = tmp_path / "states.jsonl"
+    rc = cardref(["observe", str(video), "--game", "klondike", "--calibration", str(cal), "--out", str(out),
+                  "--detector", "replay_detector:make"])
+    assert rc == 0
+    states = [TableState.from_json(json.loads(line)) for line in out.read_text().splitlines()]
+    got = [{z: (p.backs, p.codes) for z, p in s.piles.items()} for s in states]
+    assert got == scene.steady_truths
+    assert all(0.0 <= s.t - rest <= 0.3 for s, rest in zip(states, scene.rest_times))
+    assert [s.frame for s in states] == sorted(s.frame for s in states)
+
+
+def test_observe_refuses_a_calibration_for_another_game(recorded: tuple[Scene, Path, Path], tmp_path: Path,
+                                                         capsys: pytest.CaptureFixture[str]) -> None:
+    _, video, cal = recorded
+    rc = cardref(["observe", str(video), "--game", "stress", "--calibration", str(cal), "--out", str(tmp_path / "x"),
+                  "--detector", "replay_detector:make"])
+    assert rc == 2
+    assert "klondike" in capsys.readouterr().err
+
+
+def test_observe_reports_a_missing_video(recorded: tuple[Scene, Path, Path], tmp_path: Path) -> None:
+    _, _, cal = recorded
+    rc = cardref(["observe", str(tmp_path / "none.mp4"), "--game", "klondike", "--calibration", str(cal),
+                  "--out", str(tmp_path / "x"), "--detector", "replay_detector:make"])
+    assert rc == 2
