@@ -8,6 +8,7 @@ names the field, not a silent default.
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 from typing import Any, Literal
 
@@ -140,6 +141,12 @@ def load_calibration(path: str | Path) -> CalibrationFile:
         raise CalibrationError(f"{path}: not a calibration file: {exc}") from exc
 
 
+def to_text(cal: CalibrationFile) -> str:
+    """The file's text: indented, with each list of numbers on one line."""
+    text = json.dumps(cal.model_dump(mode="json", exclude_none=True), indent=2)
+    number_list = re.compile(r"\[\s*(-?[0-9.eE+-]+(?:,\s*-?[0-9.eE+-]+)*)\s*\]")
+    return number_list.sub(lambda m: "[" + ", ".join(v.strip() for v in m.group(1).split(",")) + "]", text) + "\n"
+
+
 def save_calibration(cal: CalibrationFile, path: str | Path) -> None:
-    data = cal.model_dump(mode="json", exclude_none=True)
-    Path(path).write_text(json.dumps(data, indent=2) + "\n", encoding="utf-8")
+    Path(path).write_text(to_text(cal), encoding="utf-8")

@@ -22,6 +22,7 @@ COMMANDS = [
     "cardref.commands.evaluate",
     "cardref.commands.serve",
     "cardref.commands.observe",
+    "cardref.commands.calibrate",
 ]
 
 

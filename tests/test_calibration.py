@@ -255,3 +255,29 @@ def test_shipped_sheet_is_current() -> None:
 
 def test_placed_marker_corners() -> None:
     np.testing.assert_allclose(PlacedMarker(0, 10, 20, 5).corners_mm(), [[10, 20], [15, 20], [15, 25], [10, 25]])
+
+
+# -- the command ----------------------------------------------------------------------------------
+
+def test_cardref_calibrate_markers_and_points(tmp_path: Path) -> None:
+    from cardref.cli import main as cardref
+
+    width, height = template_size(template("stress", 2))
+    layout = MarkerLayout.corners(width, height)
+    bounds = (-80.0, -80.0, width + 80.0, height + 80.0)
+    image, truth = _camera_view(_table_canvas(layout, bounds), bounds, TILTED)
+    picture = tmp_path / "table.png"
+    cv2.imwrite(str(picture), image)
+    out = tmp_path / "cal.json"
+    assert cardref(["calibrate", "markers", str(picture), "--game", "stress", "--out", str(out)]) == 0
+    cal = load_calibration(out)
+    assert cal.method == "markers" and cal.markers is not None and cal.rms_error_mm is not None
+    assert cal.layout is not None and cal.layout.game == "stress"
+    assert _check_points(cal.homography(), truth, (0.0, 0.0, width, height)) < 3.0
+
+    out2 = tmp_path / "cal2.json"
+    assert cardref(["calibrate", "points", "--image-size", "1280x720", "--image", "102,54 1180,60 1250,700 30,690",
+                    "--table", "0,0 560,0 560,585 0,585", "--out", str(out2)]) == 0
+    assert load_calibration(out2).homography().reprojection_error_mm(
+        [(102, 54), (1180, 60)], [(0, 0), (560, 0)]) < 1e-6
+    assert cardref(["calibrate", "markers", str(picture), "--out", str(out2)]) == 2  # corners need a size
