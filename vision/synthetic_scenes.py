@@ -84,7 +84,10 @@ class Scene:
         images: bool = True,
         visible_waste: int = 3,
         image_width: int = 320,
+        draw_cards: bool = False,
     ) -> None:
+        """``image_width``: width of the motion images (the frame size is the homography's);
+        ``draw_cards``: draw cards as white shapes on a textured table (for benches: realistic decoding)."""
         self.layout = layout
         self.h = homography
         self.zones = {z.name: z for z in layout.zones}
@@ -98,6 +101,8 @@ class Scene:
         self.images = images
         self.visible_waste = visible_waste
         self.image_width = image_width
+        self.draw_cards = draw_cards
+        self._background: npt.NDArray[np.uint8] | None = None
         self.down = _down_vectors(layout)
         self.t = 0.0
         self.index = 0
@@ -209,12 +214,30 @@ class Scene:
         fw, fh = self.h.image_size
         w = min(self.image_width, fw)
         h = max(1, int(round(fh * w / fw)))
-        img = np.full((h, w), 90, np.uint8)
+        img = self._table_picture(w, h) if self.draw_cards else np.full((h, w), 90, np.uint8)
         if hand is not None:
             small = self.h.for_image_size((w, h))
             c = small.to_image(hand.reshape(1, 2))[0]
             rad = HAND_RADIUS / small.mm_per_pixel((float(hand[0]), float(hand[1])))
             cv2.circle(img, (int(c[0]), int(c[1])), max(2, int(rad)), 200, -1)
+        return img
+
+    def _table_picture(self, w: int, h: int) -> npt.NDArray[np.uint8]:
+        import cv2
+
+        if self._background is None or self._background.shape != (h, w):
+            noise = np.random.default_rng(0).normal(90, 25, (h, w)).astype(np.float32)
+            self._background = cv2.GaussianBlur(noise, (0, 0), 2.0).clip(0, 255).astype(np.uint8)
+        img = self._background.copy()
+        small = self.h.for_image_size((w, h))
+        for name, pile in self.piles.items():
+            d = np.asarray(self.down[self.zones[name].seat])
+            r = np.array([d[1], -d[0]])
+            for code, centre, _ in self._card_frames(name, pile):
+                quad = [centre + r * sx * CARD_W / 2 + d * sy * CARD_H / 2 for sx, sy in ((-1, -1), (1, -1), (1, 1), (-1, 1))]
+                px = np.round(small.to_image(np.asarray(quad))).astype(np.int32)
+                cv2.fillConvexPoly(img, px, 60 if code == BACK else 235)
+                cv2.polylines(img, [px], True, 30, 1)
         return img
 
     def hold(self, seconds: float) -> Iterator[Frame]:
