@@ -61,13 +61,16 @@ class Zone:
         """0 inside, else the distance in mm to the nearest edge."""
         if self.contains(point):
             return 0.0
-        p = np.asarray(point, dtype=np.float64)
-        poly = self.polygon()
+        px, py = float(point[0]), float(point[1])
+        pts = self.polygon_mm
         best = math.inf
-        for a, b in zip(poly, np.roll(poly, -1, axis=0)):
-            ab = b - a
-            t = float(np.clip(np.dot(p - a, ab) / max(float(np.dot(ab, ab)), 1e-12), 0.0, 1.0))
-            best = min(best, float(np.linalg.norm(p - (a + t * ab))))
+        for i in range(len(pts)):
+            ax, ay = pts[i - 1]
+            bx, by = pts[i]
+            dx, dy = bx - ax, by - ay
+            t = ((px - ax) * dx + (py - ay) * dy) / max(dx * dx + dy * dy, 1e-12)
+            t = min(1.0, max(0.0, t))
+            best = min(best, math.hypot(px - (ax + t * dx), py - (ay + t * dy)))
         return best
 
     def moved(self, dx: float, dy: float, turn_deg: float = 0.0, about: tuple[float, float] = (0.0, 0.0)) -> "Zone":
@@ -130,12 +133,15 @@ class ZoneLayout:
 
     def locate(self, point: Sequence[float], margin_mm: float = 0.0) -> Zone | None:
         """The zone that contains ``point``, else the nearest within ``margin_mm``, else ``None``."""
+        for z in self.zones:
+            if z.contains(point):
+                return z
         best: Zone | None = None
         best_d = math.inf
+        if margin_mm <= 0:
+            return None
         for z in self.zones:
             d = z.distance(point)
-            if d == 0.0:
-                return z
             if d <= margin_mm and d < best_d:
                 best, best_d = z, d
         return best

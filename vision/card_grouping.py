@@ -33,8 +33,8 @@ class PhysicalCard:
 
     @property
     def centre_mm(self) -> tuple[float, float]:
-        pts = np.asarray(self.points_mm)
-        return (float(pts[:, 0].mean()), float(pts[:, 1].mean()))
+        n = len(self.points_mm)
+        return (sum(p[0] for p in self.points_mm) / n, sum(p[1] for p in self.points_mm) / n)
 
     def rear_along(self, direction: tuple[float, float]) -> float:
         """The smallest position of its points along ``direction``: where its visible top edge lies in a fan."""

@@ -56,8 +56,9 @@ class MotionMeter:
         if self._size != (fw, fh):
             self._build_masks((fw, fh), (sw, sh))
             self._previous = None
-        gray = image if image.ndim == 2 else cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
-        small = cv2.resize(gray, (sw, sh), interpolation=cv2.INTER_AREA)
+        small = cv2.resize(image, (sw, sh), interpolation=cv2.INTER_AREA)
+        if small.ndim == 3:
+            small = cv2.cvtColor(small, cv2.COLOR_BGR2GRAY)
         small = cv2.GaussianBlur(small, (3, 3), 0)
         previous, self._previous = self._previous, small
         if previous is None:
