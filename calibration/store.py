@@ -90,7 +90,7 @@ class LayoutSpec(_Strict):
 class CalibrationFile(_Strict):
     """The calibration JSON document."""
 
-    version: Literal[1] = Field(default=FORMAT_VERSION, title="format version")
+    version: Literal[1] = Field(default=1, title="format version")
     image_size: tuple[int, int] = Field(title="image size", description="width, height of the calibration image")
     image_to_table: list[list[float]] | None = Field(
         default=None, title="homography", description="3x3, image px -> table mm (rows)"

@@ -155,7 +155,7 @@ class ImageFolderSource:
         image = cv2.imread(str(path), cv2.IMREAD_COLOR)
         if image is None:
             return Read(ReadStatus.CORRUPT, t=t)
-        return Read(ReadStatus.FRAME, image, t)
+        return Read(ReadStatus.FRAME, np.asarray(image, dtype=np.uint8), t)
 
     def close(self) -> None:
         self._files = []

@@ -56,10 +56,10 @@ class MotionMeter:
         if self._size != (fw, fh):
             self._build_masks((fw, fh), (sw, sh))
             self._previous = None
-        small = cv2.resize(image, (sw, sh), interpolation=cv2.INTER_AREA)
-        if small.ndim == 3:
-            small = cv2.cvtColor(small, cv2.COLOR_BGR2GRAY)
-        small = cv2.GaussianBlur(small, (3, 3), 0)
+        shrunk = cv2.resize(image, (sw, sh), interpolation=cv2.INTER_AREA)
+        if shrunk.ndim == 3:
+            shrunk = cv2.cvtColor(shrunk, cv2.COLOR_BGR2GRAY)
+        small: npt.NDArray[np.uint8] = np.asarray(cv2.GaussianBlur(shrunk, (3, 3), 0), dtype=np.uint8)
         previous, self._previous = self._previous, small
         if previous is None:
             return set()

@@ -258,7 +258,7 @@ class Scene:
         frames = self._card_frames(name, pile)
         if frames:
             return frames[-1][1]
-        return self.zones[name].polygon().mean(axis=0)
+        return np.asarray(self.zones[name].polygon().mean(axis=0), dtype=np.float64)
 
     def play(self, action: Action, reach_s: float = 0.25, carry_s: float = 0.35, leave_s: float = 0.25) -> Iterator[Frame]:
         """A hand comes in, does ``action``, and leaves; the table is at rest again at the end."""

@@ -40,7 +40,10 @@ class ObserveStats:
 
     def line(self) -> str:
         fps = self.frames / self.seconds if self.seconds else 0.0
-        per = lambda s: 1000.0 * s / self.frames if self.frames else 0.0  # noqa: E731
+
+        def per(seconds: float) -> float:
+            return 1000.0 * seconds / self.frames if self.frames else 0.0
+
         extra = ", ".join(f"{k} {v}" for k, v in self.capture.items() if k != "frames" and v)
         return (f"{self.frames} frames in {self.seconds:.1f} s ({fps:.1f} fps; detect {per(self.detect_s):.1f} ms, "
                 f"track {per(self.track_s):.1f} ms per frame), {self.published} states published"
