@@ -88,3 +88,63 @@ def test_observe_reports_a_missing_video(recorded: tuple[Scene, Path, Path], tmp
     rc = cardref(["observe", str(tmp_path / "none.mp4"), "--game", "klondike", "--calibration", str(cal),
                   "--out", str(tmp_path / "x"), "--detector", "replay_detector:make"])
     assert rc == 2
+
+
+class UnpluggedCamera:
+    """A live camera showing the scene; unplugged after frame ``at`` for ``gap`` frames (those are never
+    seen) and two failed reopenings, then plugged back in; it ends after the last frame."""
+
+    live = True
+    name = "unplugged"
+
+    def __init__(self, frames: list, at: int, gap: int) -> None:  # type: ignore[type-arg]
+        self.frames, self.at, self.gap = frames, at, gap
+        self.next = 0
+        self.failing_opens = 0
+        self.unplugged = False
+        self.shown: dict[int, object] = {}  # id(image) -> the scene frame it shows
+
+    def open(self) -> None:
+        from vision.frame_sources import SourceError
+
+        if self.failing_opens:
+            self.failing_opens -= 1
+            raise SourceError("no such device")
+
+    def read(self):  # type: ignore[no-untyped-def]
+        from vision.frame_sources import Read, ReadStatus
+
+        if self.next == self.at and not self.unplugged:
+            self.unplugged = True
+            self.failing_opens = 2
+            self.next += self.gap
+            return Read(ReadStatus.LOST)
+        if self.next >= len(self.frames):
+            return Read(ReadStatus.END)
+        f = self.frames[self.next]
+        self.next += 1
+        image = cv2.cvtColor(cv2.resize(f.image, SIZE, interpolation=cv2.INTER_NEAREST), cv2.COLOR_GRAY2BGR)
+        self.shown[id(image)] = (f, image)
+        return Read(ReadStatus.FRAME, image, f.t)
+
+    def close(self) -> None:
+        pass
+
+
+def test_a_camera_unplugged_mid_game_is_survived() -> None:
+    import io
+
+    from cardref.commands.observe import observe
+    from vision.capture import CaptureSettings
+    from vision.tracking import TableTracker, TrackerSettings
+
+    scene, frames = _scene()
+    moves_start = [i for i, f in enumerate(frames) if not f.at_rest][0]
+    camera = UnpluggedCamera(frames, at=moves_start + 40, gap=20)  # unplugged while a move is going on
+    tracker = TableTracker(scene.layout, scene.h, TrackerSettings())
+    out = io.StringIO()
+    settings = CaptureSettings(queue_size=8, drop_oldest=False, reconnect_interval_s=0.02, watchdog_period_s=0.05)
+    stats = observe(camera, lambda image: camera.shown[id(image)][0].detections, tracker, out, settings)  # type: ignore[index]
+    states = [TableState.from_json(json.loads(line)) for line in out.getvalue().splitlines()]
+    assert stats.capture["reconnects"] == 1
+    assert [{z: (p.backs, p.codes) for z, p in s.piles.items()} for s in states] == scene.steady_truths

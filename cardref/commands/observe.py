@@ -71,15 +71,18 @@ def load_detect(spec: str | None) -> Detect:
     return detect  # type: ignore[no-any-return]
 
 
-def observe(source: str, detect: Detect, tracker: Any, out: IO[str], capture_settings: Any = None,
+def observe(source: Any, detect: Detect, tracker: Any, out: IO[str], capture_settings: Any = None,
             on_state: Callable[[Any], None] | None = None) -> ObserveStats:
-    """Run one source to its end (or Ctrl-C) through ``detect`` and ``tracker``, writing states to ``out``."""
+    """Run one source (a spec for :func:`open_source`, or a :class:`FrameSource`) to its end (or Ctrl-C)
+    through ``detect`` and ``tracker``, writing states to ``out``. A live camera that is lost is
+    reconnected by the capture thread while the tracker keeps the game."""
     from vision.capture import Capture
     from vision.frame_sources import open_source
 
     stats = ObserveStats()
     started = time.perf_counter()
-    with Capture(open_source(source), capture_settings) as capture:
+    frames = open_source(source) if isinstance(source, str) else source
+    with Capture(frames, capture_settings) as capture:
         for frame in capture:
             t0 = time.perf_counter()
             detections = detect(frame.image)
