@@ -223,3 +223,45 @@ def test_watchdog_decisions() -> None:
 def test_settings_forbid_unknown_fields() -> None:
     with pytest.raises(ValueError):
         CaptureSettings(queue_sise=3)  # type: ignore[call-arg]
+
+
+def test_network_mjpeg_stream_that_drops_is_reconnected() -> None:
+    """A phone-camera style HTTP MJPEG stream whose server hangs up after ten frames, every time."""
+    from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+    class Phone(BaseHTTPRequestHandler):
+        def do_GET(self) -> None:  # noqa: N802 - the http.server name
+            self.send_response(200)
+            self.send_header("Content-Type", "multipart/x-mixed-replace; boundary=frame")
+            self.end_headers()
+            for i in range(10):
+                jpg = cv2.imencode(".jpg", _numbered(i))[1].tobytes()
+                try:
+                    self.wfile.write(b"--frame\r\nContent-Type: image/jpeg\r\nContent-Length: "
+                                     + str(len(jpg)).encode() + b"\r\n\r\n" + jpg + b"\r\n")
+                    self.wfile.flush()
+                except OSError:
+                    return
+                time.sleep(0.01)
+
+        def log_message(self, *args: object) -> None:
+            pass
+
+    server = ThreadingHTTPServer(("127.0.0.1", 0), Phone)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    url = f"http://127.0.0.1:{server.server_address[1]}/video"
+    source = open_source(url)
+    assert isinstance(source, LiveSource)
+    cap = Capture(source, FAST.model_copy(update={"queue_size": 64, "stale_after_s": 5.0})).start()
+    got = []
+    deadline = time.monotonic() + 20.0
+    while len(got) < 25 and time.monotonic() < deadline:
+        frame = cap.get(timeout=0.2)
+        if frame is not None:
+            got.append(frame)
+    cap.stop()
+    server.shutdown()
+    assert len(got) >= 25
+    assert cap.counters.reconnects >= 2
+    assert all(b.t >= a.t for a, b in zip(got, got[1:]))  # one clock across reconnects
+    assert [f.index for f in got] == list(range(len(got)))
