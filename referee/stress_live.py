@@ -1,0 +1,805 @@
+"""Following a real Stress game from what the camera sees (issue 6: move inference for the speed games).
+
+Stress has no turns: between two steady views both players may have played, a play and its refill may
+be seen together or apart, and new centre cards are laid by both at once. The referee keeps a full
+:class:`~referee.stress.StressState` in which every card nobody has seen yet (the stocks, a refill not
+yet shown) is an :class:`Unseen` stand-in: a card object of its own whose rank fits nothing, so the
+engine never lets an unseen card decide a verdict or a call. When the camera shows the card, the
+stand-in is replaced by the real card (``learned`` on the finding). Cards that go back face down (a
+stress penalty, S9 centre piles taken as stock) become stand-ins again: their order is not seen.
+
+From the confirmed position and a new steady observation:
+
+1. the table as expected: nothing happened (cards it shows for the first time are learned);
+2. a short series of legal single-player moves explains it (breadth first: the fewest moves win; at
+   most ``MAX_PER_PLAYER`` moves per player and ``MAX_DEPTH`` moves per view, engine time order):
+   each is a ``move`` finding, and every call the engine makes on the way (``stress``, ``stuck``,
+   ``round_over``, ``match_over``) follows as a ``call`` finding with the time of this view. Several
+   different explanations: ``ambiguous`` (wait for a clearer view);
+3. only a move that breaks a rule explains it (possibly after legal moves of the other player): an
+   ``illegal`` finding with the rule; the game waits for it to be taken back (``taken_back``) while
+   the other player may go on playing;
+4. nothing explains it: ``unrecognised``, the position stays as it was; no move is invented.
+
+The camera's reading is settled by the rules: an unreadable card (``None``) fits whatever the engine
+expects there, and only the moves the engine allows are tried, so a card read as 6-or-8 is the one
+that fits. A row place seen empty where the engine already refilled it with an unseen card is
+accepted (the refill is not laid yet); its card is learned when it shows. Held zones are not judged.
+A ``stuck`` call is made only when every row top and centre top has been seen (an unseen refill might
+be playable); it is made on the first view that shows them. New centre cards that cannot be read are
+not accepted yet (``ambiguous``): the stress and stuck calls depend on them.
+
+**Inputs the camera cannot give** (the web app's key press or screen tap calls them; each returns
+``(live, findings)`` like :func:`observe`):
+
+- :func:`slap` ``(live, player, t, pile=0)``: player ``player`` (0 or 1) slapped centre pile ``pile``
+  at ``t`` (S8). The first slap is safe, the second settles the stress. A slap when the tops do not
+  match is an ``illegal`` finding (S8 false slap) with nothing to take back.
+- :func:`new_round` ``(live, observation)``: start the next round (S11) from a view of the new deal.
+  Not needed in the normal case: after ``round_over`` a view showing a fresh deal (four readable cards
+  in each row, empty centre) starts the next round by itself.
+
+Zone names (``calibration.templates``): ``p1.pile1`` .. ``p1.pile4``, ``p1.stock``, ``p2.pile1`` ..
+``p2.pile4``, ``p2.stock``, ``centre1``, ``centre2``. Seat ``pN`` is engine player ``N-1``; ``pileK`` is
+row place ``K-1``; ``centreK`` is centre pile ``K-1`` (the one player ``K-1`` lays on).
+
+Shared helpers (:class:`Unseen`, :func:`substitute_cards`, the breadth-first search) are used by
+:mod:`referee.zenuwen_live` too.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections import Counter
+from dataclasses import dataclass, field, replace
+from typing import Any, Callable, Generic, Iterable, Iterator, Mapping, Sequence, TypeVar
+
+from . import stress
+from .cards import Card, CardError
+from .observation import Finding, Observation, SeenPile
+from .options import to_spec
+from .stress import Lay, NewRound, Phase, Play, Seat, Slap, Stack, StressDeal, StressRules, StressState
+from .verdict import Event, Illegal, Legal
+
+MAX_DEPTH = 3
+"""Most moves one view may explain (all players together; a lay counts once)."""
+MAX_PER_PLAYER = 2
+"""Most moves of one player one view may explain."""
+
+# === shared with zenuwen_live ======================================================================
+
+_ids = itertools.count()
+
+
+@dataclass(frozen=True, slots=True)
+class Unseen(Card):
+    """A card nobody has seen (face down, or laid but not yet in view). Its rank is far outside 1-13
+    and differs from every other stand-in's by a multiple of 20, so it never fits, stacks or matches
+    anything: the engine cannot judge a move or make a call on a card the camera has not shown."""
+
+    n: int = 0
+
+    @property
+    def code(self) -> str:
+        return "??"
+
+    @property
+    def name(self) -> str:
+        return "an unseen card"
+
+
+def unseen() -> Unseen:
+    """A fresh stand-in."""
+    n = next(_ids)
+    return Unseen(1000 + 20 * n, "?", n)
+
+
+def is_unseen(c: Card | None) -> bool:
+    return isinstance(c, Unseen)
+
+
+def parse_seen(code: str | None) -> Card | None:
+    """The card the camera read, or None (unreadable or not a card code)."""
+    if code is None:
+        return None
+    try:
+        return Card.parse(code)
+    except CardError:
+        return None
+
+
+def judged(obs: Observation, zone: str) -> SeenPile | None:
+    """The pile as seen, or None when the zone is missing or held (not judged)."""
+    pile = obs.piles.get(zone)
+    if pile is None or pile.held:
+        return None
+    return pile
+
+
+def clean_events(events: Iterable[Event]) -> tuple[Event, ...]:
+    """Events without unseen stand-ins in their card lists (a refill not yet seen names no card)."""
+    out = []
+    for e in events:
+        if any(is_unseen(c) for c in e.cards):
+            e = replace(e, cards=tuple(c for c in e.cards if not is_unseen(c)))
+        out.append(e)
+    return tuple(out)
+
+
+def learned_pairs(subs: Mapping[Unseen, Card]) -> tuple[tuple[str, str], ...]:
+    return tuple((f"unseen{u.n}", c.code) for u, c in subs.items())
+
+
+class Binder:
+    """Collects what an observation reveals: stand-in -> real card, with the deck count checked
+    (a card can be learned only while fewer copies of it are known than the decks hold)."""
+
+    __slots__ = ("bind", "real", "decks", "ok")
+
+    def __init__(self, real: Counter[Card], decks: int) -> None:
+        self.bind: dict[Unseen, Card] = {}
+        self.real = real
+        self.decks = decks
+        self.ok = True
+
+    def card(self, expected: Card | None, seen: str | None) -> bool:
+        """Does the seen code fit the expected card (learning it when it is a stand-in)?"""
+        if expected is None:
+            return False
+        if seen is None:
+            return True
+        if isinstance(expected, Unseen):
+            got = self.bind.get(expected)
+            c = parse_seen(seen)
+            if c is None:
+                return True  # not a card code: as unreadable
+            if got is not None:
+                return got is c
+            if self.real[c] >= self.decks:
+                return False
+            self.real[c] += 1
+            self.bind[expected] = c
+            return True
+        return expected.code == seen
+
+
+S = TypeVar("S")
+
+
+@dataclass(frozen=True, slots=True)
+class Node(Generic[S]):
+    """One hypothesis in the search: the position after ``moves``, with the stand-ins revealed on
+    the way (``subs``) and the count of moves per player."""
+
+    state: S
+    moves: tuple[Any, ...] = ()
+    subs: tuple[tuple[Unseen, Card], ...] = ()
+    count: tuple[int, ...] = ()
+
+    def then(self, state: S, move: Any, player: int | None, subs: tuple[tuple[Unseen, Card], ...] = ()) -> "Node[S]":
+        count = self.count
+        if player is not None:
+            count = count[:player] + (count[player] + 1,) + count[player + 1 :]
+        return Node(state, self.moves + (move,), self.subs + subs, count)
+
+
+def breadth_first(
+    start: Node[S],
+    expand: Callable[[Node[S]], Iterable[Node[S]]],
+    targets: Sequence[Callable[[S], dict[Unseen, Card] | None]],
+    max_depth: int,
+) -> list[tuple[Node[S], int, dict[Unseen, Card]]]:
+    """The explanations with the fewest moves: ``(node, target index, what the view reveals)``.
+    A position reached twice (the same moves in another order) is kept once, the first way found."""
+    frontier = [start]
+    seen: set[Any] = {start.state}
+    for depth in range(max_depth + 1):
+        hits = []
+        for node in frontier:
+            for k, target in enumerate(targets):
+                b = target(node.state)
+                if b is not None:
+                    hits.append((node, k, b))
+                    break
+        if hits or depth == max_depth:
+            return hits
+        nxt = []
+        for node in frontier:
+            for child in expand(node):
+                if child.state not in seen:
+                    seen.add(child.state)
+                    nxt.append(child)
+        frontier = nxt
+        if not frontier:
+            break
+    return []
+
+
+def call_findings(events: Iterable[Event], calls: frozenset[str], t: float, frame: int | None) -> list[Finding]:
+    out = []
+    for e in events:
+        if e.kind in calls:
+            rule = dict(e.data).get("rule", "")
+            out.append(Finding("call", t, verdict=e, rule=str(rule), detail=e.detail, frame=frame))
+    return out
+
+
+# === Stress =========================================================================================
+
+CENTRE_ZONES = ("centre1", "centre2")
+
+
+def row_zone(player: int, place: int) -> str:
+    return f"p{player + 1}.pile{place + 1}"
+
+
+def stock_zone(player: int) -> str:
+    return f"p{player + 1}.stock"
+
+
+def substitute_cards(state: StressState, subs: Mapping[Unseen, Card]) -> StressState:
+    """The position with stand-ins replaced by the real cards."""
+    if not subs:
+        return state
+
+    def tr(cards: tuple[Card, ...]) -> tuple[Card, ...]:
+        return tuple(subs.get(c, c) if isinstance(c, Unseen) else c for c in cards)
+
+    seats = tuple(Seat(tr(s.stock), tuple(tr(p) for p in s.row)) for s in state.seats)
+    return replace(state, seats=seats, centre=tuple(tr(p) for p in state.centre))
+
+
+def _face_down_unseen(state: StressState) -> StressState:
+    """Cards back in a stock are face down again and their order is not seen: stand-ins."""
+    if all(is_unseen(c) for s in state.seats for c in s.stock):
+        return state
+    seats = tuple(Seat(tuple(c if is_unseen(c) else unseen() for c in s.stock), s.row) for s in state.seats)
+    return replace(state, seats=seats)
+
+
+def _real_counts(state: StressState) -> Counter[Card]:
+    return Counter(c for c in state.all_cards() if not isinstance(c, Unseen))
+
+
+@dataclass(frozen=True, slots=True)
+class PendingIllegal:
+    """An illegal move on the table: the move, its verdict, and how it changed the table physically
+    (``refilled``: the player also took a refill from the stock)."""
+
+    move: Play | Stack | Lay
+    verdict: Illegal
+    refilled: bool
+
+
+@dataclass(frozen=True, slots=True)
+class LiveStress:
+    """The referee's running picture of a real Stress game."""
+
+    state: StressState
+    pending: PendingIllegal | None = None
+    moves: int = 0
+    last: Observation | None = field(default=None, compare=False)
+    """The last view that did not match the position (re-judged after an explicit input)."""
+    waiting: str = ""
+    """What the referee waits for, for the screens (a slap, a readable centre card, a take-back)."""
+
+
+def _zone_ok(state: StressState, zone: str, seen: SeenPile, b: Binder, pending_refill: list[int]) -> bool:
+    """Does one seen zone fit the position? (``pending_refill`` counts refills not laid yet per player.)"""
+    if zone in CENTRE_ZONES:
+        j = CENTRE_ZONES.index(zone)
+        pile = state.centre[j]
+        if not seen.cards:
+            # empty, or a new centre card the engine laid that is not down yet
+            return not pile or isinstance(pile[-1], Unseen)
+        return b.card(pile[-1] if pile else None, seen.cards[-1])
+    if not zone.startswith("p") or "." not in zone:
+        return True
+    seat_s, place = zone[1:].split(".", 1)
+    if not seat_s.isdigit() or not 1 <= int(seat_s) <= len(state.seats):
+        return True
+    p = int(seat_s) - 1
+    seat = state.seats[p]
+    if place == "stock":
+        if seen.backs is None and not seen.cards:
+            return True
+        has = bool(seen.cards) or bool(seen.backs)
+        return has == bool(seat.stock) or (has and not seat.stock and pending_refill[p] > 0)
+    if not place.startswith("pile") or not place[4:].isdigit():
+        return True
+    i = int(place[4:]) - 1
+    if not 0 <= i < len(seat.row):
+        return True
+    pile = seat.row[i]
+    if not seen.cards:
+        if not pile:
+            return True
+        if len(pile) == 1 and isinstance(pile[0], Unseen):
+            pending_refill[p] += 1  # refilled by the engine, the card is not laid yet
+            return True
+        return False
+    return b.card(pile[-1] if pile else None, seen.cards[-1])
+
+
+def _zone_order(obs: Observation) -> list[str]:
+    # rows before stocks: a stock seen non-empty may be excused by a refill not laid yet
+    return sorted(obs.piles, key=lambda z: z.endswith(".stock"))
+
+
+def match(state: StressState, obs: Observation) -> dict[Unseen, Card] | None:
+    """What the observation reveals if it fits the position (stand-in -> card), else None."""
+    b = Binder(_real_counts(state), 1)
+    pending = [0] * len(state.seats)
+    for zone in _zone_order(obs):
+        seen = judged(obs, zone)
+        if seen is not None and not _zone_ok(state, zone, seen, b, pending):
+            return None
+    return b.bind
+
+
+def differing_zones(state: StressState, obs: Observation) -> frozenset[str]:
+    """The zones that do not look as the position says, each judged on its own."""
+    out = set()
+    pending = [0] * len(state.seats)
+    real = _real_counts(state)
+    for zone in _zone_order(obs):
+        seen = judged(obs, zone)
+        if seen is not None and not _zone_ok(state, zone, seen, Binder(Counter(real), 1), pending):
+            out.add(zone)
+    return frozenset(out)
+
+
+def _touches(move: Any) -> frozenset[str]:
+    if isinstance(move, Play):
+        assert isinstance(move.source, int) and isinstance(move.to, int)
+        return frozenset({row_zone(move.player, move.source), CENTRE_ZONES[move.to], stock_zone(move.player)})
+    if isinstance(move, Stack):
+        assert isinstance(move.source, int) and isinstance(move.onto, int)
+        p = move.player
+        return frozenset({row_zone(p, move.source), row_zone(p, move.onto), stock_zone(p)})
+    if isinstance(move, Lay):
+        return frozenset(CENTRE_ZONES) | {stock_zone(0), stock_zone(1)}
+    return frozenset()
+
+
+def _expand(obs: Observation, diff: frozenset[str], t: float) -> Callable[[Node[StressState]], Iterator[Node[StressState]]]:
+    centre_seen = [parse_seen(p.top) if (p := judged(obs, z)) is not None else None for z in CENTRE_ZONES]
+
+    def expand(node: Node[StressState]) -> Iterator[Node[StressState]]:
+        state = node.state
+        for move in stress.legal_moves(state):
+            if not isinstance(move, (Play, Stack, Lay)):
+                continue  # slaps and new rounds are explicit inputs
+            p = move.player
+            if p is not None and node.count[p] >= MAX_PER_PLAYER:
+                continue
+            if not _touches(move) & diff:
+                continue
+            v = stress.apply(state, replace(move, t=t))
+            if isinstance(v, Legal):
+                yield node.then(v.state, v.move, p)
+        if state.phase is not Phase.PLAY:
+            return
+        # a refill played before the camera saw it on the row: it is the card now on that centre pile
+        real = None
+        for p, seat in enumerate(state.seats):
+            if node.count[p] >= MAX_PER_PLAYER:
+                continue
+            for i, pile in enumerate(seat.row):
+                if not pile or not isinstance(pile[-1], Unseen):
+                    continue
+                for j, c in enumerate(centre_seen):
+                    if c is None or CENTRE_ZONES[j] not in diff:
+                        continue
+                    real = real if real is not None else _real_counts(state)
+                    if real[c]:
+                        continue
+                    u = pile[-1]
+                    move2 = Play(p, i, j, t)
+                    v = stress.apply(substitute_cards(state, {u: c}), move2)
+                    if isinstance(v, Legal):
+                        yield node.then(v.state, move2, p, ((u, c),))
+
+    return expand
+
+
+def _physical(state: StressState, t: float) -> Iterator[tuple[PendingIllegal, StressState]]:
+    """Every single-player card move a hand could make that the rules forbid, with the table it leaves
+    (with and without the refill from the stock)."""
+    for p, seat in enumerate(state.seats):
+        for i, pile in enumerate(seat.row):
+            if not pile:
+                continue
+            for j in range(len(state.centre)):
+                play = Play(p, i, j, t)
+                v = stress.apply(state, play)
+                if isinstance(v, Illegal):
+                    centre = state.centre[:j] + (state.centre[j] + pile,) + state.centre[j + 1 :]
+                    for refilled in (True, False):
+                        yield PendingIllegal(play, v, refilled), replace(state, centre=centre, seats=_lift(state, p, i, refilled))
+            for k, other in enumerate(seat.row):
+                if k == i or not other:
+                    continue
+                stack = Stack(p, i, k, t)
+                v = stress.apply(state, stack)
+                if isinstance(v, Illegal):
+                    for refilled in (True, False):
+                        seats = _lift(state, p, i, refilled)
+                        s = seats[p]
+                        row = s.row[:k] + (s.row[k] + pile,) + s.row[k + 1 :]
+                        seats = seats[:p] + (Seat(s.stock, row),) + seats[p + 1 :]
+                        yield PendingIllegal(stack, v, refilled), replace(state, seats=seats)
+    if all(s.stock for s in state.seats) and state.phase in (Phase.PLAY, Phase.STRESS):
+        lay = Lay(t)
+        v = stress.apply(state, lay)
+        if isinstance(v, Illegal):
+            centre = tuple(c + (s.stock[0],) for c, s in zip(state.centre, state.seats))
+            seats = tuple(Seat(s.stock[1:], s.row) for s in state.seats)
+            yield PendingIllegal(lay, v, False), replace(state, centre=centre, seats=seats)
+
+
+def _lift(state: StressState, p: int, i: int, refilled: bool) -> tuple[Seat, ...]:
+    seat = state.seats[p]
+    if refilled and seat.stock:
+        row = seat.row[:i] + ((seat.stock[0],),) + seat.row[i + 1 :]
+        new = Seat(seat.stock[1:], row)
+    else:
+        new = Seat(seat.stock, seat.row[:i] + ((),) + seat.row[i + 1 :])
+    return state.seats[:p] + (new,) + state.seats[p + 1 :]
+
+
+def _overlay(state: StressState, pend: PendingIllegal) -> StressState:
+    """The table with the pending illegal move still on it (redone by position on a later position)."""
+    m = pend.move
+    if isinstance(m, Lay):
+        centre = tuple(c + (s.stock[0],) if s.stock else c for c, s in zip(state.centre, state.seats))
+        return replace(state, centre=centre, seats=tuple(Seat(s.stock[1:], s.row) for s in state.seats))
+    assert isinstance(m.source, int)
+    p, i = m.player, m.source
+    pile = state.seats[p].row[i]
+    if not pile:
+        return state
+    seats = _lift(state, p, i, pend.refilled)
+    if isinstance(m, Play):
+        assert isinstance(m.to, int)
+        j = m.to
+        return replace(state, seats=seats, centre=state.centre[:j] + (state.centre[j] + pile,) + state.centre[j + 1 :])
+    assert isinstance(m.onto, int)
+    s = seats[p]
+    row = s.row[: m.onto] + (s.row[m.onto] + pile,) + s.row[m.onto + 1 :]
+    return replace(state, seats=seats[:p] + (Seat(s.stock, row),) + seats[p + 1 :])
+
+
+def _decisive_unseen(state: StressState) -> bool:
+    """Is a row top or centre top not seen yet (a stuck call would be a guess)?"""
+    tops = [p[-1] for s in state.seats for p in s.row if p] + [p[-1] for p in state.centre if p]
+    return any(is_unseen(c) for c in tops)
+
+
+def _settle_calls(state: StressState, t: float, frame: int | None) -> tuple[StressState, list[Finding]]:
+    """Calls that wait for cards to be seen (stuck), made once they are; a stuck call that a card
+    learned since has made wrong lapses (as the engine lets it lapse after a stack)."""
+    if state.phase is not Phase.PLAY or _decisive_unseen(state):
+        return state, []
+    after, events = stress._finish(state, t, [])
+    return after, call_findings(events, stress.CALLS, t, frame)
+
+
+def _replay(
+    start: StressState, moves: Sequence[Any], subs: Mapping[Unseen, Card], t: float, frame: int | None
+) -> tuple[StressState, list[Finding]] | None:
+    """Judge the explaining moves again from the start with every revealed card in place, so the
+    verdicts and calls rest on the real cards; None if one of them is then not legal."""
+    state = substitute_cards(start, subs)
+    findings: list[Finding] = []
+    learned = learned_pairs(subs)
+    for k, move in enumerate(moves):
+        v = stress.apply(state, replace(move, t=t))
+        if not isinstance(v, Legal):
+            return None
+        plain = clean_events(e for e in v.events if e.kind not in stress.CALLS)
+        state = v.state
+        findings.append(
+            Finding("move", t, move=v.move, verdict=Legal(v.move, state, 0, plain), frame=frame, learned=learned if k == 0 else ())
+        )
+        findings += call_findings(v.events, stress.CALLS, t, frame)
+    state = _face_down_unseen(state)  # after the last move: the cards learned here are all face up
+    if state.stuck and not start.stuck and _decisive_unseen(state):
+        # a stuck call resting on a card not seen yet: withdrawn, made again once the card shows
+        findings = [f for f in findings if not (f.kind == "call" and f.verdict.kind == "stuck")]
+        state = replace(state, stuck=False)
+    return state, findings
+
+
+def observe(live: LiveStress, obs: Observation) -> tuple[LiveStress, list[Finding]]:
+    """Judge one steady observation; returns the new running picture and what was concluded."""
+    state = live.state
+    t, frame = max(obs.t, state.t), obs.frame
+    pend = live.pending
+    if state.phase is Phase.ROUND_OVER:
+        fresh = _fresh_deal(state, obs)
+        if fresh is not None:
+            return _start_round(live, fresh, t, frame)
+    if state.phase is Phase.MATCH_OVER:
+        return live, []
+    if state.phase is Phase.ROUND_OVER and match(state, obs) is None:
+        return replace(live, last=obs, waiting="the next deal (S11)"), []  # cards being gathered
+
+    targets: list[Callable[[StressState], dict[Unseen, Card] | None]] = [lambda s: match(s, obs)]
+    if pend is not None:
+        targets.append(lambda s: match(_overlay(s, pend), obs))
+    diff = differing_zones(state, obs)
+    if pend is not None:
+        diff |= _touches(pend.move)
+    hits = breadth_first(Node(state, count=(0,) * len(state.seats)), _expand(obs, diff, t), targets, MAX_DEPTH)
+
+    if hits:
+        finals: dict[tuple[StressState, int], tuple[Node[StressState], int, dict[Unseen, Card]]] = {}
+        for node, k, b in hits:
+            subs = dict(node.subs)
+            subs.update(b)
+            key = substitute_cards(node.state, subs)
+            finals.setdefault((key, k), (node, k, subs))
+        if len({key for key, _ in finals}) > 1:
+            names = "; ".join(", ".join(_text(m) for m in node.moves) or "nothing" for node, _, _ in finals.values())
+            return replace(live, last=obs), [Finding("ambiguous", t, frame=frame, detail=f"several move series fit: {names}")]
+        (final, _), (node, k, subs) = next(iter(finals.items()))
+        if any(is_unseen(p[-1]) for p in final.centre if p):
+            return replace(live, last=obs, waiting="the new centre cards"), [
+                Finding("ambiguous", t, frame=frame, detail="new centre cards laid but not readable yet: waiting for a clearer view")
+            ]
+        replayed = _replay(state, node.moves, subs, t, frame)
+        if replayed is None:
+            return replace(live, last=obs), [Finding("unrecognised", t, frame=frame, detail=_difference(state, obs))]
+        new_state, findings = replayed
+        new_state, later = _settle_calls(new_state, t, frame)
+        findings += later
+        moved = sum(1 for f in findings if f.kind == "move")
+        new_pend = pend if k == 1 else None
+        if pend is not None and k == 0:
+            findings.append(Finding("taken_back", t, move=pend.move, frame=frame))
+        waiting = _waiting(new_state, new_pend)
+        return LiveStress(new_state, new_pend, live.moves + moved, None, waiting), findings
+
+    if pend is None:
+        # an illegal move, alone or after legal moves of the other player
+        starts = [Node(state, count=(0,) * len(state.seats))]
+        starts += list(_expand(obs, diff, t)(starts[0]))
+        for node in starts:
+            for pending, physical in _physical(node.state, t):
+                if match(physical, obs) is None:
+                    continue
+                subs = dict(node.subs)
+                replayed = _replay(state, node.moves, subs, t, frame)
+                if replayed is None:
+                    continue
+                new_state, findings = replayed
+                new_pend = replace(pending, move=replace(pending.move, t=t))
+                findings.append(
+                    Finding("illegal", t, move=new_pend.move, rule=pending.verdict.rule, reason=pending.verdict.reason, frame=frame)
+                )
+                moved = sum(1 for f in findings if f.kind == "move")
+                return LiveStress(new_state, new_pend, live.moves + moved, None, _waiting(new_state, new_pend)), findings
+
+    if state.phase is Phase.STRESS and any(z in diff for z in CENTRE_ZONES):
+        # the centre piles were taken or new cards laid before the slaps were entered: wait for them
+        return replace(live, last=obs, waiting="the slaps (S8)"), []
+    return replace(live, last=obs), [Finding("unrecognised", t, frame=frame, detail=_difference(state, obs))]
+
+
+def _waiting(state: StressState, pend: PendingIllegal | None) -> str:
+    if pend is not None:
+        return f"the illegal move to be taken back ({pend.verdict.rule})"
+    if state.phase is Phase.STRESS:
+        return "the slaps (S8)"
+    if state.phase is Phase.LAY:
+        return "new centre cards (S4)"
+    return ""
+
+
+def _text(move: Any) -> str:
+    if isinstance(move, Play):
+        return f"player {move.player} plays row {move.source} on centre {move.to}"
+    if isinstance(move, Stack):
+        return f"player {move.player} stacks row {move.source} on row {move.onto}"
+    if isinstance(move, Lay):
+        return "new centre cards"
+    return str(move)
+
+
+def _difference(state: StressState, obs: Observation) -> str:
+    """Which piles do not look as expected, for the unrecognised-change report."""
+    parts = []
+    for zone in sorted(differing_zones(state, obs)):
+        seen = obs.piles[zone]
+        shown = " ".join(c or "?" for c in seen.cards) or (f"{seen.backs} backs" if seen.backs else "nothing")
+        parts.append(f"{zone} shows {shown}")
+    return "; ".join(parts) or "the table does not match the game"
+
+
+# --- starting, new rounds ----------------------------------------------------------------------------
+
+
+def _read_rows(obs: Observation, players: int = 2) -> list[list[Card]] | str:
+    rows: list[list[Card]] = []
+    for p in range(players):
+        row = []
+        for i in range(stress.ROW):
+            pile = obs.piles.get(row_zone(p, i), SeenPile())
+            c = parse_seen(pile.top)
+            if pile.held or len(pile.cards) != 1 or c is None:
+                return f"{row_zone(p, i)} must show exactly one readable face-up card"
+            row.append(c)
+        rows.append(row)
+    seen = [c for r in rows for c in r]
+    if len(set(seen)) != len(seen):
+        return "the same card is seen in two row places"
+    return rows
+
+
+def start(observation: Observation, rules: StressRules | None = None) -> LiveStress:
+    """A new game from the first steady view of a fresh deal (S1/S2): four readable cards in each row;
+    centre cards may already lie (both readable) or not (the first move is the lay, S4). The rest of
+    each half deck (26 cards, S1) is the unseen stock."""
+    rules = rules or StressRules()
+    rows = _read_rows(observation)
+    if isinstance(rows, str):
+        raise ValueError(f"cannot start: {rows}")
+    centre: list[Card] = []
+    for z in CENTRE_ZONES:
+        pile = observation.piles.get(z, SeenPile())
+        if pile.cards:
+            c = parse_seen(pile.top)
+            if c is None:
+                raise ValueError(f"cannot start: {z} shows a card that cannot be read")
+            centre.append(c)
+    if centre and len(centre) != 2:
+        raise ValueError("cannot start: one centre card lies, the other not")
+    seen = [c for r in rows for c in r] + centre
+    if len(set(seen)) != len(seen):
+        raise ValueError("cannot start: the same card is seen twice")
+    per_stock = 26 - stress.ROW - (1 if centre else 0)
+    seats = tuple(Seat(tuple(unseen() for _ in range(per_stock)), tuple((c,) for c in r)) for r in rows)
+    deal = StressDeal(seats, tuple((c,) for c in centre) if centre else None)
+    v = stress.new_game(deal, rules, observation.t)
+    return LiveStress(v.state)
+
+
+def _fresh_deal(state: StressState, obs: Observation) -> list[list[Card]] | None:
+    """A view of a new deal after a round: readable rows, empty centre."""
+    if any((p := judged(obs, z)) is None or p.cards for z in CENTRE_ZONES):
+        return None
+    rows = _read_rows(obs, len(state.seats))
+    return None if isinstance(rows, str) else rows
+
+
+def _start_round(live: LiveStress, rows: list[list[Card]], t: float, frame: int | None) -> tuple[LiveStress, list[Finding]]:
+    state = live.state
+    pool = list(state.all_cards())
+    subs: dict[Unseen, Card] = {}
+    picked: list[list[Card]] = []
+    for row in rows:
+        got = []
+        for c in row:
+            obj = next((x for x in pool if x is c), None)
+            if obj is None:
+                obj = next((x for x in pool if isinstance(x, Unseen)), None)
+                if obj is None:
+                    return live, [Finding("unrecognised", t, frame=frame, detail=f"new deal shows {c.code}, which is not in the game")]
+                assert isinstance(obj, Unseen)
+                subs[obj] = c
+            pool.remove(obj)
+            got.append(c)
+        picked.append(got)
+    if subs:
+        state = substitute_cards(state, subs)
+        pool = [subs.get(x, x) if isinstance(x, Unseen) else x for x in pool]
+    half = (len(pool) + 1) // 2
+    stocks = (tuple(pool[:half]), tuple(pool[half:]))
+    deal = StressDeal(tuple(Seat(stocks[p], tuple((c,) for c in picked[p])) for p in range(2)), None)
+    v = stress.apply(state, NewRound(t, deal))
+    if isinstance(v, Illegal):
+        return live, [Finding("illegal", t, move=v.move, rule=v.rule, reason=v.reason, frame=frame)]
+    new_state = _face_down_unseen(v.state)
+    plain = clean_events(e for e in v.events if e.kind not in stress.CALLS)
+    findings = [Finding("move", t, move=v.move, verdict=Legal(v.move, new_state, 0, plain), frame=frame, learned=learned_pairs(subs))]
+    findings += call_findings(v.events, stress.CALLS, t, frame)
+    return LiveStress(new_state, None, live.moves + 1, None, _waiting(new_state, None)), findings
+
+
+def new_round(live: LiveStress, observation: Observation) -> tuple[LiveStress, list[Finding]]:
+    """Explicit input: the next round (S11) starts from this view of the new deal (readable rows)."""
+    if live.state.phase is not Phase.ROUND_OVER:
+        v = stress.apply(live.state, NewRound(observation.t))
+        assert isinstance(v, Illegal)
+        return live, [Finding("illegal", observation.t, move=v.move, rule=v.rule, reason=v.reason, frame=observation.frame)]
+    rows = _read_rows(observation, len(live.state.seats))
+    if isinstance(rows, str):
+        return live, [Finding("unrecognised", observation.t, frame=observation.frame, detail=f"new round: {rows}")]
+    return _start_round(live, rows, max(observation.t, live.state.t), observation.frame)
+
+
+# --- explicit inputs ---------------------------------------------------------------------------------
+
+
+def slap(live: LiveStress, player: int, t: float, pile: int = 0) -> tuple[LiveStress, list[Finding]]:
+    """Explicit input (key press / screen tap, or the camera seeing whose hand reached a centre pile
+    first): ``player`` (0 or 1) slapped centre pile ``pile`` (0 or 1) at ``t`` (S8).
+
+    A legal slap is a ``move`` finding (its verdict's events say ``first: safe`` / ``last: pays`` and
+    the ``take``), followed by any calls. A false slap is an ``illegal`` finding (S8) that needs no
+    take-back. After the second slap the last view that did not fit is judged again (the loser may
+    already have taken the centre piles, or new cards may lie)."""
+    state = live.state
+    t = max(t, state.t)
+    v = stress.apply(state, Slap(player, pile, t))
+    if isinstance(v, Illegal):
+        return live, [Finding("illegal", t, move=v.move, rule=v.rule, reason=v.reason)]
+    new_state = _face_down_unseen(v.state)
+    plain = clean_events(e for e in v.events if e.kind not in stress.CALLS)
+    findings = [Finding("move", t, move=v.move, verdict=Legal(v.move, new_state, 0, plain))]
+    findings += call_findings(v.events, stress.CALLS, t, None)
+    after = LiveStress(new_state, live.pending, live.moves + 1, live.last, _waiting(new_state, live.pending))
+    if live.last is not None and new_state.phase is not Phase.STRESS:
+        again = replace(live.last, t=max(live.last.t, t))
+        after, more = observe(replace(after, last=None), again)
+        findings += [f for f in more if f.kind != "unrecognised"]
+    return after, findings
+
+
+# --- what the live referee shows and announces -------------------------------------------------------
+
+
+def public_state(live: LiveStress) -> dict[str, object]:
+    """The position as players may see it: stocks as counts, unseen cards as ``None``."""
+    state = live.state
+
+    def code(c: Card) -> str | None:
+        return None if is_unseen(c) else c.code
+
+    return {
+        "phase": state.phase.value,
+        "round": state.round,
+        "players": [
+            {"stock": len(s.stock), "row": [[code(c) for c in p] for p in s.row]} for s in state.seats
+        ],
+        "centre": [[code(c) for c in p] for p in state.centre],
+        "score": list(state.score),
+        "slaps": [{"player": p, "t": t, "pile": k} for p, t, k in state.slaps],
+        "moves": live.moves,
+        "waiting_for": live.waiting or None,
+        "waiting_for_take_back": None if live.pending is None else _text(live.pending.move),
+    }
+
+
+def ending(live: LiveStress, t: float) -> tuple[str, Event] | None:
+    """S11: once the agreed rounds are played (option ``rounds``): ``(result, call)``."""
+    end = stress.outcome(live.state)
+    if end is None or not end.match_over:
+        return None
+    if end.winner is None:
+        return "draw", Event("won", t=t, detail=f"the match ends level after {end.round} rounds")
+    return f"player {end.winner}", Event("won", t=t, player=end.winner, detail=f"player {end.winner} wins the match {end.score}")
+
+
+def involved_cards(live: LiveStress, finding: Finding) -> list[str]:
+    """The cards an illegal move involves (the moved card and what it landed on)."""
+    state, move = live.state, finding.move
+    out: list[str] = []
+    if isinstance(move, (Play, Stack)) and isinstance(move.source, int):
+        pile = state.seats[move.player].row[move.source]
+        if pile and not is_unseen(pile[-1]):
+            out.append(pile[-1].code)
+        if isinstance(move, Play) and isinstance(move.to, int) and state.centre[move.to]:
+            top = state.centre[move.to][-1]
+            if not is_unseen(top):
+                out.append(top.code)
+        if isinstance(move, Stack) and isinstance(move.onto, int) and state.seats[move.player].row[move.onto]:
+            top = state.seats[move.player].row[move.onto][-1]
+            if not is_unseen(top):
+                out.append(top.code)
+    return out
+
+
+def rules_spec(rules: StressRules) -> str:
+    return to_spec(rules)
