@@ -20,6 +20,7 @@ COMMANDS = [
     "cardref.commands.analyze",
     "cardref.commands.detect",
     "cardref.commands.evaluate",
+    "cardref.commands.render",
     "cardref.commands.serve",
     "cardref.commands.observe",
     "cardref.commands.calibrate",

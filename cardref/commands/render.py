@@ -1,0 +1,89 @@
+"""``cardref render klondike --seed N --out DIR``: a truth video of a whole game (docs/truth-videos.md).
+
+The referee engine plays (or replays ``--moves``) a game with ``--illegal`` deliberately illegal moves
+that are then taken back; the table is painted with a deck design the detector never trained on, on a
+procedural table top, through a tilted camera, with a hand carrying the cards, lighting changes, blur,
+noise and compression. Next to the video: ``calibration.json`` (for ``--calibration``), ``truth.jsonl``
+(the true table for every frame), ``moves.jsonl`` (the true moves), ``deal.json`` and ``render.json``.
+The same arguments give the same files.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+
+def register(subparsers: Any) -> None:
+    p = subparsers.add_parser("render", help="make a truth video of a game: frames, true table states and moves")
+    p.add_argument("game", choices=["klondike"])
+    p.add_argument("--seed", type=int, required=True, help="deal, moves, table, camera, light and noise")
+    p.add_argument("--out", required=True, help="output folder (created)")
+    p.add_argument("--deal", help="DEAL.json to play instead of the seed's deal")
+    p.add_argument("--moves", help="replay file (JSON lines) of legal moves to play instead of the built-in player")
+    p.add_argument("--rules", default="", help='Klondike options, e.g. "draw=1" (default: draw 3)')
+    p.add_argument("--illegal", type=int, default=1, help="deliberately illegal moves, each taken back (default 1)")
+    p.add_argument("--seconds", type=float, help="about how long the video runs (default: the whole game)")
+    p.add_argument("--max-moves", type=int, default=400, help="at most this many legal moves")
+    p.add_argument("--size", default="1280x720", help="frame size WxH (default 1280x720)")
+    p.add_argument("--fps", type=float, default=10.0, help="frames per second (default 10)")
+    p.add_argument("--px-per-mm", type=float, default=3.0, help="resolution of the painted table (default 3)")
+    p.add_argument("--deck", default="simplistic", help="held-out deck design: simplistic or penguins (plain: tests only)")
+    p.add_argument("--decks-root", help="folder of rendered decks (default $CARDREF_DECKS or data/decks)")
+    p.add_argument("--texture", help="table top: felt, wood, linen, check, laminate (default: from the seed)")
+    p.add_argument("--crf", type=int, default=27, help="H.264 quality: 18 (fine, big) .. 32 (coarse, small); default 27")
+    p.add_argument("--video", default="video.mp4", help="video file name: .mp4 (H.264 with PyAV, else mp4v) or .avi (MJPEG)")
+    p.set_defaults(func=main)
+
+
+def _size(text: str) -> tuple[int, int]:
+    try:
+        w, h = (int(v) for v in text.lower().split("x"))
+    except ValueError:
+        raise ValueError(f"--size must look like 1280x720, got {text!r}") from None
+    if w < 64 or h < 64 or w % 2 or h % 2:
+        raise ValueError(f"--size needs even sides of at least 64 px, got {text!r}")
+    return (w, h)
+
+
+def main(args: argparse.Namespace) -> int:
+    from referee.klondike import Deal, KlondikeRules, Move
+    from referee.options import OptionError
+    from referee.verdict import NotationError
+
+    from ..jsonl import load_json_file, read_lines
+    from vision.truth_klondike import RenderSettings, render_klondike
+
+    try:
+        rules = KlondikeRules.from_spec(args.rules)
+        the_deal = Deal.from_json(load_json_file(args.deal, "deal")) if args.deal else None
+        moves = None
+        if args.moves:
+            with open(args.moves, encoding="utf-8") as fh:
+                moves = []
+                for number, obj, error in read_lines(fh):
+                    if error:
+                        raise ValueError(f"{args.moves}: {error}")
+                    moves.append(Move.from_json(obj))
+        if the_deal is not None and len(the_deal.tableau) != rules.columns:
+            rules = KlondikeRules.from_spec(",".join(filter(None, [args.rules, f"columns={len(the_deal.tableau)}"])))
+        settings = RenderSettings(
+            size=_size(args.size), fps=args.fps, px_per_mm=args.px_per_mm, deck=args.deck,
+            decks_root=args.decks_root, texture=args.texture, seconds=args.seconds, crf=args.crf,
+        )
+        out = Path(args.out)
+
+        def progress(frames: int, t: float) -> None:
+            if frames % 50 == 0:
+                print(f"  {frames} frames, {t:.1f} s", file=sys.stderr, flush=True)
+
+        summary = render_klondike(out, args.seed, rules, the_deal, moves, args.illegal, args.max_moves, settings,
+                                  args.video, progress)
+    except (ValueError, OSError, OptionError, NotationError, RuntimeError) as exc:
+        print(f"cardref render: {exc}", file=sys.stderr)
+        return 2
+    print(json.dumps(summary))
+    return 0
