@@ -67,7 +67,8 @@ def wood(rng: np.random.Generator, w: int, h: int, px_per_mm: float) -> npt.NDAr
 
 def linen(rng: np.random.Generator, w: int, h: int, px_per_mm: float) -> npt.NDArray[np.float32]:
     """A woven cloth: fine crossing threads, a plain colour."""
-    base = np.array([rng.uniform(120, 235) for _ in range(3)], np.float32)
+    palette = np.array([[200, 215, 225], [150, 160, 120], [110, 130, 170], [180, 150, 120], [220, 220, 215]], np.float32)
+    base = palette[int(rng.integers(0, len(palette)))] * rng.uniform(0.85, 1.05)
     yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
     pitch = rng.uniform(0.8, 1.6) * px_per_mm
     weave = np.sin(2 * np.pi * xx / pitch) * np.sin(2 * np.pi * yy / pitch)
@@ -77,8 +78,9 @@ def linen(rng: np.random.Generator, w: int, h: int, px_per_mm: float) -> npt.NDA
 
 def check(rng: np.random.Generator, w: int, h: int, px_per_mm: float) -> npt.NDArray[np.float32]:
     """A checked (gingham) table cloth, the squares 15-40 mm."""
-    a = np.array([rng.uniform(150, 245) for _ in range(3)], np.float32)
-    b = np.array([rng.uniform(40, 200) for _ in range(3)], np.float32)
+    a = np.array([rng.uniform(225, 245)] * 3, np.float32)  # white and a colour: red, blue, green, ...
+    colours = np.array([[40, 40, 190], [160, 80, 30], [50, 130, 40], [40, 140, 200], [110, 60, 120], [50, 50, 50]], np.float32)
+    b = colours[int(rng.integers(0, len(colours)))] * rng.uniform(0.8, 1.1)
     s = rng.uniform(15, 40) * px_per_mm
     yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
     mx = ((xx // s) % 2).astype(np.float32)
@@ -91,9 +93,11 @@ def check(rng: np.random.Generator, w: int, h: int, px_per_mm: float) -> npt.NDA
 
 
 def laminate(rng: np.random.Generator, w: int, h: int, px_per_mm: float) -> npt.NDArray[np.float32]:
-    """A plain kitchen-table top: one colour, faint speckle and cloudiness."""
-    base = np.array([rng.uniform(60, 235) for _ in range(3)], np.float32)
-    img = base[None, None, :] * (1.0 + 0.05 * _smooth_noise(rng, w, h, 30 * px_per_mm))
+    """A plain kitchen-table top: one colour (white, grey, beige, a muted tone), faint speckle and cloudiness."""
+    palette = np.array([[225, 228, 230], [170, 172, 175], [150, 185, 205], [120, 130, 120], [95, 110, 140],
+                        [200, 200, 185], [60, 62, 66]], np.float32)
+    base = palette[int(rng.integers(0, len(palette)))] * rng.uniform(0.9, 1.08)
+    img = base[None, None, :] * (1.0 + 0.025 * _smooth_noise(rng, w, h, 30 * px_per_mm))
     speck = rng.random((h, w, 1)).astype(np.float32) < 0.01
     img = img - 25.0 * speck
     return img + _fine_noise(rng, w, h, 2.5)
