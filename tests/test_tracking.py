@@ -302,3 +302,20 @@ def test_settings_per_game() -> None:
     assert TrackerSettings.for_game("zenuwen", 2).decks == 1
     assert TrackerSettings.for_game("zenuwen", 3).decks == 2
     assert TrackerSettings.for_game("klondike", settle_s=0.4).settle_s == 0.4
+
+
+def test_cards_read_only_now_and_then_are_published_after_a_longer_look() -> None:
+    """A detector that misses 40 % of corners: a covered card (one corner) shows in ~60 % of frames."""
+    layout = template("klondike", 1, 7)
+    piles, stock = klondike_deal()
+    piles["tableau2"] = Pile(1, ["QH", "JS", "10H"])
+    scene = Scene(layout, camera_for(layout), piles, seed=25, noise=Noise(miss=0.4, misread=0.01))
+    frames = list(scene.hold(1.5))
+    for action in [Action("move", "tableau2", "tableau5", count=2), Action("turn", "stock", "waste", cards=tuple(stock[:3]))]:
+        frames += list(scene.play(action))
+        frames += list(scene.hold(1.5))
+    published = run(scene, frames, TrackerSettings())
+    assert [as_truth(s) for s in published] == scene.steady_truths
+    assert max(s.t - r for s, r in zip(published, scene.rest_times)) <= 1.2
+    hasty = run(scene, frames, TrackerSettings(slow_settle_s=0.25))  # the same loose shares over a short look
+    assert [as_truth(s) for s in hasty] != scene.steady_truths  # ... publish tables that never were

@@ -31,6 +31,8 @@ class Vote:
     settled: bool
     pile: PileState
     why: str = ""
+    flaky: bool = False
+    """Unsettled only because some card or back is seen now and then (no motion): a longer look may settle it."""
 
 
 def _keys(cards: list[str]) -> list[CardKey]:
@@ -68,6 +70,9 @@ class StabilityFilter:
         decks: int = 1,
         back_gap_mm: float = 8.0,
         vanish_hold_s: float = 2.0,
+        slow_settle_s: float = 1.0,
+        slow_present_above: float = 0.4,
+        slow_absent_below: float = 0.15,
     ) -> None:
         """``zones``: zone name -> whether it is fanned (ordered by place) or squared (ordered by arrival)."""
         self.fanned = dict(zones)
@@ -80,6 +85,10 @@ class StabilityFilter:
         self.decks = decks
         self.back_gap_mm = back_gap_mm
         self.vanish_hold_s = vanish_hold_s
+        self.slow_s = max(slow_settle_s, settle_s)
+        self.slow_hi = slow_present_above
+        self.slow_lo = slow_absent_below
+        self.history: deque[FrameView] = deque()
         self._steady_since: dict[str, tuple[tuple[str, ...], float]] = {}
         self.window: deque[FrameView] = deque()
         self.first_t: float | None = None
@@ -94,8 +103,19 @@ class StabilityFilter:
         self.window.append(view)
         while self.window and self.window[0].t <= view.t - self.settle_s:
             self.window.popleft()
+        self.history.append(view)
+        while self.history and self.history[0].t <= view.t - self.slow_s:
+            self.history.popleft()
         covered = view.t - self.first_t >= self.settle_s and len(self.window) >= self.min_frames
-        votes = {name: self._vote(name, covered) for name in self.fanned}
+        slow_covered = view.t - self.first_t >= self.slow_s and len(self.history) >= self.min_frames
+        votes = {}
+        for name in self.fanned:
+            vote = self._vote(name, covered, self.window, self.hi, self.lo)
+            if not vote.settled and vote.flaky and slow_covered:
+                slow = self._vote(name, True, self.history, self.slow_hi, self.slow_lo)
+                if slow.settled:
+                    vote = slow
+            votes[name] = vote
         votes = self._hold_vanished(votes, view)
         self.last_votes = votes
         state = self._compose(votes, view)
@@ -105,12 +125,13 @@ class StabilityFilter:
         return state
 
     # -- one zone -------------------------------------------------------------------------------
-    def _vote(self, zone: str, covered: bool) -> Vote:
-        n = len(self.window)
+    def _vote(self, zone: str, covered: bool, window: deque[FrameView], hi: float, lo: float) -> Vote:
+        """The zone's pile over ``window``: present at a share of frames >= ``hi``, absent <= ``lo``."""
+        n = len(window)
         seen: dict[CardKey, list[tuple[float, float, int]]] = {}
         back_places: list[tuple[float, int]] = []
         moved = False
-        for i, view in enumerate(self.window):
+        for i, view in enumerate(window):
             zv = view.zones.get(zone)
             moved = moved or zone in view.moving
             if zv is None:
@@ -124,17 +145,17 @@ class StabilityFilter:
         between = []
         for key, hits in seen.items():
             share = len(hits) / n
-            if share >= self.hi or (key in known and share > self.lo):
+            if share >= hi or (key in known and share > lo):
                 present.append(key)  # a published card stays while it is seen now and then
-            elif share > self.lo:
+            elif share > lo:
                 between.append(key)
         back_shares = [len(frames) / n for frames in _back_groups(back_places, self.back_gap_mm)]
-        sure = sum(1 for share in back_shares if share >= self.hi)
-        maybe = sum(1 for share in back_shares if share > self.lo)
+        sure = sum(1 for share in back_shares if share >= hi)
+        maybe = sum(1 for share in back_shares if share > lo)
         keep_backs = self.published is not None and sure <= before.backs <= maybe
         backs_between = sure != maybe and not keep_backs
         back_count = before.backs if sure != maybe and keep_backs else sure
-        back_share = min([share for share in back_shares if share > self.lo], default=1.0)
+        back_share = min([share for share in back_shares if share > lo], default=1.0)
         ordered = self._order(zone, present, seen)
         cards = tuple(SeenCard(k[0], sum(h[1] for h in seen[k]) / n) for k in ordered)
         pile = PileState(back_count, cards, back_share)
@@ -144,7 +165,7 @@ class StabilityFilter:
         settled = not why
         if settled and not self.fanned[zone]:
             self._stack_order[zone] = ordered
-        return Vote(settled, pile, why)
+        return Vote(settled, pile, why, flaky=covered and not moved and bool(between or backs_between))
 
     def _published_pile(self, zone: str) -> PileState:
         if self.published is None:

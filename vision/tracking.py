@@ -48,6 +48,10 @@ class TrackerSettings(BaseModel):
     hysteresis_mm: float = Field(default=10.0, ge=0, le=200, title="zone hysteresis")
     move_tolerance_mm: float = Field(default=15.0, gt=0, le=200, title="card shift",
                                      description="a card that shifts more than this between frames is moving")
+    slow_settle_s: float = Field(default=1.0, gt=0, le=30, title="slow settle time",
+                                 description="a zone whose cards are read only now and then, with no motion, is judged over this longer window")
+    slow_present_above: float = Field(default=0.4, gt=0, le=1, title="slow present share")
+    slow_absent_below: float = Field(default=0.15, ge=0, lt=1, title="slow absent share")
     vanish_hold_s: float = Field(default=2.0, ge=0, le=60, title="vanish hold",
                                  description="cards that vanish without showing up elsewhere are believed gone after this")
     decks: int = Field(default=1, ge=1, le=2, title="decks", description="copies of each card in play")
@@ -75,7 +79,8 @@ class TableTracker:
             {z.name: z.fan is not None for z in layout.zones},
             settle_s=s.settle_s, min_frames=s.min_frames, present_above=s.present_above,
             absent_below=s.absent_below, scope=s.scope, decks=s.decks, back_gap_mm=s.back_merge_mm * 0.6,
-            vanish_hold_s=s.vanish_hold_s,
+            vanish_hold_s=s.vanish_hold_s, slow_settle_s=s.slow_settle_s,
+            slow_present_above=s.slow_present_above, slow_absent_below=s.slow_absent_below,
         )
         self.motion = MotionMeter(homography, layout, pixel_threshold=s.motion_pixel_threshold,
                                   min_fraction=s.motion_fraction) if s.image_motion else None
