@@ -24,6 +24,7 @@ COMMANDS = [
     "cardref.commands.serve",
     "cardref.commands.observe",
     "cardref.commands.calibrate",
+    "cardref.commands.compare_states",
 ]
 
 
