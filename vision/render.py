@@ -570,6 +570,7 @@ class VideoWriter:
         self.size = size
         self._av = None
         self._cv = None
+        self._index = 0
         self.codec = ""
         use_av = codec in ("auto", "h264") and self.path.suffix.lower() == ".mp4"
         if use_av:
@@ -583,11 +584,14 @@ class VideoWriter:
             from fractions import Fraction
 
             container = av.open(str(self.path), mode="w")
-            stream = container.add_stream("libx264", rate=Fraction(fps).limit_denominator(1000))
+            rate = Fraction(fps).limit_denominator(1000)
+            self._time_base = 1 / rate
+            stream = container.add_stream("libx264", rate=rate)
             stream.width, stream.height = size
             stream.pix_fmt = "yuv420p"
-            stream.options = {"crf": str(crf), "preset": "medium", "g": str(int(round(fps * 10))),
-                              "threads": "1", "tune": "film"}
+            stream.options = {"crf": str(crf), "preset": "medium", "g": str(int(round(fps * 10))), "tune": "film",
+                              "threads": "1", "x264-params": "threads=1:lookahead-threads=1"}
+            stream.codec_context.thread_count = 1  # one thread: the same frames give the same bytes
             self._av = (container, stream)
             self.codec = "h264"
         else:
@@ -605,7 +609,15 @@ class VideoWriter:
             import av
 
             container, stream = self._av
-            frame = av.VideoFrame.from_ndarray(img, format="bgr24")
+            import cv2
+
+            # our own BGR -> YUV 4:2:0 (BT.601, limited range): FFmpeg's converter is not always
+            # bit-exact from run to run, which made the same seed give different bytes
+            yuv = cv2.cvtColor(np.ascontiguousarray(img), cv2.COLOR_BGR2YUV_I420)
+            frame = av.VideoFrame.from_ndarray(yuv, format="yuv420p")
+            frame.pts = self._index
+            frame.time_base = self._time_base
+            self._index += 1
             for packet in stream.encode(frame):
                 container.mux(packet)
         else:
