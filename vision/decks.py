@@ -41,24 +41,24 @@ AISLE = "/usr/share/aisleriot/cards/"
 KDE = "/usr/share/carddecks/"
 
 DECKS: list[SvgDeck] = [
-    SvgDeck("anglo", AISLE + "anglo.svgz", "suit_rank", (0.0, 0.0, 0.2, 0.3), "GPL-3+ (aisleriot)"),
-    SvgDeck("anglo_modern", AISLE + "anglo_modern.svgz", "suit_rank", (0.0, 0.0, 0.2, 0.3), "GPL-3+ (aisleriot)"),
-    SvgDeck("bellot", AISLE + "bellot.svgz", "suit_rank", (0.0, 0.0, 0.2, 0.3), "GPL-3+ (aisleriot)"),
-    SvgDeck("gnomangelo", AISLE + "gnomangelo.svgz", "suit_rank", (0.0, 0.0, 0.2, 0.3), "GPL-3+ (aisleriot)"),
-    SvgDeck("neoclassical", AISLE + "neoclassical.svgz", "suit_rank", (0.0, 0.0, 0.2, 0.3), "GPL-3+ (aisleriot)"),
-    SvgDeck("ornamental", AISLE + "ornamental.svgz", "suit_rank", (0.0, 0.0, 0.27, 0.36), "GPL-3+ (aisleriot)"),
-    SvgDeck("paris", AISLE + "paris.svgz", "suit_rank", (0.0, 0.0, 0.2, 0.3), "GPL-3+ (aisleriot)"),
-    SvgDeck("plastic", AISLE + "plastic.svgz", "suit_rank", (0.0, 0.0, 0.2, 0.3), "GPL-3+ (aisleriot)"),
-    SvgDeck("simplistic", AISLE + "simplistic.svgz", "suit_rank", (0.0, 0.0, 0.2, 0.3), "GPL-3+ (aisleriot)"),
-    SvgDeck("tigullio", AISLE + "tigullio.svgz", "suit_rank", (0.0, 0.0, 0.2, 0.3), "GPL-3+ (aisleriot)"),
-    SvgDeck("atlasnye", AISLE + "atlasnye.svgz", "suit_rank", (0.0, 0.0, 0.2, 0.3), "GPL-3+ (aisleriot)"),
+    SvgDeck("anglo", AISLE + "anglo.svgz", "suit_rank", (0.0, 0.0, 0.2, 0.3), "GPL-3+ (gnome-cards-data)"),
+    SvgDeck("anglo_modern", AISLE + "anglo_modern.svgz", "suit_rank", (0.0, 0.0, 0.2, 0.3), "GPL-3+ (gnome-cards-data)"),
+    SvgDeck("bellot", AISLE + "bellot.svgz", "suit_rank", (0.0, 0.0, 0.2, 0.3), "GPL-3+ (gnome-cards-data)"),
+    SvgDeck("gnomangelo", AISLE + "gnomangelo.svgz", "suit_rank", (0.0, 0.0, 0.2, 0.3), "GPL-3+ (gnome-cards-data)"),
+    SvgDeck("neoclassical", AISLE + "neoclassical.svgz", "suit_rank", (0.0, 0.0, 0.2, 0.3), "GPL-3+ (gnome-cards-data)"),
+    SvgDeck("ornamental", AISLE + "ornamental.svgz", "suit_rank", (0.0, 0.0, 0.27, 0.36), "GPL-3+ (gnome-cards-data)"),
+    SvgDeck("paris", AISLE + "paris.svgz", "suit_rank", (0.0, 0.0, 0.2, 0.3), "GPL-3+ (gnome-cards-data)"),
+    SvgDeck("plastic", AISLE + "plastic.svgz", "suit_rank", (0.0, 0.0, 0.2, 0.3), "GPL-3+ (gnome-cards-data)"),
+    SvgDeck("simplistic", AISLE + "simplistic.svgz", "suit_rank", (0.0, 0.0, 0.2, 0.3), "GPL-3+ (gnome-cards-data)"),
+    SvgDeck("tigullio", AISLE + "tigullio.svgz", "suit_rank", (0.0, 0.0, 0.2, 0.3), "GPL-3+ (gnome-cards-data)"),
+    SvgDeck("atlasnye", AISLE + "atlasnye.svgz", "suit_rank", (0.0, 0.0, 0.2, 0.3), "GPL-3+ (gnome-cards-data)"),
 
-    SvgDeck("nicu_white", KDE + "svg-nicu-white/white.svgz", "rank_suit", (0.0, 0.0, 0.27, 0.36), "LGPL (KDE)"),
-    SvgDeck("jolly_royal", KDE + "svg-jolly-royal/jolly-royal.svgz", "rank_suit", (0.0, 0.0, 0.27, 0.36), "LGPL (KDE)"),
-    SvgDeck("penguins", KDE + "svg-penguins/penguins.svgz", "rank_suit", (0.0, 0.0, 0.27, 0.36), "LGPL (KDE)"),
-    SvgDeck("standard", KDE + "svg-standard/standard.svgz", "rank_suit", (0.0, 0.0, 0.2, 0.3), "LGPL (KDE)"),
-    SvgDeck("tigullio_intl", KDE + "svg-tigullio-international/tigullio-international.svgz", "rank_suit", (0.0, 0.0, 0.2, 0.3), "LGPL (KDE)"),
-    SvgDeck("egyptians", KDE + "svg-ancient-egyptians/Ancient_Egyptians.svgz", "rank_suit", (0.0, 0.0, 0.27, 0.36), "LGPL (KDE)"),
+    SvgDeck("nicu_white", KDE + "svg-nicu-white/white.svgz", "rank_suit", (0.0, 0.0, 0.27, 0.36), "GPL-2+ (kdegames-card-data-kf5)"),
+    SvgDeck("jolly_royal", KDE + "svg-jolly-royal/jolly-royal.svgz", "rank_suit", (0.0, 0.0, 0.27, 0.36), "GPL-2+ (kdegames-card-data-kf5)"),
+    SvgDeck("penguins", KDE + "svg-penguins/penguins.svgz", "rank_suit", (0.0, 0.0, 0.27, 0.36), "GPL-3+ (kdegames-card-data-kf5)"),
+    SvgDeck("standard", KDE + "svg-standard/standard.svgz", "rank_suit", (0.0, 0.0, 0.2, 0.3), "GPL-2+ (kdegames-card-data-kf5)"),
+    SvgDeck("tigullio_intl", KDE + "svg-tigullio-international/tigullio-international.svgz", "rank_suit", (0.0, 0.0, 0.2, 0.3), "LGPL-2+ (kdegames-card-data-kf5)"),
+    SvgDeck("egyptians", KDE + "svg-ancient-egyptians/Ancient_Egyptians.svgz", "rank_suit", (0.0, 0.0, 0.27, 0.36), "GPL-2+ (kdegames-card-data-kf5)"),
 ]
 
 def svg_id(deck: SvgDeck, card: str) -> str:

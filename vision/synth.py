@@ -428,8 +428,16 @@ def _labels(placed: list[Placed], quads: list, owner: np.ndarray, W: int, H: int
             corners = cv2.perspectiveTransform(np.float32([[[0, 0], [w, 0], [w, h], [0, h]]]), M)[0]
             area = cv2.contourArea(corners)
             if n > 0.06 * area and n > 60:
-                ys, xs = np.nonzero(vis)
-                out.append(Label("BACK", (float(xs.min()), float(ys.min()), float(xs.max() + 1), float(ys.max() + 1))))
+                # the main visible part only: slivers along the sides of a fanned pile don't count
+                k = max(3, int(0.04 * math.sqrt(area)))
+                opened = cv2.morphologyEx(vis.astype(np.uint8), cv2.MORPH_OPEN, np.ones((k, k), np.uint8))
+                m, _, st, _ = cv2.connectedComponentsWithStats(opened, connectivity=8)
+                if m < 2:
+                    continue
+                j = 1 + int(np.argmax(st[1:, cv2.CC_STAT_AREA]))
+                x, y, bw, bh, a = st[j]
+                if a > 0.05 * area:
+                    out.append(Label("BACK", (float(x), float(y), float(x + bw), float(y + bh))))
             continue
         for b in p.deck.boxes.get(p.card, []):
             x1, y1, x2, y2 = b
@@ -494,7 +502,11 @@ def jitter_box(rng: np.random.Generator, box: tuple[float, float, float, float],
             x2 + rng.normal(0, amount) * w, y2 + rng.normal(0, amount) * h)
 
 
-def write_split(out: Path, split: str, decks: list[Deck], n: int, seed: int, crops_per_scene: int = 8) -> None:
+MIN_CROP_SIDE = 12  # an index whose box is narrower than this (frame pixels) is not legible: no classifier crop
+
+
+def write_split(out: Path, split: str, decks: list[Deck], n: int, seed: int, crops_per_scene: int = 8,
+                cls_only: bool = False) -> None:
     import cv2
 
     rng = np.random.default_rng(seed)
@@ -510,7 +522,8 @@ def write_split(out: Path, split: str, decks: list[Deck], n: int, seed: int, cro
         img, labels = render_scene(rng, decks)
         H, W = img.shape[:2]
         # classifier crops from the full-resolution frame
-        idx = [lb for lb in labels if lb.cls != "BACK"]
+        idx = [lb for lb in labels if lb.cls != "BACK"
+               and min(lb.box[2] - lb.box[0], lb.box[3] - lb.box[1]) >= MIN_CROP_SIDE]
         rng.shuffle(idx)
         for j, lb in enumerate(idx[:crops_per_scene]):
             d = cls_root / lb.cls
@@ -520,6 +533,8 @@ def write_split(out: Path, split: str, decks: list[Deck], n: int, seed: int, cro
         d.mkdir(parents=True, exist_ok=True)
         for j, c in enumerate(_none_crops(rng, img, labels, max(1, crops_per_scene // 4))):
             cv2.imwrite(str(d / f"{name}_{j}.png"), c)
+        if cls_only:
+            continue
         # full-resolution frame with card codes (YOLO lines, our class order) for end-to-end evaluation
         if split != "train":
             cv2.imwrite(str(full / "images" / f"{name}.jpg"), img, [cv2.IMWRITE_JPEG_QUALITY, 92])
@@ -559,8 +574,9 @@ if __name__ == "__main__":
     ap.add_argument("-n", type=int, default=100)
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--crops", type=int, default=8, help="classifier crops per scene")
+    ap.add_argument("--cls-only", action="store_true", help="write only the classifier crops")
     a = ap.parse_args()
     tr, ho = deck_names(Path(a.decks))
     use = ho if a.split == "holdout" else tr
     print("decks:", use, flush=True)
-    write_split(Path(a.out), a.split, load_decks(Path(a.decks), use), a.n, a.seed, a.crops)
+    write_split(Path(a.out), a.split, load_decks(Path(a.decks), use), a.n, a.seed, a.crops, a.cls_only)

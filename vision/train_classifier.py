@@ -24,22 +24,29 @@ from vision.yolo_folder import CARDS
 
 ROOT = Path(__file__).resolve().parent.parent
 CLASSES = CARDS + ["NONE"]
-SIZE = 48  # network input; crops are stored at 64 and resized
+SIZE = 32  # network input; crops are stored (and shipped ONNX takes them) at 64, averaged 2x2 down
 MARGIN = 1.3
 
 
-def build_model():
+ARCHS = {  # channels of the six 3x3 conv blocks (every second one halves the size)
+    "s": (16, 32, 32, 64, 64, 128),
+    "m": (24, 48, 48, 96, 96, 160),
+}
+
+
+def build_model(arch: str = "s"):
     import torch.nn as nn
+
+    c = ARCHS[arch]
 
     def block(cin: int, cout: int, stride: int) -> list:
         return [nn.Conv2d(cin, cout, 3, stride, 1, bias=False), nn.BatchNorm2d(cout), nn.ReLU(inplace=True)]
 
     return nn.Sequential(
-        *block(3, 24, 1), *block(24, 32, 2),     # 24
-        *block(32, 48, 1), *block(48, 64, 2),    # 12
-        *block(64, 96, 1), *block(96, 128, 2),   # 6
-        *block(128, 160, 1),
-        nn.AdaptiveAvgPool2d(1), nn.Flatten(), nn.Dropout(0.2), nn.Linear(160, len(CLASSES)),
+        *block(3, c[0], 1), *block(c[0], c[1], 2),     # 16x16
+        *block(c[1], c[2], 1), *block(c[2], c[3], 2),  # 8x8
+        *block(c[3], c[4], 1), *block(c[4], c[5], 2),  # 4x4
+        nn.AdaptiveAvgPool2d(1), nn.Flatten(), nn.Dropout(0.1), nn.Linear(c[5], len(CLASSES)),
     )
 
 
@@ -91,10 +98,11 @@ def train(a: argparse.Namespace) -> None:
     run = ROOT / "runs" / "cls" / a.name
     run.mkdir(parents=True, exist_ok=True)
     t0 = time.time()
-    xtr, ytr = load_dir([ROOT / "data/synth/cls/train", ROOT / "data/real/cls/train"], [1, a.real_repeat])
+    dirs = [ROOT / d for d in a.data] + [ROOT / "data/real/cls/train"]
+    xtr, ytr = load_dir(dirs, [1] * len(a.data) + [a.real_repeat])
     xva, yva = load_dir([ROOT / "data/synth/cls/val"], [1])
     print(f"train {len(xtr)} val {len(xva)} crops, loaded in {time.time() - t0:.0f}s", flush=True)
-    model = build_model()
+    model = build_model(a.arch)
     opt = torch.optim.AdamW(model.parameters(), lr=a.lr, weight_decay=5e-4)
     steps = a.epochs * (len(xtr) // a.batch)
     sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=a.lr, total_steps=steps, pct_start=0.15)
@@ -123,14 +131,16 @@ def train(a: argparse.Namespace) -> None:
             loss.backward()
             opt.step()
             sched.step()
-            lsum += float(loss) * len(idx)
+            lsum += float(loss.detach()) * len(idx)
+            if (i // a.batch) % 50 == 0:
+                print(f"  step {i // a.batch}/{len(perm) // a.batch} loss {float(loss.detach()):.3f} {time.time() - t0:.0f}s", flush=True)
             tot += len(idx)
             correct += int((out.argmax(1) == yb).sum())
         acc = evaluate(model, xva, yva)
         print(f"epoch {epoch + 1}/{a.epochs} loss {lsum / tot:.4f} train_acc {correct / tot:.4f} "
               f"val_acc {acc:.4f} {time.time() - t0:.0f}s", flush=True)
         ck = {"model": model.state_dict(), "opt": opt.state_dict(), "sched": sched.state_dict(),
-              "epoch": epoch, "best": max(best, acc), "classes": CLASSES, "size": SIZE}
+              "epoch": epoch, "best": max(best, acc), "classes": CLASSES, "size": SIZE, "arch": a.arch}
         torch.save(ck, last)
         if acc >= best:
             best = acc
@@ -157,7 +167,7 @@ def export(a: argparse.Namespace) -> None:
     import torch.nn.functional as F
 
     ck = torch.load(ROOT / "runs" / "cls" / a.name / a.checkpoint, weights_only=False)
-    net = build_model()
+    net = build_model(ck.get("arch", "s"))
     net.load_state_dict(ck["model"])
     net.eval()
 
@@ -190,6 +200,8 @@ if __name__ == "__main__":
     ap.add_argument("--lr", type=float, default=3e-3)
     ap.add_argument("--threads", type=int, default=1)
     ap.add_argument("--real-repeat", type=int, default=2)
+    ap.add_argument("--arch", choices=sorted(ARCHS), default="s")
+    ap.add_argument("--data", nargs="+", default=["data/synth/cls/train"], help="crop folders (CODE/*.png) besides the real ones")
     ap.add_argument("--fresh", action="store_true")
     ap.add_argument("--export", action="store_true")
     ap.add_argument("--checkpoint", default="best.pt")

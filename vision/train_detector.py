@@ -32,14 +32,21 @@ def offline_env() -> None:
     os.environ["YOLO_AUTOINSTALL"] = "False"
 
 
-def write_data_yaml(with_real: bool) -> Path:
-    train = [str(ROOT / "data/synth/det/train/images")]
+def write_data_yaml(with_real: bool, synth_n: int) -> Path:
+    """``data/det.yaml`` and ``data/det_train.txt``: the first ``synth_n`` synthetic scenes (sorted, so a
+    resumed run sees the same list) plus the real photos' train split."""
+    imgs = sorted((ROOT / "data/synth/det/train/images").glob("*.jpg"))
+    if synth_n:
+        step = max(1, len(imgs) // synth_n)
+        imgs = imgs[::step][:synth_n]
     if with_real and (ROOT / "data/real/det/train/images").is_dir():
-        train += [str(ROOT / "data/real/det/train/images")] * 2  # the real photos count twice
+        imgs += sorted((ROOT / "data/real/det/train/images").glob("*.jpg"))
+    lst = ROOT / "data" / "det_train.txt"
+    lst.write_text("".join(f"{p}\n" for p in imgs))
     y = ROOT / "data" / "det.yaml"
     y.write_text(
         f"path: {ROOT / 'data'}\n"
-        f"train: [{', '.join(repr(t) for t in train)}]\n"
+        f"train: {str(lst)!r}\n"
         f"val: {str(ROOT / 'data/synth/det/val/images')!r}\n"
         "names: ['corner', 'BACK']\n"
     )
@@ -71,7 +78,7 @@ def train(a: argparse.Namespace) -> None:
     model.add_callback("on_pretrain_routine_end", set_threads(a.threads))
     model.add_callback("on_train_epoch_start", set_threads(a.threads))
     model.train(
-        data=str(write_data_yaml(not a.no_real)), epochs=a.epochs, imgsz=a.imgsz, batch=a.batch,
+        data=str(write_data_yaml(not a.no_real, a.synth_n)), epochs=a.epochs, imgsz=a.imgsz, batch=a.batch,
         device="cpu", workers=0, amp=False, pretrained=False, project=str(ROOT / "runs" / "det"),
         name=a.name, exist_ok=True, plots=False, close_mosaic=a.close_mosaic, patience=100,
         fliplr=0.5, degrees=0.0, scale=0.5, mosaic=1.0, cache=False, seed=0, deterministic=False,
@@ -98,6 +105,7 @@ if __name__ == "__main__":
     ap.add_argument("--close-mosaic", type=int, default=3)
     ap.add_argument("--warmup", type=float, default=0.5, help="warm-up epochs (ultralytics default 3 is most of a short run)")
     ap.add_argument("--no-real", action="store_true")
+    ap.add_argument("--synth-n", type=int, default=0, help="use this many synthetic scenes (0: all)")
     ap.add_argument("--fresh", action="store_true", help="start over even if a last.pt exists")
     ap.add_argument("--export", metavar="PT", help="export this checkpoint to models/corner_detector.onnx")
     ap.add_argument("--out", default=str(ROOT / "models" / "corner_detector.onnx"))
