@@ -223,7 +223,7 @@ def main() -> None:
         write_video(frames, video, args.fps)
         offline(video, scene, frames, args.detect_ms, real)
     rate = live(scene, frames, args.fps, args.detect_ms, real)
-    for fps in sorted({args.fps, float(max(5, round(rate)))}, reverse=True):
+    for fps in sorted({args.fps, float(max(5, round(rate))), 15.0, 10.0}, reverse=True):
         delays_at(fps, args.moves)
 
 

@@ -50,6 +50,8 @@ class FrameView:
     zones: dict[str, ZoneView]
     moving: set[str] = field(default_factory=set)
     """Zones (and ``off``) where something moved since the previous frame."""
+    motion_measured: bool = False
+    """Whether ``moving`` includes motion measured in the image (hands), not only card shifts."""
 
     def where(self) -> dict[str, str]:
         """Card code -> zone (the first when a code is in several)."""

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from vision.pile_assignment import OFF, FrameView
-from vision.table_state import PileState, SeenCard, TableState
+from vision.table_state import Key, PileState, SeenCard, TableState
 
 CardKey = tuple[str, int]
 """A card code and which copy of it in the zone (0, or 1 for a second deck's card)."""
@@ -73,6 +73,7 @@ class StabilityFilter:
         slow_settle_s: float = 1.0,
         slow_present_above: float = 0.4,
         slow_absent_below: float = 0.15,
+        new_absent_below: float = 0.34,
     ) -> None:
         """``zones``: zone name -> whether it is fanned (ordered by place) or squared (ordered by arrival)."""
         self.fanned = dict(zones)
@@ -88,7 +89,12 @@ class StabilityFilter:
         self.slow_s = max(slow_settle_s, settle_s)
         self.slow_hi = slow_present_above
         self.slow_lo = slow_absent_below
+        self.new_lo = new_absent_below
         self.history: deque[FrameView] = deque()
+        self._moved_since_published: set[str] = set()
+        self._candidate_since: dict[str, tuple[Key, float]] = {}
+        self._last_t: float | None = None
+        self.blind_gap_s = max(0.2, settle_s)
         self._steady_since: dict[str, tuple[tuple[str, ...], float]] = {}
         self.window: deque[FrameView] = deque()
         self.first_t: float | None = None
@@ -116,13 +122,38 @@ class StabilityFilter:
                 if slow.settled:
                     vote = slow
             votes[name] = vote
+        self._moved_since_published |= view.moving
+        if self._last_t is not None and view.t - self._last_t > self.blind_gap_s:
+            self._moved_since_published |= set(self.fanned)  # frames were lost: anything may have moved
+        self._last_t = view.t
+        if view.motion_measured:
+            votes = self._hold_unmoved(votes, view.t)
         votes = self._hold_vanished(votes, view)
         self.last_votes = votes
         state = self._compose(votes, view)
         if state is None or state.same_table(self.published):
             return None
+        self._moved_since_published -= {z for z, v in votes.items() if v.settled}
         self.published = state
         return state
+
+    def _hold_unmoved(self, votes: dict[str, Vote], now: float) -> dict[str, Vote]:
+        """Cards do not come or go without a hand: a zone whose pile differs from the published one while
+        nothing moved there since is misread for now, unless that reading has lasted ``slow_s``."""
+        if self.published is None:
+            return votes
+        out = dict(votes)
+        for zone, vote in votes.items():
+            key: Key = ((("", vote.pile.backs, vote.pile.codes),), ())
+            first = self._candidate_since.get(zone)
+            if first is None or first[0] != key:
+                self._candidate_since[zone] = first = (key, now)
+            if not vote.settled or zone in self._moved_since_published:
+                continue
+            before = self._published_pile(zone)
+            if (vote.pile.backs, vote.pile.codes) != (before.backs, before.codes) and now - first[1] < self.slow_s:
+                out[zone] = Vote(False, vote.pile, "changed with nothing moving there: a misreading?")
+        return out
 
     # -- one zone -------------------------------------------------------------------------------
     def _vote(self, zone: str, covered: bool, window: deque[FrameView], hi: float, lo: float) -> Vote:
@@ -133,7 +164,9 @@ class StabilityFilter:
         moved = False
         for i, view in enumerate(window):
             zv = view.zones.get(zone)
-            moved = moved or zone in view.moving
+            # a frame's motion is its difference from the frame before; the window's first frame's
+            # difference lies before the window, so only the later ones say the window was not steady
+            moved = moved or (i > 0 and zone in view.moving)
             if zv is None:
                 continue
             back_places.extend((place, i) for place in zv.back_places)
@@ -147,8 +180,8 @@ class StabilityFilter:
             share = len(hits) / n
             if share >= hi or (key in known and share > lo):
                 present.append(key)  # a published card stays while it is seen now and then
-            elif share > lo:
-                between.append(key)
+            elif share > (lo if key in known else max(lo, min(self.new_lo, hi - 0.01))):
+                between.append(key)  # (a card not published yet, seen once or twice, is a misreading)
         back_shares = [len(frames) / n for frames in _back_groups(back_places, self.back_gap_mm)]
         sure = sum(1 for share in back_shares if share >= hi)
         maybe = sum(1 for share in back_shares if share > lo)

@@ -32,10 +32,12 @@ class TrackerSettings(BaseModel):
     settle_s: float = Field(default=0.25, gt=0, le=10, title="settle time",
                             description="how long a zone must be steady before its state is published")
     min_frames: int = Field(default=3, ge=1, le=100, title="frames per window", description="fewest frames to judge")
-    present_above: float = Field(default=0.75, gt=0.5, le=1, title="present share",
+    present_above: float = Field(default=0.65, gt=0.5, le=1, title="present share",
                                  description="share of window frames a card must be seen in")
-    absent_below: float = Field(default=0.25, ge=0, lt=0.5, title="absent share",
+    absent_below: float = Field(default=0.2, ge=0, lt=0.5, title="absent share",
                                 description="seen in at most this share of frames: not there")
+    new_absent_below: float = Field(default=0.34, ge=0, lt=1, title="noise share",
+                                    description="a card not published yet and seen in at most this share of frames is a misreading")
     scope: Literal["table", "zone"] = Field(default="table", title="publish scope",
                                             description="table: only when every zone is steady; zone: each on its own")
     min_confidence: float = Field(default=0.25, ge=0, le=1, title="detection threshold")
@@ -81,6 +83,7 @@ class TableTracker:
             absent_below=s.absent_below, scope=s.scope, decks=s.decks, back_gap_mm=s.back_merge_mm * 0.6,
             vanish_hold_s=s.vanish_hold_s, slow_settle_s=s.slow_settle_s,
             slow_present_above=s.slow_present_above, slow_absent_below=s.slow_absent_below,
+            new_absent_below=s.new_absent_below,
         )
         self.motion = MotionMeter(homography, layout, pixel_threshold=s.motion_pixel_threshold,
                                   min_fraction=s.motion_fraction) if s.image_motion else None
@@ -111,6 +114,7 @@ class TableTracker:
         view.moving = moved_zones(view, self.previous, s.move_tolerance_mm, s.card_span_mm / 2.0)
         if self.motion is not None and image is not None:
             view.moving |= self.motion.update(image)
+            view.motion_measured = True
         return view
 
     def update(self, t: float, index: int, detections: list[Detection],
