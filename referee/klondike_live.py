@@ -165,19 +165,26 @@ def _match(view: _View, obs: Observation, known: frozenset[Card]) -> dict[Card, 
 
 
 def _learn(state: KlondikeState, bind: dict[Card, str]) -> KlondikeState:
-    """Swap each revealed placeholder with the real card, wherever that unseen card stood."""
-    for placeholder, code in bind.items():
-        real = Card.parse(code)
-        if real == placeholder:
-            continue
-        swap = {placeholder: real, real: placeholder}
-        state = replace(
-            state,
-            tableau=tuple(tuple(swap.get(c, c) for c in p) for p in state.tableau),
-            stock=tuple(swap.get(c, c) for c in state.stock),
-            waste=tuple(swap.get(c, c) for c in state.waste),
-        )
-    return state
+    """Put each revealed card where its placeholder stood, all at once.
+
+    The unseen cards that stood where the revealed cards were take the placeholders' old places, so
+    the position stays a full deck. Swapping one pair after another would go wrong when a revealed
+    card is itself the placeholder of another revealed slot.
+    """
+    swap = {placeholder: Card.parse(code) for placeholder, code in bind.items()}
+    arriving = set(swap.values())
+    leaving = set(swap)
+    spare = sorted(leaving - arriving, key=DECK.index)
+    displaced = sorted(arriving - leaving, key=DECK.index)
+    swap.update(zip(displaced, spare))
+    if all(k == v for k, v in swap.items()):
+        return state
+    return replace(
+        state,
+        tableau=tuple(tuple(swap.get(c, c) for c in p) for p in state.tableau),
+        stock=tuple(swap.get(c, c) for c in state.stock),
+        waste=tuple(swap.get(c, c) for c in state.waste),
+    )
 
 
 def _visible(state: KlondikeState) -> set[Card]:

@@ -132,3 +132,18 @@ def test_start_needs_a_readable_layout() -> None:
     obs = expected_observation(truth)
     with pytest.raises(ValueError, match="tableau1"):
         klondike_live.start(replace(obs, piles={**obs.piles, "tableau1": SeenPile((None,), 0)}))
+
+
+def test_learning_several_cards_at_once_when_one_is_another_placeholder() -> None:
+    # The placeholder standing in for the drawn card is itself a card that shows up elsewhere in the
+    # same view: every revealed card must end up where it was seen, and the deck stay whole.
+    r = KlondikeRules.make(draw=3)
+    truth = klondike.new_game(klondike.deal(1), r)
+    live = klondike_live.start(expected_observation(truth), r)
+    placeholders = live.state.stock[:3]
+    a, b = placeholders[2], placeholders[1]
+    bind = {a: b.code, b: "AS" if b.code != "AS" and a.code != "AS" else "2S"}
+    learned = klondike_live._learn(live.state, bind)
+    assert learned.stock[2].code == bind[a] and learned.stock[1].code == bind[b]
+    every = [c for p in learned.tableau for c in p] + list(learned.stock) + list(learned.waste)
+    assert sorted(c.code for c in every) == sorted(c.code for c in klondike.DECK)
