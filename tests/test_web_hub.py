@@ -87,6 +87,8 @@ def test_a_slow_viewer_drops_its_oldest_messages_counted_and_the_publisher_never
         started = time.perf_counter()
         for i in range(1000):
             hub.publish(verdict(i))
+            if i % 10 == 9:
+                await asyncio.sleep(0)  # the web server's loop runs now and then, its viewers do not read
         took = time.perf_counter() - started
         kept = [json.loads(i.text)["text"] for i in drain(slow)]
         assert all(o.dropped == 996 for o in others)
@@ -175,6 +177,21 @@ def test_publishing_from_the_pipeline_thread_wakes_a_waiting_viewer() -> None:
         return time.perf_counter() - started
 
     assert run(main()) < 2.0
+
+
+def test_a_stalled_web_server_loop_loses_old_messages_not_the_publishers_time() -> None:
+    async def main() -> tuple[int, list[str], int]:
+        hub = Hub(queue_size=8)
+        sub = hub.subscribe(snapshot=False)
+        for i in range(500):  # the loop never runs meanwhile
+            hub.publish(verdict(i))
+        kept = [json.loads(i.text)["text"] for i in drain(sub)]
+        return hub.loop_dropped, kept, hub.stats()["dropped"]
+
+    loop_dropped, kept, dropped = run(main())
+    assert loop_dropped == 500 - (8 + 64)
+    assert kept == [f"move {i}" for i in range(492, 500)]
+    assert dropped == 492
 
 
 def test_publish_after_the_viewers_loop_has_closed_does_not_raise() -> None:

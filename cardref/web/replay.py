@@ -188,8 +188,8 @@ def render(state: KlondikeState, *, quality: int = 80) -> Picture:
             q2 = geo.px(x + w, y + h)
             cards.append({"card": code, "box": [p1[0], p1[1], q2[0], q2[1]], "confidence": 1.0})
         cv2.rectangle(img, p1, p2, (90, 90, 90), 1)
-    cv2.putText(img, "REPLAY - recorded game, not a camera", (20, FRAME_H - 16), cv2.FONT_HERSHEY_SIMPLEX, 0.7,
-                (200, 230, 200), 2, cv2.LINE_AA)
+    cv2.putText(img, "REPLAY - recorded game, not a camera", (FRAME_W // 2 - 220, FRAME_H - 14),
+                cv2.FONT_HERSHEY_SIMPLEX, 0.7, (200, 230, 200), 2, cv2.LINE_AA)
     ok, buf = cv2.imencode(".jpg", img, [cv2.IMWRITE_JPEG_QUALITY, quality])
     if not ok:  # pragma: no cover
         raise RuntimeError("JPEG encoding failed")
@@ -271,7 +271,7 @@ class ReplaySource:
             self.writer = self.store.new_game("klondike", self.rules.spec(), self.players, deal=self.deal.to_json())
             self.game_id = self.writer.id
         else:
-            self.game_id = f"replay-{int(time.time())}"
+            self.game_id = f"replay-{time.time_ns()}"
         self.hub.publish(status_message("replay", fps=self.fps, source=SOURCE_NAME))
         self._publish_state()
         self._publish_frame()
@@ -295,6 +295,10 @@ class ReplaySource:
 
     def step(self) -> bool:
         """Judge the next recorded move, log it and publish it. False when no move is left."""
+        with self.hub.batch():
+            return self._step()
+
+    def _step(self) -> bool:
         if self.over:
             return False
         if self.index >= len(self.moves):

@@ -81,6 +81,7 @@ async def live_socket(
                 break
             item = getter.result()
             await ws.send_text(item.text)
+            hub.delivered(item)
             if item.jpeg is not None:
                 await ws.send_bytes(item.jpeg)
     except (WebSocketDisconnect, RuntimeError, ConnectionError):

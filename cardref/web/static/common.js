@@ -240,6 +240,7 @@ const CR = (() => {
     pill.id = "camera-pill";
     n.appendChild(pill);
     document.body.prepend(n);
+    fetch("/api/live").then((r) => r.json()).then((s) => { if (pill.textContent === "connecting…") showStatus(pill, s.status || { camera: "offline" }); }).catch(() => {});
     return pill;
   }
 

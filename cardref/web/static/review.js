@@ -96,7 +96,7 @@
   async function open() {
     game = await CR.api("GET", `/api/games/${encodeURIComponent(gameId)}/review`);
     $("title").textContent = `${game.game} · ${game.players.join(", ")}`;
-    $("meta").textContent = `${game.started.replace("T", " ").slice(0, 19)} UTC · rules ${game.rules || "default"} · ${game.finished ? "result " + (game.result || "") : "unfinished"}${game.errors.length ? ` · ${game.errors.length} damaged lines` : ""}`;
+    $("meta").textContent = `${game.started.replace("T", " ").slice(0, 19)} UTC · rules ${(game.rules || "default").replace(/,/g, ", ")} · ${game.finished ? "result " + (game.result || "") : "unfinished"}${game.errors.length ? ` · ${game.errors.length} damaged lines` : ""}`;
     $("export-jsonl").href = `/api/games/${encodeURIComponent(gameId)}/export?format=jsonl`;
     $("export-csv").href = `/api/games/${encodeURIComponent(gameId)}/export?format=csv`;
     const list = $("steps");
