@@ -93,7 +93,7 @@ class PhoneCamera:
         if image is None:
             self.corrupt += 1
             return Read(ReadStatus.CORRUPT, t=t)
-        return Read(ReadStatus.FRAME, image, t)
+        return Read(ReadStatus.FRAME, np.asarray(image, dtype=np.uint8), t)
 
     def close(self) -> None:
         return None

@@ -163,9 +163,9 @@ def render(state: KlondikeState, *, quality: int = 80) -> Picture:
     columns = len(state.tableau)
     geo = _GEOMETRY.setdefault(columns, TableGeometry(columns))
     if geo.background is None:
-        felt = np.empty((FRAME_H, FRAME_W, 3), np.uint8)
-        felt[:] = (60, 110, 40)  # felt green (BGR)
-        felt = cv2.add(felt, np.random.default_rng(7).integers(0, 12, felt.shape, dtype=np.uint8))
+        plain = np.empty((FRAME_H, FRAME_W, 3), np.uint8)
+        plain[:] = (60, 110, 40)  # felt green (BGR)
+        felt = cv2.add(plain, np.random.default_rng(7).integers(0, 12, plain.shape, dtype=np.uint8))
         _draw_markers(felt, geo)
         geo.background = felt
     img = geo.background.copy()

@@ -59,7 +59,7 @@ async def camera_socket(ws: WebSocket, svc: Services = Depends(get_services)) ->
     await ws.accept()
     try:
         while True:
-            message: dict[str, Any] = await ws.receive()
+            message = await ws.receive()
             if message.get("type") == "websocket.disconnect":
                 break
             data = message.get("bytes")
