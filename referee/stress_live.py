@@ -134,13 +134,20 @@ class Binder:
     """Collects what an observation reveals: stand-in -> real card, with the deck count checked
     (a card can be learned only while fewer copies of it are known than the decks hold)."""
 
-    __slots__ = ("bind", "real", "decks", "ok")
+    __slots__ = ("bind", "_real", "_count", "decks")
 
-    def __init__(self, real: Counter[Card], decks: int) -> None:
+    def __init__(self, real: Callable[[], Counter[Card]], decks: int) -> None:
         self.bind: dict[Unseen, Card] = {}
-        self.real = real
+        self._count = real
+        self._real: Counter[Card] | None = None
         self.decks = decks
-        self.ok = True
+
+    @property
+    def real(self) -> Counter[Card]:
+        """Known copies per card (counted when first needed: most views learn nothing)."""
+        if self._real is None:
+            self._real = self._count()
+        return self._real
 
     def card(self, expected: Card | None, seen: str | None) -> bool:
         """Does the seen code fit the expected card (learning it when it is a stand-in)?"""
@@ -175,12 +182,37 @@ class Node(Generic[S]):
     moves: tuple[Any, ...] = ()
     subs: tuple[tuple[Unseen, Card], ...] = ()
     count: tuple[int, ...] = ()
+    touched: frozenset[str] = frozenset()
+    """Zones the moves so far changed: a later move may change them back (two decks)."""
+    last: int = -1
+    """The player of the last move (-1: none, a joint move, or one that made a call)."""
+    last_touched: frozenset[str] = frozenset()
+    parent: Any = None
+    """The position before the last move."""
 
-    def then(self, state: S, move: Any, player: int | None, subs: tuple[tuple[Unseen, Card], ...] = ()) -> "Node[S]":
+    def then(
+        self,
+        state: S,
+        move: Any,
+        player: int | None,
+        subs: tuple[tuple[Unseen, Card], ...] = (),
+        touched: frozenset[str] = frozenset(),
+        called: bool = False,
+    ) -> "Node[S]":
         count = self.count
         if player is not None:
             count = count[:player] + (count[player] + 1,) + count[player + 1 :]
-        return Node(state, self.moves + (move,), self.subs + subs, count)
+        last = -1 if player is None or called else player
+        return Node(state, self.moves + (move,), self.subs + subs, count, self.touched | touched, last, touched, self.state)
+
+    def in_order(self, player: int | None, touched: frozenset[str], before_last: Callable[[], bool]) -> bool:
+        """Moves of different players that touch different piles give the same table in either order:
+        only one order is tried (players in seat order), unless the move depends on the last one (a
+        shared pile), the last one made a call, or the move could not come before the last one
+        (``before_last()``: it is illegal there or makes a call there, e.g. a stress)."""
+        if player is None or player >= self.last or touched & self.last_touched:
+            return True
+        return before_last()
 
 
 def breadth_first(
@@ -188,9 +220,11 @@ def breadth_first(
     expand: Callable[[Node[S]], Iterable[Node[S]]],
     targets: Sequence[Callable[[S], dict[Unseen, Card] | None]],
     max_depth: int,
+    budget: int = 20000,
 ) -> list[tuple[Node[S], int, dict[Unseen, Card]]]:
     """The explanations with the fewest moves: ``(node, target index, what the view reveals)``.
-    A position reached twice (the same moves in another order) is kept once, the first way found."""
+    A position reached twice (the same moves in another order) is kept once, the first way found.
+    At most ``budget`` positions are looked at (the search gives up: no explanation)."""
     frontier = [start]
     seen: set[Any] = {start.state}
     for depth in range(max_depth + 1):
@@ -209,10 +243,50 @@ def breadth_first(
                 if child.state not in seen:
                     seen.add(child.state)
                     nxt.append(child)
+            if len(seen) > budget:
+                return []
         frontier = nxt
         if not frontier:
             break
     return []
+
+
+def best_explanations(
+    hits: Sequence[tuple[Node[S], int, dict[Unseen, Card]]], substitute: Callable[[S, Mapping[Unseen, Card]], S]
+) -> list[tuple[S, Node[S], int, dict[Unseen, Card]]]:
+    """The explanations (fewest moves already) that assume the fewest cards nobody had seen, then
+    spread the moves most evenly over the players (two moves of one player between two steady
+    views are rarer than one move each); one per distinct final position."""
+    finals: dict[Any, tuple[S, Node[S], int, dict[Unseen, Card]]] = {}
+    for node, k, b in hits:
+        subs = dict(node.subs)
+        subs.update(b)
+        final = substitute(node.state, subs)
+        finals.setdefault(final, (final, node, k, subs))
+
+    def cost(x: tuple[S, Node[S], int, dict[Unseen, Card]]) -> tuple[int, int]:
+        return len(x[3]), max(x[1].count, default=0)
+
+    if not finals:
+        return []
+    best = min(cost(x) for x in finals.values())
+    return [x for x in finals.values() if cost(x) == best]
+
+
+def _called(v: Legal[Any]) -> bool:
+    return any(e.kind in stress.CALLS for e in v.events)
+
+
+def _blocked(parent: StressState | None, move: Any) -> Callable[[], bool]:
+    """Could ``move`` not have come first (before the last move of the series)?"""
+
+    def check() -> bool:
+        if parent is None:
+            return True
+        v = stress.apply(parent, move)
+        return not isinstance(v, Legal) or _called(v)
+
+    return check
 
 
 def call_findings(events: Iterable[Event], calls: frozenset[str], t: float, frame: int | None) -> list[Finding]:
@@ -328,7 +402,7 @@ def _zone_order(obs: Observation) -> list[str]:
 
 def match(state: StressState, obs: Observation) -> dict[Unseen, Card] | None:
     """What the observation reveals if it fits the position (stand-in -> card), else None."""
-    b = Binder(_real_counts(state), 1)
+    b = Binder(lambda: _real_counts(state), 1)
     pending = [0] * len(state.seats)
     for zone in _zone_order(obs):
         seen = judged(obs, zone)
@@ -344,7 +418,7 @@ def differing_zones(state: StressState, obs: Observation) -> frozenset[str]:
     real = _real_counts(state)
     for zone in _zone_order(obs):
         seen = judged(obs, zone)
-        if seen is not None and not _zone_ok(state, zone, seen, Binder(Counter(real), 1), pending):
+        if seen is not None and not _zone_ok(state, zone, seen, Binder(lambda: Counter(real), 1), pending):
             out.add(zone)
     return frozenset(out)
 
@@ -362,6 +436,16 @@ def _touches(move: Any) -> frozenset[str]:
     return frozenset()
 
 
+def _must_change(move: Any) -> tuple[str, ...]:
+    """Row places that always look different after the move (one deck: no card comes twice): the
+    place a pile leaves (refilled or empty) and the pile a stack lands on (another card on top)."""
+    if isinstance(move, Play) and isinstance(move.source, int):
+        return (row_zone(move.player, move.source),)
+    if isinstance(move, Stack) and isinstance(move.source, int) and isinstance(move.onto, int):
+        return (row_zone(move.player, move.source), row_zone(move.player, move.onto))
+    return ()
+
+
 def _expand(obs: Observation, diff: frozenset[str], t: float) -> Callable[[Node[StressState]], Iterator[Node[StressState]]]:
     centre_seen = [parse_seen(p.top) if (p := judged(obs, z)) is not None else None for z in CENTRE_ZONES]
 
@@ -373,11 +457,13 @@ def _expand(obs: Observation, diff: frozenset[str], t: float) -> Callable[[Node[
             p = move.player
             if p is not None and node.count[p] >= MAX_PER_PLAYER:
                 continue
-            if not _touches(move) & diff:
+            touched = _touches(move)
+            changed = diff | node.touched
+            if not touched & changed or any(z not in changed for z in _must_change(move)):
                 continue
             v = stress.apply(state, replace(move, t=t))
-            if isinstance(v, Legal):
-                yield node.then(v.state, v.move, p)
+            if isinstance(v, Legal) and node.in_order(p, touched, _blocked(node.parent, v.move)):
+                yield node.then(v.state, v.move, p, (), touched, _called(v))
         if state.phase is not Phase.PLAY:
             return
         # a refill played before the camera saw it on the row: it is the card now on that centre pile
@@ -398,7 +484,7 @@ def _expand(obs: Observation, diff: frozenset[str], t: float) -> Callable[[Node[
                     move2 = Play(p, i, j, t)
                     v = stress.apply(substitute_cards(state, {u: c}), move2)
                     if isinstance(v, Legal):
-                        yield node.then(v.state, move2, p, ((u, c),))
+                        yield node.then(v.state, move2, p, ((u, c),), _touches(move2), _called(v))
 
     return expand
 
@@ -534,16 +620,11 @@ def observe(live: LiveStress, obs: Observation) -> tuple[LiveStress, list[Findin
     hits = breadth_first(Node(state, count=(0,) * len(state.seats)), _expand(obs, diff, t), targets, MAX_DEPTH)
 
     if hits:
-        finals: dict[tuple[StressState, int], tuple[Node[StressState], int, dict[Unseen, Card]]] = {}
-        for node, k, b in hits:
-            subs = dict(node.subs)
-            subs.update(b)
-            key = substitute_cards(node.state, subs)
-            finals.setdefault((key, k), (node, k, subs))
-        if len({key for key, _ in finals}) > 1:
-            names = "; ".join(", ".join(_text(m) for m in node.moves) or "nothing" for node, _, _ in finals.values())
+        best = best_explanations(hits, substitute_cards)
+        if len(best) > 1:
+            names = "; ".join(", ".join(_text(m) for m in x[1].moves) or "nothing" for x in best)
             return replace(live, last=obs), [Finding("ambiguous", t, frame=frame, detail=f"several move series fit: {names}")]
-        (final, _), (node, k, subs) = next(iter(finals.items()))
+        final, node, k, subs = best[0]
         if any(is_unseen(p[-1]) for p in final.centre if p):
             return replace(live, last=obs, waiting="the new centre cards"), [
                 Finding("ambiguous", t, frame=frame, detail="new centre cards laid but not readable yet: waiting for a clearer view")

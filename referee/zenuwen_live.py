@@ -1,0 +1,739 @@
+"""Following a real Zenuwen game from what the camera sees (issue 6: move inference, 2-4 players).
+
+The same approach as :mod:`referee.stress_live` (read its docstring first): a full
+:class:`~referee.zenuwen.ZenuwenState` with :class:`~referee.stress_live.Unseen` stand-ins for cards
+nobody has seen (face-down pile cards, stocks, hand cards taken up face down); each steady view is
+explained by the fewest legal single-player moves (at most ``MAX_PER_PLAYER`` per player and
+``MAX_DEPTH`` in all per view), by an illegal move that must be taken back, or it is unrecognised.
+Calls (``stuck``, ``round_over``, ``match_over``) come out as ``call`` findings with the time of the
+view that showed the position. With two decks (three or four players) a card may lie twice; a card is
+learned only while fewer copies of it are known than the decks hold.
+
+What the camera sees: the patience piles are squared, so each shows its top card; the face-down
+cards under it, when the camera counts them (``backs`` not None), must be as many as the engine
+has face down (this tells a pile that turned up another copy of the card just played from a pile
+that did not move); a pile seen with only backs or empty where the engine has turned up
+an unseen card is accepted (the card is not turned yet). The turned-up card is learned when it shows;
+a ``stuck`` call waits until every pile top and centre top has been seen. Hand cards (Z9) are never
+seen: a card that appears on a centre pile while no pile top of that player left is a hand card.
+New centre cards (Z5/Z7/Z8 ``turn``) that cannot be read are not accepted yet (``ambiguous``).
+
+**Inputs the camera cannot give** (the web app's key press / screen tap; each returns
+``(live, findings)`` like :func:`observe`):
+
+- :func:`choose` ``(live, player, pile, t)``: at the end of a round (Z10/Z11, ``winner_chooses``),
+  ``player`` takes centre pile ``pile`` (0-based). Under ``winner_chooses`` a view in which exactly
+  one free centre pile has gone is also read as the choice of the player whose turn it is to choose.
+- :func:`slap` ``(live, player, pile, t)``: ``pile_choice=slap_race``: ``player`` slapped centre pile
+  ``pile`` (the first gets it). The camera cannot tell whose hand it was.
+- :func:`new_round` ``(live, observation)``: start the next round (Z11) from a view of the new layout.
+  Not needed in the normal case: once every centre pile is taken, a view showing a fresh layout (a
+  readable top on every pile the Z11 layout gives each player, empty centre) starts the next round.
+
+Zone names (``calibration.templates``): ``p{seat}.pile1`` .. ``pile5``, ``p{seat}.stock``,
+``centre1`` .. ``centreN``. Seat ``pS`` is engine player ``S-1``; ``pileK`` is patience pile ``K-1``
+(laid with K cards); ``centreK`` is centre pile ``K-1`` (the one player ``K-1`` turns cards onto).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field, replace
+from typing import Any, Callable, Iterator, Mapping, Sequence
+
+from . import zenuwen
+from .cards import Card
+from .observation import Finding, Observation, SeenPile
+from .options import to_spec
+from .stress_live import (
+    Binder,
+    Node,
+    Unseen,
+    best_explanations,
+    breadth_first,
+    call_findings,
+    clean_events,
+    is_unseen,
+    judged,
+    learned_pairs,
+    parse_seen,
+    unseen,
+)
+from .verdict import Event, Illegal, Legal
+from .zenuwen import PILES, Choose, Join, Layout, NewRound, Phase, Play, Slap, TakeHand, Turn, ZenuwenRules, ZenuwenState, ZPile, ZSeat
+
+MAX_DEPTH = 3
+"""Most moves one view may explain (all players together; a turn counts once); with more players,
+one per player."""
+RELAXED_BUDGET = 4000
+"""Positions the second, wider search (two decks) may look at before it gives up."""
+MAX_PER_PLAYER = 2
+"""Most moves of one player one view may explain."""
+
+
+def pile_zone(player: int, pile: int) -> str:
+    return f"p{player + 1}.pile{pile + 1}"
+
+
+def stock_zone(player: int) -> str:
+    return f"p{player + 1}.stock"
+
+
+def centre_zone(j: int) -> str:
+    return f"centre{j + 1}"
+
+
+def substitute_cards(state: ZenuwenState, subs: Mapping[Unseen, Card]) -> ZenuwenState:
+    """The position with stand-ins replaced by the real cards."""
+    if not subs:
+        return state
+
+    def tr(cards: tuple[Card, ...]) -> tuple[Card, ...]:
+        return tuple(subs.get(c, c) if isinstance(c, Unseen) else c for c in cards)
+
+    seats = tuple(
+        replace(s, piles=tuple(ZPile(tr(p.cards), p.up) for p in s.piles), stock=tr(s.stock), hand=tr(s.hand))
+        for s in state.seats
+    )
+    return replace(state, seats=seats, centre=tuple(tr(p) for p in state.centre))
+
+
+def _face_down_unseen(state: ZenuwenState) -> ZenuwenState:
+    """Cards lying face down (stocks, covered pile cards) are stand-ins: their order is not seen."""
+
+    def hidden(s: ZSeat) -> bool:
+        return any(not is_unseen(c) for c in s.stock) or any(
+            not is_unseen(c) for p in s.piles for c in p.cards[: len(p.cards) - p.up]
+        )
+
+    if not any(hidden(s) for s in state.seats):
+        return state
+    seats = []
+    for s in state.seats:
+        piles = tuple(
+            ZPile(tuple(c if is_unseen(c) else unseen() for c in p.cards[: len(p.cards) - p.up]) + p.visible, p.up)
+            for p in s.piles
+        )
+        seats.append(replace(s, piles=piles, stock=tuple(c if is_unseen(c) else unseen() for c in s.stock)))
+    return replace(state, seats=tuple(seats))
+
+
+def _real_counts(state: ZenuwenState) -> Counter[Card]:
+    return Counter(c for c in state.all_cards() if not isinstance(c, Unseen))
+
+
+def _zone_ok(state: ZenuwenState, zone: str, seen: SeenPile, b: Binder) -> bool:
+    """Does one seen zone fit the position?"""
+    ending = state.phase in (Phase.CHOOSE, Phase.NEXT, Phase.MATCH_OVER)
+    if zone.startswith("centre"):
+        if not zone[6:].isdigit():
+            return True
+        j = int(zone[6:]) - 1
+        if not 0 <= j < len(state.centre):
+            return not seen.cards
+        cpile = state.centre[j]
+        taken = ending and j in state.takes
+        if not seen.cards:
+            # empty, a turned card not down yet, or a pile taken at the end of the round
+            return not cpile or isinstance(cpile[-1], Unseen) or taken
+        if not cpile:
+            return False
+        return b.card(cpile[-1], seen.cards[-1])
+    if not zone.startswith("p") or "." not in zone:
+        return True
+    seat_s, place = zone[1:].split(".", 1)
+    if not seat_s.isdigit() or not 1 <= int(seat_s) <= len(state.seats):
+        return True
+    p = int(seat_s) - 1
+    seat = state.seats[p]
+    if place == "stock":
+        if ending or (seen.backs is None and not seen.cards):
+            return True
+        return (bool(seen.cards) or bool(seen.backs)) == bool(seat.stock)
+    if not place.startswith("pile") or not place[4:].isdigit():
+        return True
+    i = int(place[4:]) - 1
+    if not 0 <= i < PILES:
+        return True
+    pile = seat.piles[i]
+    if not seen.cards:
+        # empty, or the card the engine turned up is not turned yet (only backs show)
+        if pile.top is None:
+            return not seen.backs
+        return isinstance(pile.top, Unseen) and seen.backs in (None, len(pile.cards))
+    if seen.backs is not None and seen.backs != len(pile.cards) - pile.up:
+        return False
+    return b.card(pile.top, seen.cards[-1])
+
+
+def match(state: ZenuwenState, obs: Observation) -> dict[Unseen, Card] | None:
+    """What the observation reveals if it fits the position (stand-in -> card), else None."""
+    b = Binder(lambda: _real_counts(state), state.rules.deck_count)
+    for zone in obs.piles:
+        seen = judged(obs, zone)
+        if seen is not None and not _zone_ok(state, zone, seen, b):
+            return None
+    return b.bind
+
+
+def differing_zones(state: ZenuwenState, obs: Observation) -> frozenset[str]:
+    real = _real_counts(state)
+    out = set()
+    for zone in obs.piles:
+        seen = judged(obs, zone)
+        if seen is not None and not _zone_ok(state, zone, seen, Binder(lambda: Counter(real), state.rules.deck_count)):
+            out.add(zone)
+    return frozenset(out)
+
+
+def _touches(move: Any, state: ZenuwenState) -> frozenset[str]:
+    n = state.players
+    if isinstance(move, Play):
+        assert isinstance(move.to, int)
+        out = {centre_zone(move.to)}
+        if not move.from_hand and isinstance(move.source, int):
+            out.add(pile_zone(move.player, move.source))
+        return frozenset(out)
+    if isinstance(move, Join):
+        assert isinstance(move.source, int) and isinstance(move.onto, int)
+        return frozenset({pile_zone(move.player, move.source), pile_zone(move.player, move.onto)})
+    if isinstance(move, TakeHand):
+        return frozenset(pile_zone(move.player, i) for i in range(PILES))
+    if isinstance(move, (Turn, Choose)):
+        return frozenset(centre_zone(j) for j in range(n)) | {stock_zone(p) for p in range(n)}
+    return frozenset()
+
+
+def _called(v: Legal[Any]) -> bool:
+    return any(e.kind in zenuwen.CALLS for e in v.events)
+
+
+def _blocked(parent: ZenuwenState | None, move: Any) -> Callable[[], bool]:
+    """Could ``move`` not have come first (before the last move of the series)?"""
+
+    def check() -> bool:
+        if parent is None:
+            return True
+        v = zenuwen.apply(parent, move)
+        return not isinstance(v, Legal) or _called(v)
+
+    return check
+
+
+def _must_change(move: Any, state: ZenuwenState) -> tuple[str, ...]:
+    """The piles that must look different in the view (or have changed earlier in the series) for
+    the move to be part of an explanation: the pile a card leaves (another card shows), and the pile
+    a join lands on (its top is another card now)."""
+    if isinstance(move, Play) and isinstance(move.source, int) and not move.from_hand:
+        return (pile_zone(move.player, move.source),)
+    if isinstance(move, Join) and isinstance(move.source, int) and isinstance(move.onto, int):
+        piles = state.seats[move.player].piles
+        if piles[move.source].top == piles[move.onto].top:  # two decks: the same card on the same card
+            return (pile_zone(move.player, move.source),)
+        return (pile_zone(move.player, move.source), pile_zone(move.player, move.onto))
+    return ()
+
+
+def _expand(
+    obs: Observation, diff: frozenset[str], t: float, strict: bool = True
+) -> Callable[[Node[ZenuwenState]], Iterator[Node[ZenuwenState]]]:
+    """Children of a search node. ``strict``: a card may leave only a pile that looks different in
+    the view; not strict (the second try, two decks only): also a pile whose next card happens to be
+    another copy of the card that left."""
+
+    def expand(node: Node[ZenuwenState]) -> Iterator[Node[ZenuwenState]]:
+        state = node.state
+        for move in zenuwen.legal_moves(state):
+            if isinstance(move, (Slap, NewRound)):
+                continue  # explicit inputs (a new layout is read from the view by observe)
+            if isinstance(move, Choose) and state.rules.pile_choice != "winner_chooses":
+                continue
+            p = move.player
+            if p is not None and node.count[p] >= MAX_PER_PLAYER:
+                continue
+            touched = _touches(move, state)
+            changed = diff | node.touched
+            if not touched & changed or (strict and any(z not in changed for z in _must_change(move, state))):
+                continue
+            v = zenuwen.apply(state, replace(move, t=t))
+            if isinstance(v, Legal) and node.in_order(p, touched, _blocked(node.parent, v.move)):
+                yield node.then(v.state, v.move, p, (), touched, _called(v))
+        if state.phase is not Phase.PLAY:
+            return
+        # a card not seen before lands on a centre pile: a pile top turned up but not yet seen, or
+        # a hand card taken up face down (Z9)
+        real: Counter[Card] | None = None
+        for j in range(state.players):
+            zone = centre_zone(j)
+            seen = judged(obs, zone)
+            c = parse_seen(seen.top) if seen is not None else None
+            if c is None or zone not in diff | node.touched:
+                continue
+            real = real if real is not None else _real_counts(state)
+            if real[c] >= state.rules.deck_count:
+                continue
+            for p, seat in enumerate(state.seats):
+                if node.count[p] >= MAX_PER_PLAYER:
+                    continue
+                for i, pile in enumerate(seat.piles):
+                    u = pile.top
+                    if isinstance(u, Unseen) and (not strict or pile_zone(p, i) in diff | node.touched):
+                        move = Play(p, i, j, t)
+                        v = zenuwen.apply(substitute_cards(state, {u: c}), move)
+                        if isinstance(v, Legal):
+                            yield node.then(v.state, move, p, ((u, c),), _touches(move, state), _called(v))
+                h = next((x for x in seat.hand if isinstance(x, Unseen)), None)
+                if h is not None:
+                    move = Play(p, c, j, t, True)
+                    v = zenuwen.apply(substitute_cards(state, {h: c}), move)
+                    if isinstance(v, Legal):
+                        yield node.then(v.state, move, p, ((h, c),), _touches(move, state), _called(v))
+
+    return expand
+
+
+@dataclass(frozen=True, slots=True)
+class PendingIllegal:
+    """An illegal move on the table (a pile top played or joined where the rules forbid it)."""
+
+    move: Play | Join
+    verdict: Illegal
+
+
+def _physical_move(state: ZenuwenState, move: Play | Join) -> ZenuwenState | None:
+    """The table after ``move`` done by hand, rules ignored (None if it cannot be done)."""
+    assert isinstance(move.source, int)
+    p, i = move.player, move.source
+    seat = state.seats[p]
+    pile = seat.piles[i]
+    if pile.top is None:
+        return None
+    if isinstance(move, Play):
+        assert isinstance(move.to, int)
+        j = move.to
+        left, _ = zenuwen._take_top(pile, 1)
+        seats = _set(state.seats, p, replace(seat, piles=_set(seat.piles, i, left)))
+        return replace(state, seats=seats, centre=_set(state.centre, j, state.centre[j] + (pile.top,)))
+    assert isinstance(move.onto, int)
+    k = move.onto
+    moving = pile.visible
+    left, _ = zenuwen._take_top(pile, len(moving))
+    dst = seat.piles[k]
+    piles = _set(_set(seat.piles, i, left), k, ZPile(dst.cards + moving, dst.up + len(moving)))
+    return replace(state, seats=_set(state.seats, p, replace(seat, piles=piles)))
+
+
+def _set(seq: tuple[Any, ...], i: int, value: Any) -> tuple[Any, ...]:
+    return seq[:i] + (value,) + seq[i + 1 :]
+
+
+def _physical(state: ZenuwenState, t: float) -> Iterator[tuple[PendingIllegal, ZenuwenState]]:
+    """Every single pile move a hand could make that the rules forbid, with the table it leaves."""
+    for p, seat in enumerate(state.seats):
+        for i, pile in enumerate(seat.piles):
+            if pile.top is None:
+                continue
+            moves: list[Play | Join] = [Play(p, i, j, t) for j in range(state.players) if state.centre[j]]
+            moves += [Join(p, i, k, t) for k in range(PILES) if k != i and seat.piles[k].top is not None]
+            for m in moves:
+                v = zenuwen.apply(state, m)
+                if isinstance(v, Illegal):
+                    after = _physical_move(state, m)
+                    if after is not None:
+                        yield PendingIllegal(m, v), after
+
+
+@dataclass(frozen=True, slots=True)
+class LiveZenuwen:
+    """The referee's running picture of a real Zenuwen game."""
+
+    state: ZenuwenState
+    pending: PendingIllegal | None = None
+    moves: int = 0
+    last: Observation | None = field(default=None, compare=False)
+    waiting: str = ""
+
+
+def _decisive_unseen(state: ZenuwenState) -> bool:
+    tops = [p.top for s in state.seats for p in s.piles] + [p[-1] for p in state.centre if p]
+    return any(is_unseen(c) for c in tops)
+
+
+def _settle_calls(state: ZenuwenState, t: float, frame: int | None) -> tuple[ZenuwenState, list[Finding]]:
+    """A stuck call waits until every pile top and centre top is seen; then made (or let lapse)."""
+    if state.phase is not Phase.PLAY or _decisive_unseen(state):
+        return state, []
+    after, events = zenuwen._finish(state, t, [])
+    return after, call_findings(events, zenuwen.CALLS, t, frame)
+
+
+def _replay(
+    start: ZenuwenState, moves: Sequence[Any], subs: Mapping[Unseen, Card], t: float, frame: int | None
+) -> tuple[ZenuwenState, list[Finding]] | None:
+    """Judge the explaining moves again with every revealed card in place (verdicts and calls rest
+    on the real cards); None if one is then not legal."""
+    state = substitute_cards(start, subs)
+    findings: list[Finding] = []
+    learned = learned_pairs(subs)
+    for k, move in enumerate(moves):
+        v = zenuwen.apply(state, replace(move, t=t))
+        if not isinstance(v, Legal):
+            return None
+        plain = clean_events(e for e in v.events if e.kind not in zenuwen.CALLS)
+        state = v.state
+        findings.append(
+            Finding("move", t, move=v.move, verdict=Legal(v.move, state, 0, plain), frame=frame, learned=learned if k == 0 else ())
+        )
+        findings += call_findings(v.events, zenuwen.CALLS, t, frame)
+    state = _face_down_unseen(state)
+    if state.stuck and not start.stuck and _decisive_unseen(state):
+        findings = [f for f in findings if not (f.kind == "call" and f.verdict.kind == "stuck")]
+        state = replace(state, stuck=False)
+    return state, findings
+
+
+def observe(live: LiveZenuwen, obs: Observation) -> tuple[LiveZenuwen, list[Finding]]:
+    """Judge one steady observation; returns the new running picture and what was concluded."""
+    state = live.state
+    t, frame = max(obs.t, state.t), obs.frame
+    pend = live.pending
+    if state.phase is Phase.MATCH_OVER:
+        return live, []
+    if state.phase in (Phase.CHOOSE, Phase.NEXT) and match(state, obs) is None:
+        layout = _fresh_layout(state, obs)
+        if layout is not None:
+            return _start_round(live, layout, t, frame)
+
+    targets: list[Callable[[ZenuwenState], dict[Unseen, Card] | None]] = [lambda s: match(s, obs)]
+    if pend is not None:
+
+        def with_pending(s: ZenuwenState) -> dict[Unseen, Card] | None:
+            after = _physical_move(s, pend.move)
+            return None if after is None else match(after, obs)
+
+        targets.append(with_pending)
+    diff = differing_zones(state, obs)
+    if pend is not None:
+        diff |= _touches(pend.move, state)
+    start_node = Node(state, count=(0,) * state.players)
+    depth = max(MAX_DEPTH, state.players)
+    hits = breadth_first(start_node, _expand(obs, diff, t), targets, depth)
+    if not hits and state.rules.deck_count > 1:
+        hits = breadth_first(start_node, _expand(obs, diff, t, strict=False), targets, depth, budget=RELAXED_BUDGET)
+
+    if hits:
+        best = best_explanations(hits, substitute_cards)
+        if len(best) > 1:
+            names = "; ".join(", ".join(_text(m) for m in x[1].moves) or "nothing" for x in best)
+            return replace(live, last=obs), [Finding("ambiguous", t, frame=frame, detail=f"several move series fit: {names}")]
+        final, node, k, subs = best[0]
+        if any(is_unseen(p[-1]) for p in final.centre if p):
+            return replace(live, last=obs, waiting="the new centre cards"), [
+                Finding("ambiguous", t, frame=frame, detail="new centre cards turned but not readable yet: waiting for a clearer view")
+            ]
+        replayed = _replay(state, node.moves, subs, t, frame)
+        if replayed is None:
+            return replace(live, last=obs), [Finding("unrecognised", t, frame=frame, detail=_difference(state, obs))]
+        new_state, findings = replayed
+        new_state, later = _settle_calls(new_state, t, frame)
+        findings += later
+        moved = sum(1 for f in findings if f.kind == "move")
+        new_pend = pend if k == 1 else None
+        if pend is not None and k == 0:
+            findings.append(Finding("taken_back", t, move=pend.move, frame=frame))
+        return LiveZenuwen(new_state, new_pend, live.moves + moved, None, _waiting(new_state, new_pend)), findings
+
+    if pend is None and state.phase in (Phase.TURN, Phase.PLAY, Phase.CHOOSE, Phase.NEXT):
+        starts = [start_node] + list(_expand(obs, diff, t)(start_node))
+        for node in starts:
+            for pending, physical in _physical(node.state, t):
+                if match(physical, obs) is None:
+                    continue
+                replayed = _replay(state, node.moves, dict(node.subs), t, frame)
+                if replayed is None:
+                    continue
+                new_state, findings = replayed
+                findings.append(
+                    Finding("illegal", t, move=pending.move, rule=pending.verdict.rule, reason=pending.verdict.reason, frame=frame)
+                )
+                moved = sum(1 for f in findings if f.kind == "move")
+                return LiveZenuwen(new_state, pending, live.moves + moved, None, _waiting(new_state, pending)), findings
+
+    if state.phase in (Phase.CHOOSE, Phase.NEXT):
+        # piles being taken, cards being gathered: wait for the choice or the next layout
+        return replace(live, last=obs, waiting=_waiting(state, None)), []
+    return replace(live, last=obs), [Finding("unrecognised", t, frame=frame, detail=_difference(state, obs))]
+
+
+def _waiting(state: ZenuwenState, pend: PendingIllegal | None) -> str:
+    if pend is not None:
+        return f"the illegal move to be taken back ({pend.verdict.rule})"
+    if state.phase is Phase.TURN:
+        return "all players to turn a card (Z5)"
+    if state.phase is Phase.CHOOSE:
+        order = zenuwen.choice_order(state)
+        if state.rules.pile_choice == "slap_race" and not state.raced:
+            return "the slaps for the centre piles (Z10)"
+        return f"player {order[0]} to choose a centre pile (Z10/Z11)" if order else ""
+    if state.phase is Phase.NEXT:
+        return "the next layout (Z11)"
+    return ""
+
+
+def _text(move: Any) -> str:
+    if isinstance(move, Play):
+        src = f"hand card {move.source}" if move.from_hand else f"pile {move.source}"
+        return f"player {move.player} plays {src} on centre {move.to}"
+    if isinstance(move, Join):
+        return f"player {move.player} joins pile {move.source} onto pile {move.onto}"
+    if isinstance(move, TakeHand):
+        return f"player {move.player} takes the pile cards into the hand"
+    if isinstance(move, Turn):
+        return "all turn a card"
+    if isinstance(move, Choose):
+        return f"player {move.player} takes centre pile {move.pile}"
+    return str(move)
+
+
+def _difference(state: ZenuwenState, obs: Observation) -> str:
+    parts = []
+    for zone in sorted(differing_zones(state, obs)):
+        seen = obs.piles[zone]
+        shown = " ".join(c or "?" for c in seen.cards) or (f"{seen.backs} backs" if seen.backs else "nothing")
+        parts.append(f"{zone} shows {shown}")
+    return "; ".join(parts) or "the table does not match the game"
+
+
+# --- starting, new rounds ----------------------------------------------------------------------------
+
+
+def _dealt(rules: ZenuwenRules, p: int) -> int:
+    total = 52 * rules.deck_count
+    return total // rules.players + (1 if p < total % rules.players else 0)
+
+
+def start(observation: Observation, rules: ZenuwenRules | None = None) -> LiveZenuwen:
+    """A new game from the first steady view of the layout (Z2): every patience pile shows one readable
+    top card (pile K laid with K cards); centre cards may already lie (all readable) or not (the first
+    move is the turn, Z5). The cards are dealt evenly (Z1); the rest of each player's share is the
+    unseen stock."""
+    rules = rules or ZenuwenRules()
+    n = rules.players
+    seats = []
+    seen: list[Card] = []
+    for p in range(n):
+        piles = []
+        for i in range(PILES):
+            zone = pile_zone(p, i)
+            pile = observation.piles.get(zone, SeenPile())
+            c = parse_seen(pile.top)
+            if pile.held or len(pile.cards) != 1 or c is None:
+                raise ValueError(f"cannot start: {zone} must show exactly one readable face-up card")
+            piles.append(ZPile(tuple(unseen() for _ in range(i)) + (c,), 1))
+            seen.append(c)
+        stock = tuple(unseen() for _ in range(_dealt(rules, p) - 15))
+        seats.append(ZSeat(tuple(piles), stock, (), bool(stock)))
+    centre: list[tuple[Card, ...]] = []
+    for j in range(n):
+        pile = observation.piles.get(centre_zone(j), SeenPile())
+        if pile.cards:
+            c = parse_seen(pile.top)
+            if c is None:
+                raise ValueError(f"cannot start: {centre_zone(j)} shows a card that cannot be read")
+            centre.append((c,))
+            seen.append(c)
+        else:
+            centre.append(())
+    over = [c.code for c, k in Counter(seen).items() if k > rules.deck_count]
+    if over:
+        raise ValueError(f"cannot start: seen more often than {rules.deck_count} deck(s) hold: {', '.join(over)}")
+    layout = Layout(tuple(seats), tuple(centre) if any(centre) else None)
+    v = zenuwen.new_game(layout, rules, observation.t)
+    return LiveZenuwen(v.state, waiting=_waiting(v.state, None))
+
+
+def _packets(state: ZenuwenState, t: float) -> tuple[ZenuwenState, list[tuple[Card, ...]]]:
+    if state.phase is Phase.CHOOSE:
+        state = zenuwen._complete_choices(state, t, [], all_by_size=True)
+    return state, zenuwen._packets(state)
+
+
+def _fresh_layout(state: ZenuwenState, obs: Observation) -> list[list[Card | None]] | None:
+    """A view of the next round's layout: each player's Z11 piles show one readable top, centre empty."""
+    for j in range(state.players):
+        seen = judged(obs, centre_zone(j))
+        if seen is None or seen.cards:
+            return None
+    _, packets = _packets(state, state.t)
+    tops: list[list[Card | None]] = []
+    for p, packet in enumerate(packets):
+        sizes, _ = zenuwen.layout_sizes(len(packet))
+        row: list[Card | None] = []
+        for i, size in enumerate(sizes):
+            seen = judged(obs, pile_zone(p, i))
+            if seen is None:
+                return None
+            if size == 0:
+                if seen.cards:
+                    return None
+                row.append(None)
+                continue
+            c = parse_seen(seen.top)
+            if len(seen.cards) != 1 or c is None:
+                return None
+            row.append(c)
+        tops.append(row)
+    return tops
+
+
+def _start_round(live: LiveZenuwen, tops: list[list[Card | None]], t: float, frame: int | None) -> tuple[LiveZenuwen, list[Finding]]:
+    """Z11: lay each player's packet out as seen: the seen tops on the piles, the rest unseen."""
+    state, packets = _packets(live.state, t)
+    subs: dict[Unseen, Card] = {}
+    real = _real_counts(live.state)
+    seats = []
+    for p, (packet, row) in enumerate(zip(packets, tops)):
+        pool = list(packet)
+        sizes, _ = zenuwen.layout_sizes(len(packet))
+        chosen: list[Card | None] = []
+        for c in row:
+            if c is None:
+                chosen.append(None)
+                continue
+            obj = next((x for x in pool if x is c), None)
+            if obj is None:
+                u = next((x for x in pool if isinstance(x, Unseen)), None)
+                if u is None or real[c] >= state.rules.deck_count:
+                    detail = f"the new layout shows {c.code} on player {p}'s piles: not one of the cards they hold (Z11)"
+                    return replace(live, last=None), [Finding("unrecognised", t, frame=frame, detail=detail)]
+                assert isinstance(u, Unseen)
+                subs[u] = c
+                real[c] += 1
+                obj = u
+            pool.remove(obj)
+            chosen.append(obj)
+        piles = []
+        for size, top in zip(sizes, chosen):
+            if size == 0:
+                piles.append(ZPile())
+                continue
+            assert top is not None
+            under = tuple(pool[: size - 1])
+            del pool[: size - 1]
+            piles.append(ZPile(under + (top,), 1))
+        seats.append(ZSeat(tuple(piles), tuple(pool), (), bool(pool)))
+    layout = Layout(tuple(seats))
+    v = zenuwen.apply(live.state, NewRound(t, layout))
+    if isinstance(v, Illegal):
+        return live, [Finding("illegal", t, move=v.move, rule=v.rule, reason=v.reason, frame=frame)]
+    new_state = _face_down_unseen(substitute_cards(v.state, subs))
+    plain = clean_events(e for e in v.events if e.kind not in zenuwen.CALLS)
+    move = NewRound(t)
+    findings = [Finding("move", t, move=move, verdict=Legal(move, new_state, 0, plain), frame=frame, learned=learned_pairs(subs))]
+    findings += call_findings(v.events, zenuwen.CALLS, t, frame)
+    return LiveZenuwen(new_state, None, live.moves + 1, None, _waiting(new_state, None)), findings
+
+
+def new_round(live: LiveZenuwen, observation: Observation) -> tuple[LiveZenuwen, list[Finding]]:
+    """Explicit input: the next round (Z11) starts from this view of the new layout."""
+    t = max(observation.t, live.state.t)
+    if live.state.phase not in (Phase.CHOOSE, Phase.NEXT):
+        v = zenuwen.apply(live.state, NewRound(t))
+        assert isinstance(v, Illegal)
+        return live, [Finding("illegal", t, move=v.move, rule=v.rule, reason=v.reason, frame=observation.frame)]
+    tops = _fresh_layout(live.state, observation)
+    if tops is None:
+        detail = "new round: every pile of the new layout must show one readable card and the centre be empty"
+        return live, [Finding("unrecognised", t, frame=observation.frame, detail=detail)]
+    return _start_round(live, tops, t, observation.frame)
+
+
+# --- explicit inputs ---------------------------------------------------------------------------------
+
+
+def _explicit(live: LiveZenuwen, move: Choose | Slap) -> tuple[LiveZenuwen, list[Finding]]:
+    v = zenuwen.apply(live.state, move)
+    if isinstance(v, Illegal):
+        return live, [Finding("illegal", move.t, move=move, rule=v.rule, reason=v.reason)]
+    plain = clean_events(e for e in v.events if e.kind not in zenuwen.CALLS)
+    findings = [Finding("move", move.t, move=v.move, verdict=Legal(v.move, v.state, 0, plain))]
+    findings += call_findings(v.events, zenuwen.CALLS, move.t, None)
+    after = LiveZenuwen(v.state, live.pending, live.moves + 1, None, _waiting(v.state, live.pending))
+    if live.last is not None:
+        after, more = observe(after, replace(live.last, t=max(live.last.t, move.t)))
+        findings += [f for f in more if f.kind != "unrecognised"]
+    return after, findings
+
+
+def choose(live: LiveZenuwen, player: int, pile: int, t: float) -> tuple[LiveZenuwen, list[Finding]]:
+    """Explicit input (Z10/Z11 ``winner_chooses``): ``player`` takes centre pile ``pile`` at ``t``. Out
+    of turn, a taken or empty pile: an ``illegal`` finding (nothing to take back)."""
+    return _explicit(live, Choose(player, pile, max(t, live.state.t)))
+
+
+def slap(live: LiveZenuwen, player: int, pile: int, t: float) -> tuple[LiveZenuwen, list[Finding]]:
+    """Explicit input (Z10 ``slap_race``): ``player`` slapped centre pile ``pile`` at ``t``; the first
+    slap gets the pile, the others then choose in the Z11 order."""
+    return _explicit(live, Slap(player, pile, max(t, live.state.t)))
+
+
+# --- what the live referee shows and announces -------------------------------------------------------
+
+
+def public_state(live: LiveZenuwen) -> dict[str, object]:
+    """The position as players may see it: face-down cards and hands as counts, unseen cards None."""
+    state = live.state
+
+    def code(c: Card) -> str | None:
+        return None if is_unseen(c) else c.code
+
+    return {
+        "phase": state.phase.value,
+        "round": state.round,
+        "players": [
+            {
+                "piles": [{"down": len(p.cards) - p.up, "up": [code(c) for c in p.visible]} for p in s.piles],
+                "stock": len(s.stock),
+                "hand": len(s.hand),
+            }
+            for s in state.seats
+        ],
+        "centre": [[code(c) for c in p] for p in state.centre],
+        "wins": list(state.wins),
+        "takes": [None if k is None else k for k in state.takes],
+        "moves": live.moves,
+        "waiting_for": live.waiting or None,
+        "waiting_for_take_back": None if live.pending is None else _text(live.pending.move),
+    }
+
+
+def ending(live: LiveZenuwen, t: float) -> tuple[str, Event] | None:
+    """Z12: once a player has won the match: ``(result, call)``."""
+    end = zenuwen.outcome(live.state)
+    if end is None or not end.match_over:
+        return None
+    gejast = ", ".join(f"player {p}" for p in end.gejast)
+    return f"player {end.winner}", Event("won", t=t, player=end.winner, detail=f"player {end.winner} wins the match; {gejast} gejast")
+
+
+def involved_cards(live: LiveZenuwen, finding: Finding) -> list[str]:
+    """The cards an illegal move involves (the moved card and what it landed on)."""
+    state, move = live.state, finding.move
+    out: list[str] = []
+    if isinstance(move, (Play, Join)) and isinstance(move.source, int):
+        top = state.seats[move.player].piles[move.source].top
+        if top is not None and not is_unseen(top):
+            out.append(top.code)
+        if isinstance(move, Play) and isinstance(move.to, int) and state.centre[move.to]:
+            c = state.centre[move.to][-1]
+            if not is_unseen(c):
+                out.append(c.code)
+        if isinstance(move, Join) and isinstance(move.onto, int):
+            c2 = state.seats[move.player].piles[move.onto].top
+            if c2 is not None and not is_unseen(c2):
+                out.append(c2.code)
+    return out
+
+
+def rules_spec(rules: ZenuwenRules) -> str:
+    return to_spec(rules)
