@@ -107,10 +107,10 @@ class StabilityFilter:
         if self.first_t is None:
             self.first_t = view.t
         self.window.append(view)
-        while self.window and self.window[0].t <= view.t - self.settle_s:
-            self.window.popleft()
+        while len(self.window) > self.min_frames and self.window[0].t <= view.t - self.settle_s:
+            self.window.popleft()  # (at a low frame rate the window stretches to min_frames frames)
         self.history.append(view)
-        while self.history and self.history[0].t <= view.t - self.slow_s:
+        while len(self.history) > self.min_frames and self.history[0].t <= view.t - self.slow_s:
             self.history.popleft()
         covered = view.t - self.first_t >= self.settle_s and len(self.window) >= self.min_frames
         slow_covered = view.t - self.first_t >= self.slow_s and len(self.history) >= self.min_frames
