@@ -489,6 +489,20 @@ class Painter:
         shadow = np.zeros_like(body)
         shapes(body, np.zeros(2))
         shapes(shadow, np.array([14.0, 10.0]))
+        # only the part of the region that the hand or its shadow touches
+        found = cv2.findNonZero(cv2.bitwise_or(body, shadow))
+        if found is None:
+            return
+        bx, by, bw, bh = cv2.boundingRect(found)
+        pad = int(20 * q)
+        cx0, cy0 = max(0, bx - pad), max(0, by - pad)
+        cx1, cy1 = min(qw, bx + bw + pad), min(qh, by + bh + pad)
+        body, shadow = body[cy0:cy1, cx0:cx1], shadow[cy0:cy1, cx0:cx1]
+        sx, sy = (x1 - x0) / qw, (y1 - y0) / qh  # canvas px per coarse px
+        x0, x1 = x0 + int(round(cx0 * sx)), min(x1, x0 + int(round(cx1 * sx)))
+        y0, y1 = y0 + int(round(cy0 * sy)), min(y1, y0 + int(round(cy1 * sy)))
+        if x1 - x0 < 2 or y1 - y0 < 2:
+            return
         sh = cv2.GaussianBlur(shadow.astype(np.float32) / 255.0, (0, 0), 6 * q)
         a = cv2.GaussianBlur(body.astype(np.float32) / 255.0, (0, 0), 0.5 * q)
         inner = cv2.GaussianBlur(a, (0, 0), 8 * q)  # rounder towards the middle, darker at the rim

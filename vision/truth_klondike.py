@@ -282,7 +282,7 @@ def _dump(obj: Any) -> str:
 
 
 def render_klondike(out_dir: Path, seed: int, rules: KlondikeRules | None = None, the_deal: Deal | None = None,
-                    moves: Sequence[Move] | None = None, illegal: int = 1, max_moves: int = 400,
+                    moves: Sequence[Move] | None = None, illegal: int = 1, max_moves: int = 1000,
                     settings: RenderSettings = RenderSettings(), video_name: str = "video.mp4",
                     progress: Callable[[int, float], None] | None = None) -> dict[str, Any]:
     """Film a Klondike game into ``out_dir``; returns the summary also written to ``render.json``."""

@@ -27,7 +27,7 @@ def register(subparsers: Any) -> None:
     p.add_argument("--rules", default="", help='Klondike options, e.g. "draw=1" (default: draw 3)')
     p.add_argument("--illegal", type=int, default=1, help="deliberately illegal moves, each taken back (default 1)")
     p.add_argument("--seconds", type=float, help="about how long the video runs (default: the whole game)")
-    p.add_argument("--max-moves", type=int, default=400, help="at most this many legal moves")
+    p.add_argument("--max-moves", type=int, default=1000, help="at most this many legal moves")
     p.add_argument("--size", default="1280x720", help="frame size WxH (default 1280x720)")
     p.add_argument("--fps", type=float, default=10.0, help="frames per second (default 10)")
     p.add_argument("--px-per-mm", type=float, default=3.0, help="resolution of the painted table (default 3)")
