@@ -146,3 +146,38 @@ def test_phone_page_streams_the_browser_camera_to_the_server(page: Any, server: 
     assert after >= before + 3
     screenshot(page, "phone")
     page.click("#stop")
+
+
+def test_live_page_on_the_recorded_table_video(page: Any, server: Server) -> None:
+    """The server fed by the shipped truth video: its pictures with the cards outlined, the engine's
+    verdict on the illegal move the video shows, and its take-back."""
+    import threading
+
+    import pytest
+
+    from cardref.web.clip import ClipSource, default_clip
+
+    if not _video_opens(default_clip() / "video.mp4"):
+        pytest.skip(f"the recorded clip {default_clip() / 'video.mp4'} cannot be decoded here")
+    page.goto(server.url + "/")
+    clip = ClipSource(server.hub, speed=4.0, fps=4.0)
+    player = threading.Thread(target=clip.play_once, daemon=True)
+    player.start()
+    page.wait_for_function("() => document.getElementById('banner').dataset.kind === 'illegal'", timeout=20000)
+    assert "queen of diamonds" in page.locator("#banner").inner_text()
+    page.wait_for_function("() => window.cardrefLive.frames > 3 && window.cardrefLive.outlined >= 10")
+    screenshot(page, "live-video")
+    page.wait_for_function("() => document.querySelectorAll('#moves li.taken_back').length === 1", timeout=20000)
+    player.join(30)
+    assert page.locator('[data-pile="t1"] .card[data-card="QD"]').count() == 1  # back where it was
+
+
+def _video_opens(path: Any) -> bool:
+    import cv2
+
+    capture = cv2.VideoCapture(str(path))
+    try:
+        ok, _ = capture.read()
+        return bool(ok)
+    finally:
+        capture.release()
