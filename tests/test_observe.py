@@ -148,3 +148,27 @@ def test_a_camera_unplugged_mid_game_is_survived() -> None:
     states = [TableState.from_json(json.loads(line)) for line in out.getvalue().splitlines()]
     assert stats.capture["reconnects"] == 1
     assert [{z: (p.backs, p.codes) for z, p in s.piles.items()} for s in states] == scene.steady_truths
+
+
+def test_calibration_from_the_markers_in_the_video(tmp_path: Path) -> None:
+    """``--calibration markers``: the corner markers around the play area, found in the first frames."""
+    from calibration.markers import MarkerLayout
+    from calibration.templates import template_size
+    from cardref.commands.observe import calibrate_from_video
+
+    sys.path.insert(0, str(Path(__file__).parent))
+    from test_calibration import TILTED, _camera_view, _check_points, _table_canvas
+
+    layout = template("klondike")
+    width, height = template_size(layout)
+    markers = MarkerLayout.corners(width, height)
+    bounds = (-80.0, -80.0, width + 80.0, height + 80.0)
+    image, truth = _camera_view(_table_canvas(markers, bounds), bounds, TILTED)
+    video = tmp_path / "markers.avi"
+    writer = cv2.VideoWriter(str(video), cv2.VideoWriter_fourcc(*"MJPG"), 10.0, (1280, 720))
+    writer.write(np.zeros((720, 1280, 3), np.uint8))  # a first frame without markers
+    for _ in range(3):
+        writer.write(cv2.cvtColor(image, cv2.COLOR_GRAY2BGR))
+    writer.release()
+    homography = calibrate_from_video(str(video), layout)
+    assert _check_points(homography, truth, (0.0, 0.0, width, height)) < 3.0

@@ -109,27 +109,69 @@ def build_tracker(args: argparse.Namespace) -> Any:
     from calibration.templates import template
     from vision.tracking import TableTracker, TrackerSettings
 
-    cal = load_calibration(args.calibration)
-    if cal.layout is not None:
-        if cal.layout.game != args.game:
-            raise ValueError(f"{args.calibration} lays out {cal.layout.game!r}, not {args.game!r}")
-        layout = cal.layout.build()
-    else:
+    if args.calibration == "markers":
         layout = template(args.game, args.players, args.columns)
+        homography = calibrate_from_video(args.source, layout)
+    else:
+        cal = load_calibration(args.calibration)
+        if cal.layout is not None:
+            if cal.layout.game != args.game:
+                raise ValueError(f"{args.calibration} lays out {cal.layout.game!r}, not {args.game!r}")
+            layout = cal.layout.build()
+        else:
+            layout = template(args.game, args.players, args.columns)
+        homography = cal.homography()
     changes: dict[str, object] = {}
     if args.settle is not None:
         changes["settle_s"] = args.settle
     if args.scope is not None:
         changes["scope"] = args.scope
     settings = TrackerSettings.for_game(args.game, layout.players, **changes)
-    return TableTracker(layout, cal.homography(), settings)
+    return TableTracker(layout, homography, settings)
+
+
+def calibrate_from_video(source: str, layout: Any, frames: int = 90) -> Any:
+    """The homography from the ``corners`` markers around the game's play area, found in the first
+    frames of the source (docs/calibration-format.md: lay the cut-out markers outside its corners)."""
+    from calibration.homography import CalibrationError
+    from calibration.markers import MarkerLayout, calibrate_from_markers
+    from calibration.templates import template_size
+    from vision.frame_sources import ReadStatus, open_source
+
+    markers = MarkerLayout.corners(*template_size(layout))
+    src = open_source(source)
+    src.open()
+    try:
+        best = None
+        for _ in range(frames):
+            read = src.read()
+            if read.status is ReadStatus.END:
+                break
+            if read.image is None:
+                continue
+            try:
+                fit = calibrate_from_markers(read.image, markers)
+            except CalibrationError:
+                continue
+            if best is None or len(fit.found_ids) > len(best.found_ids):
+                best = fit
+            if len(fit.found_ids) == 4:
+                break
+    finally:
+        src.close()
+    if best is None or len(best.found_ids) < 3:
+        raise CalibrationError(f"{source}: fewer than three of the corner markers (ids 0-3) in the first {frames} frames")
+    print(f"cardref observe: calibrated from markers {best.found_ids} (corner error {best.rms_error_mm:.2f} mm RMS)",
+          file=sys.stderr)
+    return best.homography
 
 
 def register(subparsers: Any) -> None:
     p = subparsers.add_parser("observe", help="write the steady table states seen in a video (STATES.jsonl)")
     p.add_argument("source", help="video file, image folder, webcam index or stream URL")
     p.add_argument("--game", required=True, choices=GAMES)
-    p.add_argument("--calibration", required=True, help="CAL.json (docs/calibration-format.md)")
+    p.add_argument("--calibration", required=True,
+                   help="CAL.json (docs/calibration-format.md), or 'markers': find the corner markers in the video")
     p.add_argument("--out", required=True, help="STATES.jsonl to write ('-' for standard output)")
     p.add_argument("--players", type=int, help="players (default: klondike 1, stress 2, zenuwen 2)")
     p.add_argument("--columns", type=int, choices=(7, 8), default=7, help="Klondike columns (K16: 8)")
