@@ -102,7 +102,7 @@ class LiveReferee:
             message.update(
                 ok=True,
                 text=str(finding.move),
-                score=verdict.state.score,
+                score=getattr(verdict.state, "score", None),  # Zenuwen keeps no score
                 events=[e.to_json() for e in verdict.events],
             )
             if self.writer is not None:

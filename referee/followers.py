@@ -7,10 +7,10 @@ judge the next one, what to show, and when the game is over. The app's live refe
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Any, Callable
+from dataclasses import dataclass, field
+from typing import Any, Callable, Mapping
 
-from . import klondike, klondike_live
+from . import klondike, klondike_live, stress, stress_live, zenuwen, zenuwen_live
 from .observation import Finding, Observation
 from .verdict import Event
 
@@ -31,6 +31,9 @@ class Follower:
     involved_cards: Callable[[Any, Finding], list[str]]
     """Card codes an illegal move involves, for the referee screen."""
     rules_spec: Callable[[Any], str]
+    inputs: Mapping[str, Callable[..., tuple[Any, list[Finding]]]] = field(default_factory=dict)
+    """What the camera cannot see, given by a key press or screen tap: name -> ``f(live, ...)``
+    returning ``(live, findings)`` like ``observe`` (e.g. Stress ``slap(live, player, t, pile=0)``)."""
 
 
 FOLLOWERS: dict[str, Follower] = {
@@ -43,6 +46,28 @@ FOLLOWERS: dict[str, Follower] = {
         klondike_live.ending,
         klondike_live.involved_cards,
         lambda rules: rules.spec(),
+    ),
+    "stress": Follower(
+        "stress",
+        stress.StressRules.from_spec,
+        stress_live.start,
+        stress_live.observe,
+        stress_live.public_state,
+        stress_live.ending,
+        stress_live.involved_cards,
+        stress_live.rules_spec,
+        {"slap": stress_live.slap, "new_round": stress_live.new_round},
+    ),
+    "zenuwen": Follower(
+        "zenuwen",
+        zenuwen.ZenuwenRules.from_spec,
+        zenuwen_live.start,
+        zenuwen_live.observe,
+        zenuwen_live.public_state,
+        zenuwen_live.ending,
+        zenuwen_live.involved_cards,
+        zenuwen_live.rules_spec,
+        {"choose": zenuwen_live.choose, "slap": zenuwen_live.slap, "new_round": zenuwen_live.new_round},
     ),
 }
 

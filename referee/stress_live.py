@@ -448,6 +448,7 @@ def _must_change(move: Any) -> tuple[str, ...]:
 
 def _expand(obs: Observation, diff: frozenset[str], t: float) -> Callable[[Node[StressState]], Iterator[Node[StressState]]]:
     centre_seen = [parse_seen(p.top) if (p := judged(obs, z)) is not None else None for z in CENTRE_ZONES]
+    unjudged = frozenset(z for z, p in obs.piles.items() if p.held)  # a hand over it: may have changed
 
     def expand(node: Node[StressState]) -> Iterator[Node[StressState]]:
         state = node.state
@@ -459,7 +460,7 @@ def _expand(obs: Observation, diff: frozenset[str], t: float) -> Callable[[Node[
                 continue
             touched = _touches(move)
             changed = diff | node.touched
-            if not touched & changed or any(z not in changed for z in _must_change(move)):
+            if not touched & changed or any(z not in changed and z not in unjudged for z in _must_change(move)):
                 continue
             v = stress.apply(state, replace(move, t=t))
             if isinstance(v, Legal) and node.in_order(p, touched, _blocked(node.parent, v.move)):
@@ -648,6 +649,10 @@ def observe(live: LiveStress, obs: Observation) -> tuple[LiveStress, list[Findin
         starts += list(_expand(obs, diff, t)(starts[0]))
         for node in starts:
             for pending, physical in _physical(node.state, t):
+                if isinstance(pending.move, Lay) and not all(
+                    (z := judged(obs, zone)) is not None and z.cards for zone in CENTRE_ZONES
+                ):
+                    continue  # new centre cards out of turn are judged once both lie
                 if match(physical, obs) is None:
                     continue
                 subs = dict(node.subs)

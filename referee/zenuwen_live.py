@@ -241,6 +241,8 @@ def _expand(
     the view; not strict (the second try, two decks only): also a pile whose next card happens to be
     another copy of the card that left."""
 
+    unjudged = frozenset(z for z, p in obs.piles.items() if p.held)  # a hand over it: may have changed
+
     def expand(node: Node[ZenuwenState]) -> Iterator[Node[ZenuwenState]]:
         state = node.state
         for move in zenuwen.legal_moves(state):
@@ -253,7 +255,7 @@ def _expand(
                 continue
             touched = _touches(move, state)
             changed = diff | node.touched
-            if not touched & changed or (strict and any(z not in changed for z in _must_change(move, state))):
+            if not touched & changed or (strict and any(z not in changed and z not in unjudged for z in _must_change(move, state))):
                 continue
             v = zenuwen.apply(state, replace(move, t=t))
             if isinstance(v, Legal) and node.in_order(p, touched, _blocked(node.parent, v.move)):
@@ -277,7 +279,7 @@ def _expand(
                     continue
                 for i, pile in enumerate(seat.piles):
                     u = pile.top
-                    if isinstance(u, Unseen) and (not strict or pile_zone(p, i) in diff | node.touched):
+                    if isinstance(u, Unseen) and (not strict or pile_zone(p, i) in diff | node.touched | unjudged):
                         move = Play(p, i, j, t)
                         v = zenuwen.apply(substitute_cards(state, {u: c}), move)
                         if isinstance(v, Legal):
