@@ -131,7 +131,7 @@ class UnpluggedCamera:
         pass
 
 
-def test_a_camera_unplugged_mid_game_is_survived() -> None:
+def test_a_camera_unplugged_mid_game_is_survived(capsys: pytest.CaptureFixture[str]) -> None:
     import io
 
     from cardref.commands.observe import observe
@@ -147,6 +147,8 @@ def test_a_camera_unplugged_mid_game_is_survived() -> None:
     stats = observe(camera, lambda image: camera.shown[id(image)][0].detections, tracker, out, settings)  # type: ignore[index]
     states = [TableState.from_json(json.loads(line)) for line in out.getvalue().splitlines()]
     assert stats.capture["reconnects"] == 1
+    err = capsys.readouterr().err
+    assert "camera offline" in err and "camera online" in err  # reported, then reconnected
     assert [{z: (p.backs, p.codes) for z, p in s.piles.items()} for s in states] == scene.steady_truths
 
 

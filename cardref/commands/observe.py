@@ -82,7 +82,12 @@ def observe(source: Any, detect: Detect, tracker: Any, out: IO[str], capture_set
     stats = ObserveStats()
     started = time.perf_counter()
     frames = open_source(source) if isinstance(source, str) else source
-    with Capture(frames, capture_settings) as capture:
+
+    def report(status: Any) -> None:
+        if status.value in ("offline", "online") and (status.value == "offline" or stats.frames):
+            print(f"cardref observe: camera {status.value} after {stats.frames} frames", file=sys.stderr)
+
+    with Capture(frames, capture_settings, on_status=report) as capture:
         for frame in capture:
             t0 = time.perf_counter()
             detections = detect(frame.image)
