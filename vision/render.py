@@ -274,6 +274,8 @@ class Look:
     light_dir: tuple[float, float]
     light_change_s: tuple[float, float]
     """Start and end of a lighting change (a lamp moved or a cloud passing), seconds."""
+    shutter: float = 0.3
+    """Exposure time as a share of the frame interval: how far a moving hand smears."""
 
     @staticmethod
     def draw(rng: np.random.Generator, seconds: float, texture_kind: str | None = None) -> "Look":
@@ -296,6 +298,7 @@ class Look:
             tint_bgr=tint,
             light_dir=(math.cos(a), math.sin(a)),
             light_change_s=(start, start + float(rng.uniform(1.5, 4.0))),
+            shutter=float(rng.uniform(0.2, 0.5)),
         )
 
 
@@ -356,6 +359,10 @@ class Painter:
             self.cards[code] = _edge_darkened(cv2.resize(img, (cw_px, ch_px), interpolation=cv2.INTER_AREA))
         self._static_key: object = None
         self._static: Image | None = None
+        self._static_version = 0
+        self._static_img: Image | None = None
+        self._static_img_version = -1
+        self._prev_hand: Vec | None = None
         self._light_cache: dict[int, npt.NDArray[np.float32]] = {}
         self._noise = [
             np.clip(_seeded(seed, "noise", i).normal(0, look.noise_sigma, (h, w, 3)), -40, 40).astype(np.int16)
@@ -372,7 +379,7 @@ class Painter:
 
     # -- pasting
     def _paste(self, canvas: Image, img: Image, centre_mm: Vec, angle_deg: float,
-               shadow_mm: float = 0.8, shadow_alpha: float = 0.35) -> None:
+               shadow_mm: float = 0.8, shadow_alpha: float = 0.35, mask: Image | None = None) -> None:
         import cv2
 
         h, w = img.shape[:2]
@@ -405,6 +412,8 @@ class Painter:
             roi *= (1.0 - shadow_alpha * sh)[..., None]
         roi = roi * (1.0 - alpha[..., None]) + sub[..., :3].astype(np.float32) * alpha[..., None]
         canvas[y0:y1, x0:x1] = np.clip(roi, 0, 255).astype(np.uint8)
+        if mask is not None:
+            np.maximum(mask[y0:y1, x0:x1], sub[..., 3], out=mask[y0:y1, x0:x1])
 
     def _jitter(self, *key: object) -> tuple[Vec, float]:
         r = _seeded(self.seed, "place", *key)
@@ -437,9 +446,10 @@ class Painter:
             canvas = self.table.copy()
             self._paint_piles(scene, canvas)
             self._static, self._static_key = canvas, key
+            self._static_version += 1
         return self._static
 
-    def _paint_hand(self, canvas: Image, hand: Vec, carrying: bool) -> None:
+    def _paint_hand(self, canvas: Image, hand: Vec, carrying: bool, mask: Image | None = None) -> None:
         """A right hand (palm down) with its forearm reaching in from the player's side, and its shadow.
         Shapes and blurs are made at 1 px/mm and scaled up (a hand has no fine detail)."""
         import cv2
@@ -449,6 +459,8 @@ class Painter:
         u = away / max(1e-6, float(np.linalg.norm(away)))  # from the arm towards the fingertips
         left = np.array([u[1], -u[0]])  # the thumb side of a right hand, palm down
         s = self.s
+        if carrying:  # cards are held by their near end: the far half of the packet shows
+            hand = hand - u * 42.0
         # the region around the hand and its arm, in canvas px, clipped to the canvas
         pts = [hand + u * 120 + left * 90, hand + u * 120 - left * 90, hand - u * 1000 + left * 200,
                hand - u * 1000 - left * 200]
@@ -516,6 +528,8 @@ class Painter:
         colour = skin[None, None, :] * shade[..., None]
         roi = roi * (1.0 - a[..., None]) + colour * a[..., None]
         canvas[y0:y1, x0:x1] = np.clip(roi, 0, 255).astype(np.uint8)
+        if mask is not None:
+            np.maximum(mask[y0:y1, x0:x1], (a * 255).astype(np.uint8), out=mask[y0:y1, x0:x1])
 
     def _light_map(self, direction: tuple[float, float], lift: float) -> npt.NDArray[np.float32]:
         w, h = self.size
@@ -536,21 +550,72 @@ class Painter:
             self._light_cache[q] = self._light_a * (1 - q / 20) + self._light_b * (q / 20)
         return self._light_cache[q]
 
+    def _warp(self, canvas: Image) -> Image:
+        import cv2
+
+        return cv2.warpPerspective(canvas, self.warp, self.size, flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REFLECT101)
+
+    def _motion_blur(self, img: Image, moving: Image, p0: Vec, p1: Vec) -> Image:
+        """Smear what moves (the hand and the cards it carries; ``moving`` is their mask in the image)
+        along the hand's motion over the exposure time; the table under and around them stays sharp."""
+        import cv2
+
+        a, b = self.camera.homography.to_image(np.array([p0, p1]))
+        v = (b - a) * self.look.shutter
+        length = float(np.hypot(v[0], v[1]))
+        if length < 1.5:
+            return img
+        found = cv2.findNonZero(moving)
+        if found is None:
+            return img
+        x, y, w, h = cv2.boundingRect(found)
+        pad = int(length) + 2
+        x0, y0 = max(0, x - pad), max(0, y - pad)
+        x1, y1 = min(img.shape[1], x + w + pad), min(img.shape[0], y + h + pad)
+        k = int(math.ceil(length)) | 1
+        kernel = np.zeros((k, k), np.float32)
+        c = k // 2
+        cv2.line(kernel, (int(round(c - v[0] / 2)), int(round(c - v[1] / 2))),
+                 (int(round(c + v[0] / 2)), int(round(c + v[1] / 2))), 1.0, 1, cv2.LINE_AA)
+        kernel /= max(float(kernel.sum()), 1e-6)
+        roi = img[y0:y1, x0:x1].astype(np.float32)
+        alpha = moving[y0:y1, x0:x1].astype(np.float32) / 255.0
+        # smear the moving things (premultiplied by their mask) and their mask the same way
+        smeared = cv2.filter2D(roi * alpha[..., None], -1, kernel, borderType=cv2.BORDER_REPLICATE)
+        m = cv2.filter2D(alpha, -1, kernel, borderType=cv2.BORDER_REPLICATE)[..., None]
+        colour = smeared / np.maximum(m, 1e-3)
+        # what lies behind a moving thing is unknown here: where the mask thins out, show the table
+        # as it is in this frame outside the thing, and the thing's own colour inside it
+        behind = roi * (1 - alpha[..., None]) + colour * alpha[..., None]
+        out = img.copy()
+        out[y0:y1, x0:x1] = np.clip(behind * (1 - m) + colour * m, 0, 255).astype(np.uint8)
+        return out
+
     def paint(self, scene: "TableScene", frame: Frame) -> Image:
         import cv2
 
         self.entry = scene.entry
-        canvas = self._static_canvas(scene)
-        if scene.hand is not None or scene.carried:
-            canvas = canvas.copy()
+        static = self._static_canvas(scene)
+        if self._static_img_version != self._static_version or self._static_img is None:
+            self._static_img = self._warp(static)
+            self._static_img_version = self._static_version
+        if scene.hand is None and not scene.carried:
+            img = self._static_img
+            self._prev_hand = None
+        else:
+            canvas = static.copy()
+            mask = np.zeros(canvas.shape[:2], np.uint8)  # where the moving things are
             n = len(scene.carried)
             for i, (code, centre) in enumerate(scene.carried):
                 r = _seeded(self.seed, "carry", frame.index, i)
-                self._paste(canvas, self.cards[code], centre + np.array([0.0, 0.0]), float(r.normal(0, 2.5)),
-                            shadow_mm=5.0 + n, shadow_alpha=0.3)
+                self._paste(canvas, self.cards[code], centre, float(r.normal(0, 2.5)), shadow_mm=5.0 + n, shadow_alpha=0.3,
+                            mask=mask)
             if scene.hand is not None:
-                self._paint_hand(canvas, scene.hand, bool(scene.carried))
-        img = cv2.warpPerspective(canvas, self.warp, self.size, flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REFLECT101)
+                self._paint_hand(canvas, scene.hand, bool(scene.carried), mask)
+            img = self._warp(canvas)
+            if scene.hand is not None and self._prev_hand is not None:
+                img = self._motion_blur(img, self._warp(mask), self._prev_hand, scene.hand)
+            self._prev_hand = scene.hand
         # light: a gradient, vignetting, a lamp that moves, a slow flicker of the exposure
         gain = 1.0 + 0.03 * math.sin(2 * math.pi * frame.t / 7.0) + 0.01 * math.sin(2 * math.pi * frame.t / 2.3)
         img = cv2.GaussianBlur(img, (0, 0), self.look.blur_sigma)
