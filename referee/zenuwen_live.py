@@ -22,8 +22,10 @@ New centre cards (Z5/Z7/Z8 ``turn``) that cannot be read are not accepted yet (`
 ``(live, findings)`` like :func:`observe`):
 
 - :func:`choose` ``(live, player, pile, t)``: at the end of a round (Z10/Z11, ``winner_chooses``),
-  ``player`` takes centre pile ``pile`` (0-based). Under ``winner_chooses`` a view in which exactly
-  one free centre pile has gone is also read as the choice of the player whose turn it is to choose.
+  ``player`` takes centre pile ``pile`` (0-based). Under ``winner_chooses`` a view in which one free
+  centre pile has gone is also read as the choice of the player whose turn it is, when the table
+  tells which pile that was (three or four players; with two, the other pile goes to the other
+  player at once, so the camera cannot tell which the winner took: the referee waits for choose()).
 - :func:`slap` ``(live, player, pile, t)``: ``pile_choice=slap_race``: ``player`` slapped centre pile
   ``pile`` (the first gets it). The camera cannot tell whose hand it was.
 - :func:`new_round` ``(live, observation)``: start the next round (Z11) from a view of the new layout.
@@ -425,6 +427,9 @@ def observe(live: LiveZenuwen, obs: Observation) -> tuple[LiveZenuwen, list[Find
 
     if hits:
         best = best_explanations(hits, substitute_cards)
+        if len(best) > 1 and state.phase in (Phase.CHOOSE, Phase.NEXT):
+            # which pile who took cannot be told from the table: wait for choose() / slap()
+            return replace(live, last=obs, waiting=_waiting(state, None)), []
         if len(best) > 1:
             names = "; ".join(", ".join(_text(m) for m in x[1].moves) or "nothing" for x in best)
             return replace(live, last=obs), [Finding("ambiguous", t, frame=frame, detail=f"several move series fit: {names}")]

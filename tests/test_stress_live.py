@@ -108,10 +108,10 @@ def play_round(
         if truth.phase is Phase.STRESS:
             # slaps cannot be seen: the key presses / taps come in through slap()
             order = rng.sample(range(2), 2)
-            for k, p in enumerate(order):
+            for k, slapper in enumerate(order):
                 pile = rng.randrange(2)
-                truth, c = apply(truth, Slap(p, pile, t + 0.1 * k))
-                live, f = stress_live.slap(live, p, t + 0.1 * k, pile=pile)
+                truth, c = apply(truth, Slap(slapper, pile, t + 0.1 * k))
+                live, f = stress_live.slap(live, slapper, t + 0.1 * k, pile=pile)
                 assert [x.kind for x in f if x.kind != "call"] == ["move"], f
                 assert calls_of(f) == c
                 stats["slaps"] += 1
@@ -119,7 +119,8 @@ def play_round(
             continue
         lay = truth.phase is Phase.LAY or (truth.stuck and (not can_move(truth) or rng.random() < 0.5))
         unlaid: set[tuple[int, int]] = set()
-        for p in [None] if lay else rng.sample(range(2), 2):
+        who: list[int | None] = [None] if lay else list(rng.sample(range(2), 2))
+        for p in who:
             m = Lay(t) if p is None else choose_move(truth, p, rng)
             if m is None:
                 continue

@@ -78,9 +78,9 @@ def same_table(live: LiveZenuwen, truth: ZenuwenState) -> None:
         for pa, pb in zip(a.piles, b.piles):
             assert len(pa.cards) == len(pb.cards) and pa.up == pb.up
             assert all(x == y for x, y in zip(pa.visible, pb.visible) if not is_unseen(x))
-    for pa, pb in zip(s.centre, truth.centre):
-        assert len(pa) == len(pb)
-        assert all(x == y for x, y in zip(pa, pb) if not is_unseen(x))
+    for ca, cb in zip(s.centre, truth.centre):
+        assert len(ca) == len(cb)
+        assert all(x == y for x, y in zip(ca, cb) if not is_unseen(x))
 
 
 def choose_move(state: ZenuwenState, p: int, rng: random.Random) -> Any:
@@ -92,10 +92,15 @@ def choose_move(state: ZenuwenState, p: int, rng: random.Random) -> Any:
     return rng.choice(others) if others and rng.random() < 0.5 else None
 
 
-def play_match(seed: int, players: int, *, apart: bool, rounds: int = 3, limit: int = 600) -> dict[str, int]:
-    """Engine-played rounds seen view by view; every found move must be a scripted one."""
+def play_match(
+    seed: int, players: int, *, apart: bool = False, noise: bool = False, rounds: int = 3, limit: int = 600, spec: str = ""
+) -> tuple[dict[str, int], LiveZenuwen, ZenuwenState]:
+    """Engine-played rounds (turns, plays, joins, hands, stuck calls, round ends, pile choices, new
+    layouts) seen view by view; every found move must be a scripted one, every scripted one found.
+    ``apart``: some turned-up cards are turned only after the view that shows the play; ``noise``:
+    before each clean view one with a hand over zones and one with unreadable cards, and a repeat."""
     rng = random.Random(seed)
-    rules = ZenuwenRules.from_spec(f"players={players}")
+    rules = ZenuwenRules.from_spec(f"players={players}" + (f",{spec}" if spec else ""))
     truth = zenuwen.new_game(zenuwen.deal(seed, players), rules).state
     live = zenuwen_live.start(view(truth, 0.0), rules)
     t = 0.0
@@ -108,9 +113,20 @@ def play_match(seed: int, players: int, *, apart: bool, rounds: int = 3, limit: 
             order = zenuwen.choice_order(truth)
             free = [j for j, cp in enumerate(truth.centre) if cp and j not in truth.takes]
             pile = rng.choice(free)
-            truth, c = apply(truth, Choose(order[0], pile, t))
-            live, f = zenuwen_live.choose(live, order[0], pile, t)
-            assert moves_of(f) == [("choose", order[0], pile)], brief(f)
+            if rules.pile_choice == "slap_race" and not truth.raced:
+                who = rng.randrange(players)
+                truth, c = apply(truth, zenuwen.Slap(who, pile, t))
+                live, f = zenuwen_live.slap(live, who, pile, t)
+                assert [x.kind for x in f] == ["move"] and f[0].verdict.events[0].kind == "slap", brief(f)
+            elif players > 2 and len(order) > 2:
+                # the camera sees the pile go: the player whose turn it is took it
+                truth, c = apply(truth, Choose(order[0], pile, t))
+                live, f = zenuwen_live.observe(live, view(truth, t))
+                assert moves_of(f) == [("choose", order[0], pile)], brief(f)
+            else:
+                truth, c = apply(truth, Choose(order[0], pile, t))
+                live, f = zenuwen_live.choose(live, order[0], pile, t)
+                assert moves_of(f) == [("choose", order[0], pile)], brief(f)
             stats["choices"] += 1
             same_table(live, truth)
             continue
@@ -139,24 +155,30 @@ def play_match(seed: int, players: int, *, apart: bool, rounds: int = 3, limit: 
             steps.append(truth)
             expected += c
             if apart and isinstance(m, Play) and isinstance(m.source, int) and not m.from_hand:
-                pile, was = truth.seats[m.player].piles[m.source], before.seats[m.player].piles[m.source]
-                if was.up == 1 and pile.cards and rng.random() < 0.5:  # the next card is turned up
+                left, was = truth.seats[m.player].piles[m.source], before.seats[m.player].piles[m.source]
+                if was.up == 1 and left.cards and rng.random() < 0.5:  # the next card is turned up
                     unturned.add((m.player, m.source))
         if not scripted:
             scripted = [Turn(t)]
             truth, c = apply(truth, scripted[0])
             steps.append(truth)
             expected += c
-        live, f = zenuwen_live.observe(live, view(truth, t, frozenset(unturned)))
-        stats["views"] += 1
-        if [x.kind for x in f] == ["ambiguous"]:
-            # the camera saw too little at once (cards covered on a centre pile): a camera that looked
-            # between the moves settles it; nothing was concluded from the unclear view
-            stats["ambiguous"] += 1
-            f = []
-            for k, step in enumerate(steps):
-                live, fk = zenuwen_live.observe(live, view(step, t + 0.01 * k))
-                f += fk
+        clean = view(truth, t, frozenset(unturned))
+        views = [held(clean, rng, t - 0.3), blurred(clean, rng, t - 0.2), clean, replace(clean, t=t + 0.1)] if noise else [clean]
+        f = []
+        for obs in views:
+            live, fk = zenuwen_live.observe(live, obs)
+            stats["views"] += 1
+            if obs is clean and [x.kind for x in fk] == ["ambiguous"]:
+                # the camera saw too little at once (cards covered on a centre pile): a camera that
+                # looked between the moves settles it; nothing was concluded from the unclear view
+                stats["ambiguous"] += 1
+                fk = []
+                for k, step in enumerate(steps):
+                    live, fs = zenuwen_live.observe(live, view(step, t + 0.01 * k))
+                    fk += fs
+            stats["ambiguous"] += sum(1 for x in fk if x.kind == "ambiguous")
+            f += [x for x in fk if x.kind != "ambiguous"]
         assert all(x.kind in ("move", "call") for x in f), (scripted, brief(f))
         if rules.deck_count == 2 and moves_of(f) != sorted(key(m) for m in scripted):
             # two copies of a card played at once onto two piles: which went where cannot be told
@@ -177,10 +199,137 @@ def play_match(seed: int, players: int, *, apart: bool, rounds: int = 3, limit: 
         assert sorted(got) == sorted(expected), (scripted, expected, brief(f))
         stats["calls"] += len(got)
         same_table(live, truth)
-    return stats
+    return stats, live, truth
 
 
-@pytest.mark.parametrize("players", [2, 3, 4])
-def test_playground(players: int) -> None:
-    for seed in range(1, 4):
-        print(players, play_match(seed, players, apart=True))
+def held(obs: Observation, rng: random.Random, t: float) -> Observation:
+    piles = dict(obs.piles)
+    for name in rng.sample(sorted(piles), 2):
+        piles[name] = SeenPile(held=True)
+    return replace(obs, t=t, piles=piles)
+
+
+def blurred(obs: Observation, rng: random.Random, t: float) -> Observation:
+    piles = {
+        name: SeenPile(tuple(None for _ in pile.cards), pile.backs) if pile.cards and rng.random() < 0.3 else pile
+        for name, pile in obs.piles.items()
+    }
+    return replace(obs, t=t, piles=piles)
+
+
+@pytest.mark.parametrize("players, seed", [(2, 1), (2, 2), (3, 1), (3, 2), (4, 1)])
+def test_whole_rounds_are_followed_move_by_move(players: int, seed: int) -> None:
+    stats, live, truth = play_match(seed, players, apart=True)
+    assert stats["rounds"] == 3 and stats["moves"] > 100 and stats["calls"] > 0
+    assert live.state.wins == truth.wins
+
+
+def test_a_match_is_followed_to_its_end_z12() -> None:
+    stats, live, truth = play_match(1, 2, rounds=12, limit=1500)
+    assert truth.phase is Phase.MATCH_OVER and live.state.phase is Phase.MATCH_OVER
+    end = zenuwen_live.ending(live, 99.0)
+    assert end is not None and end[0] == f"player {truth.match_winner}" and end[1].kind == "won"
+
+
+def test_slap_race_for_the_centre_piles() -> None:
+    stats, live, truth = play_match(3, 3, spec="pile_choice=slap_race")
+    assert stats["choices"] >= 4
+
+
+@pytest.mark.parametrize("seed", [5, 6])
+def test_hands_unreadable_cards_and_repeated_views_never_invent_moves(seed: int) -> None:
+    stats, _, _ = play_match(seed, 2, apart=True, noise=True, rounds=2)
+    assert stats["views"] > 150
+
+
+# --- scripted positions ----------------------------------------------------------------------------
+
+
+def turned(seed: int = 3, players: int = 2) -> tuple[LiveZenuwen, ZenuwenState]:
+    """A dealt game after the first turn (Z5), followed by the live referee."""
+    truth = zenuwen.new_game(zenuwen.deal(seed, players)).state
+    live = zenuwen_live.start(view(truth, 0.0), ZenuwenRules(players=players))
+    truth, _ = apply(truth, Turn(1.0))
+    live, f = zenuwen_live.observe(live, view(truth, 1.0))
+    assert moves_of(f) == [("turn",)]
+    return live, truth
+
+
+def test_a_card_that_does_not_fit_is_illegal_until_taken_back() -> None:
+    live, truth = turned()
+    tops = truth.tops()
+    p, i, j = next(
+        (p, i, j)
+        for p, seat in enumerate(truth.seats)
+        for i, pile in enumerate(seat.piles)
+        for j, top in enumerate(tops)
+        if pile.top is not None and top is not None and not zenuwen.fits(pile.top, top)
+    )
+    move = Play(p, i, j, 2.0)
+    physical = zenuwen_live._physical_move(truth, move)
+    assert physical is not None
+    wrong = view(physical, 2.0, frozenset({(p, i)}))  # the next card not turned up yet
+    live, f = zenuwen_live.observe(live, wrong)
+    assert [x.kind for x in f] == ["illegal"] and f[0].rule == "Z6" and key(f[0].move) == ("play", p, i, j)
+    assert zenuwen_live.involved_cards(live, f[0]) == [truth.seats[p].piles[i].top.code, tops[j].code]  # type: ignore[union-attr]
+    live, f = zenuwen_live.observe(live, replace(wrong, t=2.5))
+    assert f == []
+    live, f = zenuwen_live.observe(live, view(truth, 3.0))
+    assert [x.kind for x in f] == ["taken_back"] and live.pending is None
+    same_table(live, truth)
+
+
+def test_a_card_from_nowhere_is_unrecognised() -> None:
+    live, truth = turned()
+    obs = view(truth, 2.0)
+    top = truth.seats[0].piles[4].top
+    assert top is not None
+    piles = {**obs.piles, centre_zone(1): SeenPile((top.code,))}  # still on player 0's pile
+    live2, f = zenuwen_live.observe(live, Observation(2.0, piles))
+    assert [x.kind for x in f] == ["unrecognised"] and "centre2" in f[0].detail
+    assert live2.state == live.state
+
+
+def test_the_start_needs_a_readable_layout() -> None:
+    truth = zenuwen.new_game(zenuwen.deal(3, 2)).state
+    obs = view(truth, 0.0)
+    with pytest.raises(ValueError, match="p2.pile3"):
+        zenuwen_live.start(replace(obs, piles={**obs.piles, "p2.pile3": SeenPile.of("?")}))
+    live = zenuwen_live.start(obs)
+    assert live.state.phase is Phase.TURN and [len(s.stock) for s in live.state.seats] == [11, 11]
+    state = zenuwen_live.public_state(live)
+    assert state["players"][0]["piles"][4] == {"down": 4, "up": [truth.seats[0].piles[4].top.code]}  # type: ignore[index, union-attr]
+
+
+def test_the_next_layout_can_be_given_explicitly() -> None:
+    _, live, truth = play_match(1, 2, rounds=1)
+    assert truth.phase is Phase.NEXT
+    v = zenuwen.apply(truth, NewRound(500.0))
+    assert isinstance(v, Legal)
+    obs = view(v.state, 500.0)
+    live2, f = zenuwen_live.new_round(live, replace(obs, piles={**obs.piles, "p1.pile1": SeenPile.of("?")}))
+    assert [x.kind for x in f] == ["unrecognised"] and live2 is live
+    live, f = zenuwen_live.new_round(live, obs)
+    assert moves_of(f) == [("new_round",)] and live.state.round == 2
+    same_table(live, v.state)
+
+
+def test_the_live_referee_follows_zenuwen_through_the_follower_registry() -> None:
+    from cardref.live import LiveReferee
+    from referee.followers import find_follower
+    from vision.table_state import PileState, SeenCard, TableState
+
+    def table(obs: Observation, frame: int) -> TableState:
+        piles = {z: PileState(p.backs or 0, tuple(SeenCard(c or "?", 0.9) for c in p.cards)) for z, p in obs.piles.items()}
+        return TableState(obs.t, frame, piles)
+
+    assert set(find_follower("zenuwen").inputs) == {"choose", "slap", "new_round"}
+    messages: list[dict[str, Any]] = []
+    ref = LiveReferee("zenuwen", "players=3", publish=messages.append)
+    truth = zenuwen.new_game(zenuwen.deal(3, 3)).state
+    ref.feed(table(view(truth, 0.0), 0))
+    truth, _ = apply(truth, Turn(1.0))
+    found = ref.feed(table(view(truth, 1.0), 1))
+    assert moves_of(found) == [("turn",)]
+    assert [m["type"] for m in messages][:3] == ["state", "verdict", "state"] or "call" in [m["type"] for m in messages]
+    assert messages[1]["ok"] is True and messages[1]["score"] is None
