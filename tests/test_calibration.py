@@ -281,3 +281,15 @@ def test_cardref_calibrate_markers_and_points(tmp_path: Path) -> None:
     assert load_calibration(out2).homography().reprojection_error_mm(
         [(102, 54), (1180, 60)], [(0, 0), (560, 0)]) < 1e-6
     assert cardref(["calibrate", "markers", str(picture), "--out", str(out2)]) == 2  # corners need a size
+
+    preview = tmp_path / "preview.png"
+    assert cardref(["calibrate", "preview", str(picture), "--calibration", str(out), "--out", str(preview)]) == 0
+    drawn = cv2.imread(str(preview))
+    assert drawn is not None and drawn.shape == (720, 1280, 3) and (drawn[..., 1] > drawn[..., 0] + 100).any()
+
+    moved = tmp_path / "moved.json"
+    assert cardref(["calibrate", "points", "--image-size", "1280x720", "--image", "102,54 1180,60 1250,700 30,690",
+                    "--table", "0,0 560,0 560,585 0,585", "--game", "klondike", "--origin", "20,-10",
+                    "--rotation", "2", "--out", str(moved)]) == 0
+    spec = load_calibration(moved).layout
+    assert spec is not None and spec.origin_mm == (20.0, -10.0) and spec.rotation_deg == 2.0

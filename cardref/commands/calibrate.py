@@ -4,6 +4,7 @@
     cardref calibrate points --image-size 1280x720 --image "102,54 1180,60 1250,700 30,690" \\
         --table "0,0 560,0 560,585 0,585" --game klondike --out CAL.json
     cardref calibrate sheet --out DIR          (markers-a4.pdf and markers-a4.png)
+    cardref calibrate preview FRAME.png --calibration CAL.json --out PREVIEW.png   (zones drawn on a frame)
 
 ``markers`` reads one picture (or the first frame of a video) of the table with the printed markers
 on it; with ``--layout corners`` they lie outside the corners of the game's play area (its size comes
@@ -48,7 +49,17 @@ def register(subparsers: Any) -> None:
         q.add_argument("--game", choices=("klondike", "stress", "zenuwen"), help="add this game's zone template")
         q.add_argument("--players", type=int)
         q.add_argument("--columns", type=int, choices=(7, 8), default=7)
+        q.add_argument("--origin", type=lambda t: _pairs(t)[0], default=(0.0, 0.0),
+                       help="'x,y': where the template's top-left goes on the table, mm")
+        q.add_argument("--rotation", type=float, default=0.0, help="turn the template, degrees")
         q.add_argument("--out", required=True, help="CAL.json to write")
+    v = sub.add_parser("preview", help="draw a calibration's zones on a picture of the table, to check it")
+    v.add_argument("picture", help="an image, or a video (its first frame is used)")
+    v.add_argument("--calibration", required=True, help="CAL.json")
+    v.add_argument("--game", choices=("klondike", "stress", "zenuwen"), help="when the file has no layout")
+    v.add_argument("--players", type=int)
+    v.add_argument("--columns", type=int, choices=(7, 8), default=7)
+    v.add_argument("--out", required=True, help="PNG to write")
     s = sub.add_parser("sheet", help="write the printable marker sheet (PDF and 300 dpi PNG)")
     s.add_argument("--out", required=True, help="folder to write markers-a4.pdf and markers-a4.png into")
     p.set_defaults(func=main)
@@ -72,7 +83,28 @@ def _layout_spec(args: argparse.Namespace) -> Any:
 
     if not args.game:
         return None
-    return LayoutSpec(game=args.game, players=args.players, columns=args.columns)
+    return LayoutSpec(game=args.game, players=args.players, columns=args.columns,
+                      origin_mm=tuple(args.origin), rotation_deg=args.rotation)
+
+
+def draw_zones(image: Any, homography: Any, layout: Any) -> Any:
+    """The picture with every zone outlined and named, and its fan direction as an arrow."""
+    import cv2
+    import numpy as np
+
+    out = image.copy() if image.ndim == 3 else cv2.cvtColor(image, cv2.COLOR_GRAY2BGR)
+    h = homography.for_image_size((out.shape[1], out.shape[0]))
+    for zone in layout.zones:
+        poly = np.round(h.to_image(zone.polygon())).astype(np.int32)
+        colour = (60, 220, 60) if zone.seat <= 1 else (220, 160, 40) if zone.seat == 2 else (60, 160, 240)
+        cv2.polylines(out, [poly], True, colour, 2)
+        centre = zone.polygon().mean(axis=0)
+        c = h.to_image([centre])[0]
+        cv2.putText(out, zone.name, (int(c[0]) - 25, int(c[1])), cv2.FONT_HERSHEY_SIMPLEX, 0.4, colour, 1)
+        if zone.fan is not None:
+            tip = h.to_image([centre + 30.0 * np.asarray(zone.fan)])[0]
+            cv2.arrowedLine(out, (int(c[0]), int(c[1]) + 8), (int(tip[0]), int(tip[1]) + 8), colour, 1, tipLength=0.3)
+    return out
 
 
 def main(args: argparse.Namespace) -> int:
@@ -85,6 +117,18 @@ def main(args: argparse.Namespace) -> int:
 
             for path in write_sheet(args.out):
                 print(path)
+            return 0
+        if args.how == "preview":
+            import cv2
+
+            from calibration.store import load_calibration
+            from calibration.templates import template
+
+            cal = load_calibration(args.calibration)
+            layout = cal.layout.build() if cal.layout is not None else template(args.game or "klondike", args.players, args.columns)
+            if not cv2.imwrite(args.out, draw_zones(_first_picture(args.picture), cal.homography(), layout)):
+                raise OSError(f"cannot write {args.out!r}")
+            print(args.out)
             return 0
         spec = _layout_spec(args)
         if args.how == "points":
