@@ -125,8 +125,8 @@ def main(args: argparse.Namespace) -> int:
             from calibration.templates import template
 
             cal = load_calibration(args.calibration)
-            layout = cal.layout.build() if cal.layout is not None else template(args.game or "klondike", args.players, args.columns)
-            if not cv2.imwrite(args.out, draw_zones(_first_picture(args.picture), cal.homography(), layout)):
+            zones = cal.layout.build() if cal.layout is not None else template(args.game or "klondike", args.players, args.columns)
+            if not cv2.imwrite(args.out, draw_zones(_first_picture(args.picture), cal.homography(), zones)):
                 raise OSError(f"cannot write {args.out!r}")
             print(args.out)
             return 0
