@@ -221,10 +221,13 @@ def breadth_first(
     targets: Sequence[Callable[[S], dict[Unseen, Card] | None]],
     max_depth: int,
     budget: int = 20000,
+    needs: Callable[[Node[S]], int] | None = None,
 ) -> list[tuple[Node[S], int, dict[Unseen, Card]]]:
     """The explanations with the fewest moves: ``(node, target index, what the view reveals)``.
     A position reached twice (the same moves in another order) is kept once, the first way found.
-    At most ``budget`` positions are looked at (the search gives up: no explanation)."""
+    At most ``budget`` positions are looked at (the search gives up: no explanation). ``needs``: the
+    fewest moves a position still needs to look like the view (a position that cannot get there
+    within ``max_depth`` is dropped)."""
     frontier = [start]
     seen: set[Any] = {start.state}
     for depth in range(max_depth + 1):
@@ -242,7 +245,8 @@ def breadth_first(
             for child in expand(node):
                 if child.state not in seen:
                     seen.add(child.state)
-                    nxt.append(child)
+                    if needs is None or depth + 1 + needs(child) <= max_depth:
+                        nxt.append(child)
             if len(seen) > budget:
                 return []
         frontier = nxt

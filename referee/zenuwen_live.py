@@ -188,6 +188,43 @@ def differing_zones(state: ZenuwenState, obs: Observation) -> frozenset[str]:
     return frozenset(out)
 
 
+def _needs(obs: Observation, pending: PendingIllegal | None) -> Callable[[Node[ZenuwenState]], int]:
+    """The fewest moves a position still needs to look like the view: each player's piles that do
+    not look right take a move per two piles at least (a join changes two, a play one; taking the
+    last cards into the hand changes all), and no player may go over ``MAX_PER_PLAYER``; 0 (no
+    bound) with an illegal move on the table."""
+
+    def needs(node: Node[ZenuwenState]) -> int:
+        if pending is not None:
+            return 0
+        state = node.state
+        cache: list[Counter[Card]] = []
+
+        def real() -> Counter[Card]:
+            if not cache:
+                cache.append(_real_counts(state))
+            return Counter(cache[0])
+
+        per = [0] * state.players
+        for p in range(state.players):
+            for i in range(PILES):
+                zone = pile_zone(p, i)
+                seen = judged(obs, zone)
+                if seen is not None and not _zone_ok(state, zone, seen, Binder(real, state.rules.deck_count)):
+                    per[p] += 1
+        total = 0
+        for p, n in enumerate(per):
+            k = (n + 1) // 2
+            if k > 1 and sum(len(x.cards) for x in state.seats[p].piles) <= zenuwen.HAND_MAX:
+                k = 1  # all into the hand at once (Z9)
+            if k > MAX_PER_PLAYER - node.count[p]:
+                return 10**6
+            total += k
+        return total
+
+    return needs
+
+
 def _touches(move: Any, state: ZenuwenState) -> frozenset[str]:
     n = state.players
     if isinstance(move, Play):
@@ -227,6 +264,9 @@ def _must_change(move: Any, state: ZenuwenState) -> tuple[str, ...]:
     the move to be part of an explanation: the pile a card leaves (another card shows), and the pile
     a join lands on (its top is another card now)."""
     if isinstance(move, Play) and isinstance(move.source, int) and not move.from_hand:
+        pile = state.seats[move.player].piles[move.source]
+        if pile.up > 1 and pile.cards[-2] == pile.top:  # two decks: the same card face up beneath
+            return ()
         return (pile_zone(move.player, move.source),)
     if isinstance(move, Join) and isinstance(move.source, int) and isinstance(move.onto, int):
         piles = state.seats[move.player].piles
@@ -421,9 +461,10 @@ def observe(live: LiveZenuwen, obs: Observation) -> tuple[LiveZenuwen, list[Find
         diff |= _touches(pend.move, state)
     start_node = Node(state, count=(0,) * state.players)
     depth = max(MAX_DEPTH, state.players)
-    hits = breadth_first(start_node, _expand(obs, diff, t), targets, depth)
+    needs = _needs(obs, pend) if state.players > 2 else None  # pays off with many moves per view
+    hits = breadth_first(start_node, _expand(obs, diff, t), targets, depth, needs=needs)
     if not hits and state.rules.deck_count > 1:
-        hits = breadth_first(start_node, _expand(obs, diff, t, strict=False), targets, depth, budget=RELAXED_BUDGET)
+        hits = breadth_first(start_node, _expand(obs, diff, t, strict=False), targets, depth, RELAXED_BUDGET, needs)
 
     if hits:
         best = best_explanations(hits, substitute_cards)
