@@ -274,3 +274,35 @@ def test_the_camera_sees_the_whole_layout_in_perspective() -> None:
     assert near > 1.15 * far  # the far edge looks shorter: a tilted camera
     back = cam.homography.to_table(px)
     assert np.allclose(back, [[x0, y0], [x1, y0], [x1, y1], [x0, y1]], atol=1e-6)
+
+
+def test_index_boxes_follow_the_painted_cards(tmp_path: Path) -> None:
+    """boxes.jsonl: at the deal every tableau card shows both corner indices, fully, inside the image,
+    and each box holds printed ink; a card in the hand or under it loses its boxes."""
+    from vision.truth_klondike import RenderSettings, render_klondike
+
+    settings = RenderSettings(size=(640, 360), fps=5.0, px_per_mm=1.5, deck="plain", texture="felt", boxes=True)
+    render_klondike(tmp_path, seed=72, max_moves=2, illegal=0, settings=settings, video_name="v.avi")
+    boxes = _lines(tmp_path / "boxes.jsonl")
+    truth = _lines(tmp_path / "truth.jsonl")
+    assert len(boxes) == len(truth)
+    first = boxes[0]["boxes"]
+    tops = [p["cards"][-1]["card"] for name, p in truth[0]["piles"].items() if name.startswith("tableau")]
+    cap = cv2.VideoCapture(str(tmp_path / "v.avi"))
+    frame = cap.read()[1]
+    cap.release()
+    gray = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
+    for card in tops:
+        mine = [b for b in first if b["card"] == card]
+        assert len(mine) == 2 and all(b["visible"] == 1.0 for b in mine), (card, mine)
+        for b in mine:
+            x1, y1, x2, y2 = (int(round(v)) for v in b["box"])
+            assert 0 <= x1 < x2 <= 640 and 0 <= y1 < y2 <= 360
+            assert gray[y1:y2 + 1, x1:x2 + 1].min() < 0.7 * np.percentile(gray[y1:y2 + 1, x1:x2 + 1], 90)
+    assert sum(1 for b in first if b["card"] == "BACK") >= 7  # the stock and the face-down tableau cards
+    moving = [i for i, t in enumerate(truth) if t["carried"] and t["carried"] != ["BACK"]]
+    assert moving
+    for i in moving:
+        for card in truth[i]["carried"]:
+            shown = [b["visible"] for b in boxes[i]["boxes"] if b["card"] == card]
+            assert all(v < 1.0 for v in shown) or len(shown) < 2  # the hand covers part of a carried card

@@ -23,7 +23,7 @@ from __future__ import annotations
 import math
 import os
 import zlib
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Iterator, Sequence
 
@@ -56,6 +56,8 @@ class Faces:
 
     name: str
     images: dict[str, Image]
+    boxes: dict[str, list[list[int]]] = field(default_factory=dict)
+    """Card code -> its printed corner-index boxes ``[x1, y1, x2, y2]`` in its image's pixels."""
 
     @staticmethod
     def load(name: str, root: str | Path | None = None, allow_trained: bool = False) -> "Faces":
@@ -85,7 +87,12 @@ class Faces:
             if img.ndim == 2 or img.shape[2] == 3:
                 img = cv2.cvtColor(img, cv2.COLOR_GRAY2BGRA if img.ndim == 2 else cv2.COLOR_BGR2BGRA)
             images[code] = img
-        return Faces(name, images)
+        boxes: dict[str, list[list[int]]] = {}
+        if (folder / "index.json").exists():
+            import json
+
+            boxes = {k: [list(map(int, b)) for b in v] for k, v in json.loads((folder / "index.json").read_text()).items()}
+        return Faces(name, images, boxes)
 
     @staticmethod
     def plain() -> "Faces":
@@ -118,7 +125,8 @@ class Faces:
         back[((xx + yy) // 9 % 2 == 0) & (back[..., 0] == 140), :3] = (170, 90, 60)
         back[..., 3] = mask
         images[BACK] = back
-        return Faces("plain", images)
+        boxes = {code: [[6, 8, 40, 70], [w - 40, h - 70, w - 6, h - 8]] for code in CARD_CODES}
+        return Faces("plain", images, boxes)
 
 
 def _try_render_svg(name: str, root: Path) -> None:
@@ -363,6 +371,12 @@ class Painter:
         self._static_img: Image | None = None
         self._static_img_version = -1
         self._prev_hand: Vec | None = None
+        self.with_boxes = False
+        """Also keep which card shows at every canvas pixel, for :meth:`index_boxes`."""
+        self._labels: npt.NDArray[np.int16] | None = None
+        self._placed: list[tuple[str, Vec, float]] = []  # code, centre mm, angle; label = index + 1
+        self._frame_labels: npt.NDArray[np.int16] | None = None
+        self._frame_placed: list[tuple[str, Vec, float]] = []
         self._light_cache: dict[int, npt.NDArray[np.float32]] = {}
         self._noise = [
             np.clip(_seeded(seed, "noise", i).normal(0, look.noise_sigma, (h, w, 3)), -40, 40).astype(np.int16)
@@ -379,7 +393,8 @@ class Painter:
 
     # -- pasting
     def _paste(self, canvas: Image, img: Image, centre_mm: Vec, angle_deg: float,
-               shadow_mm: float = 0.8, shadow_alpha: float = 0.35, mask: Image | None = None) -> None:
+               shadow_mm: float = 0.8, shadow_alpha: float = 0.35, mask: Image | None = None,
+               labels: npt.NDArray[np.int16] | None = None, label: int = 0) -> None:
         import cv2
 
         h, w = img.shape[:2]
@@ -414,12 +429,15 @@ class Painter:
         canvas[y0:y1, x0:x1] = np.clip(roi, 0, 255).astype(np.uint8)
         if mask is not None:
             np.maximum(mask[y0:y1, x0:x1], sub[..., 3], out=mask[y0:y1, x0:x1])
+        if labels is not None:
+            labels[y0:y1, x0:x1][sub[..., 3] > 128] = label
 
     def _jitter(self, *key: object) -> tuple[Vec, float]:
         r = _seeded(self.seed, "place", *key)
         return np.array([r.normal(0, 0.7), r.normal(0, 0.7)]), float(r.normal(0, 1.0))
 
-    def _paint_piles(self, scene: Scene, canvas: Image) -> None:
+    def _paint_piles(self, scene: Scene, canvas: Image, labels: npt.NDArray[np.int16] | None = None) -> None:
+        self._placed = []
         for name, pile in scene.piles.items():
             zone = scene.zones[name]
             frames = scene._card_frames(name, pile)
@@ -438,18 +456,21 @@ class Painter:
                     self._paste(canvas, img, centre0 + d * 0.5 + shift, a * 0.6)
             for slot, (code, centre, _covered) in enumerate(frames):
                 d, a = self._jitter(name, slot, code)
-                self._paste(canvas, self.cards[code], centre + d, a)
+                self._placed.append((code, centre + d, a))
+                self._paste(canvas, self.cards[code], centre + d, a, labels=labels, label=len(self._placed))
 
     def _static_canvas(self, scene: Scene) -> Image:
         key = tuple((n, p.backs, tuple(p.faces)) for n, p in sorted(scene.piles.items()))
         if key != self._static_key or self._static is None:
             canvas = self.table.copy()
-            self._paint_piles(scene, canvas)
+            self._labels = np.zeros(canvas.shape[:2], np.int16) if self.with_boxes else None
+            self._paint_piles(scene, canvas, self._labels)
             self._static, self._static_key = canvas, key
             self._static_version += 1
         return self._static
 
-    def _paint_hand(self, canvas: Image, hand: Vec, carrying: bool, mask: Image | None = None) -> None:
+    def _paint_hand(self, canvas: Image, hand: Vec, carrying: bool, mask: Image | None = None,
+                    labels: npt.NDArray[np.int16] | None = None) -> None:
         """A right hand (palm down) with its forearm reaching in from the player's side, and its shadow.
         Shapes and blurs are made at 1 px/mm and scaled up (a hand has no fine detail)."""
         import cv2
@@ -530,6 +551,8 @@ class Painter:
         canvas[y0:y1, x0:x1] = np.clip(roi, 0, 255).astype(np.uint8)
         if mask is not None:
             np.maximum(mask[y0:y1, x0:x1], (a * 255).astype(np.uint8), out=mask[y0:y1, x0:x1])
+        if labels is not None:
+            labels[y0:y1, x0:x1][a > 0.5] = -1
 
     def _light_map(self, direction: tuple[float, float], lift: float) -> npt.NDArray[np.float32]:
         w, h = self.size
@@ -549,6 +572,60 @@ class Painter:
         if q not in self._light_cache:
             self._light_cache[q] = self._light_a * (1 - q / 20) + self._light_b * (q / 20)
         return self._light_cache[q]
+
+    def index_boxes(self) -> list[dict[str, object]]:
+        """The printed corner indices of the last painted frame: card, box ``[x1, y1, x2, y2]`` in
+        image pixels, and the share of the index that shows (not under another card or the hand).
+        Backs: the box of the visible part of the card. Needs :attr:`with_boxes` set before painting."""
+        if self._frame_labels is None:
+            return []
+        labels = self._frame_labels
+        h_img = self.camera.homography
+        out: list[dict[str, object]] = []
+        for k, (code, centre, angle) in enumerate(self._frame_placed, start=1):
+            img = self.cards[code]
+            ch, cw = img.shape[:2]
+            if code == BACK:
+                import cv2
+
+                # the visible part, less slivers along the edges of the cards above it
+                cx, cy = self.px(centre)
+                half = int(math.hypot(cw, ch) / 2) + 2
+                wx0, wy0 = max(0, int(cx) - half), max(0, int(cy) - half)
+                part = (labels[wy0:int(cy) + half, wx0:int(cx) + half] == k).astype(np.uint8)
+                n_px = int(part.sum())
+                r = max(1, int(round(1.5 * self.s)))
+                part = cv2.morphologyEx(part, cv2.MORPH_OPEN, np.ones((2 * r + 1, 2 * r + 1), np.uint8))
+                ys, xs = np.nonzero(part)
+                if len(xs) == 0:
+                    continue
+                xs, ys = xs + wx0, ys + wy0
+                corners_canvas = np.array([[xs.min(), ys.min()], [xs.max() + 1, ys.min()], [xs.max() + 1, ys.max() + 1],
+                                           [xs.min(), ys.max() + 1]], np.float64)
+                mm = corners_canvas / self.s + np.array(self.origin)
+                px = h_img.to_image(mm)
+                out.append({"card": BACK, "box": [round(float(v), 1) for v in (*px.min(axis=0), *px.max(axis=0))],
+                            "visible": round(n_px / float(cw * ch), 3)})
+                continue
+            src = self.faces.images[code]
+            scale = ch / src.shape[0]
+            t = math.radians(angle)
+            rot = np.array([[math.cos(t), math.sin(t)], [-math.sin(t), math.cos(t)]])
+            for x1, y1, x2, y2 in self.faces.boxes.get(code, []):
+                local = (np.array([[x1, y1], [x2, y1], [x2, y2], [x1, y2]], np.float64) * scale
+                         - np.array([cw / 2, ch / 2])) / self.s
+                mm = centre + local @ rot.T
+                cpx = (mm - np.array(self.origin)) * self.s
+                bx0, by0 = np.floor(cpx.min(axis=0)).astype(int)
+                bx1, by1 = np.ceil(cpx.max(axis=0)).astype(int)
+                patch = labels[max(by0, 0):max(by1, 0), max(bx0, 0):max(bx1, 0)]
+                shown = float((patch == k).mean()) if patch.size else 0.0
+                if shown <= 0:
+                    continue
+                px = h_img.to_image(mm)
+                out.append({"card": code, "box": [round(float(v), 1) for v in (*px.min(axis=0), *px.max(axis=0))],
+                            "visible": round(shown, 3)})
+        return out
 
     def _warp(self, canvas: Image) -> Image:
         import cv2
@@ -599,19 +676,24 @@ class Painter:
         if self._static_img_version != self._static_version or self._static_img is None:
             self._static_img = self._warp(static)
             self._static_img_version = self._static_version
+        self._frame_labels, self._frame_placed = self._labels, list(self._placed)
         if scene.hand is None and not scene.carried:
             img = self._static_img
             self._prev_hand = None
         else:
             canvas = static.copy()
             mask = np.zeros(canvas.shape[:2], np.uint8)  # where the moving things are
+            labels = None if self._labels is None else self._labels.copy()
             n = len(scene.carried)
             for i, (code, centre) in enumerate(scene.carried):
                 r = _seeded(self.seed, "carry", frame.index, i)
-                self._paste(canvas, self.cards[code], centre, float(r.normal(0, 2.5)), shadow_mm=5.0 + n, shadow_alpha=0.3,
-                            mask=mask)
+                angle = float(r.normal(0, 2.5))
+                self._frame_placed.append((code, centre, angle))
+                self._paste(canvas, self.cards[code], centre, angle, shadow_mm=5.0 + n, shadow_alpha=0.3,
+                            mask=mask, labels=labels, label=len(self._frame_placed))
             if scene.hand is not None:
-                self._paint_hand(canvas, scene.hand, bool(scene.carried), mask)
+                self._paint_hand(canvas, scene.hand, bool(scene.carried), mask, labels)
+            self._frame_labels = labels
             img = self._warp(canvas)
             if scene.hand is not None and self._prev_hand is not None:
                 img = self._motion_blur(img, self._warp(mask), self._prev_hand, scene.hand)

@@ -257,6 +257,8 @@ class RenderSettings:
     """Stop starting new moves after this many seconds (the last visit still ends at rest)."""
     crf: int = 27
     """H.264 constant rate factor (higher: smaller file, coarser picture)."""
+    boxes: bool = False
+    """Also write ``boxes.jsonl``: every frame's corner-index boxes in image pixels, with visibility."""
 
 
 def _table_state(frame: Frame) -> TableState:
@@ -302,6 +304,7 @@ def render_klondike(out_dir: Path, seed: int, rules: KlondikeRules | None = None
                          distance_mm=float(rng.uniform(800, 1000)))
     faces = Faces.load(settings.deck, settings.decks_root)
     painter = Painter(layout, camera, faces, look, seed, settings.px_per_mm, settings.fps)
+    painter.with_boxes = settings.boxes
 
     state = klondike.new_game(the_deal, rules)
     piles = {f"tableau{i + 1}": Pile(h, [c.code for c in p[h:]]) for i, (p, h) in enumerate(zip(state.tableau, state.hidden))}
@@ -318,6 +321,7 @@ def render_klondike(out_dir: Path, seed: int, rules: KlondikeRules | None = None
     move_lines: list[dict[str, Any]] = []
     vr = np.random.default_rng([seed, 3])
     try:
+        boxes_file = open(out_dir / "boxes.jsonl", "w", encoding="utf-8") if settings.boxes else None
         with open(out_dir / "truth.jsonl", "w", encoding="utf-8") as truth:
 
             def film(it: Iterator[Frame]) -> int:
@@ -329,6 +333,8 @@ def render_klondike(out_dir: Path, seed: int, rules: KlondikeRules | None = None
                     img = painter.paint(scene, fr)
                     writer.write(img)
                     truth.write(_dump(truth_line(fr, scene)) + "\n")
+                    if boxes_file is not None:
+                        boxes_file.write(_dump({"t": round(fr.t, 4), "frame": fr.index, "boxes": painter.index_boxes()}) + "\n")
                     frames += 1
                     if progress is not None:
                         progress(frames, fr.t)
@@ -379,6 +385,8 @@ def render_klondike(out_dir: Path, seed: int, rules: KlondikeRules | None = None
             film(scene.hold(1.5))
     finally:
         writer.release()
+        if settings.boxes and boxes_file is not None:
+            boxes_file.close()
     for i, line in enumerate(move_lines):  # plan-step numbers -> move-line numbers
         if line["kind"] == "take_back":
             line["takes_back"] = i - 1  # a take-back always follows its illegal move

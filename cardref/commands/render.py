@@ -35,6 +35,7 @@ def register(subparsers: Any) -> None:
     p.add_argument("--decks-root", help="folder of rendered decks (default $CARDREF_DECKS or data/decks)")
     p.add_argument("--texture", help="table top: felt, wood, linen, check, laminate (default: from the seed)")
     p.add_argument("--crf", type=int, default=27, help="H.264 quality: 18 (fine, big) .. 32 (coarse, small); default 27")
+    p.add_argument("--boxes", action="store_true", help="also write boxes.jsonl: each frame's corner-index boxes (px)")
     p.add_argument("--video", default="video.mp4", help="video file name: .mp4 (H.264 with PyAV, else mp4v) or .avi (MJPEG)")
     p.set_defaults(func=main)
 
@@ -72,7 +73,7 @@ def main(args: argparse.Namespace) -> int:
             rules = KlondikeRules.from_spec(",".join(filter(None, [args.rules, f"columns={len(the_deal.tableau)}"])))
         settings = RenderSettings(
             size=_size(args.size), fps=args.fps, px_per_mm=args.px_per_mm, deck=args.deck,
-            decks_root=args.decks_root, texture=args.texture, seconds=args.seconds, crf=args.crf,
+            decks_root=args.decks_root, texture=args.texture, seconds=args.seconds, crf=args.crf, boxes=args.boxes,
         )
         out = Path(args.out)
 
