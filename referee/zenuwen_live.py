@@ -338,7 +338,8 @@ def _expand(
 
 @dataclass(frozen=True, slots=True)
 class PendingIllegal:
-    """An illegal move on the table (a pile top played or joined where the rules forbid it)."""
+    """An illegal move on the table (a pile top or hand card played, or a pile joined, where the
+    rules forbid it)."""
 
     move: Play | Join
     verdict: Illegal
@@ -346,6 +347,14 @@ class PendingIllegal:
 
 def _physical_move(state: ZenuwenState, move: Play | Join) -> ZenuwenState | None:
     """The table after ``move`` done by hand, rules ignored (None if it cannot be done)."""
+    if isinstance(move, Play) and move.from_hand:
+        c, seat, j = move.source, state.seats[move.player], move.to
+        if not isinstance(c, Card) or c not in seat.hand or not isinstance(j, int):
+            return None
+        hand = list(seat.hand)
+        hand.remove(c)
+        seats = _set(state.seats, move.player, replace(seat, hand=tuple(hand)))
+        return replace(state, seats=seats, centre=_set(state.centre, j, state.centre[j] + (c,)))
     assert isinstance(move.source, int)
     p, i = move.player, move.source
     seat = state.seats[p]
@@ -371,8 +380,29 @@ def _set(seq: tuple[Any, ...], i: int, value: Any) -> tuple[Any, ...]:
     return seq[:i] + (value,) + seq[i + 1 :]
 
 
-def _physical(state: ZenuwenState, t: float) -> Iterator[tuple[PendingIllegal, ZenuwenState]]:
-    """Every single pile move a hand could make that the rules forbid, with the table it leaves."""
+def _physical(state: ZenuwenState, t: float, obs: Observation) -> Iterator[tuple[PendingIllegal, ZenuwenState, dict[Unseen, Card]]]:
+    """Every single move a hand could make that the rules forbid, with the table it leaves and the
+    hand card it shows (a hand card laid where it does not fit is the card the centre pile shows)."""
+    real: Counter[Card] | None = None
+    for j in range(state.players):
+        seen = judged(obs, centre_zone(j))
+        c = parse_seen(seen.top) if seen is not None else None
+        if c is None or not state.centre[j] or c is state.centre[j][-1]:
+            continue
+        for p, seat in enumerate(state.seats):
+            subs: dict[Unseen, Card] = {}
+            if c not in seat.hand:
+                u = next((x for x in seat.hand if isinstance(x, Unseen)), None)
+                real = real if real is not None else _real_counts(state)
+                if u is None or real[c] >= state.rules.deck_count:
+                    continue
+                subs = {u: c}
+            before = substitute_cards(state, subs)
+            hand_play = Play(p, c, j, t, True)
+            v = zenuwen.apply(before, hand_play)
+            after = _physical_move(before, hand_play)
+            if isinstance(v, Illegal) and after is not None:
+                yield PendingIllegal(hand_play, v), after, subs
     for p, seat in enumerate(state.seats):
         for i, pile in enumerate(seat.piles):
             if pile.top is None:
@@ -384,7 +414,7 @@ def _physical(state: ZenuwenState, t: float) -> Iterator[tuple[PendingIllegal, Z
                 if isinstance(v, Illegal):
                     after = _physical_move(state, m)
                     if after is not None:
-                        yield PendingIllegal(m, v), after
+                        yield PendingIllegal(m, v), after, {}
 
 
 @dataclass(frozen=True, slots=True)
@@ -494,10 +524,10 @@ def observe(live: LiveZenuwen, obs: Observation) -> tuple[LiveZenuwen, list[Find
     if pend is None and state.phase in (Phase.TURN, Phase.PLAY, Phase.CHOOSE, Phase.NEXT):
         starts = [start_node] + list(_expand(obs, diff, t)(start_node))
         for node in starts:
-            for pending, physical in _physical(node.state, t):
+            for pending, physical, shown in _physical(node.state, t, obs):
                 if match(physical, obs) is None:
                     continue
-                replayed = _replay(state, node.moves, dict(node.subs), t, frame)
+                replayed = _replay(state, node.moves, {**dict(node.subs), **shown}, t, frame)
                 if replayed is None:
                     continue
                 new_state, findings = replayed

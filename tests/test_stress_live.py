@@ -86,7 +86,7 @@ def can_move(state: StressState) -> bool:
 
 
 def play_round(
-    seed: int, *, apart: bool = False, noise: bool = False, limit: int = 400
+    seed: int, *, apart: bool = False, noise: bool = False, limit: int = 400, spec: str = ""
 ) -> tuple[dict[str, int], LiveStress, StressState]:
     """An engine-played round (S4 lay, plays, stacks, stress calls and slaps, stuck calls and new
     centre cards, the win), seen view by view. Every found move must be a scripted one, every
@@ -94,7 +94,7 @@ def play_round(
     view that shows the play; ``noise``: before each clean view the camera also publishes one with
     a hand over a zone and one with unreadable cards, and the clean view comes twice."""
     rng = random.Random(seed)
-    rules = StressRules()
+    rules = StressRules.from_spec(spec)
     truth = stress.new_game(stress.deal(seed), rules).state
     live = stress_live.start(view(truth, 0.0), rules)
     t = 0.0
@@ -183,7 +183,7 @@ def blurred(obs: Observation, rng: random.Random, t: float) -> Observation:
     return replace(obs, t=t, piles=piles)
 
 
-@pytest.mark.parametrize("seed", [1, 2, 3])
+@pytest.mark.parametrize("seed", [1, 2, 4])
 def test_whole_rounds_are_followed_move_by_move(seed: int) -> None:
     stats, live, truth = play_round(seed)
     assert stats["moves"] > 20 and stats["calls"] > 0
@@ -194,6 +194,15 @@ def test_whole_rounds_are_followed_move_by_move(seed: int) -> None:
 def test_plays_and_their_refills_seen_apart(seed: int) -> None:
     stats, _, _ = play_round(seed, apart=True)
     assert stats["apart"] > 5
+
+
+@pytest.mark.parametrize(
+    "seed, spec",
+    [(12, "stress_penalty=slapped_pile"), (11, "stress_penalty=fastest_gives"), (12, "wrap=false,stack_same_rank=false")],
+)
+def test_rule_options_are_followed(seed: int, spec: str) -> None:
+    stats, live, truth = play_round(seed, apart=True, spec=spec)
+    assert stats["moves"] > 20 and stats["slaps"] > 0 and live.state.rules == truth.rules
 
 
 @pytest.mark.parametrize("seed", [8, 9])

@@ -9,6 +9,7 @@ from typing import Any
 import pytest
 
 from referee import zenuwen, zenuwen_live
+from referee.cards import card
 from referee.observation import Finding, Observation, SeenPile
 from referee.stress_live import is_unseen
 from referee.verdict import Legal
@@ -333,3 +334,36 @@ def test_the_live_referee_follows_zenuwen_through_the_follower_registry() -> Non
     assert moves_of(found) == [("turn",)]
     assert [m["type"] for m in messages][:3] == ["state", "verdict", "state"] or "call" in [m["type"] for m in messages]
     assert messages[1]["ok"] is True and messages[1]["score"] is None
+
+
+def test_hand_cards_are_learned_when_played_and_a_misfit_from_the_hand_is_illegal() -> None:
+    layout = zenuwen.Layout.from_json(
+        {
+            "players": [
+                {"piles": [[], [], [], [], []], "stock": ["2C", "3C"], "hand": ["6H", "9C"]},
+                {"piles": [["AS"], ["2S", "QS"], ["3S", "4S", "5S"], ["6S"], ["7S"]], "stock": ["8S", "9S"]},
+            ],
+            "centre": [["7C"], ["KD"]],
+        }
+    )
+    truth = zenuwen.new_game(layout).state
+    hidden = replace(truth.seats[0], hand=(zenuwen_live.unseen(), zenuwen_live.unseen()))  # taken up unseen (Z9)
+    live = LiveZenuwen(replace(truth, seats=(hidden, truth.seats[1])))
+    # player 0 lays the 9 of clubs from the hand on the 7 of clubs: Z6
+    wrong = view(truth, 1.0)
+    wrong = replace(wrong, piles={**wrong.piles, "centre1": SeenPile.of("9C")})
+    live, f = zenuwen_live.observe(live, wrong)
+    assert [x.kind for x in f] == ["illegal"] and f[0].rule == "Z6" and key(f[0].move) == ("play", 0, "9C", 0)
+    assert card("9C") in live.state.seats[0].hand  # seen once: a known hand card now
+    # meanwhile player 1 plays the queen of spades on the king of diamonds: a move, still waiting
+    truth, _ = apply(truth, Play(1, 1, 1, 2.0))
+    both = view(truth, 2.0)
+    live, f = zenuwen_live.observe(live, replace(both, piles={**both.piles, "centre1": SeenPile.of("9C")}))
+    assert [(x.kind, key(x.move)) for x in f] == [("move", ("play", 1, 1, 1))] and live.pending is not None
+    live, f = zenuwen_live.observe(live, view(truth, 3.0))
+    assert [x.kind for x in f] == ["taken_back"]
+    # the 6 of hearts from the hand fits the 7 of clubs
+    truth, _ = apply(truth, Play(0, card("6H"), 0, 4.0, True))
+    live, f = zenuwen_live.observe(live, view(truth, 4.0))
+    assert [(x.kind, key(x.move)) for x in f] == [("move", ("play", 0, "6H", 0))]
+    assert len(live.state.seats[0].hand) == 1
