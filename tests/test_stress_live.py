@@ -389,3 +389,29 @@ def test_the_live_referee_follows_stress_through_the_follower_registry() -> None
     assert messages[2]["call"] == "stress" and messages[1]["ok"] is True
     live, f = follower.inputs["slap"](ref.live, 1, 1.5)
     assert [x.kind for x in f] == ["move"]
+
+
+def timing(seeds: range = range(1, 21)) -> str:
+    """Milliseconds per judged view over whole rounds (refills seen apart): ``python tests/test_stress_live.py``."""
+    times: list[float] = []
+    judge = stress_live.observe
+
+    def timed(live: LiveStress, obs: Observation) -> tuple[LiveStress, list[Finding]]:
+        t0 = time.perf_counter()
+        out = judge(live, obs)
+        times.append(time.perf_counter() - t0)
+        return out
+
+    stress_live.observe = timed
+    try:
+        for seed in seeds:
+            play_round(seed, apart=True)
+    finally:
+        stress_live.observe = judge
+    times.sort()
+    ms = [x * 1000 for x in times]
+    return f"stress: {len(ms)} views, median {ms[len(ms) // 2]:.2f} ms, p95 {ms[int(len(ms) * 0.95)]:.2f} ms, max {ms[-1]:.2f} ms"
+
+
+if __name__ == "__main__":
+    print(timing())

@@ -11,7 +11,7 @@ import pytest
 from referee import zenuwen, zenuwen_live
 from referee.cards import card
 from referee.observation import Finding, Observation, SeenPile
-from referee.stress_live import is_unseen
+from referee.stress_live import is_unseen, unseen
 from referee.verdict import Legal
 from referee.zenuwen import Choose, Join, NewRound, Phase, Play, TakeHand, Turn, ZenuwenRules, ZenuwenState
 from referee.zenuwen_live import LiveZenuwen, centre_zone, pile_zone, stock_zone
@@ -347,7 +347,7 @@ def test_hand_cards_are_learned_when_played_and_a_misfit_from_the_hand_is_illega
         }
     )
     truth = zenuwen.new_game(layout).state
-    hidden = replace(truth.seats[0], hand=(zenuwen_live.unseen(), zenuwen_live.unseen()))  # taken up unseen (Z9)
+    hidden = replace(truth.seats[0], hand=(unseen(), unseen()))  # taken up unseen (Z9)
     live = LiveZenuwen(replace(truth, seats=(hidden, truth.seats[1])))
     # player 0 lays the 9 of clubs from the hand on the 7 of clubs: Z6
     wrong = view(truth, 1.0)
@@ -367,3 +367,38 @@ def test_hand_cards_are_learned_when_played_and_a_misfit_from_the_hand_is_illega
     live, f = zenuwen_live.observe(live, view(truth, 4.0))
     assert [(x.kind, key(x.move)) for x in f] == [("move", ("play", 0, "6H", 0))]
     assert len(live.state.seats[0].hand) == 1
+
+
+def timing(seeds: range = range(1, 6)) -> list[str]:
+    """Milliseconds per judged view over three rounds for 2, 3 and 4 players (cards turned up apart;
+    every player moves in most views): ``python tests/test_zenuwen_live.py``."""
+    import time
+
+    out = []
+    judge = zenuwen_live.observe
+    for players in (2, 3, 4):
+        times: list[float] = []
+
+        def timed(live: LiveZenuwen, obs: Observation) -> tuple[LiveZenuwen, list[Finding]]:
+            t0 = time.perf_counter()
+            res = judge(live, obs)
+            times.append(time.perf_counter() - t0)
+            return res
+
+        zenuwen_live.observe = timed
+        try:
+            for seed in seeds:
+                play_match(seed, players, apart=True)
+        finally:
+            zenuwen_live.observe = judge
+        times.sort()
+        ms = [x * 1000 for x in times]
+        out.append(
+            f"zenuwen {players} players: {len(ms)} views, median {ms[len(ms) // 2]:.2f} ms, "
+            f"p95 {ms[int(len(ms) * 0.95)]:.2f} ms, max {ms[-1]:.2f} ms"
+        )
+    return out
+
+
+if __name__ == "__main__":
+    print("\n".join(timing()))
