@@ -14,11 +14,18 @@ From the confirmed position and a new steady observation:
 2. a short series of legal single-player moves explains it (breadth first: the fewest moves win; at
    most ``MAX_PER_PLAYER`` moves per player and ``MAX_DEPTH`` moves per view, engine time order):
    each is a ``move`` finding, and every call the engine makes on the way (``stress``, ``stuck``,
-   ``round_over``, ``match_over``) follows as a ``call`` finding with the time of this view. Several
-   different explanations: ``ambiguous`` (wait for a clearer view);
-3. only a move that breaks a rule explains it (possibly after legal moves of the other player): an
-   ``illegal`` finding with the rule; the game waits for it to be taken back (``taken_back``) while
-   the other player may go on playing;
+   ``round_over``, ``match_over``) follows as a ``call`` finding with the time of this view. Among
+   series of equal length the one that assumes the fewest cards nobody had seen wins, then the one
+   that spreads the moves most evenly over the players; moves of different players on different
+   piles are tried in seat order only (the order cannot be seen and does not change the table,
+   unless a call comes between: then both orders are tried). Several different explanations left:
+   ``ambiguous`` (wait for a clearer view, nothing is concluded);
+3. only a move that breaks a rule explains it (a play or stack by hand, with or without its refill,
+   or new centre cards laid while someone can play; possibly after legal moves of the other player):
+   an ``illegal`` finding with the rule and reason; the game waits for it to be taken back
+   (``taken_back``) while the other player may go on playing (their moves are judged under it);
+   while a stress is open, a view in which the centre piles were already taken (or new cards laid)
+   waits silently for the slaps;
 4. nothing explains it: ``unrecognised``, the position stays as it was; no move is invented.
 
 The camera's reading is settled by the rules: an unreadable card (``None``) fits whatever the engine
@@ -43,8 +50,12 @@ Zone names (``calibration.templates``): ``p1.pile1`` .. ``p1.pile4``, ``p1.stock
 ``p2.pile4``, ``p2.stock``, ``centre1``, ``centre2``. Seat ``pN`` is engine player ``N-1``; ``pileK`` is
 row place ``K-1``; ``centreK`` is centre pile ``K-1`` (the one player ``K-1`` lays on).
 
-Shared helpers (:class:`Unseen`, :func:`substitute_cards`, the breadth-first search) are used by
-:mod:`referee.zenuwen_live` too.
+The start (:func:`start`) reads both rows (and the centre cards, if laid) and takes the stocks to be
+the rest of 26-card halves (S1); a game joined later, or a deal that splits the deck otherwise, shows
+up as unrecognised changes when a stock runs out earlier or later than counted.
+
+Shared helpers (:class:`Unseen`, :class:`Binder`, :class:`Node`, :func:`breadth_first`,
+:func:`best_explanations`) are used by :mod:`referee.zenuwen_live` too.
 """
 
 from __future__ import annotations

@@ -4,7 +4,10 @@ The same approach as :mod:`referee.stress_live` (read its docstring first): a fu
 :class:`~referee.zenuwen.ZenuwenState` with :class:`~referee.stress_live.Unseen` stand-ins for cards
 nobody has seen (face-down pile cards, stocks, hand cards taken up face down); each steady view is
 explained by the fewest legal single-player moves (at most ``MAX_PER_PLAYER`` per player and
-``MAX_DEPTH`` in all per view), by an illegal move that must be taken back, or it is unrecognised.
+``MAX_DEPTH`` or one per player, whichever is more, in all per view), by an illegal move that must be
+taken back (a pile top or hand card laid where it does not fit, a join of different values; the
+other players may go on meanwhile), or it is unrecognised. With three or four players the search
+is bounded by the piles that still look wrong (a move changes at most two of a player's piles).
 Calls (``stuck``, ``round_over``, ``match_over``) come out as ``call`` findings with the time of the
 view that showed the position. With two decks (three or four players) a card may lie twice; a card is
 learned only while fewer copies of it are known than the decks hold.
@@ -15,18 +18,19 @@ has face down (this tells a pile that turned up another copy of the card just pl
 that did not move); a pile seen with only backs or empty where the engine has turned up
 an unseen card is accepted (the card is not turned yet). The turned-up card is learned when it shows;
 a ``stuck`` call waits until every pile top and centre top has been seen. Hand cards (Z9) are never
-seen: a card that appears on a centre pile while no pile top of that player left is a hand card.
+seen: a card that appears on a centre pile while no pile top left is a hand card (of the player who
+holds it, or, when it was taken up unseen, of the first player in seat order with unseen hand cards).
 New centre cards (Z5/Z7/Z8 ``turn``) that cannot be read are not accepted yet (``ambiguous``).
 
 **Inputs the camera cannot give** (the web app's key press / screen tap; each returns
 ``(live, findings)`` like :func:`observe`):
 
-- :func:`choose` ``(live, player, pile, t)``: at the end of a round (Z10/Z11, ``winner_chooses``),
+- :func:`choose` ``(live, player, t, pile)``: at the end of a round (Z10/Z11, ``winner_chooses``),
   ``player`` takes centre pile ``pile`` (0-based). Under ``winner_chooses`` a view in which one free
   centre pile has gone is also read as the choice of the player whose turn it is, when the table
   tells which pile that was (three or four players; with two, the other pile goes to the other
   player at once, so the camera cannot tell which the winner took: the referee waits for choose()).
-- :func:`slap` ``(live, player, pile, t)``: ``pile_choice=slap_race``: ``player`` slapped centre pile
+- :func:`slap` ``(live, player, t, pile)``: ``pile_choice=slap_race``: ``player`` slapped centre pile
   ``pile`` (the first gets it). The camera cannot tell whose hand it was.
 - :func:`new_round` ``(live, observation)``: start the next round (Z11) from a view of the new layout.
   Not needed in the normal case: once every centre pile is taken, a view showing a fresh layout (a
@@ -743,13 +747,13 @@ def _explicit(live: LiveZenuwen, move: Choose | Slap) -> tuple[LiveZenuwen, list
     return after, findings
 
 
-def choose(live: LiveZenuwen, player: int, pile: int, t: float) -> tuple[LiveZenuwen, list[Finding]]:
+def choose(live: LiveZenuwen, player: int, t: float, pile: int) -> tuple[LiveZenuwen, list[Finding]]:
     """Explicit input (Z10/Z11 ``winner_chooses``): ``player`` takes centre pile ``pile`` at ``t``. Out
     of turn, a taken or empty pile: an ``illegal`` finding (nothing to take back)."""
     return _explicit(live, Choose(player, pile, max(t, live.state.t)))
 
 
-def slap(live: LiveZenuwen, player: int, pile: int, t: float) -> tuple[LiveZenuwen, list[Finding]]:
+def slap(live: LiveZenuwen, player: int, t: float, pile: int) -> tuple[LiveZenuwen, list[Finding]]:
     """Explicit input (Z10 ``slap_race``): ``player`` slapped centre pile ``pile`` at ``t``; the first
     slap gets the pile, the others then choose in the Z11 order."""
     return _explicit(live, Slap(player, pile, max(t, live.state.t)))

@@ -117,7 +117,7 @@ def play_match(
             if rules.pile_choice == "slap_race" and not truth.raced:
                 who = rng.randrange(players)
                 truth, c = apply(truth, zenuwen.Slap(who, pile, t))
-                live, f = zenuwen_live.slap(live, who, pile, t)
+                live, f = zenuwen_live.slap(live, who, t, pile)
                 assert [x.kind for x in f] == ["move"] and f[0].verdict.events[0].kind == "slap", brief(f)
             elif players > 2 and len(order) > 2:
                 # the camera sees the pile go: the player whose turn it is took it
@@ -126,7 +126,7 @@ def play_match(
                 assert moves_of(f) == [("choose", order[0], pile)], brief(f)
             else:
                 truth, c = apply(truth, Choose(order[0], pile, t))
-                live, f = zenuwen_live.choose(live, order[0], pile, t)
+                live, f = zenuwen_live.choose(live, order[0], t, pile)
                 assert moves_of(f) == [("choose", order[0], pile)], brief(f)
             stats["choices"] += 1
             same_table(live, truth)
