@@ -187,3 +187,26 @@ def _video_opens(path: Any) -> bool:
         return bool(ok)
     finally:
         capture.release()
+
+
+def test_live_page_draws_stress_and_zenuwen_tables_with_standings(page: Any, server: Server) -> None:
+    from cardref.web.messages import state_message
+    from referee import stress, zenuwen
+
+    page.goto(server.url + "/")
+    s = stress.apply(stress.new_game(stress.deal(3)).state, stress.Lay(t=1.0))
+    assert not isinstance(s, stress.Illegal)
+    server.hub.publish(state_message("stress", s.state, game_id="stress-1", players=["Anna", "Bob"], t=1.0))
+    page.wait_for_function("() => document.querySelectorAll('#board .seat').length === 2")
+    assert page.locator('#board [data-pile="centre0"] .card[data-card="4D"]').count() == 1
+    assert page.locator("#board .seat").first.locator('.card[data-card="AH"]').count() == 1
+    facts = page.locator("#facts").inner_text()
+    assert "Anna cards left".upper() in facts.upper() and "25" in facts and "round".upper() in facts.upper()
+    server.hub.publish(call_message(Event("stress", t=5.0), t=5.0))
+    screenshot(page, "live-stress")
+    z = zenuwen.new_game(zenuwen.deal(3, players=3)).state
+    server.hub.publish(state_message("zenuwen", z, game_id="zenuwen-1", players=["Anna", "Bob", "Carl"], t=0.0))
+    page.wait_for_function("() => document.querySelectorAll('#board .seat').length === 3")
+    assert page.locator("#board .seat").nth(2).locator(".card").count() >= 5
+    assert page.locator("#moves li").count() == 0  # a new game starts a new move list
+    screenshot(page, "live-zenuwen")

@@ -50,6 +50,14 @@
   }
 
   function onState(msg) {
+    if (state && msg.game_id !== state.game_id) {  // a new game: a fresh move list
+      moves.innerHTML = "";
+      bySeq.clear();
+      banner.className = "banner";
+      banner.dataset.kind = "none";
+      banner.textContent = "New game";
+      highlight = [];
+    }
     state = msg;
     stateAt = CR.now();
     title.textContent = `${msg.game || "table"}${msg.players && msg.players.length ? " · " + msg.players.join(", ") : ""}`;
