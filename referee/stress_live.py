@@ -647,7 +647,7 @@ def observe(live: LiveStress, obs: Observation) -> tuple[LiveStress, list[Findin
             ]
         replayed = _replay(state, node.moves, subs, t, frame)
         if replayed is None:
-            return replace(live, last=obs), [Finding("unrecognised", t, frame=frame, detail=_difference(state, obs))]
+            return _illegal_once_seen(live, state, node.moves, subs, obs, t, frame)
         new_state, findings = replayed
         new_state, later = _settle_calls(new_state, t, frame)
         findings += later
@@ -685,6 +685,27 @@ def observe(live: LiveStress, obs: Observation) -> tuple[LiveStress, list[Findin
     if state.phase is Phase.STRESS and any(z in diff for z in CENTRE_ZONES):
         # the centre piles were taken or new cards laid before the slaps were entered: wait for them
         return replace(live, last=obs, waiting="the slaps (S8)"), []
+    return replace(live, last=obs), [Finding("unrecognised", t, frame=frame, detail=_difference(state, obs))]
+
+
+def _illegal_once_seen(
+    live: LiveStress, state: StressState, moves: Sequence[Any], subs: Mapping[Unseen, Card], obs: Observation, t: float, frame: int | None
+) -> tuple[LiveStress, list[Finding]]:
+    """The explaining series is not legal once the cards it shows are in place (new centre cards laid
+    while a refill nobody had seen could be played: S9): the moves before the last stand, the last is
+    an illegal move that waits to be taken back."""
+    prefix = _replay(state, moves[:-1], subs, t, frame) if moves else None
+    last = moves[-1] if moves else None
+    if prefix is not None and isinstance(last, (Play, Stack, Lay)):
+        before, findings = prefix
+        v = stress.apply(before, replace(last, t=t))
+        if isinstance(v, Illegal):
+            for refilled in (True, False):
+                pend = PendingIllegal(v.move, v, refilled)
+                if match(_overlay(before, pend), obs) is not None:
+                    findings.append(Finding("illegal", t, move=v.move, rule=v.rule, reason=v.reason, frame=frame))
+                    moved = sum(1 for f in findings if f.kind == "move")
+                    return LiveStress(before, pend, live.moves + moved, None, _waiting(before, pend)), findings
     return replace(live, last=obs), [Finding("unrecognised", t, frame=frame, detail=_difference(state, obs))]
 
 

@@ -415,3 +415,22 @@ def timing(seeds: range = range(1, 21)) -> str:
 
 if __name__ == "__main__":
     print(timing())
+
+
+def test_new_centre_cards_while_an_unseen_refill_could_be_played_are_illegal() -> None:
+    # Player 1 plays the queen of spades on the jack of clubs; the refill (the 6 of hearts) is not laid
+    # yet and no other card fits: the referee does not call stuck on a card it has not seen.
+    truth = position("2H 9S 8C AD", "QS 2D 3H 7S", "JC 5D", stock0="AC 3C 7C 9D", stock1="6H AS 4S 10S")
+    live = stress_live.start(view(truth, 0.0))
+    truth, calls = apply(truth, Play(1, 0, 0, 1.0))
+    assert calls == []  # the 6 of hearts fits the 5 of diamonds
+    live, f = stress_live.observe(live, view(truth, 1.0, frozenset({(1, 0)})))
+    assert [x.kind for x in f] == ["move"] and not live.state.stuck
+    # both lay new centre cards; the same view shows the 6 of hearts, which could still be played: S9
+    seats = tuple(replace(s, stock=s.stock[1:]) for s in truth.seats)
+    laid = replace(truth, seats=seats, centre=tuple(c + (s.stock[0],) for c, s in zip(truth.centre, truth.seats)))
+    live, f = stress_live.observe(live, view(laid, 2.0))
+    assert [x.kind for x in f] == ["illegal"] and f[0].rule == "S9" and "6 of hearts" in f[0].reason
+    live, f = stress_live.observe(live, view(truth, 3.0))
+    assert [x.kind for x in f] == ["taken_back"]
+    same_table(live, truth, stocks=False)
