@@ -824,7 +824,8 @@ def _start_round(live: LiveStress, rows: list[list[Card]], t: float, frame: int 
         return live, [Finding("illegal", t, move=v.move, rule=v.rule, reason=v.reason, frame=frame)]
     new_state = _face_down_unseen(v.state)
     plain = clean_events(e for e in v.events if e.kind not in stress.CALLS)
-    findings = [Finding("move", t, move=v.move, verdict=Legal(v.move, new_state, 0, plain), frame=frame, learned=learned_pairs(subs))]
+    move = NewRound(t)  # the deal as seen is in the position; the stocks are not seen
+    findings = [Finding("move", t, move=move, verdict=Legal(move, new_state, 0, plain), frame=frame, learned=learned_pairs(subs))]
     findings += call_findings(v.events, stress.CALLS, t, frame)
     return LiveStress(new_state, None, live.moves + 1, None, _waiting(new_state, None)), findings
 

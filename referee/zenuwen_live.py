@@ -802,6 +802,11 @@ def involved_cards(live: LiveZenuwen, finding: Finding) -> list[str]:
     """The cards an illegal move involves (the moved card and what it landed on)."""
     state, move = live.state, finding.move
     out: list[str] = []
+    if isinstance(move, Play) and move.from_hand and isinstance(move.source, Card) and isinstance(move.to, int):
+        out.append(move.source.code)
+        if state.centre[move.to] and not is_unseen(state.centre[move.to][-1]):
+            out.append(state.centre[move.to][-1].code)
+        return out
     if isinstance(move, (Play, Join)) and isinstance(move.source, int):
         top = state.seats[move.player].piles[move.source].top
         if top is not None and not is_unseen(top):

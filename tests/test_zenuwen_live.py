@@ -355,6 +355,7 @@ def test_hand_cards_are_learned_when_played_and_a_misfit_from_the_hand_is_illega
     live, f = zenuwen_live.observe(live, wrong)
     assert [x.kind for x in f] == ["illegal"] and f[0].rule == "Z6" and key(f[0].move) == ("play", 0, "9C", 0)
     assert card("9C") in live.state.seats[0].hand  # seen once: a known hand card now
+    assert zenuwen_live.involved_cards(live, f[0]) == ["9C", "7C"]
     # meanwhile player 1 plays the queen of spades on the king of diamonds: a move, still waiting
     truth, _ = apply(truth, Play(1, 1, 1, 2.0))
     both = view(truth, 2.0)
