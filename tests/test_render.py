@@ -306,3 +306,40 @@ def test_index_boxes_follow_the_painted_cards(tmp_path: Path) -> None:
         for card in truth[i]["carried"]:
             shown = [b["visible"] for b in boxes[i]["boxes"] if b["card"] == card]
             assert all(v < 1.0 for v in shown) or len(shown) < 2  # the hand covers part of a carried card
+
+
+ORACLE = '''
+import json
+from vision.detections import Detection
+
+
+def make():
+    lines = iter([json.loads(line) for line in open(PATH)])
+
+    def detect(frame):
+        boxes = next(lines)["boxes"]
+        return [Detection(b["card"], tuple(b["box"]), 0.9) for b in boxes
+                if b["visible"] >= (0.05 if b["card"] == "BACK" else 0.6)]
+
+    return detect
+'''
+
+
+def test_the_tracker_fed_the_true_index_boxes_publishes_the_true_states(tmp_path: Path, monkeypatch: Any) -> None:
+    """End to end without a trained detector: `cardref observe` on a rendered video, with a detector
+    that answers the true index boxes of each frame, publishes exactly the video's steady truths, so
+    the painted geometry, the calibration and the truth agree."""
+    from cardref.cli import main
+    from vision.state_check import compare, read_states, read_truth
+    from vision.truth_klondike import RenderSettings, render_klondike
+
+    out = tmp_path / "video"
+    settings = RenderSettings(size=(512, 288), fps=6.0, px_per_mm=1.2, deck="plain", texture="linen", boxes=True)
+    render_klondike(out, seed=72, max_moves=4, illegal=1, settings=settings, video_name="v.avi")
+    (tmp_path / "oracle_detector.py").write_text(ORACLE.replace("open(PATH)", f"open({str(out / 'boxes.jsonl')!r})"))
+    monkeypatch.syspath_prepend(str(tmp_path))
+    code = main(["observe", str(out / "v.avi"), "--game", "klondike", "--calibration", str(out / "calibration.json"),
+                 "--out", str(tmp_path / "STATES.jsonl"), "--detector", "oracle_detector:make"])
+    assert code == 0
+    report = compare(read_states(tmp_path / "STATES.jsonl"), read_truth(out / "truth.jsonl"))
+    assert report.exact_share == 1.0, report.line()
