@@ -228,3 +228,22 @@ def test_message_builders_make_what_the_hub_accepts() -> None:
     assert got is not None and got["cards_left"] == [52] and got["scores"] == [0]
     (illegal,) = hub.history()
     assert (illegal["kind"], illegal["rule"], illegal["cards"]) == ("illegal", "K4", ["8H", "9D"])
+
+
+def test_the_publishers_cost_does_not_grow_with_the_number_of_viewers() -> None:
+    async def cost(viewers: int) -> float:
+        hub = Hub()
+        subs = [hub.subscribe(snapshot=False) for _ in range(viewers)]
+        best = float("inf")
+        for _ in range(5):
+            started = time.perf_counter()
+            for i in range(200):
+                hub.publish(verdict(i))
+            best = min(best, time.perf_counter() - started)
+            await asyncio.sleep(0)  # the loop hands the messages to the viewers, on its own time
+            for s in subs:
+                drain(s)
+        return best
+
+    one, many = run(cost(1)), run(cost(300))
+    assert many < one * 3, f"200 publishes: {one * 1000:.2f} ms with 1 viewer, {many * 1000:.2f} ms with 300"
