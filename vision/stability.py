@@ -227,6 +227,8 @@ class StabilityFilter:
         out = dict(votes)
         published_codes = {c for p in self.published.piles.values() for c in p.codes}
         new_faces = any(c not in published_codes for v in votes.values() if v.settled for c in v.pile.codes)
+        # cards turned face down somewhere (the waste turned over onto the stock) explain vanished faces
+        new_backs = any(v.pile.backs > self._published_pile(z).backs for z, v in votes.items() if v.settled)
         for zone, vote in votes.items():
             if zone == OFF or not vote.settled:
                 self._steady_since.pop(zone, None)
@@ -256,7 +258,7 @@ class StabilityFilter:
             came = [c for c in codes if c not in before.codes]
             if carried:
                 out[zone] = Vote(False, vote.pile, f"card in hand: {carried}")
-            elif lost and not came and now - first[1] < self.vanish_hold_s:
+            elif lost and not came and not new_backs and now - first[1] < self.vanish_hold_s:
                 out[zone] = Vote(False, vote.pile, f"vanished, maybe covered: {lost}")
         return out
 

@@ -105,31 +105,21 @@ def steady_spans(truth: Iterable[tuple[TableState, bool]]) -> list[SteadySpan]:
 def compare(published: list[TableState], truth: list[tuple[TableState, bool]], max_delay_s: float = 0.3) -> StatesReport:
     spans = steady_spans(truth)
     report = StatesReport(steady=len(spans), published=len(published), max_delay_s=max_delay_s)
-    at_rest_keys = {s.key() for s, rest in truth if rest}
     any_keys = {s.key() for s, _ in truth}
+    times = [s.t for s, _ in truth]
     matched: set[int] = set()
-    frame_s = (truth[1][0].t - truth[0][0].t) if len(truth) > 1 else 0.0
+    frame_s = (times[1] - times[0]) if len(times) > 1 else 0.0
     for state in published:
         key = state.key()
-        if key not in any_keys:
-            report.never_existed.append(round(state.t, 4))
-            continue
-        if key not in at_rest_keys:
-            report.not_steady.append(round(state.t, 4))
-            continue
-        # the span it belongs to: the latest with this table that began at or before it was published
-        found = None
-        for i, span in enumerate(spans):
-            if span.key == key and span.start_t <= state.t + frame_s / 2:
-                found = i
+        found = _span_for(state, key, spans, truth, times, frame_s)
         if found is None:
-            report.never_existed.append(round(state.t, 4))  # published before the table was ever like that
+            (report.not_steady if key in any_keys else report.never_existed).append(round(state.t, 4))
             continue
         if found in matched:
             report.repeated.append(round(state.t, 4))
             continue
         matched.add(found)
-        delay = state.t - spans[found].start_t
+        delay = max(0.0, state.t - spans[found].start_t)
         if found == 0:
             report.first_delay_s = round(delay, 4)
         else:
@@ -137,3 +127,23 @@ def compare(published: list[TableState], truth: list[tuple[TableState, bool]], m
     report.exact = len(matched)
     report.missed = [round(s.start_t, 4) for i, s in enumerate(spans) if i not in matched]
     return report
+
+
+def _span_for(state: TableState, key: Key, spans: list[SteadySpan], truth: list[tuple[TableState, bool]],
+              times: list[float], frame_s: float) -> int | None:
+    """The steady state a published state stands for: the one the table is in (or, when the cards
+    already lie as published while the hand is still withdrawing, the one it is coming to), or an earlier
+    one with the same table when it was published late."""
+    import bisect
+
+    at = bisect.bisect_right(times, state.t + frame_s / 2) - 1
+    if at >= 0 and truth[at][0].key() == key:
+        for i, span in enumerate(spans):
+            if span.key == key and span.end_t > state.t:
+                between = [s for s in spans if state.t < s.start_t < span.start_t]
+                return i if not between else None
+        return None
+    for i in range(len(spans) - 1, -1, -1):
+        if spans[i].key == key and spans[i].start_t <= state.t + frame_s / 2:
+            return i
+    return None

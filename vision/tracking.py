@@ -63,11 +63,14 @@ class TrackerSettings(BaseModel):
 
     @classmethod
     def for_game(cls, game: str, players: int | None = None, **changes: object) -> "TrackerSettings":
-        """Defaults per game: Stress and Zenuwen are played by all at once, so zones publish one by one;
-        Double Solitaire and Zenuwen for three or four use two decks."""
-        scope = "zone" if game in ("stress", "zenuwen") else "table"
+        """Defaults per game: Stress and Zenuwen are played by all at once, so zones publish one by one, and
+        cards leave the table there; Double Solitaire and Zenuwen for three or four use two decks."""
+        simultaneous = game in ("stress", "zenuwen")
         two_decks = (game == "klondike" and (players or 1) >= 2) or (game == "zenuwen" and (players or 2) >= 3)
-        return cls.model_validate({"scope": scope, "decks": 2 if two_decks else 1, **changes})
+        # cards do leave the table there (S8 piles into a stock, Z9 cards into a hand): believe it sooner
+        defaults = {"scope": "zone" if simultaneous else "table", "decks": 2 if two_decks else 1,
+                    "vanish_hold_s": 1.0 if simultaneous else 2.0}
+        return cls.model_validate({**defaults, **changes})
 
 
 class TableTracker:
