@@ -214,6 +214,24 @@ def test_the_live_socket_sends_the_snapshot_then_every_message_and_frames_as_bin
     assert hub.stats()["viewers"] == 0
 
 
+def test_viewers_over_the_limit_are_turned_away(tmp_path: Path, hub: Hub) -> None:
+    app = create_app(WebSettings(games_dir=tmp_path, max_viewers=1), hub=hub)
+    with TestClient(app, client=LOCAL) as c, c.websocket_connect("/ws/live") as first:
+        first.receive_text()
+        with pytest.raises(WebSocketDisconnect) as err:
+            with c.websocket_connect("/ws/live") as second:
+                second.receive_text()
+        assert err.value.code == 1013
+
+
+def test_a_viewer_that_sends_binary_or_text_is_not_a_problem(remote: TestClient, hub: Hub) -> None:
+    with remote.websocket_connect("/ws/live?types=call&frames=false") as ws:
+        ws.send_bytes(b"\x00\x01")
+        ws.send_text("hello")
+        hub.publish({"type": "call", "call": "stuck"})
+        assert json.loads(ws.receive_text())["call"] == "stuck"
+
+
 def test_the_referee_screen_socket_gets_no_pictures(remote: TestClient, hub: Hub) -> None:
     with remote.websocket_connect("/ws/live?frames=false&types=verdict,call") as ws:
         hub.publish({"type": "frame", "jpeg": b"\xff\xd8abc", "width": 3, "height": 1})

@@ -65,7 +65,9 @@ async def live_socket(
     async def watch_close() -> None:
         try:
             while True:
-                await ws.receive_text()  # viewers send nothing that matters; this notices a close
+                message = await ws.receive()  # viewers send nothing that matters; this notices a close
+                if message.get("type") == "websocket.disconnect":
+                    break
         except (WebSocketDisconnect, RuntimeError):
             pass
         finally:

@@ -197,8 +197,10 @@ const CR = (() => {
     box.innerHTML = "";
     if (!msg || !msg.state) { box.appendChild(el("div", "muted", "No game yet.")); return; }
     const game = msg.game || "klondike";
-    if (game === "klondike" || game === "double_solitaire") drawKlondike(box, msg.state, hl);
-    else drawSeats(box, msg.state, msg.players || [], hl, game);
+    const s = msg.state;
+    if (Array.isArray(s.tableau)) drawKlondike(box, s, hl);
+    else if (Array.isArray(s.players)) drawSeats(box, s, msg.players || [], hl, game);
+    else box.appendChild(el("pre", "raw", JSON.stringify(s, null, 1)));  // a game the pages cannot draw yet
   }
 
   function fmtTime(s) {
