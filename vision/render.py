@@ -284,6 +284,9 @@ class Look:
     """Start and end of a lighting change (a lamp moved or a cloud passing), seconds."""
     shutter: float = 0.3
     """Exposure time as a share of the frame interval: how far a moving hand smears."""
+    glare: tuple[float, float, float, float] | None = None
+    """A lamp's reflection on glossy cards: centre (fractions of the image), radius (fraction of the
+    width) and strength (0..1, how far it washes the card out towards white); None: matte cards."""
 
     @staticmethod
     def draw(rng: np.random.Generator, seconds: float, texture_kind: str | None = None) -> "Look":
@@ -307,6 +310,8 @@ class Look:
             light_dir=(math.cos(a), math.sin(a)),
             light_change_s=(start, start + float(rng.uniform(1.5, 4.0))),
             shutter=float(rng.uniform(0.2, 0.5)),
+            glare=(float(rng.uniform(0.2, 0.8)), float(rng.uniform(0.2, 0.7)), float(rng.uniform(0.05, 0.12)),
+                   float(rng.uniform(0.3, 0.7))) if rng.random() < 0.6 else None,
         )
 
 
@@ -383,6 +388,14 @@ class Painter:
             for i in range(3)
         ]
         self._frame_rng = _seeded(seed, "frames")
+        self._glare_map: npt.NDArray[np.float32] | None = None
+        self._cards_mask: Image | None = None
+        self._static_glare: npt.NDArray[np.float32] | None = None
+        if look.glare is not None:
+            gx, gy, gr, gs = look.glare
+            yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
+            d2 = ((xx - gx * w) ** 2 + ((yy - gy * h) * 1.4) ** 2) / (gr * w) ** 2
+            self._glare_map = (gs * np.exp(-d2 / 2.0)).astype(np.float32)
         self._light_a = self._light_map(look.light_dir, 0.0)
         d2 = (-look.light_dir[1], look.light_dir[0])
         self._light_b = self._light_map(d2, 0.15)
@@ -436,7 +449,8 @@ class Painter:
         r = _seeded(self.seed, "place", *key)
         return np.array([r.normal(0, 0.7), r.normal(0, 0.7)]), float(r.normal(0, 1.0))
 
-    def _paint_piles(self, scene: Scene, canvas: Image, labels: npt.NDArray[np.int16] | None = None) -> None:
+    def _paint_piles(self, scene: Scene, canvas: Image, labels: npt.NDArray[np.int16] | None = None,
+                     cards_mask: Image | None = None) -> None:
         self._placed = []
         for name, pile in scene.piles.items():
             zone = scene.zones[name]
@@ -453,18 +467,20 @@ class Painter:
                     shift = np.array([0.3 * k, 0.45 * k])
                     d, a = self._jitter(name, "under", k)
                     img = self.cards[BACK if zone.role == "stock" else code0]
-                    self._paste(canvas, img, centre0 + d * 0.5 + shift, a * 0.6)
+                    self._paste(canvas, img, centre0 + d * 0.5 + shift, a * 0.6, mask=cards_mask)
             for slot, (code, centre, _covered) in enumerate(frames):
                 d, a = self._jitter(name, slot, code)
                 self._placed.append((code, centre + d, a))
-                self._paste(canvas, self.cards[code], centre + d, a, labels=labels, label=len(self._placed))
+                self._paste(canvas, self.cards[code], centre + d, a, labels=labels, label=len(self._placed),
+                            mask=cards_mask)
 
     def _static_canvas(self, scene: Scene) -> Image:
         key = tuple((n, p.backs, tuple(p.faces)) for n, p in sorted(scene.piles.items()))
         if key != self._static_key or self._static is None:
             canvas = self.table.copy()
             self._labels = np.zeros(canvas.shape[:2], np.int16) if self.with_boxes else None
-            self._paint_piles(scene, canvas, self._labels)
+            self._cards_mask = np.zeros(canvas.shape[:2], np.uint8) if self._glare_map is not None else None
+            self._paint_piles(scene, canvas, self._labels, self._cards_mask)
             self._static, self._static_key = canvas, key
             self._static_version += 1
         return self._static
@@ -676,7 +692,10 @@ class Painter:
         if self._static_img_version != self._static_version or self._static_img is None:
             self._static_img = self._warp(static)
             self._static_img_version = self._static_version
+            if self._glare_map is not None and self._cards_mask is not None:
+                self._static_glare = self._glare_map * (self._warp(self._cards_mask).astype(np.float32) / 255.0)
         self._frame_labels, self._frame_placed = self._labels, list(self._placed)
+        glare = self._static_glare
         if scene.hand is None and not scene.carried:
             img = self._static_img
             self._prev_hand = None
@@ -695,13 +714,18 @@ class Painter:
                 self._paint_hand(canvas, scene.hand, bool(scene.carried), mask, labels)
             self._frame_labels = labels
             img = self._warp(canvas)
+            moving = self._warp(mask)
+            if glare is not None:  # no reflection on the hand or on the cards in the air
+                glare = glare * (1.0 - moving.astype(np.float32) / 255.0)
             if scene.hand is not None and self._prev_hand is not None:
-                img = self._motion_blur(img, self._warp(mask), self._prev_hand, scene.hand)
+                img = self._motion_blur(img, moving, self._prev_hand, scene.hand)
             self._prev_hand = scene.hand
         # light: a gradient, vignetting, a lamp that moves, a slow flicker of the exposure
         gain = 1.0 + 0.03 * math.sin(2 * math.pi * frame.t / 7.0) + 0.01 * math.sin(2 * math.pi * frame.t / 2.3)
         img = cv2.GaussianBlur(img, (0, 0), self.look.blur_sigma)
         lit = img.astype(np.float32) * (self._light(frame.t) * gain)
+        if glare is not None:  # the lamp's reflection washes glossy cards out towards white
+            lit += (255.0 - np.minimum(lit, 255.0)) * glare[..., None]
         k = int(self._frame_rng.integers(0, len(self._noise)))
         dy, dx = int(self._frame_rng.integers(0, 64)), int(self._frame_rng.integers(0, 64))
         noise = np.roll(self._noise[k], (dy, dx), axis=(0, 1))
