@@ -463,7 +463,8 @@ def _must_change(move: Any) -> tuple[str, ...]:
 
 def _expand(obs: Observation, diff: frozenset[str], t: float) -> Callable[[Node[StressState]], Iterator[Node[StressState]]]:
     centre_seen = [parse_seen(p.top) if (p := judged(obs, z)) is not None else None for z in CENTRE_ZONES]
-    unjudged = frozenset(z for z, p in obs.piles.items() if p.held)  # a hand over it: may have changed
+    # a hand over it, or a card not read: it may have changed without looking different
+    unjudged = frozenset(z for z, p in obs.piles.items() if p.held or None in p.cards)
 
     def expand(node: Node[StressState]) -> Iterator[Node[StressState]]:
         state = node.state
@@ -475,7 +476,7 @@ def _expand(obs: Observation, diff: frozenset[str], t: float) -> Callable[[Node[
                 continue
             touched = _touches(move)
             changed = diff | node.touched
-            if not touched & changed or any(z not in changed and z not in unjudged for z in _must_change(move)):
+            if not touched & (changed | unjudged) or any(z not in changed and z not in unjudged for z in _must_change(move)):
                 continue
             v = stress.apply(state, replace(move, t=t))
             if isinstance(v, Legal) and node.in_order(p, touched, _blocked(node.parent, v.move)):
@@ -664,6 +665,8 @@ def observe(live: LiveStress, obs: Observation) -> tuple[LiveStress, list[Findin
         starts += list(_expand(obs, diff, t)(starts[0]))
         for node in starts:
             for pending, physical in _physical(node.state, t):
+                if judged(obs, _landing(pending.move)) is None:
+                    continue  # the rule-breaking card must be in view where it landed
                 if isinstance(pending.move, Lay) and not all(
                     (z := judged(obs, zone)) is not None and z.cards for zone in CENTRE_ZONES
                 ):
@@ -707,6 +710,15 @@ def _illegal_once_seen(
                     moved = sum(1 for f in findings if f.kind == "move")
                     return LiveStress(before, pend, live.moves + moved, None, _waiting(before, pend)), findings
     return replace(live, last=obs), [Finding("unrecognised", t, frame=frame, detail=_difference(state, obs))]
+
+
+def _landing(move: Play | Stack | Lay) -> str:
+    """The zone where the card of an illegal move lands."""
+    if isinstance(move, Play) and isinstance(move.to, int):
+        return CENTRE_ZONES[move.to]
+    if isinstance(move, Stack) and isinstance(move.onto, int):
+        return row_zone(move.player, move.onto)
+    return CENTRE_ZONES[0]
 
 
 def _waiting(state: StressState, pend: PendingIllegal | None) -> str:

@@ -287,7 +287,8 @@ def _expand(
     the view; not strict (the second try, two decks only): also a pile whose next card happens to be
     another copy of the card that left."""
 
-    unjudged = frozenset(z for z, p in obs.piles.items() if p.held)  # a hand over it: may have changed
+    # a hand over it, or a card not read: it may have changed without looking different
+    unjudged = frozenset(z for z, p in obs.piles.items() if p.held or None in p.cards)
 
     def expand(node: Node[ZenuwenState]) -> Iterator[Node[ZenuwenState]]:
         state = node.state
@@ -301,7 +302,9 @@ def _expand(
                 continue
             touched = _touches(move, state)
             changed = diff | node.touched
-            if not touched & changed or (strict and any(z not in changed and z not in unjudged for z in _must_change(move, state))):
+            if not touched & (changed | unjudged) or (
+                strict and any(z not in changed and z not in unjudged for z in _must_change(move, state))
+            ):
                 continue
             v = zenuwen.apply(state, replace(move, t=t))
             if isinstance(v, Legal) and node.in_order(p, touched, _blocked(node.parent, v.move)):
@@ -529,6 +532,12 @@ def observe(live: LiveZenuwen, obs: Observation) -> tuple[LiveZenuwen, list[Find
         starts = [start_node] + list(_expand(obs, diff, t)(start_node))
         for node in starts:
             for pending, physical, shown in _physical(node.state, t, obs):
+                m = pending.move
+                landing = centre_zone(m.to) if isinstance(m, Play) and isinstance(m.to, int) else (
+                    pile_zone(m.player, m.onto) if isinstance(m, Join) and isinstance(m.onto, int) else ""
+                )
+                if judged(obs, landing) is None:
+                    continue  # the rule-breaking card must be in view where it landed
                 if match(physical, obs) is None:
                     continue
                 replayed = _replay(state, node.moves, {**dict(node.subs), **shown}, t, frame)
