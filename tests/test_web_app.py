@@ -79,7 +79,7 @@ def test_listening_beyond_this_machine_generates_a_token_and_localhost_is_the_de
 # -- pages ------------------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("path", ["/", "/referee", "/setup", "/phone", "/review", "/review/some-game"])
+@pytest.mark.parametrize("path", ["/", "/referee", "/setup", "/phone", "/review", "/review/some-game", "/docs"])
 def test_every_page_is_served_with_a_policy_that_forbids_loading_from_elsewhere(remote: TestClient, path: str) -> None:
     r = remote.get(path)
     assert r.status_code == 200 and r.headers["content-type"].startswith("text/html")
@@ -95,6 +95,17 @@ def test_the_pages_reference_nothing_on_the_internet() -> None:
 
 def test_unknown_page_is_404(remote: TestClient) -> None:
     assert remote.get("/nothing-here").status_code == 404
+    assert remote.get("/redoc").status_code == 404  # FastAPI's own docs pages load from a CDN: off
+
+
+def test_the_openapi_description_covers_every_resource(remote: TestClient) -> None:
+    spec = remote.get("/openapi.json").json()
+    paths = spec["paths"]
+    for path in ("/api/live", "/api/session/setup", "/api/games", "/api/games/{game_id}/review",
+                 "/api/games/{game_id}/export", "/api/calibration/markers", "/api/calibration/points",
+                 "/api/camera/frame", "/api/health"):
+        assert path in paths, path
+    assert all(op.get("summary") for ops in paths.values() for op in ops.values())
 
 
 # -- the control token ------------------------------------------------------------------------------

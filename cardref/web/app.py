@@ -117,9 +117,7 @@ class SecurityHeaders:
         async def with_headers(message: Message) -> None:
             if message["type"] == "http.response.start":
                 headers = list(message.get("headers") or [])
-                path = scope.get("path", "")
-                if not path.startswith(("/docs", "/redoc")):
-                    headers.append((b"content-security-policy", CONTENT_SECURITY_POLICY.encode()))
+                headers.append((b"content-security-policy", CONTENT_SECURITY_POLICY.encode()))
                 headers.append((b"x-content-type-options", b"nosniff"))
                 headers.append((b"referrer-policy", b"no-referrer"))
                 message = {**message, "headers": headers}
@@ -187,6 +185,8 @@ def create_app(
         summary="A camera referee for real playing cards: the live table, the referee screen, set-up, review.",
         description="Everything the pages do, as REST endpoints and two WebSockets (docs/web-api.md).",
         lifespan=lifespan,
+        docs_url=None,  # FastAPI's Swagger UI and ReDoc load from a CDN; /docs is our own page
+        redoc_url=None,
     )
     app.state.settings = settings  # read-only: serve() and the start-up banner need host, port, token
     for router in (meta.router, live.router, session.router, games.router, calibration.router, camera.router):

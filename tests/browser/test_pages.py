@@ -210,3 +210,11 @@ def test_live_page_draws_stress_and_zenuwen_tables_with_standings(page: Any, ser
     assert page.locator("#board .seat").nth(2).locator(".card").count() >= 5
     assert page.locator("#moves li").count() == 0  # a new game starts a new move list
     screenshot(page, "live-zenuwen")
+
+
+def test_api_page_lists_every_endpoint_without_the_internet(page: Any, server: Server) -> None:
+    page.goto(server.url + "/docs")
+    page.wait_for_function("() => document.querySelectorAll('#ops .panel').length > 20")
+    page.fill("#filter", "calibration")
+    page.wait_for_function("() => document.querySelectorAll('#ops .panel').length === 6")
+    assert "POST" in page.locator("#ops").inner_text()

@@ -12,7 +12,7 @@ router = APIRouter(include_in_schema=False)
 
 STATIC = Path(str(resources.files("cardref.web") / "static"))
 PAGES = {"": "live.html", "live": "live.html", "referee": "referee.html", "setup": "setup.html",
-         "phone": "phone.html", "review": "review.html"}
+         "phone": "phone.html", "review": "review.html", "docs": "api.html"}
 
 
 def _page(name: str) -> FileResponse:

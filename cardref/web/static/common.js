@@ -232,7 +232,7 @@ const CR = (() => {
   function nav(here) {
     const n = el("nav", "top");
     n.appendChild(el("span", "brand", "cardref"));
-    for (const [href, name] of [["/", "Live"], ["/referee", "Referee"], ["/setup", "Setup"], ["/phone", "Phone camera"], ["/review", "Review"]]) {
+    for (const [href, name] of [["/", "Live"], ["/referee", "Referee"], ["/setup", "Setup"], ["/phone", "Phone camera"], ["/review", "Review"], ["/docs", "API"]]) {
       const a = el("a", href === here ? "here" : "", name);
       a.href = href;
       n.appendChild(a);
