@@ -110,6 +110,7 @@ def check_live_referee_follows(folder: Path) -> None:
         for f in findings:
             kinds.append(f.kind)
             found.append(f.move)
+    moves = [m for m in moves if m["kind"] != "hover"]  # the hand touched nothing: nothing to find
     want = {"legal": "move", "illegal": "illegal", "take_back": "taken_back"}
     assert kinds == [want[m["kind"]] for m in moves]
     for f, m in zip(found, moves):
@@ -220,13 +221,13 @@ def test_a_tiny_render_is_consistent_and_deterministic(tmp_path: Path) -> None:
     from vision.truth_klondike import RenderSettings, render_klondike
 
     settings = RenderSettings(size=(320, 180), fps=5.0, px_per_mm=0.8, deck="plain", texture="wood")
-    a = render_klondike(tmp_path / "a", seed=72, max_moves=4, illegal=1, settings=settings, video_name="v.avi")
+    a = render_klondike(tmp_path / "a", seed=72, max_moves=4, illegal=1, hovers=1, settings=settings, video_name="v.avi")
     n, size, _ = _count_frames(tmp_path / "a" / "v.avi")
     assert n == a["frames"] == len(_lines(tmp_path / "a" / "truth.jsonl")) and size == (320, 180)
-    assert a["illegal"] == 1
+    assert a["illegal"] == 1 and a["hovers"] == 1
     check_truth_against_engine(tmp_path / "a")
     check_live_referee_follows(tmp_path / "a")
-    render_klondike(tmp_path / "b", seed=72, max_moves=4, illegal=1, settings=settings, video_name="v.avi")
+    render_klondike(tmp_path / "b", seed=72, max_moves=4, illegal=1, hovers=1, settings=settings, video_name="v.avi")
     for name in ("v.avi", "truth.jsonl", "moves.jsonl", "calibration.json", "deal.json", "render.json"):
         assert (tmp_path / "a" / name).read_bytes() == (tmp_path / "b" / name).read_bytes(), name
 
@@ -335,7 +336,7 @@ def test_the_tracker_fed_the_true_index_boxes_publishes_the_true_states(tmp_path
 
     out = tmp_path / "video"
     settings = RenderSettings(size=(512, 288), fps=6.0, px_per_mm=1.2, deck="plain", texture="linen", boxes=True)
-    render_klondike(out, seed=72, max_moves=4, illegal=1, settings=settings, video_name="v.avi")
+    render_klondike(out, seed=72, max_moves=4, illegal=1, hovers=1, settings=settings, video_name="v.avi")
     (tmp_path / "oracle_detector.py").write_text(ORACLE.replace("open(PATH)", f"open({str(out / 'boxes.jsonl')!r})"))
     monkeypatch.syspath_prepend(str(tmp_path))
     code = main(["observe", str(out / "v.avi"), "--game", "klondike", "--calibration", str(out / "calibration.json"),

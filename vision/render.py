@@ -207,7 +207,7 @@ class TableScene(Scene):
     """A :class:`Scene` that remembers where the hand and the carried cards are in each frame (for
     painting) and plays several actions in one visit of the hand (a move and then turning up the card
     it uncovered, with no moment at rest in between), plus ``recycle`` (the waste turned over onto
-    the stock)."""
+    the stock) and ``hover`` (the hand lingers over a pile and touches nothing)."""
 
     def __init__(self, *args: object, **kwargs: object) -> None:
         super().__init__(*args, **kwargs)  # type: ignore[arg-type]
@@ -243,12 +243,15 @@ class TableScene(Scene):
                 n = len(src.faces)
                 src.faces.clear()
                 carried = [BACK]
+            elif action.kind == "hover":
+                pass  # the hand goes to a pile, lingers, touches nothing
             else:
                 raise ValueError(f"unknown action kind {action.kind!r}")
             dst_name = action.dst or action.src
-            dst_pt = self._zone_centre(dst_name) if action.kind != "flip" else src_pt
-            path = self._path(src_pt, dst_pt, carry_s if action.kind != "flip" else flip_s)
-            if action.kind == "flip":
+            still = action.kind in ("flip", "hover")
+            dst_pt = src_pt if still else self._zone_centre(dst_name)
+            path = self._path(src_pt, dst_pt, carry_s if not still else flip_s * (1.0 if action.kind == "flip" else 2.0))
+            if still:  # a hand over a pile moves about, it does not stand still
                 path = [p + 20.0 * np.array([math.sin(i), math.cos(i)]) for i, p in enumerate(path)]
             for p in path:
                 offsets = [p + np.array([0.0, FACE_STEP * (i - len(carried) + 1)]) for i in range(len(carried))]

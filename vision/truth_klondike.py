@@ -18,7 +18,7 @@ from __future__ import annotations
 import json
 import math
 import time
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, Callable, Iterator, Sequence
 
@@ -29,7 +29,7 @@ from calibration.templates import Spacing
 from calibration.templates import klondike as klondike_layout
 from referee import klondike
 from referee.cards import Card
-from referee.klondike import Deal, KlondikeRules, KlondikeState, Move
+from referee.klondike import SUIT_INDEX, Deal, KlondikeRules, KlondikeState, Move
 from referee.verdict import Illegal, Legal
 from vision.render import Faces, Look, Painter, TableScene, VideoWriter, make_camera
 from vision.synthetic_scenes import BACK_STEP, CARD_H, FACE_STEP, Action, Frame, Noise, Pile
@@ -42,12 +42,13 @@ FOUNDATIONS = tuple(f"foundation{i + 1}" for i in range(4))
 class Step:
     """One visit of the hand: an engine move (legal or not), or the take-back of an illegal one."""
 
-    kind: str  # "legal", "illegal", "take_back"
+    kind: str  # "legal", "illegal", "take_back", "hover"
     move: Move
     rule: str = ""
     reason: str = ""
     takes_back: int | None = None
-    record: dict[str, Any] = field(default_factory=dict)
+    zone: str = ""
+    """hover: the zone the hand lingers over."""
 
 
 # ------------------------------------------------------------------------------------------- zones
@@ -142,6 +143,11 @@ def _illegal_candidates(state: KlondikeState) -> list[tuple[float, Move, Illegal
         if len(pile) - h >= 2:
             sources.append((f"t{i + 1}", pile[-1]))
     for src, card in sources:
+        up = Move.move(src, "foundation")
+        verdict = klondike.apply(state, up)
+        if isinstance(verdict, Illegal):  # a card put up too early (a 3 on the ace)
+            have = state.foundations[SUIT_INDEX[card.suit]]
+            out.append((2.0 if card.rank == have + 2 else 0.5, up, verdict))
         for j, pile in enumerate(state.tableau):
             dst = f"t{j + 1}"
             if dst == src or not pile:
@@ -162,9 +168,10 @@ def _illegal_candidates(state: KlondikeState) -> list[tuple[float, Move, Illegal
 
 
 def plan(deal: Deal, rules: KlondikeRules, moves: Sequence[Move] | None, max_moves: int,
-         illegal: int, seed: int) -> list[Step]:
+         illegal: int, seed: int, hovers: int = 0) -> list[Step]:
     """The game to film: ``max_moves`` legal moves (from ``moves`` or the greedy player) with
-    ``illegal`` deliberately illegal moves (each followed by its take-back) spread among them."""
+    ``illegal`` deliberately illegal moves (each followed by its take-back) and ``hovers`` visits of
+    the hand that touch nothing, spread among them."""
     rng = np.random.default_rng([seed, 7])
     state = klondike.new_game(deal, rules)
     legal: list[Move] = []
@@ -194,17 +201,27 @@ def plan(deal: Deal, rules: KlondikeRules, moves: Sequence[Move] | None, max_mov
             break
     # where the illegal moves go: spread over the game, at a position that offers a good mistake
     slots: dict[int, tuple[Move, Illegal]] = {}
+    used: set[str] = set()  # the same mistake (same cards) twice is dull
     for k in range(illegal):
         want = int(round((k + 1) * len(legal) / (illegal + 1)))
         for pos in list(range(want, len(legal) + 1)) + list(range(want - 1, 0, -1)):
             if pos in slots:
                 continue
-            cands = _illegal_candidates(states[pos])
-            if cands and cands[0][0] > 0:
+            cands = [c for c in _illegal_candidates(states[pos]) if c[0] > 0 and c[2].reason not in used]
+            if cands:
                 slots[pos] = (cands[0][1], cands[0][2])
+                used.add(cands[0][2].reason)
                 break
+    hover_at: dict[int, str] = {}
+    for k in range(hovers):
+        pos = int((k + 0.5) * len(legal) / max(hovers, 1)) + 1
+        while pos in slots and pos < len(legal):
+            pos += 1
+        hover_at[pos] = f"tableau{int(rng.integers(1, rules.columns + 1))}"
     steps: list[Step] = []
     for pos in range(len(legal) + 1):
+        if pos in hover_at:
+            steps.append(Step("hover", Move("hover"), zone=hover_at[pos]))
         if pos in slots:
             m, verdict = slots[pos]
             steps.append(Step("illegal", m, verdict.rule, verdict.reason))
@@ -284,7 +301,7 @@ def _dump(obj: Any) -> str:
 
 
 def render_klondike(out_dir: Path, seed: int, rules: KlondikeRules | None = None, the_deal: Deal | None = None,
-                    moves: Sequence[Move] | None = None, illegal: int = 1, max_moves: int = 1000,
+                    moves: Sequence[Move] | None = None, illegal: int = 1, max_moves: int = 1000, hovers: int = 0,
                     settings: RenderSettings = RenderSettings(), video_name: str = "video.mp4",
                     progress: Callable[[int, float], None] | None = None) -> dict[str, Any]:
     """Film a Klondike game into ``out_dir``; returns the summary also written to ``render.json``."""
@@ -292,8 +309,8 @@ def render_klondike(out_dir: Path, seed: int, rules: KlondikeRules | None = None
     rules = rules or KlondikeRules.make()
     the_deal = the_deal or klondike.deal(seed, rules.columns)
     if settings.seconds is not None:  # about 3.3 s a hand visit; the filming loop also watches the clock
-        max_moves = min(max_moves, max(1, int((settings.seconds - 3.5) / 3.3) - 2 * illegal))
-    steps = plan(the_deal, rules, moves, max_moves, illegal, seed)
+        max_moves = min(max_moves, max(1, int((settings.seconds - 3.5) / 3.3) - 2 * illegal - hovers))
+    steps = plan(the_deal, rules, moves, max_moves, illegal, seed, hovers)
     fan_len = _fan_length(the_deal, rules, steps)
     layout = klondike_layout(1, rules.columns, Spacing(fan_len=fan_len))
     rng = np.random.default_rng([seed, 1])
@@ -354,6 +371,8 @@ def render_klondike(out_dir: Path, seed: int, rules: KlondikeRules | None = None
                 if step.kind == "take_back":
                     a = illegal_actions[step.takes_back or 0][0]
                     actions = [Action("move", a.dst, a.src, a.count, a.cards)]
+                elif step.kind == "hover":
+                    actions = [Action("hover", step.zone)]
                 else:
                     actions = actions_for(scene, engine, step.move, after)
                 if step.kind == "illegal":
@@ -367,13 +386,14 @@ def render_klondike(out_dir: Path, seed: int, rules: KlondikeRules | None = None
                 if after is not None:
                     engine = after
                 line: dict[str, Any] = {"seq": len(move_lines), "kind": step.kind}
-                line.update(step.move.to_json())
+                if step.kind != "hover":
+                    line.update(step.move.to_json())
                 line["t"] = round(t_rest, 3)
                 line["t_start"] = round(t_start, 3)
                 line["frame_start"] = first
                 line["frame_rest"] = rest_frame
                 line["cards"] = list(actions[0].cards) if actions[0].kind != "recycle" else []
-                line["zones"] = [actions[0].src, actions[0].dst]
+                line["zones"] = [actions[0].src, actions[0].dst or actions[0].src]
                 flips = [a.cards[0] for a in actions if a.kind == "flip"]
                 if flips:
                     line["turned_up"] = flips[0]
@@ -390,6 +410,8 @@ def render_klondike(out_dir: Path, seed: int, rules: KlondikeRules | None = None
     for i, line in enumerate(move_lines):  # plan-step numbers -> move-line numbers
         if line["kind"] == "take_back":
             line["takes_back"] = i - 1  # a take-back always follows its illegal move
+        if line["kind"] == "hover":
+            del line["cards"]
     with open(out_dir / "moves.jsonl", "w", encoding="utf-8") as fh:
         for line in move_lines:
             fh.write(_dump(line) + "\n")
@@ -407,6 +429,7 @@ def render_klondike(out_dir: Path, seed: int, rules: KlondikeRules | None = None
         "seconds": round(frames / settings.fps, 2),
         "moves": sum(1 for m in move_lines if m["kind"] == "legal"),
         "illegal": sum(1 for m in move_lines if m["kind"] == "illegal"),
+        "hovers": sum(1 for m in move_lines if m["kind"] == "hover"),
         "video": video_name,
         "codec": writer.codec,
         "camera": {"tilt_deg": round(camera.tilt_deg, 2), "roll_deg": round(camera.roll_deg, 2),

@@ -26,6 +26,7 @@ def register(subparsers: Any) -> None:
     p.add_argument("--moves", help="replay file (JSON lines) of legal moves to play instead of the built-in player")
     p.add_argument("--rules", default="", help='Klondike options, e.g. "draw=1" (default: draw 3)')
     p.add_argument("--illegal", type=int, default=1, help="deliberately illegal moves, each taken back (default 1)")
+    p.add_argument("--hovers", type=int, default=0, help="visits of the hand that touch nothing (default 0)")
     p.add_argument("--seconds", type=float, help="about how long the video runs (default: the whole game)")
     p.add_argument("--max-moves", type=int, default=1000, help="at most this many legal moves")
     p.add_argument("--size", default="1280x720", help="frame size WxH (default 1280x720)")
@@ -81,8 +82,8 @@ def main(args: argparse.Namespace) -> int:
             if frames % 50 == 0:
                 print(f"  {frames} frames, {t:.1f} s", file=sys.stderr, flush=True)
 
-        summary = render_klondike(out, args.seed, rules, the_deal, moves, args.illegal, args.max_moves, settings,
-                                  args.video, progress)
+        summary = render_klondike(out, args.seed, rules, the_deal, moves, args.illegal, args.max_moves, args.hovers,
+                                  settings, args.video, progress)
     except (ValueError, OSError, OptionError, NotationError, RuntimeError) as exc:
         print(f"cardref render: {exc}", file=sys.stderr)
         return 2
