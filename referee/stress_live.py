@@ -200,6 +200,9 @@ class Node(Generic[S]):
     last_touched: frozenset[str] = frozenset()
     parent: Any = None
     """The position before the last move."""
+    guesses: tuple[Unseen, ...] = ()
+    """Stand-ins given a stand-in value to be judged (a hand card covered at once by another card:
+    Zenuwen); they stay unseen in what is concluded."""
 
     def then(
         self,
@@ -209,12 +212,16 @@ class Node(Generic[S]):
         subs: tuple[tuple[Unseen, Card], ...] = (),
         touched: frozenset[str] = frozenset(),
         called: bool = False,
+        guess: bool = False,
     ) -> "Node[S]":
         count = self.count
         if player is not None:
             count = count[:player] + (count[player] + 1,) + count[player + 1 :]
         last = -1 if player is None or called else player
-        return Node(state, self.moves + (move,), self.subs + subs, count, self.touched | touched, last, touched, self.state)
+        guesses = self.guesses + tuple(u for u, _ in subs) if guess else self.guesses
+        return Node(
+            state, self.moves + (move,), self.subs + subs, count, self.touched | touched, last, touched, self.state, guesses
+        )
 
     def in_order(self, player: int | None, touched: frozenset[str], before_last: Callable[[], bool]) -> bool:
         """Moves of different players that touch different piles give the same table in either order:
@@ -267,17 +274,20 @@ def breadth_first(
 
 
 def best_explanations(
-    hits: Sequence[tuple[Node[S], int, dict[Unseen, Card]]], substitute: Callable[[S, Mapping[Unseen, Card]], S]
+    hits: Sequence[tuple[Node[S], int, dict[Unseen, Card]]],
+    substitute: Callable[[S, Mapping[Unseen, Card]], S],
+    canon: Callable[[Node[S], S], Any] | None = None,
 ) -> list[tuple[S, Node[S], int, dict[Unseen, Card]]]:
     """The explanations (fewest moves already) that assume the fewest cards nobody had seen, then
     spread the moves most evenly over the players (two moves of one player between two steady
-    views are rarer than one move each); one per distinct final position."""
+    views are rarer than one move each); one per distinct final position (``canon``: what makes
+    two final positions the same, e.g. leaving out guessed cards nobody saw)."""
     finals: dict[Any, tuple[S, Node[S], int, dict[Unseen, Card]]] = {}
     for node, k, b in hits:
         subs = dict(node.subs)
         subs.update(b)
         final = substitute(node.state, subs)
-        finals.setdefault(final, (final, node, k, subs))
+        finals.setdefault(final if canon is None else canon(node, final), (final, node, k, subs))
 
     def cost(x: tuple[S, Node[S], int, dict[Unseen, Card]]) -> tuple[int, int]:
         return len(x[3]), max(x[1].count, default=0)

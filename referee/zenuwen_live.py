@@ -48,7 +48,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any, Callable, Iterator, Mapping, Sequence
 
 from . import zenuwen
-from .cards import Card
+from .cards import RANKS, Card
 from .observation import Finding, Observation, SeenPile
 from .options import to_spec
 from .stress_live import (
@@ -71,6 +71,8 @@ from .zenuwen import PILES, Choose, Join, Layout, NewRound, Phase, Play, Slap, T
 MAX_DEPTH = 3
 """Most moves one view may explain (all players together; a turn counts once); with more players,
 one per player."""
+MAX_DEFERRED = 3
+"""Views in a row that may be left unused because a hand or an unread card may hide a move."""
 RELAXED_BUDGET = 4000
 """Positions the second, wider search (two decks) may look at before it gives up."""
 MAX_PER_PLAYER = 2
@@ -251,6 +253,51 @@ def _called(v: Legal[Any]) -> bool:
     return any(e.kind in zenuwen.CALLS for e in v.events)
 
 
+def _stand_ins(state: ZenuwenState, top: Card) -> list[Card]:
+    """One card of each rank that fits ``top`` and may still be unseen."""
+    real = _real_counts(state)
+    out = []
+    for rank in {top.rank % 13 + 1, (top.rank - 2) % 13 + 1}:
+        for suit in "SHDC":
+            c = Card.parse(RANKS[rank - 1] + suit)
+            if real[c] < state.rules.deck_count:
+                out.append(c)
+                break
+    return out
+
+
+def _unguess(node: Node[ZenuwenState], final: ZenuwenState, findings: list[Finding] | None = None) -> ZenuwenState:
+    """Guessed hand cards (covered at once) back to unseen: in the centre piles and in the findings."""
+    if not node.guesses:
+        return final
+    guessed = {u: c for u, c in node.subs if u in node.guesses}
+    centre = list(final.centre)
+    covered: dict[Unseen, Card] = {}
+    plays = [m for m in node.moves if isinstance(m, Play) and m.from_hand and m.source in guessed.values()]
+    for (u, c), move in zip(guessed.items(), plays):
+        assert isinstance(move.to, int)
+        pile = list(centre[move.to])
+        for k in range(len(pile) - 2, -1, -1):  # under the top: a guess on top would have been seen
+            if pile[k] == c:
+                pile[k] = u
+                covered[u] = c
+                break
+        centre[move.to] = tuple(pile)
+    if findings is not None:
+        for n, f in enumerate(findings):
+            m = f.move
+            if f.kind == "move" and isinstance(m, Play) and m.from_hand and m.source in covered.values():
+                u = next(x for x, c in covered.items() if c == m.source)
+                hidden = replace(m, source=u)
+                events = tuple(
+                    replace(e, cards=(), detail="a hand card nobody saw, covered at once") if e.kind == "play" else e
+                    for e in f.verdict.events
+                )
+                learned = tuple(x for x in f.learned if x[0] not in {f"unseen{g.n}" for g in node.guesses})
+                findings[n] = replace(f, move=hidden, verdict=Legal(hidden, f.verdict.state, 0, events), learned=learned)
+    return replace(final, centre=tuple(centre))
+
+
 def _blocked(parent: ZenuwenState | None, move: Any) -> Callable[[], bool]:
     """Could ``move`` not have come first (before the last move of the series)?"""
 
@@ -339,6 +386,20 @@ def _expand(
                     v = zenuwen.apply(substitute_cards(state, {h: c}), move)
                     if isinstance(v, Legal):
                         yield node.then(v.state, move, p, ((h, c),), _touches(move, state), _called(v))
+        # a hand card nobody saw, covered at once by another card: judged as a card of a rank that
+        # fits (its suit does not matter and is not claimed: it stays unseen in what is concluded)
+        for p, seat in enumerate(state.seats):
+            h = next((x for x in seat.hand if isinstance(x, Unseen)), None)
+            if h is None or node.count[p] >= MAX_PER_PLAYER:
+                continue
+            for j, cpile in enumerate(state.centre):
+                if not cpile or is_unseen(cpile[-1]) or centre_zone(j) not in diff | node.touched | unjudged:
+                    continue
+                for stand in _stand_ins(state, cpile[-1]):
+                    move = Play(p, stand, j, t, True)
+                    v = zenuwen.apply(substitute_cards(state, {h: stand}), move)
+                    if isinstance(v, Legal):
+                        yield node.then(v.state, move, p, ((h, stand),), _touches(move, state), _called(v), guess=True)
 
     return expand
 
@@ -433,6 +494,32 @@ class LiveZenuwen:
     moves: int = 0
     last: Observation | None = field(default=None, compare=False)
     waiting: str = ""
+    deferred: int = 0
+    """Views in a row not used: a hand (or an unread card) may hide a move (at most ``MAX_DEFERRED``)."""
+
+
+def _covered_risk(start: ZenuwenState, final: ZenuwenState, obs: Observation) -> bool:
+    """Could a pile under a hand (or not read) have been played underneath what the view shows?
+    Three plays on one centre pile can look like one (a 6 on a 5, then a 7, then a 6 looks like a 6
+    on the 5): when a pile that is not seen holds a card that fits any card on the centre piles
+    along the explanation, or a centre pile is not seen, the view may hide moves."""
+    tops: list[Card] = []
+    for before, after in zip(start.centre, final.centre):
+        tops += list(after[max(len(before) - 1, 0) :])
+    if not tops:
+        return False
+    for j in range(start.players):
+        seen = obs.piles.get(centre_zone(j))
+        if seen is not None and (seen.held or None in seen.cards):
+            return True  # a card (a hand card, say) may have gone there unseen, and the order matters
+    for p, seat in enumerate(start.seats):
+        for i, pile in enumerate(seat.piles):
+            seen = obs.piles.get(pile_zone(p, i))
+            if pile.top is None or is_unseen(pile.top) or seen is None or not (seen.held or None in seen.cards):
+                continue
+            if any(zenuwen.fits(pile.top, c) for c in tops if not is_unseen(c)):
+                return True
+    return False
 
 
 def _decisive_unseen(state: ZenuwenState) -> bool:
@@ -504,7 +591,7 @@ def observe(live: LiveZenuwen, obs: Observation) -> tuple[LiveZenuwen, list[Find
         hits = breadth_first(start_node, _expand(obs, diff, t, strict=False), targets, depth, RELAXED_BUDGET, needs)
 
     if hits:
-        best = best_explanations(hits, substitute_cards)
+        best = best_explanations(hits, substitute_cards, lambda n, final: _unguess(n, final))
         if len(best) > 1 and state.phase in (Phase.CHOOSE, Phase.NEXT):
             # which pile who took cannot be told from the table: wait for choose() / slap()
             return replace(live, last=obs, waiting=_waiting(state, None)), []
@@ -516,10 +603,14 @@ def observe(live: LiveZenuwen, obs: Observation) -> tuple[LiveZenuwen, list[Find
             return replace(live, last=obs, waiting="the new centre cards"), [
                 Finding("ambiguous", t, frame=frame, detail="new centre cards turned but not readable yet: waiting for a clearer view")
             ]
+        if node.moves and live.deferred < MAX_DEFERRED and _covered_risk(state, final, obs):
+            # the next view (hands gone, one hopes) is judged from the same position
+            return replace(live, last=obs, deferred=live.deferred + 1, waiting="a view without hands over the piles"), []
         replayed = _replay(state, node.moves, subs, t, frame)
         if replayed is None:
             return replace(live, last=obs), [Finding("unrecognised", t, frame=frame, detail=_difference(state, obs))]
         new_state, findings = replayed
+        new_state = _unguess(node, new_state, findings)
         new_state, later = _settle_calls(new_state, t, frame)
         findings += later
         moved = sum(1 for f in findings if f.kind == "move")

@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from referee import zenuwen, zenuwen_live
+from referee import stress_live, zenuwen, zenuwen_live
 from referee.cards import card
 from referee.observation import Finding, Observation, SeenPile
 from referee.stress_live import is_unseen, unseen
@@ -42,7 +42,8 @@ def layout_view(state: ZenuwenState, t: float) -> Observation:
 
 def key(move: Any) -> tuple[Any, ...]:
     if isinstance(move, Play):
-        src = move.source.code if move.from_hand and not isinstance(move.source, int) else move.source
+        # a hand card covered at once is not named by the referee (nobody saw it)
+        src = "hand" if move.from_hand else move.source
         return ("play", move.player, src, move.to)
     if isinstance(move, Join):
         return ("join", move.player, move.source, move.onto)
@@ -340,34 +341,63 @@ def test_hand_cards_are_learned_when_played_and_a_misfit_from_the_hand_is_illega
     layout = zenuwen.Layout.from_json(
         {
             "players": [
-                {"piles": [[], [], [], [], []], "stock": ["2C", "3C"], "hand": ["6H", "9C"]},
+                {"piles": [[], [], [], [], []], "stock": ["2C", "3C"], "hand": ["9C", "6H"]},
                 {"piles": [["AS"], ["2S", "QS"], ["3S", "4S", "5S"], ["6S"], ["7S"]], "stock": ["8S", "9S"]},
             ],
             "centre": [["7C"], ["KD"]],
         }
     )
     truth = zenuwen.new_game(layout).state
-    hidden = replace(truth.seats[0], hand=(unseen(), unseen()))  # taken up unseen (Z9)
+    # the 9 of clubs was a pile top when player 0 took the cards up (Z9); the other card was face down
+    hidden = replace(truth.seats[0], hand=(card("9C"), unseen()))
     live = LiveZenuwen(replace(truth, seats=(hidden, truth.seats[1])))
-    # player 0 lays the 9 of clubs from the hand on the 7 of clubs: Z6
+    # player 0 lays the 9 of clubs from the hand on the king of diamonds: Z6 (no card of player 0's
+    # could lie between: nothing fits both a king and a 9)
     wrong = view(truth, 1.0)
-    wrong = replace(wrong, piles={**wrong.piles, "centre1": SeenPile.of("9C")})
+    wrong = replace(wrong, piles={**wrong.piles, "centre2": SeenPile.of("9C")})
     live, f = zenuwen_live.observe(live, wrong)
-    assert [x.kind for x in f] == ["illegal"] and f[0].rule == "Z6" and key(f[0].move) == ("play", 0, "9C", 0)
-    assert card("9C") in live.state.seats[0].hand  # seen once: a known hand card now
-    assert zenuwen_live.involved_cards(live, f[0]) == ["9C", "7C"]
-    # meanwhile player 1 plays the queen of spades on the king of diamonds: a move, still waiting
-    truth, _ = apply(truth, Play(1, 1, 1, 2.0))
+    assert [x.kind for x in f] == ["illegal"] and f[0].rule == "Z6" and key(f[0].move) == ("play", 0, "hand", 1)
+    assert f[0].move.source == card("9C")
+    assert zenuwen_live.involved_cards(live, f[0]) == ["9C", "KD"]
+    live, f = zenuwen_live.observe(live, replace(wrong, t=1.5))
+    assert f == []
+    # meanwhile player 1 plays the 6 of spades on the 7 of clubs: a move, still waiting
+    truth, _ = apply(truth, Play(1, 3, 0, 2.0))
     both = view(truth, 2.0)
-    live, f = zenuwen_live.observe(live, replace(both, piles={**both.piles, "centre1": SeenPile.of("9C")}))
-    assert [(x.kind, key(x.move)) for x in f] == [("move", ("play", 1, 1, 1))] and live.pending is not None
+    live, f = zenuwen_live.observe(live, replace(both, piles={**both.piles, "centre2": SeenPile.of("9C")}))
+    assert [(x.kind, key(x.move)) for x in f] == [("move", ("play", 1, 3, 0))] and live.pending is not None
     live, f = zenuwen_live.observe(live, view(truth, 3.0))
     assert [x.kind for x in f] == ["taken_back"]
-    # the 6 of hearts from the hand fits the 7 of clubs
-    truth, _ = apply(truth, Play(0, card("6H"), 0, 4.0, True))
+    # the card player 0 took up unseen shows when it is played: the 7 of hearts on the 6 of spades
+    truth = replace(truth, seats=(replace(truth.seats[0], hand=(card("9C"), card("7H"))), truth.seats[1]))
+    truth, _ = apply(truth, Play(0, card("7H"), 0, 4.0, True))
     live, f = zenuwen_live.observe(live, view(truth, 4.0))
-    assert [(x.kind, key(x.move)) for x in f] == [("move", ("play", 0, "6H", 0))]
-    assert len(live.state.seats[0].hand) == 1
+    assert [(x.kind, key(x.move)) for x in f] == [("move", ("play", 0, "hand", 0))] and f[0].move.source == card("7H")
+    assert f[0].learned and live.state.seats[0].hand == (card("9C"),)
+
+
+def test_a_hand_card_nobody_saw_covered_at_once_stays_unseen() -> None:
+    # player 1 plays an unseen hand card (the 8 of hearts) on the 7 of clubs and player 0 the 9 of
+    # spades on top of it in the same view: the referee finds both, without naming the hidden card
+    layout = zenuwen.Layout.from_json(
+        {
+            "players": [
+                {"piles": [["9S"], ["2D", "AD"], [], [], []], "stock": ["2C", "3C"]},
+                {"piles": [[], [], [], [], []], "stock": ["8S", "4S"], "hand": ["8H", "KH"]},
+            ],
+            "centre": [["7C"], ["5D"]],
+        }
+    )
+    truth = zenuwen.new_game(layout).state
+    live = LiveZenuwen(replace(truth, seats=(truth.seats[0], replace(truth.seats[1], hand=(unseen(), unseen())))))
+    truth, _ = apply(truth, Play(1, card("8H"), 0, 1.0, True))
+    truth, _ = apply(truth, Play(0, 0, 0, 1.0))
+    live, f = zenuwen_live.observe(live, view(truth, 1.0))
+    assert sorted(key(x.move) for x in f if x.kind == "move") == [("play", 0, 0, 0), ("play", 1, "hand", 0)]
+    hand_play = next(x for x in f if x.kind == "move" and x.move.from_hand)
+    assert stress_live.is_unseen(hand_play.move.source) and not hand_play.learned
+    assert len(live.state.centre[0]) == 3 and stress_live.is_unseen(live.state.centre[0][1])
+    assert len(live.state.seats[1].hand) == 1
 
 
 def timing(seeds: range = range(1, 6)) -> list[str]:
