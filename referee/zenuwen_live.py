@@ -328,7 +328,7 @@ def _must_change(move: Any, state: ZenuwenState) -> tuple[str, ...]:
 
 
 def _expand(
-    obs: Observation, diff: frozenset[str], t: float, strict: bool = True
+    obs: Observation, diff: frozenset[str], t: float, strict: bool = True, depth: int = MAX_DEPTH
 ) -> Callable[[Node[ZenuwenState]], Iterator[Node[ZenuwenState]]]:
     """Children of a search node. ``strict``: a card may leave only a pile that looks different in
     the view; not strict (the second try, two decks only): also a pile whose next card happens to be
@@ -390,8 +390,8 @@ def _expand(
         # fits (its suit does not matter and is not claimed: it stays unseen in what is concluded)
         for p, seat in enumerate(state.seats):
             h = next((x for x in seat.hand if isinstance(x, Unseen)), None)
-            if h is None or node.count[p] >= MAX_PER_PLAYER:
-                continue
+            if h is None or node.count[p] >= MAX_PER_PLAYER or len(node.moves) + 1 >= depth:
+                continue  # (room is needed for the card that covers it)
             for j, cpile in enumerate(state.centre):
                 if not cpile or is_unseen(cpile[-1]) or centre_zone(j) not in diff | node.touched | unjudged:
                     continue
@@ -586,9 +586,9 @@ def observe(live: LiveZenuwen, obs: Observation) -> tuple[LiveZenuwen, list[Find
     start_node = Node(state, count=(0,) * state.players)
     depth = max(MAX_DEPTH, state.players)
     needs = _needs(obs, pend) if state.players > 2 else None  # pays off with many moves per view
-    hits = breadth_first(start_node, _expand(obs, diff, t), targets, depth, needs=needs)
+    hits = breadth_first(start_node, _expand(obs, diff, t, depth=depth), targets, depth, needs=needs)
     if not hits and state.rules.deck_count > 1:
-        hits = breadth_first(start_node, _expand(obs, diff, t, strict=False), targets, depth, RELAXED_BUDGET, needs)
+        hits = breadth_first(start_node, _expand(obs, diff, t, False, depth), targets, depth, RELAXED_BUDGET, needs)
 
     if hits:
         best = best_explanations(hits, substitute_cards, lambda n, final: _unguess(n, final))
@@ -620,7 +620,7 @@ def observe(live: LiveZenuwen, obs: Observation) -> tuple[LiveZenuwen, list[Find
         return LiveZenuwen(new_state, new_pend, live.moves + moved, None, _waiting(new_state, new_pend)), findings
 
     if pend is None and state.phase in (Phase.TURN, Phase.PLAY, Phase.CHOOSE, Phase.NEXT):
-        starts = [start_node] + list(_expand(obs, diff, t)(start_node))
+        starts = [start_node] + list(_expand(obs, diff, t, depth=1)(start_node))  # no guessed hand cards
         for node in starts:
             for pending, physical, shown in _physical(node.state, t, obs):
                 m = pending.move
