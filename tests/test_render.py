@@ -31,7 +31,13 @@ cv2 = pytest.importorskip("cv2")
 
 
 def _lines(path: Path) -> list[dict[str, Any]]:
-    return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
+    if path.suffix == ".gz":
+        import gzip
+
+        text = gzip.decompress(path.read_bytes()).decode("utf-8")
+    else:
+        text = path.read_text(encoding="utf-8")
+    return [json.loads(line) for line in text.splitlines() if line.strip()]
 
 
 def _rules(folder: Path) -> KlondikeRules:
@@ -284,7 +290,7 @@ def test_index_boxes_follow_the_painted_cards(tmp_path: Path) -> None:
 
     settings = RenderSettings(size=(640, 360), fps=5.0, px_per_mm=1.5, deck="plain", texture="felt", boxes=True)
     render_klondike(tmp_path, seed=72, max_moves=2, illegal=0, settings=settings, video_name="v.avi")
-    boxes = _lines(tmp_path / "boxes.jsonl")
+    boxes = _lines(tmp_path / "boxes.jsonl.gz")
     truth = _lines(tmp_path / "truth.jsonl")
     assert len(boxes) == len(truth)
     first = boxes[0]["boxes"]
@@ -310,12 +316,13 @@ def test_index_boxes_follow_the_painted_cards(tmp_path: Path) -> None:
 
 
 ORACLE = '''
+import gzip
 import json
 from vision.detections import Detection
 
 
 def make():
-    lines = iter([json.loads(line) for line in open(PATH)])
+    lines = iter([json.loads(line) for line in gzip.open(PATH, "rt")])
 
     def detect(frame):
         boxes = next(lines)["boxes"]
@@ -326,21 +333,36 @@ def make():
 '''
 
 
+def _observe_with_true_boxes(folder: Path, video: str, tmp_path: Path, monkeypatch: Any) -> Any:
+    from cardref.cli import main
+    from vision.state_check import compare, read_states, read_truth
+
+    name = f"oracle_{folder.name}"
+    (tmp_path / f"{name}.py").write_text(ORACLE.replace("PATH", repr(str(folder / "boxes.jsonl.gz"))))
+    monkeypatch.syspath_prepend(str(tmp_path))
+    states = tmp_path / f"{folder.name}.STATES.jsonl"
+    code = main(["observe", str(folder / video), "--game", "klondike", "--calibration", str(folder / "calibration.json"),
+                 "--out", str(states), "--detector", f"{name}:make"])
+    assert code == 0
+    return compare(read_states(states), read_truth(folder / "truth.jsonl"))
+
+
 def test_the_tracker_fed_the_true_index_boxes_publishes_the_true_states(tmp_path: Path, monkeypatch: Any) -> None:
     """End to end without a trained detector: `cardref observe` on a rendered video, with a detector
     that answers the true index boxes of each frame, publishes exactly the video's steady truths, so
     the painted geometry, the calibration and the truth agree."""
-    from cardref.cli import main
-    from vision.state_check import compare, read_states, read_truth
     from vision.truth_klondike import RenderSettings, render_klondike
 
     out = tmp_path / "video"
     settings = RenderSettings(size=(512, 288), fps=6.0, px_per_mm=1.2, deck="plain", texture="linen", boxes=True)
     render_klondike(out, seed=72, max_moves=4, illegal=1, hovers=1, settings=settings, video_name="v.avi")
-    (tmp_path / "oracle_detector.py").write_text(ORACLE.replace("open(PATH)", f"open({str(out / 'boxes.jsonl')!r})"))
-    monkeypatch.syspath_prepend(str(tmp_path))
-    code = main(["observe", str(out / "v.avi"), "--game", "klondike", "--calibration", str(out / "calibration.json"),
-                 "--out", str(tmp_path / "STATES.jsonl"), "--detector", "oracle_detector:make"])
-    assert code == 0
-    report = compare(read_states(tmp_path / "STATES.jsonl"), read_truth(out / "truth.jsonl"))
+    report = _observe_with_true_boxes(out, "v.avi", tmp_path, monkeypatch)
     assert report.exact_share == 1.0, report.line()
+
+
+@clips
+def test_the_tracker_fed_a_shipped_clips_true_boxes_publishes_its_truth(clip: Path, tmp_path: Path,
+                                                                         monkeypatch: Any) -> None:
+    info = json.loads((clip / "render.json").read_text())
+    report = _observe_with_true_boxes(clip, info["video"], tmp_path, monkeypatch)
+    assert report.exact_share == 1.0 and report.meets_targets(), report.line()

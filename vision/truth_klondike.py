@@ -275,7 +275,7 @@ class RenderSettings:
     crf: int = 27
     """H.264 constant rate factor (higher: smaller file, coarser picture)."""
     boxes: bool = False
-    """Also write ``boxes.jsonl``: every frame's corner-index boxes in image pixels, with visibility."""
+    """Also write ``boxes.jsonl.gz``: every frame's corner-index boxes in image pixels, with visibility."""
 
 
 def _table_state(frame: Frame) -> TableState:
@@ -294,6 +294,15 @@ def truth_line(frame: Frame, scene: TableScene) -> dict[str, Any]:
     out["carried"] = [c for c, _ in scene.carried]
     out["hand_mm"] = None if scene.hand is None else [round(float(v), 1) for v in scene.hand]
     return out
+
+
+def _gzip_text(path: Path) -> Any:
+    """A text file written gzip-compressed with no time stamp inside (the same input, the same bytes)."""
+    import gzip
+    import io
+
+    raw = open(path, "wb")
+    return io.TextIOWrapper(gzip.GzipFile(filename="", mode="wb", fileobj=raw, mtime=0), encoding="utf-8")
 
 
 def _dump(obj: Any) -> str:
@@ -338,7 +347,7 @@ def render_klondike(out_dir: Path, seed: int, rules: KlondikeRules | None = None
     move_lines: list[dict[str, Any]] = []
     vr = np.random.default_rng([seed, 3])
     try:
-        boxes_file = open(out_dir / "boxes.jsonl", "w", encoding="utf-8") if settings.boxes else None
+        boxes_file = _gzip_text(out_dir / "boxes.jsonl.gz") if settings.boxes else None
         with open(out_dir / "truth.jsonl", "w", encoding="utf-8") as truth:
 
             def film(it: Iterator[Frame]) -> int:

@@ -36,7 +36,7 @@ def register(subparsers: Any) -> None:
     p.add_argument("--decks-root", help="folder of rendered decks (default $CARDREF_DECKS or data/decks)")
     p.add_argument("--texture", help="table top: felt, wood, linen, check, laminate (default: from the seed)")
     p.add_argument("--crf", type=int, default=27, help="H.264 quality: 18 (fine, big) .. 32 (coarse, small); default 27")
-    p.add_argument("--boxes", action="store_true", help="also write boxes.jsonl: each frame's corner-index boxes (px)")
+    p.add_argument("--boxes", action="store_true", help="also write boxes.jsonl.gz: each frame's corner-index boxes (px)")
     p.add_argument("--video", default="video.mp4", help="video file name: .mp4 (H.264 with PyAV, else mp4v) or .avi (MJPEG)")
     p.set_defaults(func=main)
 
