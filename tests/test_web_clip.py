@@ -8,9 +8,16 @@ from cardref.web.clip import ClipSource, default_clip
 from cardref.web.hub import Hub
 
 
+CLIP_FILES = ("render.json", "deal.json", "moves.jsonl", "truth.jsonl", "calibration.json", "video.mp4")
+MISSING = [f for f in CLIP_FILES if not (default_clip() / f).is_file()]
+pytestmark = pytest.mark.skipif(bool(MISSING), reason=f"the shipped clip is incomplete here (missing {MISSING})")
+
+
 def _opens() -> bool:
     import cv2
 
+    if MISSING:
+        return False
     capture = cv2.VideoCapture(str(default_clip() / "video.mp4"))
     ok, _ = capture.read()
     capture.release()

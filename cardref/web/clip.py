@@ -5,9 +5,10 @@ Plays a truth video made by ``cardref render`` (the shipped one is ``cardref/dem
 ``deal.json``, ``calibration.json``) at its own pace, so the pages can be seen and tested against a
 real-looking camera picture before the live pipeline is connected:
 
-* ``frame``: the video's pictures (a few per second), with the cards visible in that frame's truth
-  outlined where the scene geometry puts them (truth, not a detector: the live pipeline sends its
-  own detections).
+* ``frame``: the video's pictures (a few per second), with the true printed corner indices of that
+  frame (``boxes.jsonl[.gz]``) when the clip has them, else the cards of the frame's truth outlined
+  where the scene geometry puts them (truth, not a detector: the live pipeline sends its own
+  detections).
 * ``verdict`` / ``state`` / ``call``: each true move, when the video shows it done, judged by
   :mod:`referee.klondike` from the deal (so the illegal move gets the engine's rule and reason, and
   its take-back is shown as such).
@@ -40,6 +41,18 @@ def default_clip() -> Path:
     return Path(str(resources.files("cardref") / "demo" / "clips" / "klondike"))
 
 
+def _read_boxes(folder: Path) -> list[list[dict[str, Any]]] | None:
+    import gzip
+
+    for name in ("boxes.jsonl.gz", "boxes.jsonl"):
+        path = folder / name
+        if path.is_file():
+            opener: Any = gzip.open if name.endswith(".gz") else open
+            with opener(path, "rt", encoding="utf-8") as fh:
+                return [list(json.loads(line).get("boxes", [])) for line in fh if line.strip()]
+    return None
+
+
 class ClipSource:
     """Plays ``folder``'s video and truth into ``hub`` (see the module doc). ``speed`` > 1 plays
     faster; ``fps`` is how many pictures a second are published (the video has more)."""
@@ -63,6 +76,8 @@ class ClipSource:
         self.deal = klondike.Deal.from_json(json.loads((self.folder / "deal.json").read_text()))
         self.moves = [json.loads(x) for x in (self.folder / "moves.jsonl").read_text().splitlines() if x.strip()]
         self.truth = [json.loads(x) for x in (self.folder / "truth.jsonl").read_text().splitlines() if x.strip()]
+        self.boxes = _read_boxes(self.folder)
+        """Per frame, the true printed corner indices (``boxes.jsonl[.gz]``, when the clip has them)."""
         self._geometry: Any = None
         self.game_id = ""
         self.state = klondike.new_game(self.deal, self.rules)
@@ -130,6 +145,8 @@ class ClipSource:
     def judge(self, m: dict[str, Any]) -> None:
         """One true move of the clip, judged by the engine and published."""
         t = float(m["t"])
+        if m.get("kind") not in ("legal", "illegal", "take_back") or (m.get("kind") != "take_back" and not m.get("op")):
+            return  # a hand that hovers and touches nothing is no move
         if m.get("kind") == "take_back":
             self.hub.publish({"type": "verdict", "kind": "taken_back", "t": t, "text": f"{m.get('from')}->{m.get('to')}",
                               "cards": m.get("cards", []), "detail": "the illegal move was taken back"})
@@ -212,7 +229,12 @@ class ClipSource:
         ok, buf = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, 80])
         if not ok:  # pragma: no cover
             return
-        at_rest = bool(self.truth[index].get("at_rest", True)) if index < len(self.truth) else True
-        cards = self.cards_at(index, scale) if at_rest else []  # a hand over the table: no steady view
+        if self.boxes is not None:  # what a corner-index detector would report: the true index boxes
+            cards = [{"card": b["card"], "box": [round(v * scale, 1) for v in b["box"]],
+                      "confidence": round(float(b.get("visible", 1.0)), 3)}
+                     for b in (self.boxes[index] if index < len(self.boxes) else []) if b.get("visible", 1.0) >= 0.5]
+        else:
+            at_rest = bool(self.truth[index].get("at_rest", True)) if index < len(self.truth) else True
+            cards = self.cards_at(index, scale) if at_rest else []  # a hand over the table: no steady view
         self.hub.publish(frame_message(buf.tobytes(), image.shape[1], image.shape[0], cards, t=t))
         self.published_frames += 1
