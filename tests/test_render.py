@@ -366,3 +366,34 @@ def test_the_tracker_fed_a_shipped_clips_true_boxes_publishes_its_truth(clip: Pa
     info = json.loads((clip / "render.json").read_text())
     report = _observe_with_true_boxes(clip, info["video"], tmp_path, monkeypatch)
     assert report.exact_share == 1.0 and report.meets_targets(), report.line()
+
+
+@clips
+def test_the_camera_referee_fed_a_shipped_clips_true_boxes_referees_its_moves(clip: Path) -> None:
+    """The whole camera referee (pipeline, tracker, live referee) on the clip's frames, with a detector
+    answering the true index boxes: its findings are moves.jsonl, illegal move and take-back included,
+    each within half a second of the moment the table came to rest."""
+    from cardref.live import LiveReferee
+    from cardref.pipeline import Pipeline
+    from vision.detections import Detection
+
+    info = json.loads((clip / "render.json").read_text())
+    boxes = iter(_lines(clip / "boxes.jsonl.gz"))
+
+    def detect(frame: Any) -> list[Detection]:
+        return [Detection(b["card"], tuple(b["box"]), 0.9) for b in next(boxes)["boxes"]
+                if b["visible"] >= (0.05 if b["card"] == "BACK" else 0.6)]
+
+    referee = LiveReferee("klondike", _rules(clip))
+    Pipeline(str(clip / info["video"]), load_calibration(clip / "calibration.json"), referee, detect=detect,
+             realtime=False).run()
+    found = [h for h in referee.history if h.get("kind") in ("move", "illegal", "taken_back")]
+    want = [m for m in _lines(clip / "moves.jsonl") if m["kind"] != "hover"]
+    kinds = {"legal": "move", "illegal": "illegal", "take_back": "taken_back"}
+    assert [h["kind"] for h in found] == [kinds[m["kind"]] for m in want]
+    for h, m in zip(found, want):
+        assert abs(h["t"] - m["t"]) <= 0.5, (h, m)
+        if m["kind"] != "take_back":
+            assert Move.from_json(h["move"]) == Move.from_json({**m, "t": None}), (h, m)
+        if m["kind"] == "illegal":
+            assert h["rule"] == m["rule"]
