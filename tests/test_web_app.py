@@ -49,7 +49,7 @@ def remote(app: Any) -> Iterator[TestClient]:
 
 @pytest.fixture
 def local(app: Any) -> Iterator[TestClient]:
-    with TestClient(app, client=LOCAL) as c:
+    with TestClient(app, client=LOCAL, base_url="http://127.0.0.1:8000") as c:
         yield c
 
 
@@ -136,6 +136,17 @@ def test_the_token_also_works_as_a_bearer_and_this_machine_needs_none(remote: Te
     assert local.post("/api/session/pause").status_code == 200
     assert local.get("/api/session").json()["control"] is True
     assert remote.get("/api/session").json()["control"] is False
+
+
+def test_this_machines_browser_cannot_be_used_by_another_site_or_a_rebound_name(local: TestClient) -> None:
+    evil = {"Origin": "http://evil.example"}
+    assert local.post("/api/session/end", headers=evil).status_code == 401  # cross-site request
+    assert local.post("/api/session/end", headers={"Host": "evil.example:8000"}).status_code == 401  # DNS rebinding
+    assert local.post("/api/session/end", headers={"Origin": "http://127.0.0.1:8000"}).status_code == 200
+    assert local.post("/api/session/end", headers={**evil, **auth()}).status_code == 200  # the token still works
+    with pytest.raises(WebSocketDisconnect):
+        with local.websocket_connect("/ws/camera", headers=evil) as ws:
+            ws.receive_json()
 
 
 def test_viewing_needs_no_token(remote: TestClient) -> None:
@@ -227,7 +238,7 @@ def test_the_live_socket_sends_the_snapshot_then_every_message_and_frames_as_bin
 
 def test_viewers_over_the_limit_are_turned_away(tmp_path: Path, hub: Hub) -> None:
     app = create_app(WebSettings(games_dir=tmp_path, max_viewers=1), hub=hub)
-    with TestClient(app, client=LOCAL) as c, c.websocket_connect("/ws/live") as first:
+    with TestClient(app, client=LOCAL, base_url="http://127.0.0.1") as c, c.websocket_connect("/ws/live") as first:
         first.receive_text()
         with pytest.raises(WebSocketDisconnect) as err:
             with c.websocket_connect("/ws/live") as second:
@@ -349,11 +360,12 @@ def test_the_marker_sheet_is_a_pdf(local: TestClient) -> None:
 def test_a_calibration_file_is_loaded_and_saved(tmp_path: Path, hub: Hub) -> None:
     path = tmp_path / "cal.json"
     app = create_app(WebSettings(games_dir=tmp_path / "g", calibration_file=path), hub=hub)
-    with TestClient(app, client=LOCAL) as c:
+    with TestClient(app, client=LOCAL, base_url="http://127.0.0.1") as c:
         body = {"image_px": [[100, 100], [900, 120], [880, 700], [90, 690]], "image_size": [1000, 800]}
         assert c.post("/api/calibration/points", json=body).status_code == 200
     assert json.loads(path.read_text())["method"] == "points"
-    with TestClient(create_app(WebSettings(games_dir=tmp_path / "g", calibration_file=path)), client=LOCAL) as c:
+    with TestClient(create_app(WebSettings(games_dir=tmp_path / "g", calibration_file=path)), client=LOCAL,
+                    base_url="http://127.0.0.1") as c:
         assert c.get("/api/calibration").json()["calibration"]["method"] == "points"
 
 

@@ -33,7 +33,7 @@ def games(tmp_path_factory: pytest.TempPathFactory) -> tuple[GameStore, str, str
 def client(games: tuple[GameStore, str, str]) -> Iterator[TestClient]:
     store = games[0]
     app = create_app(WebSettings(games_dir=store.root), hub=Hub(), store=store)
-    with TestClient(app, client=LOCAL) as c:
+    with TestClient(app, client=LOCAL, base_url="http://127.0.0.1") as c:
         yield c
 
 
@@ -85,7 +85,7 @@ def test_a_correction_after_the_fact_keeps_the_original(client: TestClient, tmp_
     store = GameStore(tmp_path, fsync=False)
     gid = record_demo_game(store, moves=5)
     app = create_app(WebSettings(games_dir=tmp_path), hub=Hub(), store=store)
-    with TestClient(app, client=LOCAL) as c:
+    with TestClient(app, client=LOCAL, base_url="http://127.0.0.1") as c:
         r = c.post(f"/api/games/{gid}/corrections", json={"action": "retract", "target": 2, "reason": "it was legal", "by": "Anna"})
         assert r.status_code == 201
         assert c.post(f"/api/games/{gid}/corrections", json={"action": "note", "text": "good game"}).status_code == 201
@@ -103,7 +103,7 @@ def test_delete_a_game_but_not_one_being_recorded(tmp_path: Path) -> None:
     store = GameStore(tmp_path, fsync=False)
     done = record_demo_game(store, moves=3)
     app = create_app(WebSettings(games_dir=tmp_path), hub=Hub(), store=store)
-    with TestClient(app, client=LOCAL) as c, store.new_game("klondike", "", ["Live"]) as writer:
+    with TestClient(app, client=LOCAL, base_url="http://127.0.0.1") as c, store.new_game("klondike", "", ["Live"]) as writer:
         assert c.delete(f"/api/games/{writer.id}").status_code == 409
         r = c.post(f"/api/games/{writer.id}/corrections", json={"action": "note", "text": "x"})
         assert r.status_code == 409

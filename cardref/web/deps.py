@@ -2,7 +2,8 @@
 
 The services are made in the app's ``lifespan`` and handed to each request as lifespan state
 (``request.state.services``), not hung on the app object. :func:`require_control` guards the
-control actions: from this machine they are open; from any other address they need the token shown
+control actions: from this machine (and its own pages: a page from another site in the same
+browser, or a DNS name rebound to 127.0.0.1, does not count) they are open; otherwise they need the token shown
 at start-up (header ``X-Cardref-Token``, ``Authorization: Bearer ...`` or ``?token=`` for WebSockets).
 """
 
@@ -10,6 +11,7 @@ from __future__ import annotations
 
 import secrets
 import threading
+from urllib.parse import urlsplit
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -75,9 +77,28 @@ def presented_token(conn: HTTPConnection) -> str:
     return token
 
 
+def _host_name(host_header: str) -> str:
+    """``127.0.0.1:8000`` -> ``127.0.0.1``; ``[::1]:8000`` -> ``::1``."""
+    host = host_header.strip()
+    if host.startswith("["):
+        return host[1:].split("]", 1)[0]
+    return host.rsplit(":", 1)[0] if host.count(":") == 1 else host
+
+
+def same_origin(conn: HTTPConnection) -> bool:
+    """False for a browser request made by a page from another site (its ``Origin`` is not this
+    server): such a page must not drive the referee through the visitor's browser (CSRF)."""
+    origin = conn.headers.get("origin")
+    if origin is None:
+        return True  # not sent by a page from elsewhere (curl, scripts, same-origin GETs)
+    return urlsplit(origin).netloc.lower() == conn.headers.get("host", "").lower()
+
+
 def control_allowed(conn: HTTPConnection, settings: WebSettings) -> bool:
+    """This machine, asking for this machine by name or address (not a rebound DNS name) from
+    this server's own pages; or anyone with the token."""
     client = conn.client.host if conn.client else ""
-    if is_loopback(client):
+    if is_loopback(client) and is_loopback(_host_name(conn.headers.get("host", ""))) and same_origin(conn):
         return True
     token = presented_token(conn)
     return bool(settings.token) and bool(token) and secrets.compare_digest(token, settings.token or "")
