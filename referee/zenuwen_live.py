@@ -339,6 +339,15 @@ def _expand(
 
     def expand(node: Node[ZenuwenState]) -> Iterator[Node[ZenuwenState]]:
         state = node.state
+        # two decks: a centre pile may look unchanged because the other copy of its top card came
+        # back on it (a 6 on a 7 on the 6): allowed when that copy left a pile that looks different
+        back: set[str] = set()
+        if state.rules.deck_count > 1:
+            tops = state.tops()
+            for q, seat in enumerate(state.seats):
+                for i, pile in enumerate(seat.piles):
+                    if pile.top is not None and pile.top in tops and pile_zone(q, i) in diff | unjudged:
+                        back.update(centre_zone(j) for j, c in enumerate(tops) if c == pile.top)
         for move in zenuwen.legal_moves(state):
             if isinstance(move, (Slap, NewRound)):
                 continue  # explicit inputs (a new layout is read from the view by observe)
@@ -349,7 +358,7 @@ def _expand(
                 continue
             touched = _touches(move, state)
             changed = diff | node.touched
-            if not touched & (changed | unjudged) or (
+            if not touched & (changed | unjudged | back) or (
                 strict and any(z not in changed and z not in unjudged for z in _must_change(move, state))
             ):
                 continue
