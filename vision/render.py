@@ -5,10 +5,13 @@ The Scene knows the geometry (zones from a calibration template, where each card
 table millimetres, where the hand is and what it carries) and the per-frame truth. This module paints
 it: a procedural table top (:mod:`vision.table_textures`) drawn top-down in millimetres at
 ``px_per_mm``, every card face or back where the Scene puts it (small placement jitter, soft shadows,
-the edges of squared piles), a skin-coloured hand with its arm and shadow that carries cards, then a
-perspective warp to the camera image with the same homography that is saved as the video's
-calibration, then lighting (a gradient, vignetting, a slow change of brightness and a lamp that moves),
-blur, sensor noise and JPEG artefacts.
+the edges of squared piles), a skin-coloured hand with its arm and shadow that carries cards, smeared
+along its motion, then a perspective warp to the camera image with the same homography that is saved
+as the video's calibration, then lighting (a gradient, vignetting, a slow change of brightness, a lamp
+that moves, sometimes a lamp's reflection on the glossy cards), blur, sensor noise and JPEG
+artefacts. :meth:`Painter.index_boxes` says where every printed corner index ended up in the picture
+and how much of it shows. Cards are painted upright (one player's layout: Klondike); other seats'
+cards would need turning.
 
 Card faces come from the rendered decks in ``data/decks/<name>/`` (:mod:`vision.decks`). Truth videos
 use only decks the detector never trained on (:data:`HOLDOUT_DECKS`, kept equal to
