@@ -358,12 +358,19 @@ def _expand(
                 continue
             touched = _touches(move, state)
             changed = diff | node.touched
+
             if not touched & (changed | unjudged | back) or (
                 strict and any(z not in changed and z not in unjudged for z in _must_change(move, state))
             ):
                 continue
             v = zenuwen.apply(state, replace(move, t=t))
-            if isinstance(v, Legal) and node.in_order(p, touched, _blocked(node.parent, v.move)):
+            if not isinstance(v, Legal):
+                continue
+            if strict and isinstance(move, Turn) and any(
+                centre_zone(j) not in diff | unjudged for j, (a, b) in enumerate(zip(state.centre, v.state.centre)) if a != b
+            ):
+                continue  # each new card shows (two decks: one the twin of the card it covers: second try)
+            if node.in_order(p, touched, _blocked(node.parent, v.move)):
                 yield node.then(v.state, v.move, p, (), touched, _called(v))
         if state.phase is not Phase.PLAY:
             return
@@ -402,7 +409,7 @@ def _expand(
             if h is None or node.count[p] >= MAX_PER_PLAYER or len(node.moves) + 1 >= depth:
                 continue  # (room is needed for the card that covers it)
             for j, cpile in enumerate(state.centre):
-                if not cpile or is_unseen(cpile[-1]) or centre_zone(j) not in diff | node.touched | unjudged:
+                if not cpile or is_unseen(cpile[-1]) or centre_zone(j) not in diff | node.touched | unjudged | back:
                     continue
                 for stand in _stand_ins(state, cpile[-1]):
                     move = Play(p, stand, j, t, True)

@@ -179,6 +179,8 @@ def play_match(
                 for k, step in enumerate(steps):
                     live, fs = zenuwen_live.observe(live, view(step, t + 0.01 * k))
                     fk += fs
+                f += fk
+                break  # (the cards are all turned up now: the older views are not shown again)
             stats["ambiguous"] += sum(1 for x in fk if x.kind == "ambiguous")
             f += [x for x in fk if x.kind != "ambiguous"]
         assert all(x.kind in ("move", "call") for x in f), (scripted, brief(f))
