@@ -284,8 +284,11 @@ def _unguess(node: Node[ZenuwenState], final: ZenuwenState, findings: list[Findi
                 break
         centre[move.to] = tuple(pile)
     if findings is not None:
+        guessed_names = {f"unseen{g.n}" for g in node.guesses}
         for n, f in enumerate(findings):
             m = f.move
+            if f.learned:
+                f = findings[n] = replace(f, learned=tuple(x for x in f.learned if x[0] not in guessed_names))
             if f.kind == "move" and isinstance(m, Play) and m.from_hand and m.source in covered.values():
                 u = next(x for x, c in covered.items() if c == m.source)
                 hidden = replace(m, source=u)
@@ -293,8 +296,7 @@ def _unguess(node: Node[ZenuwenState], final: ZenuwenState, findings: list[Findi
                     replace(e, cards=(), detail="a hand card nobody saw, covered at once") if e.kind == "play" else e
                     for e in f.verdict.events
                 )
-                learned = tuple(x for x in f.learned if x[0] not in {f"unseen{g.n}" for g in node.guesses})
-                findings[n] = replace(f, move=hidden, verdict=Legal(hidden, f.verdict.state, 0, events), learned=learned)
+                findings[n] = replace(f, move=hidden, verdict=Legal(hidden, f.verdict.state, 0, events))
     return replace(final, centre=tuple(centre))
 
 
