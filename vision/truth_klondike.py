@@ -312,7 +312,7 @@ def _dump(obj: Any) -> str:
 def render_klondike(out_dir: Path, seed: int, rules: KlondikeRules | None = None, the_deal: Deal | None = None,
                     moves: Sequence[Move] | None = None, illegal: int = 1, max_moves: int = 1000, hovers: int = 0,
                     settings: RenderSettings = RenderSettings(), video_name: str = "video.mp4",
-                    progress: Callable[[int, float], None] | None = None) -> dict[str, Any]:
+                    progress: Callable[[int, float], None] | None = None, command: str | None = None) -> dict[str, Any]:
     """Film a Klondike game into ``out_dir``; returns the summary also written to ``render.json``."""
     started = time.perf_counter()
     rules = rules or KlondikeRules.make()
@@ -425,7 +425,7 @@ def render_klondike(out_dir: Path, seed: int, rules: KlondikeRules | None = None
         for line in move_lines:
             fh.write(_dump(line) + "\n")
     elapsed = time.perf_counter() - started
-    summary = {
+    summary: dict[str, Any] = {
         "game": "klondike",
         "seed": seed,
         "rules": rules.spec(),
@@ -439,6 +439,7 @@ def render_klondike(out_dir: Path, seed: int, rules: KlondikeRules | None = None
         "moves": sum(1 for m in move_lines if m["kind"] == "legal"),
         "illegal": sum(1 for m in move_lines if m["kind"] == "illegal"),
         "hovers": sum(1 for m in move_lines if m["kind"] == "hover"),
+        **({"command": command} if command else {}),
         "video": video_name,
         "codec": writer.codec,
         "camera": {"tilt_deg": round(camera.tilt_deg, 2), "roll_deg": round(camera.roll_deg, 2),

@@ -51,6 +51,24 @@ def _size(text: str) -> tuple[int, int]:
     return (w, h)
 
 
+def command_line(args: argparse.Namespace) -> str:
+    """The ``cardref render`` command that makes the same files (options left at their defaults omitted)."""
+    import shlex
+
+    defaults = {"deal": None, "moves": None, "rules": "", "illegal": 1, "hovers": 0, "seconds": None,
+                "max_moves": 1000, "size": "1280x720", "fps": 10.0, "px_per_mm": 3.0, "deck": "simplistic",
+                "decks_root": None, "texture": None, "crf": 27, "boxes": False, "video": "video.mp4"}
+    parts = ["cardref", "render", args.game, "--seed", str(args.seed)]
+    for key, default in defaults.items():
+        value = getattr(args, key, default)
+        if value == default:
+            continue
+        flag = "--" + key.replace("_", "-")
+        parts += [flag] if value is True else [flag, str(value)]
+    parts += ["--out", str(args.out)]
+    return " ".join(shlex.quote(p) for p in parts)
+
+
 def main(args: argparse.Namespace) -> int:
     from referee.klondike import Deal, KlondikeRules, Move
     from referee.options import OptionError
@@ -83,7 +101,7 @@ def main(args: argparse.Namespace) -> int:
                 print(f"  {frames} frames, {t:.1f} s", file=sys.stderr, flush=True)
 
         summary = render_klondike(out, args.seed, rules, the_deal, moves, args.illegal, args.max_moves, args.hovers,
-                                  settings, args.video, progress)
+                                  settings, args.video, progress, command=command_line(args))
     except (ValueError, OSError, OptionError, NotationError, RuntimeError) as exc:
         print(f"cardref render: {exc}", file=sys.stderr)
         return 2
