@@ -100,7 +100,7 @@ class Report:
             tp, nd = s.at(self.conf)
             rows.append({"class": code, "labels": s.n_gt, "detections": nd,
                          "precision": tp / nd if nd else 0.0, "recall": tp / s.n_gt if s.n_gt else 0.0,
-                         "AP50": s.ap50()})
+                         "AP50": None if s.n_gt == 0 else s.ap50()})
         return rows
 
     def text(self) -> str:
@@ -108,7 +108,7 @@ class Report:
         for r in self.per_class():
             ap = r["AP50"]
             lines.append(f"{r['class']:>6} {r['labels']:>6} {r['detections']:>5} {r['precision']:6.3f} "
-                         f"{r['recall']:6.3f} {'  -   ' if ap != ap else f'{ap:6.3f}'}")
+                         f"{r['recall']:6.3f} {'  -   ' if ap is None else f'{ap:6.3f}'}")
         o = self.overall()
         lines.append(f"{'all':>6} {o['labels']:>6} {o['detections']:>5} {o['precision']:6.3f} {o['recall']:6.3f} "
                      f"{o['mAP50']:6.3f}   ({o['images']} images, mAP50 over {o['classes']} classes, conf {self.conf})")

@@ -103,6 +103,9 @@ def train(a: argparse.Namespace) -> None:
     xva, yva = load_dir([ROOT / "data/synth/cls/val"], [1])
     print(f"train {len(xtr)} val {len(xva)} crops, loaded in {time.time() - t0:.0f}s", flush=True)
     model = build_model(a.arch)
+    if a.init:  # weights of an earlier run of ours as the start of a new schedule
+        model.load_state_dict(torch.load(ROOT / a.init, weights_only=False)["model"])
+        print(f"initialised from {a.init}", flush=True)
     opt = torch.optim.AdamW(model.parameters(), lr=a.lr, weight_decay=5e-4)
     steps = a.epochs * (len(xtr) // a.batch)
     sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=a.lr, total_steps=steps, pct_start=0.15)
@@ -203,6 +206,7 @@ if __name__ == "__main__":
     ap.add_argument("--arch", choices=sorted(ARCHS), default="s")
     ap.add_argument("--data", nargs="+", default=["data/synth/cls/train"], help="crop folders (CODE/*.png) besides the real ones")
     ap.add_argument("--fresh", action="store_true")
+    ap.add_argument("--init", metavar="PT", help="start a new run from this checkpoint's weights")
     ap.add_argument("--export", action="store_true")
     ap.add_argument("--checkpoint", default="best.pt")
     ap.add_argument("--out", default=str(ROOT / "models" / "corner_classifier.onnx"))

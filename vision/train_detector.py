@@ -74,12 +74,13 @@ def train(a: argparse.Namespace) -> None:
         model.add_callback("on_train_epoch_start", set_threads(a.threads))
         model.train(resume=True)
         return
-    model = YOLO(str(ROOT / "vision/cfg/corner-yolo11n-w125.yaml"))
+    # a fresh model from the yaml, or (``--init``) weights of an earlier run of ours as the start
+    model = YOLO(a.init) if a.init else YOLO(str(ROOT / "vision/cfg/corner-yolo11n-w125.yaml"))
     model.add_callback("on_pretrain_routine_end", set_threads(a.threads))
     model.add_callback("on_train_epoch_start", set_threads(a.threads))
     model.train(
         data=str(write_data_yaml(not a.no_real, a.synth_n)), epochs=a.epochs, imgsz=a.imgsz, batch=a.batch,
-        device="cpu", workers=0, amp=False, pretrained=False, project=str(ROOT / "runs" / "det"),
+        device="cpu", workers=0, amp=False, pretrained=bool(a.init), project=str(ROOT / "runs" / "det"),
         name=a.name, exist_ok=True, plots=False, close_mosaic=a.close_mosaic, patience=100,
         fliplr=0.5, degrees=0.0, scale=0.5, mosaic=1.0, cache=False, seed=0, deterministic=False,
         save_period=1, warmup_epochs=a.warmup,
@@ -107,6 +108,7 @@ if __name__ == "__main__":
     ap.add_argument("--no-real", action="store_true")
     ap.add_argument("--synth-n", type=int, default=0, help="use this many synthetic scenes (0: all)")
     ap.add_argument("--fresh", action="store_true", help="start over even if a last.pt exists")
+    ap.add_argument("--init", metavar="PT", help="start a new run from this checkpoint's weights (not a resume)")
     ap.add_argument("--export", metavar="PT", help="export this checkpoint to models/corner_detector.onnx")
     ap.add_argument("--out", default=str(ROOT / "models" / "corner_detector.onnx"))
     a = ap.parse_args()
