@@ -57,6 +57,9 @@ class LiveReferee:
     live: Any = None
     ended: str | None = None
     history: list[dict[str, Any]] = field(default_factory=list)
+    last_t: float = 0.0
+    verdict_seqs: list[int] = field(default_factory=list)
+    """Log sequence numbers of the move and illegal records, for corrections from the pages."""
 
     def __post_init__(self) -> None:
         self.follower = find_follower(self.game)
@@ -66,6 +69,7 @@ class LiveReferee:
     def feed(self, table: TableState, jpeg: bytes | None = None) -> list[Finding]:
         """Judge one published table state; returns what was concluded (also logged and published)."""
         obs = observation_from_table(table, self.min_confidence)
+        self.last_t = max(self.last_t, table.t)
         if self.live is None:
             try:
                 self.live = self.follower.start(obs, self.rules)
@@ -86,8 +90,25 @@ class LiveReferee:
             self._check_end(table.t, jpeg)
         return findings
 
+    def act(self, name: str, t: float, **kwargs: Any) -> list[Finding]:
+        """What the camera cannot see, given by a key press or a tap (a Stress slap, a Zenuwen pile
+        choice): judged by the game's follower, then logged and published like any finding."""
+        action = self.follower.inputs.get(name)
+        if action is None:
+            raise ValueError(f"{self.game} takes no {name!r} input; it takes: {', '.join(self.follower.inputs) or 'none'}")
+        if self.live is None:
+            raise ValueError("the game has not started: the deal has not been seen yet")
+        self.live, findings = action(self.live, t=t, **kwargs)
+        for finding in findings:
+            self._record(finding, None)
+        if findings:
+            self._send({"type": "state", "t": t, **self.state_message()})
+            self._check_end(t, None)
+        return findings
+
     def state_message(self) -> dict[str, Any]:
         return {
+            "game_id": getattr(self.writer, "id", None),
             "game": self.game,
             "rules": self.follower.rules_spec(self.rules),
             "state": self.follower.public_state(self.live),
@@ -106,11 +127,12 @@ class LiveReferee:
                 events=[e.to_json() for e in verdict.events],
             )
             if self.writer is not None:
-                self.writer.move(t, verdict, frame=jpeg)
+                self.verdict_seqs.append(self.writer.move(t, verdict, frame=jpeg).seq)
         elif finding.kind == "illegal":
             message.update(ok=False, text=str(finding.move), cards=self.follower.involved_cards(self.live, finding))
             if self.writer is not None:
-                self.writer.illegal(t, Illegal(finding.move, finding.rule, finding.reason), frame=jpeg)
+                illegal = Illegal(finding.move, finding.rule, finding.reason)
+                self.verdict_seqs.append(self.writer.illegal(t, illegal, frame=jpeg).seq)
         elif finding.kind == "call":
             event = finding.verdict
             assert isinstance(event, Event)

@@ -112,7 +112,7 @@ def test_an_eight_pile_deal_implies_eight_columns(tmp_path: pathlib.Path) -> Non
 
 
 def test_the_demo_runs_and_catches_the_planted_mistake() -> None:
-    proc = subprocess.run([sys.executable, "-m", "cardref.cli", "demo", "--quiet"], capture_output=True, text=True, timeout=120)
+    proc = subprocess.run([sys.executable, "-m", "cardref.cli", "demo", "--text", "--quiet"], capture_output=True, text=True, timeout=120)
     assert proc.returncode == 0
     assert "ILLEGAL  K4" in proc.stdout
     assert "result: won" in proc.stdout

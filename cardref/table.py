@@ -1,0 +1,181 @@
+"""One table for the web app: the live pipeline, the game being recorded, and what people ask for.
+
+:class:`TableRunner` is the ``source`` the web app starts (``create_app(source=...)``): it runs
+:class:`~cardref.pipeline.Pipeline` on a camera, stream or video; records each game in the games
+directory; and answers the page commands (start, pause, resume, end, slap, correction, setup) that
+arrive on ``hub.commands``. A recorded video can play at its own speed, in a loop (the demo): each
+pass is a new game.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+from dataclasses import dataclass
+from typing import Any
+
+from calibration.store import CalibrationFile
+
+from referee.followers import find_follower
+
+from .live import LiveReferee
+from .pipeline import Detect, Pipeline
+
+log = logging.getLogger(__name__)
+
+
+@dataclass
+class TableConfig:
+    source: str
+    calibration: CalibrationFile
+    game: str = "klondike"
+    rules: str = ""
+    players: tuple[str, ...] = ("Player 1",)
+    realtime: bool = True
+    loop: bool = False
+
+
+class TableRunner:
+    """Runs the pipeline for the web app's services (``services.hub``, ``services.store``)."""
+
+    def __init__(self, services: Any, config: TableConfig, detect: Detect | None = None) -> None:
+        self.services = services
+        self.config = config
+        self.detect = detect
+        self.paused = threading.Event()
+        self._stop = threading.Event()
+        self._lock = threading.Lock()
+        self.referee: LiveReferee | None = None
+        self.pipeline: Pipeline | None = None
+        self._threads: list[threading.Thread] = []
+        self.games: list[str] = []
+
+    # -- life ---------------------------------------------------------------------------------------
+
+    def start(self) -> "TableRunner":
+        for target, name in ((self._run, "cardref-table"), (self._commands, "cardref-commands")):
+            thread = threading.Thread(target=target, name=name, daemon=True)
+            thread.start()
+            self._threads.append(thread)
+        return self
+
+    def stop(self) -> None:
+        self._stop.set()
+        if self.pipeline is not None:
+            self.pipeline.stop()
+        for thread in self._threads:
+            if thread is not threading.current_thread():
+                thread.join(timeout=5.0)
+        self._end_game("stopped", "cardref was stopped")
+
+    def _run(self) -> None:
+        while not self._stop.is_set():
+            self._new_game()
+            referee = self.referee
+            assert referee is not None
+            self.pipeline = Pipeline(
+                self.config.source,
+                self.config.calibration,
+                _Pausable(referee, self.paused),  # type: ignore[arg-type]
+                detect=self.detect,
+                publish=self.services.hub.publish,
+                realtime=self.config.realtime,
+            )
+            try:
+                self.pipeline.run()
+            except Exception as exc:  # shown on the pages, never silent
+                log.exception("the table pipeline stopped")
+                self.services.hub.publish({"type": "status", "camera": "error", "error": str(exc)})
+                self._stop.wait(2.0)
+            self._end_game("unfinished" if referee.ended is None else referee.ended, "the video ended")
+            if not self.config.loop:
+                return
+
+    # -- games --------------------------------------------------------------------------------------
+
+    def _new_game(self) -> None:
+        cfg = self.config
+        with self._lock:
+            follower = find_follower(cfg.game)
+            spec = follower.rules_spec(follower.rules_from_spec(cfg.rules))
+            writer = self.services.store.new_game(cfg.game, spec, list(cfg.players))
+            self.referee = LiveReferee(cfg.game, cfg.rules, writer=writer, publish=self.services.hub.publish)
+            self.games.append(writer.id)
+        self.services.hub.publish({"type": "status", "referee": f"recording game {writer.id}"})
+
+    def _end_game(self, result: str, reason: str) -> None:
+        with self._lock:
+            referee = self.referee
+            if referee is None or referee.writer is None or referee.writer.closed:
+                return
+            if not referee.writer.ended:
+                referee.writer.end(referee.last_t, result, reason=reason)
+            referee.writer.close()
+
+    # -- what people ask for on the pages -----------------------------------------------------------
+
+    def _commands(self) -> None:
+        while not self._stop.is_set():
+            command = self.services.hub.commands.get(timeout=0.2)
+            if command is None:
+                continue
+            try:
+                self.handle(command.kind, command.data or {})
+            except (ValueError, KeyError, TypeError) as exc:
+                self.services.hub.publish({"type": "status", "referee": f"{command.kind}: {exc}"})
+
+    def handle(self, kind: str, data: dict[str, Any]) -> None:
+        if kind == "pause":
+            self.paused.set()
+        elif kind == "resume":
+            self.paused.clear()
+        elif kind in ("setup", "start"):
+            setup = data.get("setup", data)
+            self.config.game = setup.get("game", self.config.game)
+            self.config.rules = setup.get("rules", self.config.rules)
+            self.config.players = tuple(p.get("name", "") for p in setup.get("players", [])) or self.config.players
+            if kind == "start":
+                self._end_game("abandoned", "a new game was started")
+                if self.pipeline is not None:
+                    self.pipeline.stop()  # the run loop starts the next game on the same source
+                self.paused.clear()
+        elif kind == "end":
+            self._end_game("ended", "ended on the set-up page")
+        elif kind == "slap":
+            referee = self.referee
+            if referee is not None:
+                referee.act("slap", t=referee.last_t, player=int(data.get("player", 0)), pile=int(data.get("pile") or 0))
+        elif kind == "correction":
+            self._correct(data)
+
+    def _correct(self, data: dict[str, Any]) -> None:
+        referee = self.referee
+        if referee is None or referee.writer is None:
+            raise ValueError("no game is being recorded")
+        writer = referee.writer
+        target = data.get("target")
+        if target is None:
+            if not referee.verdict_seqs:
+                raise ValueError("there is no verdict to correct yet")
+            target = referee.verdict_seqs[-1]
+        if data.get("action", "retract") != "retract":
+            raise ValueError("the live page can retract a verdict; replace and insert are made on the review page")
+        t = referee.last_t
+        writer.retract(t, int(target), by=str(data.get("by", "")), reason=str(data.get("reason", "")))
+        self.services.hub.publish({"type": "verdict", "kind": "correction", "target": int(target), "t": t})
+
+
+class _Pausable:
+    """The referee as the pipeline sees it: while the game is paused, published states are not judged."""
+
+    def __init__(self, referee: LiveReferee, paused: threading.Event) -> None:
+        self._referee = referee
+        self._paused = paused
+
+    def feed(self, table: Any, jpeg: bytes | None = None) -> Any:
+        if self._paused.is_set():
+            return []
+        return self._referee.feed(table, jpeg)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._referee, name)

@@ -1,0 +1,78 @@
+"""The table runner behind the web app and the demo: the shipped table video through tracking, move
+inference, the referee and the game log, with the corner boxes recorded with the video standing in
+for the detector, and the page commands (pause, correction, end)."""
+
+from __future__ import annotations
+
+import json
+import pathlib
+import queue
+from dataclasses import dataclass, field
+from typing import Any
+
+from calibration.store import load_calibration
+from cardref.commands.demo import RecordedBoxes, clip_folder
+from cardref.gamelog.store import GameStore
+from cardref.table import TableConfig, TableRunner
+
+
+class Commands:
+    def __init__(self) -> None:
+        self.q: queue.Queue[Any] = queue.Queue()
+
+    def get(self, timeout: float | None = None) -> Any:
+        try:
+            return self.q.get(timeout=timeout)
+        except queue.Empty:
+            return None
+
+
+@dataclass
+class Hub:
+    messages: list[dict[str, Any]] = field(default_factory=list)
+    commands: Commands = field(default_factory=Commands)
+
+    def publish(self, message: dict[str, Any]) -> None:
+        self.messages.append(message)
+
+
+@dataclass
+class Services:
+    hub: Hub
+    store: GameStore
+
+
+def test_the_shipped_video_is_refereed_end_to_end(tmp_path: pathlib.Path) -> None:
+    folder = clip_folder()
+    render = json.loads((folder / "render.json").read_text())
+    truth = [json.loads(x) for x in (folder / "moves.jsonl").read_text().splitlines() if x.strip()]
+    services = Services(Hub(), GameStore(tmp_path, fsync=False))
+    config = TableConfig(str(folder / render["video"]), load_calibration(folder / "calibration.json"),
+                         rules=render["rules"], realtime=False, loop=False)
+    runner = TableRunner(services, config, detect=RecordedBoxes(folder))
+    runner._run()  # in this thread: the video plays once, as fast as it can be processed
+
+    verdicts = [m for m in services.hub.messages if m["type"] == "verdict"]
+    want = ["illegal" if m["kind"] == "illegal" else "taken_back" if m["kind"] == "take_back" else "move" for m in truth]
+    assert [v["kind"] for v in verdicts] == want
+    illegal = next(v for v in verdicts if v["kind"] == "illegal")
+    assert illegal["rule"] == next(m["rule"] for m in truth if m["kind"] == "illegal")
+    (game,) = services.store.games()
+    assert game.moves == sum(1 for m in truth if m["kind"] == "legal") and game.illegal == 1
+    assert game.rules == render["rules"] and game.finished
+
+    # a person retracts the last verdict from the live page: the log keeps both
+    runner.referee.writer = services.store.amend(game.id)  # type: ignore[union-attr]
+    runner.handle("correction", {"action": "retract", "reason": "test"})
+    runner.referee.writer.close()  # type: ignore[union-attr]
+    log = services.store.read(game.id)
+    assert any(r.kind.value == "correction" for r in log.records)
+    assert any(getattr(r, "corrected_by", None) for r in log.records)
+
+
+def test_pause_holds_judging() -> None:
+    runner = TableRunner(Services(Hub(), GameStore.__new__(GameStore)), TableConfig("x", None))  # type: ignore[arg-type]
+    runner.handle("pause", {})
+    assert runner.paused.is_set()
+    runner.handle("resume", {})
+    assert not runner.paused.is_set()
