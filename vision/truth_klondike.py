@@ -446,7 +446,8 @@ def render_klondike(out_dir: Path, seed: int, rules: KlondikeRules | None = None
                    "yaw_deg": round(camera.yaw_deg, 2), "distance_mm": round(camera.distance_mm, 1)},
         "look": {"skin_bgr": list(look.skin_bgr), "blur_sigma": round(look.blur_sigma, 3),
                  "noise_sigma": round(look.noise_sigma, 3), "jpeg_quality": look.jpeg_quality,
-                 "light_change_s": [round(v, 2) for v in look.light_change_s]},
+                 "light_change_s": [round(v, 2) for v in look.light_change_s], "shutter": round(look.shutter, 3),
+                 "glare": None if look.glare is None else [round(v, 3) for v in look.glare]},
     }
     (out_dir / "render.json").write_text(json.dumps(summary, indent=2) + "\n", encoding="utf-8")
     summary["render_seconds"] = round(elapsed, 1)  # not in render.json: the files depend on the seed only
