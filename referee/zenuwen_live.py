@@ -19,7 +19,12 @@ that did not move); a pile seen with only backs or empty where the engine has tu
 an unseen card is accepted (the card is not turned yet). The turned-up card is learned when it shows;
 a ``stuck`` call waits until every pile top and centre top has been seen. Hand cards (Z9) are never
 seen: a card that appears on a centre pile while no pile top left is a hand card (of the player who
-holds it, or, when it was taken up unseen, of the first player in seat order with unseen hand cards).
+holds it; when two players hold hand cards nobody saw, whose it was cannot be told: ``ambiguous``).
+A hand card nobody saw that another card covered within the same view is found too (judged as a
+card of a fitting rank, reported and kept as unseen). A view in which a hand over a pile or a
+centre pile (or an unread card) may hide moves is left unused, up to ``MAX_DEFERRED`` views in a
+row. Two decks: a centre pile may look unchanged because the twin of its top came back on it, and
+a pile may look unchanged because the twin of its top lay face up beneath it; both are searched.
 New centre cards (Z5/Z7/Z8 ``turn``) that cannot be read are not accepted yet (``ambiguous``).
 
 **Inputs the camera cannot give** (the web app's key press / screen tap; each returns
