@@ -296,15 +296,6 @@ def truth_line(frame: Frame, scene: TableScene) -> dict[str, Any]:
     return out
 
 
-def _gzip_text(path: Path) -> Any:
-    """A text file written gzip-compressed with no time stamp inside (the same input, the same bytes)."""
-    import gzip
-    import io
-
-    raw = open(path, "wb")
-    return io.TextIOWrapper(gzip.GzipFile(filename="", mode="wb", fileobj=raw, mtime=0), encoding="utf-8")
-
-
 def _dump(obj: Any) -> str:
     return json.dumps(obj, separators=(", ", ": "))
 
@@ -347,7 +338,7 @@ def render_klondike(out_dir: Path, seed: int, rules: KlondikeRules | None = None
     move_lines: list[dict[str, Any]] = []
     vr = np.random.default_rng([seed, 3])
     try:
-        boxes_file = _gzip_text(out_dir / "boxes.jsonl.gz") if settings.boxes else None
+        box_lines: list[str] = []
         with open(out_dir / "truth.jsonl", "w", encoding="utf-8") as truth:
 
             def film(it: Iterator[Frame]) -> int:
@@ -359,8 +350,8 @@ def render_klondike(out_dir: Path, seed: int, rules: KlondikeRules | None = None
                     img = painter.paint(scene, fr)
                     writer.write(img)
                     truth.write(_dump(truth_line(fr, scene)) + "\n")
-                    if boxes_file is not None:
-                        boxes_file.write(_dump({"t": round(fr.t, 4), "frame": fr.index, "boxes": painter.index_boxes()}) + "\n")
+                    if settings.boxes:
+                        box_lines.append(_dump({"t": round(fr.t, 4), "frame": fr.index, "boxes": painter.index_boxes()}) + "\n")
                     frames += 1
                     if progress is not None:
                         progress(frames, fr.t)
@@ -414,8 +405,10 @@ def render_klondike(out_dir: Path, seed: int, rules: KlondikeRules | None = None
             film(scene.hold(1.5))
     finally:
         writer.release()
-        if settings.boxes and boxes_file is not None:
-            boxes_file.close()
+    if settings.boxes:  # gzip with no time stamp inside: the same render, the same bytes
+        import gzip
+
+        (out_dir / "boxes.jsonl.gz").write_bytes(gzip.compress("".join(box_lines).encode("utf-8"), 9, mtime=0))
     for i, line in enumerate(move_lines):  # plan-step numbers -> move-line numbers
         if line["kind"] == "take_back":
             line["takes_back"] = i - 1  # a take-back always follows its illegal move
