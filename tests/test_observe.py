@@ -174,3 +174,20 @@ def test_calibration_from_the_markers_in_the_video(tmp_path: Path) -> None:
     writer.release()
     homography = calibrate_from_video(str(video), layout)
     assert _check_points(homography, truth, (0.0, 0.0, width, height)) < 3.0
+
+
+def test_observe_replays_detections_from_a_file(recorded: tuple[Scene, Path, Path], tmp_path: Path) -> None:
+    """``--detections boxes.jsonl.gz``: the tracking measured on a video without the detector."""
+    import gzip
+
+    scene, video, cal = recorded
+    frames = json.loads((tmp_path / "detections.json").read_text())
+    boxes = tmp_path / "boxes.jsonl.gz"
+    with gzip.open(boxes, "wt") as fh:
+        for i, dets in enumerate(frames):
+            fh.write(json.dumps({"frame": i, "boxes": [{**d, "visible": 1.0} for d in dets]}) + "\n")
+    out = tmp_path / "states.jsonl"
+    assert cardref(["observe", str(video), "--game", "klondike", "--calibration", str(cal), "--out", str(out),
+                    "--detections", str(boxes)]) == 0
+    states = [TableState.from_json(json.loads(line)) for line in out.read_text().splitlines()]
+    assert [{z: (p.backs, p.codes) for z, p in s.piles.items()} for s in states] == scene.steady_truths

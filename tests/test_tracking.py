@@ -333,3 +333,32 @@ def test_low_frame_rates(fps: float) -> None:
         frames += list(scene.play(action))
         frames += list(scene.hold(0.8))
     check(scene, run(scene, frames, TrackerSettings()))
+
+
+def test_a_card_covered_in_a_column_stays_in_it() -> None:
+    """Cards come off a fan's top only: 3D whose index a tightly laid 2S hides is still under it."""
+    layout = template("klondike", 1, 7)
+    h = _flat()
+    tracker = TableTracker(layout, h, TrackerSettings(image_motion=False))
+    x = 40.0
+    fan = [_det("4S", x - 20, 200), _det("3D", x - 20, 222), _det("3D", x + 20, 290)]
+    covered = [_det("4S", x - 20, 200), _det("2S", x - 20, 226), _det("2S", x + 20, 294)]
+    states = []
+    for i in range(40):
+        dets = fan if i < 20 else covered
+        if 20 <= i < 24:
+            dets = [_det("4S", x - 20, 200), _det("2S", x + 40 - i, 240 + 10 * (24 - i))]  # laid on, shifting
+        state = tracker.update(i / 30, i, dets)
+        if state is not None:
+            states.append(state.piles["tableau1"].codes)
+    assert states == [("4S", "3D"), ("4S", "3D", "2S")]
+
+
+def test_a_waste_card_covered_by_new_cards_is_gone() -> None:
+    layout = template("klondike", 1, 7)
+    tracker = TableTracker(layout, _flat(), TrackerSettings(image_motion=False))
+    before = [_det("9C", 100, 12), _det("9C", 140, 80)]
+    after = [_det("JH", 100, 12), _det("JH", 140, 80)]
+    states = [s.piles["waste"].codes for i in range(40)
+              if (s := tracker.update(i / 30, i, before if i < 20 else after)) is not None]
+    assert states == [("9C",), ("JH",)]

@@ -74,6 +74,7 @@ class StabilityFilter:
         slow_present_above: float = 0.4,
         slow_absent_below: float = 0.15,
         new_absent_below: float = 0.34,
+        keep_covered: frozenset[str] = frozenset(),
     ) -> None:
         """``zones``: zone name -> whether it is fanned (ordered by place) or squared (ordered by arrival)."""
         self.fanned = dict(zones)
@@ -90,6 +91,7 @@ class StabilityFilter:
         self.slow_hi = slow_present_above
         self.slow_lo = slow_absent_below
         self.new_lo = new_absent_below
+        self.keep_covered = keep_covered
         self.history: deque[FrameView] = deque()
         self._moved_since_published: set[str] = set()
         self._candidate_since: dict[str, tuple[Key, float]] = {}
@@ -129,6 +131,7 @@ class StabilityFilter:
         if view.motion_measured:
             votes = self._hold_unmoved(votes, view.t)
         votes = self._hold_vanished(votes, view)
+        votes = self._keep_covered_cards(votes, view)
         self.last_votes = votes
         state = self._compose(votes, view)
         if state is None or state.same_table(self.published):
@@ -182,6 +185,10 @@ class StabilityFilter:
                 present.append(key)  # a published card stays while it is seen now and then
             elif share > (lo if key in known else max(lo, min(self.new_lo, hi - 0.01))):
                 between.append(key)  # (a card not published yet, seen once or twice, is a misreading)
+        fading = [k for k in present if k in known and len(seen[k]) / n < hi]
+        if fading and any(k not in known for k in present):
+            between += fading  # an old card fading out as a new one comes in: a change under way
+            present = [k for k in present if k not in fading]
         back_shares = [len(frames) / n for frames in _back_groups(back_places, self.back_gap_mm)]
         sure = sum(1 for share in back_shares if share >= hi)
         maybe = sum(1 for share in back_shares if share > lo)
@@ -260,6 +267,34 @@ class StabilityFilter:
                 out[zone] = Vote(False, vote.pile, f"card in hand: {carried}")
             elif lost and not came and not new_backs and now - first[1] < self.vanish_hold_s:
                 out[zone] = Vote(False, vote.pile, f"vanished, maybe covered: {lost}")
+        return out
+
+    def _keep_covered_cards(self, votes: dict[str, Vote], view: FrameView) -> dict[str, Vote]:
+        """In a fanned pile that keeps its cards (a tableau, not a waste) cards come off the top only: a
+        published card that stopped showing while a card above it still shows (or new cards came on top),
+        and that shows nowhere else, is covered (a card laid too close, a finger): it stays in the pile."""
+        if self.published is None or not self.keep_covered:
+            return votes
+        out = dict(votes)
+        for zone in self.keep_covered:
+            vote = votes.get(zone)
+            before = self._published_pile(zone)
+            if vote is None or not vote.settled or not before.cards:
+                continue
+            codes = vote.pile.codes
+            gained = [c for c in vote.pile.cards if c.card not in before.codes]
+            elsewhere = {c for z, v in votes.items() if z != zone for c in v.pile.codes}
+            elsewhere |= {c.card for z, zv in view.zones.items() if z != zone for c in zv.cards}
+            kept: list[SeenCard] = []
+            inferred = False
+            for i, c in enumerate(before.cards):
+                if c.card in codes:
+                    kept.append(next(v for v in vote.pile.cards if v.card == c.card))
+                elif c.card not in elsewhere and (gained or any(b.card in codes for b in before.cards[i + 1:])):
+                    kept.append(SeenCard(c.card, c.confidence / 2))
+                    inferred = True
+            if inferred:
+                out[zone] = Vote(True, PileState(vote.pile.backs, tuple(kept) + tuple(gained), vote.pile.backs_confidence))
         return out
 
     # -- the table ------------------------------------------------------------------------------

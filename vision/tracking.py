@@ -87,6 +87,7 @@ class TableTracker:
             vanish_hold_s=s.vanish_hold_s, slow_settle_s=s.slow_settle_s,
             slow_present_above=s.slow_present_above, slow_absent_below=s.slow_absent_below,
             new_absent_below=s.new_absent_below,
+            keep_covered=frozenset(z.name for z in layout.zones if z.fan is not None and z.role != "waste"),
         )
         self.motion = MotionMeter(homography, layout, pixel_threshold=s.motion_pixel_threshold,
                                   min_fraction=s.motion_fraction) if s.image_motion else None

@@ -72,10 +72,12 @@ def load_detect(spec: str | None) -> Detect:
 
 
 def observe(source: Any, detect: Detect, tracker: Any, out: IO[str], capture_settings: Any = None,
-            on_state: Callable[[Any], None] | None = None) -> ObserveStats:
+            on_state: Callable[[Any], None] | None = None,
+            replay: Callable[[Any, int], list[Detection]] | None = None) -> ObserveStats:
     """Run one source (a spec for :func:`open_source`, or a :class:`FrameSource`) to its end (or Ctrl-C)
     through ``detect`` and ``tracker``, writing states to ``out``. A live camera that is lost is
-    reconnected by the capture thread while the tracker keeps the game."""
+    reconnected by the capture thread while the tracker keeps the game. ``replay``, when given, takes
+    the place of ``detect`` and also gets the frame's number (detections read from a file)."""
     from vision.capture import Capture
     from vision.frame_sources import open_source
 
@@ -90,7 +92,7 @@ def observe(source: Any, detect: Detect, tracker: Any, out: IO[str], capture_set
     with Capture(frames, capture_settings, on_status=report) as capture:
         for frame in capture:
             t0 = time.perf_counter()
-            detections = detect(frame.image)
+            detections = replay(frame.image, frame.index) if replay is not None else detect(frame.image)
             t1 = time.perf_counter()
             state = tracker.update(frame.t, frame.index, detections, frame.image)
             t2 = time.perf_counter()
@@ -183,6 +185,8 @@ def register(subparsers: Any) -> None:
     p.add_argument("--settle", type=float, help="seconds a state must be steady before it is published (0.25)")
     p.add_argument("--scope", choices=("table", "zone"), help="publish when the whole table / each zone is steady")
     p.add_argument("--detector", help="module:factory returning frame -> list[Detection] (default: shipped model)")
+    p.add_argument("--detections", help="read each frame's detections from a file instead (boxes.jsonl[.gz] "
+                                        "of cardref render --boxes: the tracking measured without the detector)")
     p.set_defaults(func=main)
 
 
@@ -192,13 +196,20 @@ def main(args: argparse.Namespace) -> int:
 
     try:
         tracker = build_tracker(args)
-        detect = load_detect(args.detector)
+        replay = None
+        if args.detections:
+            from vision.detection_replay import replay_detector
+
+            replay = replay_detector(args.detections)
+            detect: Detect = lambda image: []  # noqa: E731 - unused when replaying
+        else:
+            detect = load_detect(args.detector)
     except (ValueError, OSError, ImportError, AttributeError, CalibrationError) as exc:
         print(f"cardref observe: {exc}", file=sys.stderr)
         return 2
     out = sys.stdout if args.out == "-" else Path(args.out).open("w", encoding="utf-8")
     try:
-        stats = observe(args.source, detect, tracker, out)
+        stats = observe(args.source, detect, tracker, out, replay=replay)
     except SourceError as exc:
         print(f"cardref observe: {exc}", file=sys.stderr)
         return 2
