@@ -36,13 +36,14 @@ A ``stuck`` call is made only when every row top and centre top has been seen (a
 be playable); it is made on the first view that shows them. New centre cards that cannot be read are
 not accepted yet (``ambiguous``): the stress and stuck calls depend on them.
 
-**Inputs the camera cannot give** (the web app's key press or screen tap calls them; each returns
-``(live, findings)`` like :func:`observe`):
+**Inputs the camera cannot give** (the web app's key press or screen tap calls them, through
+``Follower.inputs`` and ``LiveReferee.act(name, t, **kwargs)``; each returns ``(live, findings)``
+like :func:`observe`):
 
 - :func:`slap` ``(live, player, t, pile=0)``: player ``player`` (0 or 1) slapped centre pile ``pile``
   at ``t`` (S8). The first slap is safe, the second settles the stress. A slap when the tops do not
   match is an ``illegal`` finding (S8 false slap) with nothing to take back.
-- :func:`new_round` ``(live, observation)``: start the next round (S11) from a view of the new deal.
+- :func:`new_round` ``(live, observation, t=None)``: start the next round (S11) from a view of the new deal.
   Not needed in the normal case: after ``round_over`` a view showing a fresh deal (four readable cards
   in each row, empty centre) starts the next round by itself.
 
@@ -852,8 +853,11 @@ def _start_round(live: LiveStress, rows: list[list[Card]], t: float, frame: int 
     return LiveStress(new_state, None, live.moves + 1, None, _waiting(new_state, None)), findings
 
 
-def new_round(live: LiveStress, observation: Observation) -> tuple[LiveStress, list[Finding]]:
-    """Explicit input: the next round (S11) starts from this view of the new deal (readable rows)."""
+def new_round(live: LiveStress, observation: Observation, t: float | None = None) -> tuple[LiveStress, list[Finding]]:
+    """Explicit input: the next round (S11) starts from this view of the new deal (readable rows);
+    ``t`` (default: the view's time) is when it was asked for."""
+    if t is not None and t > observation.t:
+        observation = replace(observation, t=t)
     if live.state.phase is not Phase.ROUND_OVER:
         v = stress.apply(live.state, NewRound(observation.t))
         assert isinstance(v, Illegal)

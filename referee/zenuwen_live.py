@@ -37,7 +37,7 @@ New centre cards (Z5/Z7/Z8 ``turn``) that cannot be read are not accepted yet (`
   player at once, so the camera cannot tell which the winner took: the referee waits for choose()).
 - :func:`slap` ``(live, player, t, pile)``: ``pile_choice=slap_race``: ``player`` slapped centre pile
   ``pile`` (the first gets it). The camera cannot tell whose hand it was.
-- :func:`new_round` ``(live, observation)``: start the next round (Z11) from a view of the new layout.
+- :func:`new_round` ``(live, observation, t=None)``: start the next round (Z11) from a view of the new layout.
   Not needed in the normal case: once every centre pile is taken, a view showing a fresh layout (a
   readable top on every pile the Z11 layout gives each player, empty centre) starts the next round.
 
@@ -839,8 +839,11 @@ def _start_round(live: LiveZenuwen, tops: list[list[Card | None]], t: float, fra
     return LiveZenuwen(new_state, None, live.moves + 1, None, _waiting(new_state, None)), findings
 
 
-def new_round(live: LiveZenuwen, observation: Observation) -> tuple[LiveZenuwen, list[Finding]]:
-    """Explicit input: the next round (Z11) starts from this view of the new layout."""
+def new_round(live: LiveZenuwen, observation: Observation, t: float | None = None) -> tuple[LiveZenuwen, list[Finding]]:
+    """Explicit input: the next round (Z11) starts from this view of the new layout; ``t``
+    (default: the view's time) is when it was asked for."""
+    if t is not None and t > observation.t:
+        observation = replace(observation, t=t)
     t = max(observation.t, live.state.t)
     if live.state.phase not in (Phase.CHOOSE, Phase.NEXT):
         v = zenuwen.apply(live.state, NewRound(t))

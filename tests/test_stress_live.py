@@ -387,8 +387,10 @@ def test_the_live_referee_follows_stress_through_the_follower_registry() -> None
     assert [x.kind for x in found] == ["move", "call"]
     assert [m["type"] for m in messages] == ["state", "verdict", "call", "state"]
     assert messages[2]["call"] == "stress" and messages[1]["ok"] is True
-    live, f = follower.inputs["slap"](ref.live, 1, 1.5)
-    assert [x.kind for x in f] == ["move"]
+    found = ref.act("slap", t=1.5, player=1, pile=1)  # the web app's key press
+    assert [x.kind for x in found] == ["move"] and messages[-2]["type"] == "verdict"
+    found = ref.act("slap", t=1.6, player=0, pile=0)
+    assert [x.kind for x in found] == ["move"] and ref.live.state.phase is Phase.LAY
 
 
 def timing(seeds: range = range(1, 21)) -> str:
