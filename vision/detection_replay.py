@@ -25,7 +25,7 @@ def load_replay(path: str | Path, min_visible: float = 0.9, back_min_visible: fl
     path = Path(path)
     opener = gzip.open if path.suffix == ".gz" else open
     out: dict[int, list[Detection]] = {}
-    with opener(path, "rt", encoding="utf-8") as fh:  # type: ignore[operator]
+    with opener(path, "rt", encoding="utf-8") as fh:
         for number, line in enumerate(fh):
             if not line.strip():
                 continue
