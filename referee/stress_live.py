@@ -42,7 +42,9 @@ like :func:`observe`):
 
 - :func:`slap` ``(live, player, t, pile=0)``: player ``player`` (0 or 1) slapped centre pile ``pile``
   at ``t`` (S8). The first slap is safe, the second settles the stress. A slap when the tops do not
-  match is an ``illegal`` finding (S8 false slap) with nothing to take back.
+  match is an ``illegal`` finding (S8 false slap) with nothing to take back. Steady table states
+  cannot show a slap (a hand over a centre pile is only ``held``, from no side): whatever sees it
+  first (a key press or tap, or a hand detector that knows the side) calls this, in time order.
 - :func:`new_round` ``(live, observation, t=None)``: start the next round (S11) from a view of the new deal.
   Not needed in the normal case: after ``round_over`` a view showing a fresh deal (four readable cards
   in each row, empty centre) starts the next round by itself.
