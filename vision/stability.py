@@ -130,8 +130,8 @@ class StabilityFilter:
         self._last_t = view.t
         if view.motion_measured:
             votes = self._hold_unmoved(votes, view.t)
-        votes = self._hold_vanished(votes, view)
         votes = self._keep_covered_cards(votes, view)
+        votes = self._hold_vanished(votes, view)
         self.last_votes = votes
         state = self._compose(votes, view)
         if state is None or state.same_table(self.published):
