@@ -36,7 +36,8 @@ New centre cards (Z5/Z7/Z8 ``turn``) that cannot be read are not accepted yet (`
   tells which pile that was (three or four players; with two, the other pile goes to the other
   player at once, so the camera cannot tell which the winner took: the referee waits for choose()).
 - :func:`slap` ``(live, player, t, pile)``: ``pile_choice=slap_race``: ``player`` slapped centre pile
-  ``pile`` (the first gets it). The camera cannot tell whose hand it was.
+  ``pile`` (the first gets it). The camera cannot tell whose hand it was. After the race the others
+  choose in the Z11 order, by :func:`choose` or as seen (as under ``winner_chooses``).
 - :func:`new_round` ``(live, observation, t=None)``: start the next round (Z11) from a view of the new layout.
   Not needed in the normal case: once every centre pile is taken, a view showing a fresh layout (a
   readable top on every pile the Z11 layout gives each player, empty centre) starts the next round.
@@ -358,8 +359,6 @@ def _expand(
         for move in zenuwen.legal_moves(state):
             if isinstance(move, (Slap, NewRound)):
                 continue  # explicit inputs (a new layout is read from the view by observe)
-            if isinstance(move, Choose) and state.rules.pile_choice != "winner_chooses":
-                continue
             p = move.player
             if p is not None and node.count[p] >= MAX_PER_PLAYER:
                 continue
