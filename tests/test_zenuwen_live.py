@@ -235,9 +235,11 @@ def test_a_match_is_followed_to_its_end_z12() -> None:
     assert end is not None and end[0] == f"player {truth.match_winner}" and end[1].kind == "won"
 
 
-def test_slap_race_for_the_centre_piles() -> None:
-    stats, live, truth = play_match(3, 3, spec="pile_choice=slap_race")
-    assert stats["choices"] >= 4
+@pytest.mark.parametrize("players, seed", [(3, 3), (4, 41)])
+def test_slap_race_for_the_centre_piles(players: int, seed: int) -> None:
+    # the race by slap(), then (four players) the next chooser's pile seen going, the last by choose()
+    stats, live, truth = play_match(seed, players, spec="pile_choice=slap_race")
+    assert stats["choices"] >= 4 and live.state.wins == truth.wins
 
 
 @pytest.mark.parametrize("seed", [5, 6])
