@@ -33,7 +33,8 @@ expects there, and only the moves the engine allows are tried, so a card read as
 that fits. A row place seen empty where the engine already refilled it with an unseen card is
 accepted (the refill is not laid yet); its card is learned when it shows. Held zones are not judged.
 A ``stuck`` call is made only when every row top and centre top has been seen (an unseen refill might
-be playable); it is made on the first view that shows them. New centre cards that cannot be read are
+be playable); it is made on the first view that shows them. Within one view only a position still
+stuck at its end is called (a stuck moment between two moves of the view rests on an unseen order). New centre cards that cannot be read are
 not accepted yet (``ambiguous``): the stress and stuck calls depend on them.
 
 **Inputs the camera cannot give** (the web app's key press or screen tap calls them, through
@@ -620,6 +621,12 @@ def _replay(
         )
         findings += call_findings(v.events, stress.CALLS, t, frame)
     state = _face_down_unseen(state)  # after the last move: the cards learned here are all face up
+    # A stuck call between two moves of the same view rests on an order nobody saw: only a position
+    # still stuck at the end of the view is called (once).
+    stuck = [f for f in findings if f.kind == "call" and f.verdict.kind == "stuck"]
+    if stuck:
+        keep = stuck[-1] if state.stuck else None
+        findings = [f for f in findings if f not in stuck or f is keep]
     if state.stuck and not start.stuck and _decisive_unseen(state):
         # a stuck call resting on a card not seen yet: withdrawn, made again once the card shows
         findings = [f for f in findings if not (f.kind == "call" and f.verdict.kind == "stuck")]

@@ -17,13 +17,14 @@ cards under it, when the camera counts them (``backs`` not None), must be as man
 has face down (this tells a pile that turned up another copy of the card just played from a pile
 that did not move); a pile seen with only backs or empty where the engine has turned up
 an unseen card is accepted (the card is not turned yet). The turned-up card is learned when it shows;
-a ``stuck`` call waits until every pile top and centre top has been seen. Hand cards (Z9) are never
+a ``stuck`` call waits until every pile top and centre top has been seen, and within one view only a
+position still stuck at its end is called. Hand cards (Z9) are never
 seen: a card that appears on a centre pile while no pile top left is a hand card (of the player who
 holds it; when two players hold hand cards nobody saw, whose it was cannot be told: ``ambiguous``).
 A hand card nobody saw that another card covered within the same view is found too (judged as a
 card of a fitting rank, reported and kept as unseen). A view in which a hand over a pile or a
-centre pile (or an unread card) may hide moves is left unused, up to ``MAX_DEFERRED`` views in a
-row. Two decks: a centre pile may look unchanged because the twin of its top came back on it, and
+centre pile (or an unread card) may hide moves, or that would make a call while some pile is not
+seen, is left unused, up to ``MAX_DEFERRED`` views in a row. Two decks: a centre pile may look unchanged because the twin of its top came back on it, and
 a pile may look unchanged because the twin of its top lay face up beneath it; both are searched.
 New centre cards (Z5/Z7/Z8 ``turn``) that cannot be read are not accepted yet (``ambiguous``).
 
@@ -576,6 +577,12 @@ def _replay(
         )
         findings += call_findings(v.events, zenuwen.CALLS, t, frame)
     state = _face_down_unseen(state)
+    # A stuck call between two moves of the same view rests on an order nobody saw: only a position
+    # still stuck at the end of the view is called (once).
+    stuck = [f for f in findings if f.kind == "call" and f.verdict.kind == "stuck"]
+    if stuck:
+        keep = stuck[-1] if state.stuck else None
+        findings = [f for f in findings if f not in stuck or f is keep]
     if state.stuck and not start.stuck and _decisive_unseen(state):
         findings = [f for f in findings if not (f.kind == "call" and f.verdict.kind == "stuck")]
         state = replace(state, stuck=False)
@@ -625,7 +632,9 @@ def observe(live: LiveZenuwen, obs: Observation) -> tuple[LiveZenuwen, list[Find
             return replace(live, last=obs, waiting="the new centre cards"), [
                 Finding("ambiguous", t, frame=frame, detail="new centre cards turned but not readable yet: waiting for a clearer view")
             ]
-        if node.moves and live.deferred < MAX_DEFERRED and _covered_risk(state, final, obs):
+        unclear = any(p.held or None in p.cards for p in obs.piles.values())
+        calls = final.stuck != state.stuck or final.phase is not state.phase
+        if node.moves and live.deferred < MAX_DEFERRED and (_covered_risk(state, final, obs) or (unclear and calls)):
             # the next view (hands gone, one hopes) is judged from the same position
             return replace(live, last=obs, deferred=live.deferred + 1, waiting="a view without hands over the piles"), []
         replayed = _replay(state, node.moves, subs, t, frame)
