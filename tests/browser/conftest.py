@@ -99,8 +99,10 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     s.stop()
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
+    # Module scope, not session: Playwright's sync API keeps an event loop running in this thread
+    # while it is open, and the tests that run after the browser tests call asyncio.run().
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as p:
