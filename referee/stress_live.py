@@ -34,7 +34,9 @@ that fits. A row place seen empty where the engine already refilled it with an u
 accepted (the refill is not laid yet); its card is learned when it shows. Held zones are not judged.
 A ``stuck`` call is made only when every row top and centre top has been seen (an unseen refill might
 be playable); it is made on the first view that shows them. Within one view only a position still
-stuck at its end is called (a stuck moment between two moves of the view rests on an unseen order). New centre cards that cannot be read are
+stuck at its end is called (a stuck moment between two moves of the view rests on an unseen order).
+A view that would make a stress or stuck call while some zone is under a hand or not read is left
+unused (the hand may hide another play), up to ``MAX_DEFERRED`` views in a row. New centre cards that cannot be read are
 not accepted yet (``ambiguous``): the stress and stuck calls depend on them.
 
 **Inputs the camera cannot give** (the web app's key press or screen tap calls them, through
@@ -80,6 +82,8 @@ MAX_DEPTH = 3
 """Most moves one view may explain (all players together; a lay counts once)."""
 MAX_PER_PLAYER = 2
 """Most moves of one player one view may explain."""
+MAX_DEFERRED = 3
+"""Views in a row that may be left unused because they would make a call while a zone is not seen."""
 
 # === shared with zenuwen_live ======================================================================
 
@@ -385,6 +389,8 @@ class LiveStress:
     """The last view that did not match the position (re-judged after an explicit input)."""
     waiting: str = ""
     """What the referee waits for, for the screens (a slap, a readable centre card, a take-back)."""
+    deferred: int = 0
+    """Views in a row not used: they would make a call while a zone is under a hand or not read."""
 
 
 def _zone_ok(state: StressState, zone: str, seen: SeenPile, b: Binder, pending_refill: list[int]) -> bool:
@@ -672,6 +678,11 @@ def observe(live: LiveStress, obs: Observation) -> tuple[LiveStress, list[Findin
         new_state, findings = replayed
         new_state, later = _settle_calls(new_state, t, frame)
         findings += later
+        unclear = any(p.held or None in p.cards for p in obs.piles.values())
+        if node.moves and unclear and live.deferred < MAX_DEFERRED and any(f.kind == "call" for f in findings):
+            # a stress or stuck call resting on a zone not seen (another card may lie there): the
+            # next view is judged from the same position
+            return replace(live, last=obs, deferred=live.deferred + 1, waiting="a view without hands over the piles"), []
         moved = sum(1 for f in findings if f.kind == "move")
         new_pend = pend if k == 1 else None
         if pend is not None and k == 0:

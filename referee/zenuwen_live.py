@@ -632,11 +632,6 @@ def observe(live: LiveZenuwen, obs: Observation) -> tuple[LiveZenuwen, list[Find
             return replace(live, last=obs, waiting="the new centre cards"), [
                 Finding("ambiguous", t, frame=frame, detail="new centre cards turned but not readable yet: waiting for a clearer view")
             ]
-        unclear = any(p.held or None in p.cards for p in obs.piles.values())
-        calls = final.stuck != state.stuck or final.phase is not state.phase
-        if node.moves and live.deferred < MAX_DEFERRED and (_covered_risk(state, final, obs) or (unclear and calls)):
-            # the next view (hands gone, one hopes) is judged from the same position
-            return replace(live, last=obs, deferred=live.deferred + 1, waiting="a view without hands over the piles"), []
         replayed = _replay(state, node.moves, subs, t, frame)
         if replayed is None:
             return replace(live, last=obs), [Finding("unrecognised", t, frame=frame, detail=_difference(state, obs))]
@@ -644,6 +639,11 @@ def observe(live: LiveZenuwen, obs: Observation) -> tuple[LiveZenuwen, list[Find
         new_state = _unguess(node, new_state, findings)
         new_state, later = _settle_calls(new_state, t, frame)
         findings += later
+        unclear = any(p.held or None in p.cards for p in obs.piles.values())
+        calls = any(f.kind == "call" for f in findings)
+        if node.moves and live.deferred < MAX_DEFERRED and (_covered_risk(state, final, obs) or (unclear and calls)):
+            # the next view (hands gone, one hopes) is judged from the same position
+            return replace(live, last=obs, deferred=live.deferred + 1, waiting="a view without hands over the piles"), []
         moved = sum(1 for f in findings if f.kind == "move")
         new_pend = pend if k == 1 else None
         if pend is not None and k == 0:
