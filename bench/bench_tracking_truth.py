@@ -1,6 +1,6 @@
 """The tracker on the truth videos' own scenes (run by hand: python bench/bench_tracking_truth.py --seeds 1 2 3).
 
-vision/truth_klondike.py films whole Klondike games (engine moves, an illegal move and its take-back, a
+cardref/truth_klondike.py films whole Klondike games (engine moves, an illegal move and its take-back, a
 hand with arm and shadow, light changes, 10 fps). This feeds each filmed frame (for the motion meter)
 and the scene's simulated corner detections (3 % missed, duplicates, misreadings) to the tracker, and
 scores the published states against the video's per-frame truth (vision/state_check.py). It measures the
@@ -20,7 +20,7 @@ import numpy as np
 
 def run(seed: int, seconds: float) -> Any:
     import vision.render as render
-    import vision.truth_klondike as truth_klondike
+    import cardref.truth_klondike as truth_klondike
     from vision.state_check import compare
     from vision.table_state import TableState
     from vision.tracking import TableTracker, TrackerSettings

@@ -72,7 +72,7 @@ class Pipeline:
         realtime: bool | None = None,
     ) -> None:
         from calibration.templates import template
-        from vision.tracking import TableTracker
+        from vision.tracking import TableTracker, TrackerSettings
 
         self.source_spec = source
         self.calibration = calibration
@@ -84,7 +84,9 @@ class Pipeline:
         layout = calibration.layout.build() if calibration.layout is not None else template(
             referee.game, columns=referee.rules.columns
         )
-        self.tracker = TableTracker(layout, calibration.homography())
+        # Stress and Zenuwen publish zone by zone and some tables hold two decks: per-game defaults.
+        settings = TrackerSettings.for_game(referee.game, layout.players)
+        self.tracker = TableTracker(layout, calibration.homography(), settings)
         self.stats = PipelineStats()
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None

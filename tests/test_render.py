@@ -224,7 +224,7 @@ def test_shipped_calibration_puts_a_seen_card_where_the_scene_laid_it(clip: Path
 def test_a_tiny_render_is_consistent_and_deterministic(tmp_path: Path) -> None:
     """The same seed gives the same files, byte for byte (MJPEG here: libx264 through PyAV is not
     always bit-exact from run to run, though its frames are the same pictures)."""
-    from vision.truth_klondike import RenderSettings, render_klondike
+    from cardref.truth_klondike import RenderSettings, render_klondike
 
     settings = RenderSettings(size=(320, 180), fps=5.0, px_per_mm=0.8, deck="plain", texture="wood")
     a = render_klondike(tmp_path / "a", seed=72, max_moves=4, illegal=1, hovers=1, settings=settings, video_name="v.avi")
@@ -286,7 +286,7 @@ def test_the_camera_sees_the_whole_layout_in_perspective() -> None:
 def test_index_boxes_follow_the_painted_cards(tmp_path: Path) -> None:
     """boxes.jsonl: at the deal every tableau card shows both corner indices, fully, inside the image,
     and each box holds printed ink; a card in the hand or under it loses its boxes."""
-    from vision.truth_klondike import RenderSettings, render_klondike
+    from cardref.truth_klondike import RenderSettings, render_klondike
 
     settings = RenderSettings(size=(640, 360), fps=5.0, px_per_mm=1.5, deck="plain", texture="felt", boxes=True)
     render_klondike(tmp_path, seed=72, max_moves=2, illegal=0, settings=settings, video_name="v.avi")
@@ -351,7 +351,7 @@ def test_the_tracker_fed_the_true_index_boxes_publishes_the_true_states(tmp_path
     """End to end without a trained detector: `cardref observe` on a rendered video, with a detector
     that answers the true index boxes of each frame, publishes exactly the video's steady truths, so
     the painted geometry, the calibration and the truth agree."""
-    from vision.truth_klondike import RenderSettings, render_klondike
+    from cardref.truth_klondike import RenderSettings, render_klondike
 
     out = tmp_path / "video"
     settings = RenderSettings(size=(512, 288), fps=6.0, px_per_mm=1.2, deck="plain", texture="linen", boxes=True)

@@ -75,7 +75,7 @@ def main(args: argparse.Namespace) -> int:
     from referee.verdict import NotationError
 
     from ..jsonl import load_json_file, read_lines
-    from vision.truth_klondike import RenderSettings, render_klondike
+    from cardref.truth_klondike import RenderSettings, render_klondike
 
     try:
         rules = KlondikeRules.from_spec(args.rules)
