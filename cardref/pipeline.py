@@ -26,6 +26,8 @@ from .live import LiveReferee, Publish
 log = logging.getLogger(__name__)
 
 Detect = Callable[[np.ndarray], list[Detection]]
+Replay = Callable[[np.ndarray, int], list[Detection]]
+"""Detections read from a file (``vision.detection_replay``): the frame's number picks them."""
 
 
 def encode_jpeg(image: np.ndarray, width: int = 960, quality: int = 80) -> bytes:
@@ -70,6 +72,7 @@ class Pipeline:
         publish: Publish | None = None,
         picture_every_s: float = 0.25,
         realtime: bool | None = None,
+        replay: Replay | None = None,
     ) -> None:
         from calibration.templates import template
         from vision.tracking import TableTracker, TrackerSettings
@@ -78,6 +81,7 @@ class Pipeline:
         self.calibration = calibration
         self.referee = referee
         self._detect = detect
+        self._replay = replay
         self.publish = publish
         self.picture_every_s = picture_every_s
         self.realtime = realtime
@@ -126,7 +130,7 @@ class Pipeline:
     def step(self, image: np.ndarray, t: float, index: int) -> TableState | None:
         """One frame through detection, tracking and (when a state is published) the referee."""
         started = time.perf_counter()
-        detections = self.detect(image)
+        detections = self._replay(image, index) if self._replay is not None else self.detect(image)
         self.stats.detect_ms = (time.perf_counter() - started) * 1000
         self.stats.frames += 1
         table = self.tracker.update(t, index, detections, image=image)

@@ -19,7 +19,7 @@ from calibration.store import CalibrationFile
 from referee.followers import find_follower
 
 from .live import LiveReferee
-from .pipeline import Detect, Pipeline
+from .pipeline import Detect, Pipeline, Replay
 
 log = logging.getLogger(__name__)
 
@@ -38,10 +38,12 @@ class TableConfig:
 class TableRunner:
     """Runs the pipeline for the web app's services (``services.hub``, ``services.store``)."""
 
-    def __init__(self, services: Any, config: TableConfig, detect: Detect | None = None) -> None:
+    def __init__(self, services: Any, config: TableConfig, detect: Detect | None = None,
+                 replay: Replay | None = None) -> None:
         self.services = services
         self.config = config
         self.detect = detect
+        self.replay = replay
         self.paused = threading.Event()
         self._stop = threading.Event()
         self._lock = threading.Lock()
@@ -80,6 +82,7 @@ class TableRunner:
                 detect=self.detect,
                 publish=self.services.hub.publish,
                 realtime=self.config.realtime,
+                replay=self.replay,
             )
             try:
                 self.pipeline.run()

@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from calibration.store import load_calibration
-from cardref.commands.demo import RecordedBoxes, clip_folder
+from cardref.commands.demo import clip_folder, recorded_boxes
 from cardref.gamelog.store import GameStore
 from cardref.table import TableConfig, TableRunner
 
@@ -50,7 +50,7 @@ def test_the_shipped_video_is_refereed_end_to_end(tmp_path: pathlib.Path) -> Non
     services = Services(Hub(), GameStore(tmp_path, fsync=False))
     config = TableConfig(str(folder / render["video"]), load_calibration(folder / "calibration.json"),
                          rules=render["rules"], realtime=False, loop=False)
-    runner = TableRunner(services, config, detect=RecordedBoxes(folder))
+    runner = TableRunner(services, config, replay=recorded_boxes(folder))
     runner._run()  # in this thread: the video plays once, as fast as it can be processed
 
     verdicts = [m for m in services.hub.messages if m["type"] == "verdict"]
@@ -77,3 +77,25 @@ def test_pause_holds_judging() -> None:
     assert runner.paused.is_set()
     runner.handle("resume", {})
     assert not runner.paused.is_set()
+
+
+def test_analyze_writes_the_game_log_of_the_shipped_video(tmp_path: pathlib.Path) -> None:
+    import subprocess
+    import sys
+
+    folder = clip_folder()
+    render = json.loads((folder / "render.json").read_text())
+    out = tmp_path / "game.jsonl"
+    proc = subprocess.run(
+        [sys.executable, "-m", "cardref.cli", "analyze", str(folder / render["video"]), "--game", "klondike",
+         "--rules", render["rules"], "--calibration", str(folder / "calibration.json"), "--out", str(out),
+         "--detections", str(folder / "boxes.jsonl.gz"), "--games-dir", str(tmp_path / "games")],
+        capture_output=True, text=True, timeout=300,
+    )
+    assert proc.returncode == 0, proc.stderr
+    records = [json.loads(line) for line in out.read_text().splitlines()]
+    assert records[0]["format"] == "cardref-gamelog" and records[0]["game"] == "klondike"
+    kinds = [r["kind"] for r in records[1:]]
+    truth = [json.loads(x) for x in (folder / "moves.jsonl").read_text().splitlines() if x.strip()]
+    assert kinds.count("move") == sum(1 for m in truth if m["kind"] == "legal")
+    assert kinds.count("illegal") == 1 and kinds[-1] == "end"

@@ -16,28 +16,28 @@ from typing import Any
 def register(subparsers: Any) -> None:
     p = subparsers.add_parser("analyze", help="referee a recorded video and write its game log")
     p.add_argument("video", help="a video file or a folder of images")
-    p.add_argument("--game", required=True, help="klondike (stress and zenuwen: not yet followed by camera)")
+    p.add_argument("--game", required=True, help="klondike, stress or zenuwen")
     p.add_argument("--rules", default="", help="rule options key=value,... (RULES.md defaults)")
     p.add_argument("--calibration", required=True, help="CAL.json (docs/calibration-format.md)")
     p.add_argument("--out", required=True, help="where to write the game log (JSONL, docs/gamelog-format.md)")
     p.add_argument("--players", default="", help="players' names, comma-separated")
     p.add_argument("--games-dir", help="games directory to keep the game in (default: the user's)")
+    p.add_argument("--detections", help="read each frame's corner boxes from a file (boxes.jsonl[.gz] of cardref "
+                                        "render --boxes) instead of running the detector")
     p.set_defaults(func=main)
 
 
 def main(args: argparse.Namespace) -> int:
     from calibration.store import load_calibration
-    from referee.klondike import KlondikeRules
+    from referee.followers import find_follower
 
     from ..gamelog.store import GameStore
-    from ..live import LIVE_GAMES, LiveReferee
+    from ..live import LiveReferee
     from ..pipeline import Pipeline
 
-    if args.game not in LIVE_GAMES:
-        print(f"cardref analyze: the camera referee follows {', '.join(LIVE_GAMES)} so far, not {args.game!r}", file=sys.stderr)
-        return 2
     try:
-        rules = KlondikeRules.from_spec(args.rules)
+        follower = find_follower(args.game)
+        rules = follower.rules_from_spec(args.rules)
         calibration = load_calibration(args.calibration)
     except (ValueError, OSError) as exc:
         print(f"cardref analyze: {exc}", file=sys.stderr)
@@ -47,9 +47,14 @@ def main(args: argparse.Namespace) -> int:
         return 2
     store = GameStore(args.games_dir)
     players = [p.strip() for p in args.players.split(",") if p.strip()] or ["player"]
-    writer = store.new_game(args.game, rules.spec(), players, deal=None)
+    writer = store.new_game(args.game, follower.rules_spec(rules), players, deal=None)
     referee = LiveReferee(args.game, rules, writer=writer)
-    pipeline = Pipeline(args.video, calibration, referee, realtime=False)
+    replay = None
+    if args.detections:
+        from vision.detection_replay import replay_detector
+
+        replay = replay_detector(args.detections, min_visible=0.6)
+    pipeline = Pipeline(args.video, calibration, referee, realtime=False, replay=replay)
     try:
         stats = pipeline.run()
     finally:

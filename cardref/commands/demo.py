@@ -14,7 +14,6 @@ list in the terminal instead, without the web app.
 from __future__ import annotations
 
 import argparse
-import gzip
 import json
 from importlib import resources
 from pathlib import Path
@@ -38,29 +37,12 @@ def clip_folder() -> Path:
     return Path(str(resources.files("cardref") / "demo" / "clips" / "klondike"))
 
 
-class RecordedBoxes:
-    """A stand-in for the detector: the true corner boxes recorded with the video, frame by frame."""
+def recorded_boxes(folder: Path) -> Any:
+    """The corner boxes recorded with the video, standing in for the detector. A corner counts where
+    most of it shows (60 %: a fanned column covers part of each index), a back wherever a sliver shows."""
+    from vision.detection_replay import replay_detector
 
-    def __init__(self, folder: Path) -> None:
-        from vision.detections import Detection
-
-        # a corner counts where most of it shows; a back wherever a sliver shows (as tests/test_render.py)
-        with gzip.open(folder / "boxes.jsonl.gz", "rt", encoding="utf-8") as fh:
-            self.frames = [
-                [
-                    Detection(b["card"], tuple(b["box"]), 0.95)
-                    for b in json.loads(line)["boxes"]
-                    if b.get("visible", 1.0) >= (0.05 if b["card"] == "BACK" else 0.6)
-                ]
-                for line in fh
-                if line.strip()
-            ]
-        self.index = 0
-
-    def __call__(self, image: Any) -> list[Any]:
-        boxes = self.frames[self.index] if self.index < len(self.frames) else []
-        self.index += 1
-        return boxes  # type: ignore[no-any-return]
+    return replay_detector(folder / "boxes.jsonl.gz", min_visible=0.6)
 
 
 def main(args: argparse.Namespace) -> int:
@@ -91,18 +73,8 @@ def main(args: argparse.Namespace) -> int:
     games_dir = args.games_dir or Path(tempfile.mkdtemp(prefix="cardref-demo-"))
 
     def source(services: Any) -> TableRunner:
-        detect = None
-        if args.boxes == "recorded":
-            boxes = RecordedBoxes(folder)
-            detect = boxes
-
-            class Fresh(TableRunner):  # each pass of the video starts the recorded boxes again
-                def _new_game(self) -> None:
-                    boxes.index = 0
-                    super()._new_game()
-
-            return Fresh(services, config, detect=detect)
-        return TableRunner(services, config, detect=detect)
+        replay = recorded_boxes(folder) if args.boxes == "recorded" else None
+        return TableRunner(services, config, replay=replay)
 
     settings = WebSettings(host=args.host, port=args.port, games_dir=games_dir)
     app = create_app(settings, source=source)
