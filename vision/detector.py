@@ -120,8 +120,8 @@ class DetectorConfig:
     """``conf`` is the threshold on the reported confidence (detector score x classifier probability);
     boxes scoring below ``conf * candidate_factor`` are not even classified."""
 
-    imgsz: int = 640
-    conf: float = 0.35
+    imgsz: int = 384
+    conf: float = 0.15
     iou: float = 0.5
     candidate_factor: float = 0.6
     threads: int = 2
@@ -217,6 +217,6 @@ def _iou(a: Sequence[float], b: Sequence[float]) -> float:
 
 
 @lru_cache(maxsize=4)
-def default_detector(threads: int = 2, imgsz: int = 640) -> CardDetector:
+def default_detector(threads: int = 2, imgsz: int = 384) -> CardDetector:
     """The shipped models, loaded once per (threads, imgsz)."""
     return CardDetector(config=DetectorConfig(threads=threads, imgsz=imgsz))

@@ -27,7 +27,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
 
 def add_model_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--threads", type=int, default=2, help="ONNX Runtime threads (default 2)")
-    p.add_argument("--imgsz", type=int, default=640, help="detector input: longer side in pixels (default 640)")
+    p.add_argument("--imgsz", type=int, default=384, help="detector input: longer side in pixels (default 384)")
     p.add_argument("--conf", type=float, default=None, help="confidence threshold (default: the model's)")
     p.add_argument("--detector", default=None, help="corner detector ONNX file (default: shipped)")
     p.add_argument("--classifier", default=None, help="card classifier ONNX file (default: shipped)")
