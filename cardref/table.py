@@ -33,6 +33,8 @@ class TableConfig:
     players: tuple[str, ...] = ("Player 1",)
     realtime: bool = True
     loop: bool = False
+    detector: str = "the shipped detector"
+    """Where the corner boxes come from, as the pages say it."""
 
 
 class TableRunner:
@@ -104,7 +106,9 @@ class TableRunner:
             writer = self.services.store.new_game(cfg.game, spec, list(cfg.players))
             self.referee = LiveReferee(cfg.game, cfg.rules, writer=writer, publish=self.services.hub.publish)
             self.games.append(writer.id)
-        self.services.hub.publish({"type": "status", "referee": f"recording game {writer.id}"})
+        self.services.hub.publish(
+            {"type": "status", "referee": f"recording game {writer.id}", "detector": self.config.detector}
+        )
 
     def _end_game(self, result: str, reason: str) -> None:
         with self._lock:
