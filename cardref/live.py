@@ -107,12 +107,20 @@ class LiveReferee:
         return findings
 
     def state_message(self) -> dict[str, Any]:
-        return {
+        picture = self.follower.public_state(self.live)
+        header = getattr(self.writer, "header", None)
+        message = {
             "game_id": getattr(self.writer, "id", None),
             "game": self.game,
             "rules": self.follower.rules_spec(self.rules),
-            "state": self.follower.public_state(self.live),
+            "players": list(getattr(header, "players", ()) or ()),
+            "state": picture,
         }
+        # the facts the pages show beside the table
+        for key in ("score", "scores", "moves", "cards_left", "standings", "passes_left", "waiting_for_take_back"):
+            if key in picture:
+                message[key] = picture[key]
+        return message
 
     def _record(self, finding: Finding, jpeg: bytes | None) -> None:
         t = finding.t

@@ -109,6 +109,7 @@ class TableRunner:
         self.services.hub.publish(
             {"type": "status", "referee": f"recording game {writer.id}", "detector": self.config.detector}
         )
+        self._report("playing")
 
     def _end_game(self, result: str, reason: str) -> None:
         with self._lock:
@@ -118,6 +119,17 @@ class TableRunner:
             if not referee.writer.ended:
                 referee.writer.end(referee.last_t, result, reason=reason)
             referee.writer.close()
+        self._report("ended")
+
+    def _report(self, phase: str) -> None:
+        session = getattr(self.services, "session", None)
+        if session is None:
+            return
+        from cardref.web.session import PlayerSeat, TableSetup
+
+        cfg = self.config
+        players = [PlayerSeat(name=name or f"Player {i + 1}", seat=i + 1) for i, name in enumerate(cfg.players)]
+        session.report(phase, TableSetup(game=cfg.game, rules=cfg.rules, players=players))  # type: ignore[arg-type]
 
     # -- what people ask for on the pages -----------------------------------------------------------
 

@@ -120,6 +120,16 @@ class Session:
         self.hub.commands.put(Command(kind, payload, time.time()))
         self._publish()
 
+    def report(self, phase: Phase, setup: TableSetup | None = None) -> None:
+        """The pipeline says where the game is (a video's game started or ended by itself): published,
+        not sent back to the pipeline as a command."""
+        with self._lock:
+            self.phase = phase
+            if setup is not None:
+                self.setup = setup
+            self.changed = time.time()
+        self._publish()
+
     def forward(self, kind: str, data: dict[str, Any]) -> None:
         """A slap or a correction: only for the pipeline, the phase does not change."""
         self.hub.commands.put(Command(kind, data, time.time()))
