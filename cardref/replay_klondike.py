@@ -6,6 +6,7 @@ from typing import Any, Iterable, TextIO
 
 from referee import klondike
 from referee.klondike import KlondikeRules, Move
+from referee.options import parse_options
 from referee.verdict import Illegal
 
 from .jsonl import read_lines, write_line
@@ -19,7 +20,7 @@ def verdict_json(verdict: klondike.Legal[klondike.KlondikeState] | Illegal, scor
 
 def rules_for_deal(spec: str, deal: klondike.Deal) -> KlondikeRules:
     """The rules as given; an 8-pile deal with no ``columns`` option means columns=8 (K16)."""
-    given = klondike.parse_options(KlondikeRules, spec)
+    given = parse_options(KlondikeRules, spec)
     if "columns" not in given and len(deal.tableau) == 8:
         given["columns"] = 8
     return KlondikeRules.make(**given)
