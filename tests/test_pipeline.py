@@ -15,43 +15,11 @@ from cardref.live import LiveReferee
 from cardref.pipeline import Pipeline
 from referee import klondike
 from referee.klondike import KlondikeRules, Move
-from vision.synthetic_scenes import Action, Noise, Pile, Scene
+from scripted_klondike import camera_for, scene_actions
+from vision.synthetic_scenes import Noise, Pile, Scene
 
 DATA = pathlib.Path(__file__).parent / "data"
 SIZE = (1280, 720)
-
-
-def camera(layout):  # type: ignore[no-untyped-def]
-    from calibration.homography import TableHomography
-
-    x0, y0, x1, y1 = layout.bounds_mm()
-    x0, y0, x1, y1 = x0 - 60, y0 - 60, x1 + 60, y1 + 60
-    w, h = SIZE
-    scale = min((w - 40) / (x1 - x0), (h - 40) / (y1 - y0))
-    bw, bh = (x1 - x0) * scale, (y1 - y0) * scale
-    left, top = (w - bw) / 2, (h - bh) / 2
-    image = [(left + 0.1 * bw, top), (left + 0.9 * bw, top), (left + bw, top + bh), (left, top + bh)]
-    return TableHomography.from_point_pairs(image, [(x0, y0), (x1, y0), (x1, y1), (x0, y1)], SIZE)
-
-
-def scene_actions(state: klondike.KlondikeState, move: Move, after: klondike.KlondikeState, found: dict[str, str]) -> list[Action]:
-    """The hand actions that carry out an engine move on the scripted table."""
-    zone = {f"t{i + 1}": f"tableau{i + 1}" for i in range(7)} | {"waste": "waste"}
-    if move.op == "draw":
-        drawn = tuple(c.code for c in after.waste[len(state.waste) :])
-        return [Action("turn", "stock", "waste", len(drawn), drawn)]
-    src = zone[move.src]
-    if move.dst == "foundation":
-        card = (state.waste[-1] if move.src == "waste" else state.tableau[int(move.src[1:]) - 1][-1])
-        dst = found.setdefault(card.suit, f"foundation{len(found) + 1}")
-    else:
-        dst = zone[move.dst]
-    actions = [Action("move", src, dst, move.count)]
-    if move.src.startswith("t"):
-        i = int(move.src[1:]) - 1
-        if after.hidden[i] < state.hidden[i]:
-            actions.append(Action("flip", src, cards=(after.tableau[i][-1].code,)))
-    return actions
 
 
 def test_a_game_on_the_table_is_refereed_from_corner_detections(tmp_path: pathlib.Path) -> None:
@@ -61,7 +29,7 @@ def test_a_game_on_the_table_is_refereed_from_corner_detections(tmp_path: pathli
     rules = KlondikeRules.from_spec("draw=1")
     truth = klondike.new_game(deal, rules)
     layout = template("klondike")
-    h = camera(layout)
+    h = camera_for(layout)
     piles = {f"tableau{i + 1}": Pile(truth.hidden[i], [truth.tableau[i][-1].code]) for i in range(7)}
     piles["stock"] = Pile(len(truth.stock), [])
     scene = Scene(layout, h, piles, fps=15, seed=5, noise=Noise(miss=0.02, duplicate=0.02, misread=0.0), visible_waste=1)

@@ -13,6 +13,7 @@ import pytest
 from calibration.homography import TableHomography
 from calibration.templates import template
 from calibration.zones import ZoneLayout
+import scripted_klondike
 from vision.card_grouping import group_cards
 from vision.detections import Detection
 from vision.pile_assignment import OFF, assign_piles
@@ -26,15 +27,7 @@ DECK = [r + s for s in "SHDC" for r in ("A", "2", "3", "4", "5", "6", "7", "8", 
 
 def camera_for(layout: ZoneLayout, size: tuple[int, int] = SIZE) -> TableHomography:
     """A camera that sees the whole layout (plus a margin) from a slant: the far edge looks narrower."""
-    x0, y0, x1, y1 = layout.bounds_mm()
-    x0, y0, x1, y1 = x0 - 60, y0 - 60, x1 + 60, y1 + 60
-    w, h = size
-    scale = min((w - 40) / (x1 - x0), (h - 40) / (y1 - y0))
-    bw, bh = (x1 - x0) * scale, (y1 - y0) * scale
-    left, top = (w - bw) / 2, (h - bh) / 2
-    squeeze = 0.12 * bw
-    image = [(left + squeeze, top), (left + bw - squeeze, top), (left + bw, top + bh), (left, top + bh)]
-    return TableHomography.from_point_pairs(image, [(x0, y0), (x1, y0), (x1, y1), (x0, y1)], size)
+    return scripted_klondike.camera_for(layout, size, squeeze=0.12)
 
 
 def run(scene: Scene, frames: list[Frame], settings: TrackerSettings) -> list[TableState]:
