@@ -258,18 +258,12 @@ def new_game(the_deal: Deal, rules: KlondikeRules | None = None, carry: int = 0)
     hidden = tuple(max(len(p) - 1, 0) for p in the_deal.tableau)
     state = KlondikeState(rules, the_deal.tableau, hidden, the_deal.stock, carry=carry if _vegas(rules) else 0)
     if _vegas(rules):
-        state = _with(state, score=state.carry - 52)
+        state = replace(state, score=state.carry - 52)
     return state
 
 
 def _vegas(rules: KlondikeRules) -> bool:
     return rules.scoring.startswith("vegas")
-
-
-def _with(state: KlondikeState, **changes: Any) -> KlondikeState:
-    values = {name: getattr(state, name) for name in KlondikeState.__slots__}
-    values.update(changes)
-    return KlondikeState(**values)
 
 
 def _pile_name(i: int) -> str:

@@ -92,7 +92,7 @@ def start(observation: Observation, rules: KlondikeRules | None = None) -> LiveK
         del unseen[:backs]
     state = KlondikeState(rules, tuple(tableau), tuple(b for b, _ in layout), tuple(unseen))
     if rules.scoring.startswith("vegas"):
-        state = klondike._with(state, score=-52)
+        state = replace(state, score=-52)
     return LiveKlondike(state, frozenset(seen))
 
 

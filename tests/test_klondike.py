@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
 from referee import klondike
@@ -448,7 +450,7 @@ def test_K15_vegas_balance() -> None:
     s = klondike.new_game(klondike.deal(1), r)
     assert s.score == -52
     s = pos(["|AH", "|3C"], waste="2H", scoring="vegas", draw=1)
-    s = klondike._with(s, score=-52)
+    s = replace(s, score=-52)
     s = legal(s, M("t1", "foundation")).state
     s = legal(s, M("waste", "foundation")).state
     assert s.score == -42
@@ -465,7 +467,7 @@ def test_K15_vegas_cumulative_carries_the_balance() -> None:
 
 def test_K15_vegas_recycles_cost_nothing_but_passes_are_limited() -> None:
     s = pos([], stock="AC", scoring="vegas", draw=3)
-    s = klondike._with(s, score=-52)
+    s = replace(s, score=-52)
     for _ in range(2):
         s = legal(s, Move.draw()).state
         s = legal(s, Move.recycle()).state
