@@ -8,7 +8,7 @@ import pytest
 
 from vision.detections import Detection
 from vision.evaluate import ClassStats, match_image
-from vision.yolo_folder import CLASSES, normalise_name, read_folder, read_names
+from vision.yolo_folder import CLASSES, UNREADABLE, normalise_name, read_folder, read_names
 
 
 @pytest.mark.parametrize("name, code", [
@@ -51,3 +51,26 @@ def test_matching_counts_right_card_only() -> None:
     assert stats["10H"].hits == [True, False] and stats["10H"].at(0.85) == (1, 1)
     assert stats["10H"].ap50() == pytest.approx(1.0)
     assert stats["QS"].ap50() == 0.0 and stats["QD"].hits == [False]
+
+
+def test_detections_on_unreadable_indices_are_neither_hits_nor_false_alarms() -> None:
+    from collections import defaultdict
+
+    assert normalise_name("UNREADABLE") == UNREADABLE
+    stats: dict[str, ClassStats] = defaultdict(ClassStats)
+    gt = [("10H", (0.0, 0.0, 10.0, 20.0)), (UNREADABLE, (50.0, 50.0, 54.0, 60.0))]
+    dets = [Detection("10H", (0.5, 0.5, 10.0, 20.0), 0.9),
+            Detection("QD", (50.0, 50.0, 54.0, 60.0), 0.7),   # a guess at the unreadable one: ignored
+            Detection("QD", (80.0, 80.0, 90.0, 100.0), 0.6)]  # nothing there: a false alarm
+    match_image(stats, gt, dets)
+    assert sum(s.n_gt for s in stats.values()) == 1
+    assert stats["QD"].hits == [False] and stats["QD"].scores == [0.6]
+
+
+def test_a_tiny_or_blurred_index_is_labelled_unreadable() -> None:
+    from vision.synth import Degradation
+
+    sharp, webcam, blurred = Degradation(), Degradation(scale=0.4), Degradation(blur=3.0)
+    index = (100.0, 100.0, 116.0, 140.0)  # 16 px wide, 40 tall
+    assert sharp.readable(index) and not webcam.readable(index) and not blurred.readable(index)
+    assert not sharp.readable((0.0, 0.0, 8.0, 20.0))

@@ -4,8 +4,10 @@ Ground-truth class names are mapped to ours by name (:mod:`vision.yolo_folder`);
 A detection is a true positive when it names the right card and overlaps an unmatched ground-truth
 box of that card by IoU >= 0.5 (greedy, most confident first). AP50 is the area under the
 all-point-interpolated precision/recall curve of each class (VOC/COCO style); mAP50 is its mean over
-the classes present in the ground truth. Precision and recall are reported at the operating
-threshold (the detector's ``conf``), computed from the same matches.
+the classes present in the ground truth. Precision and recall are reported at the operating threshold
+(the detector's ``conf``), computed from the same matches. Boxes of class
+:data:`~vision.yolo_folder.UNREADABLE` are don't-care regions: a detection on one that matches no real
+label is dropped, not counted as false.
 """
 
 from __future__ import annotations
@@ -17,7 +19,7 @@ from typing import Callable, Sequence
 import numpy as np
 
 from vision.detections import Detection
-from vision.yolo_folder import CLASSES, Labelled
+from vision.yolo_folder import CLASSES, UNREADABLE, Labelled
 
 
 @dataclass
@@ -60,6 +62,8 @@ def _iou(a: Sequence[float], b: Sequence[float]) -> float:
 
 def match_image(stats: dict[str, ClassStats], gt: list[tuple[str, tuple[float, float, float, float]]],
                 dets: Sequence[Detection], iou: float = 0.5) -> None:
+    ignore = [box for code, box in gt if code == UNREADABLE]
+    gt = [(code, box) for code, box in gt if code != UNREADABLE]
     used = [False] * len(gt)
     for code, _ in gt:
         stats[code].n_gt += 1
@@ -72,6 +76,8 @@ def match_image(stats: dict[str, ClassStats], gt: list[tuple[str, tuple[float, f
                     best, bi = v, k
         if bi >= 0:
             used[bi] = True
+        elif any(_iou(d.box, box) >= iou for box in ignore):
+            continue  # on an unreadable index: neither a hit nor a false alarm
         stats[d.card].scores.append(d.confidence)
         stats[d.card].hits.append(bi >= 0)
 

@@ -29,8 +29,15 @@ import numpy as np
 
 from vision.decks import CARDS
 from vision.detector import crop_square
+from vision.yolo_folder import UNREADABLE
 
 MIN_VISIBLE = 0.9
+# A corner index is labelled as readable only when its box's narrow side (rank and suit stacked make it
+# about 2.5x taller than wide) keeps 12 px of real resolution after the webcam down-sampling and the blur
+# is under 15% of that side. Below that the glyphs melt: people cannot read them in the frame either, and
+# the evaluation ignores detections there (neither hit nor false alarm), as COCO does with crowd regions.
+MIN_READABLE_SIDE = 12
+MAX_BLUR = 0.15
 DET_MAX_SIDE = 640
 CLS_SIZE = 64
 HOLDOUT_DECKS = ("penguins", "simplistic")
@@ -219,6 +226,22 @@ LAYOUTS = [(layout_klondike, 0.35), (layout_rows, 0.2), (layout_loose, 0.25), (l
 class Label:
     cls: str  # CODE or BACK
     box: tuple[float, float, float, float]  # x1 y1 x2 y2 in frame pixels
+    readable: bool = True  # False: visible, but too small or blurred in the final frame for anyone to read
+
+
+@dataclass(frozen=True)
+class Degradation:
+    """What :func:`_effects` did to a frame's sharpness: the webcam down-sampling factor (1: none) and the
+    blur in frame pixels (Gaussian sigma, or a motion kernel's length / 3)."""
+
+    scale: float = 1.0
+    blur: float = 0.0
+
+    def readable(self, box: tuple[float, float, float, float]) -> bool:
+        """Whether a printed index in ``box`` can still be read: its narrow side keeps at least
+        ``MIN_READABLE_SIDE`` pixels of real resolution and is at least ``1 / MAX_BLUR`` times the blur."""
+        side = min(box[2] - box[0], box[3] - box[1])
+        return side * self.scale >= MIN_READABLE_SIDE and self.blur <= MAX_BLUR * side
 
 
 def _card_to_table(p: Placed, w: int, h: int) -> np.ndarray:
@@ -286,7 +309,7 @@ def _hand(rng: np.random.Generator, W: int, H: int, scale: float) -> tuple[np.nd
     return mask, skin
 
 
-def _effects(rng: np.random.Generator, img: np.ndarray) -> np.ndarray:
+def _effects(rng: np.random.Generator, img: np.ndarray) -> tuple[np.ndarray, Degradation]:
     import cv2
 
     H, W = img.shape[:2]
@@ -320,10 +343,13 @@ def _effects(rng: np.random.Generator, img: np.ndarray) -> np.ndarray:
     img = np.clip(img, 0, 255).astype(np.uint8)
     # blur: defocus or motion
     r = rng.random()
+    blur, scale = 0.0, 1.0
     if r < 0.3:
-        img = cv2.GaussianBlur(img, (0, 0), rng.uniform(0.5, 2.0))
+        blur = rng.uniform(0.5, 2.0)
+        img = cv2.GaussianBlur(img, (0, 0), blur)
     elif r < 0.45:
         k = int(rng.integers(3, 9))
+        blur = k / 3
         ker = np.zeros((k, k), np.float32)
         ker[k // 2, :] = 1.0 / k
         rot = cv2.getRotationMatrix2D((k / 2 - 0.5, k / 2 - 0.5), rng.uniform(0, 180), 1.0)
@@ -331,7 +357,7 @@ def _effects(rng: np.random.Generator, img: np.ndarray) -> np.ndarray:
         img = cv2.filter2D(img, -1, ker / max(ker.sum(), 1e-6))
     # cheap webcam: down- and up-sampled
     if rng.random() < 0.3:
-        f = rng.uniform(0.35, 0.8)
+        f = scale = rng.uniform(0.35, 0.8)
         small = cv2.resize(img, (max(8, int(W * f)), max(8, int(H * f))), interpolation=cv2.INTER_AREA)
         img = cv2.resize(small, (W, H), interpolation=cv2.INTER_LINEAR)
     # sensor noise, salt and pepper
@@ -343,7 +369,7 @@ def _effects(rng: np.random.Generator, img: np.ndarray) -> np.ndarray:
     # JPEG round trip
     q = int(rng.integers(25, 96))
     ok, buf = cv2.imencode(".jpg", img, [cv2.IMWRITE_JPEG_QUALITY, q])
-    return cv2.imdecode(buf, cv2.IMREAD_COLOR)
+    return cv2.imdecode(buf, cv2.IMREAD_COLOR), Degradation(scale, blur)
 
 
 def render_scene(rng: np.random.Generator, decks: list[Deck], layout=None, size: tuple[int, int] | None = None,
@@ -410,7 +436,9 @@ def render_scene(rng: np.random.Generator, decks: list[Deck], layout=None, size:
             frame[mm] = shade[mm]
             owner[mm] = -2
     labels = _labels(placed, quads, owner, W, H)
-    img = _effects(rng, frame) if effects else np.clip(frame, 0, 255).astype(np.uint8)
+    img, seen = _effects(rng, frame) if effects else (np.clip(frame, 0, 255).astype(np.uint8), Degradation())
+    for lb in labels:
+        lb.readable = lb.cls == "BACK" or seen.readable(lb.box)
     return img, labels
 
 
@@ -502,7 +530,6 @@ def jitter_box(rng: np.random.Generator, box: tuple[float, float, float, float],
             x2 + rng.normal(0, amount) * w, y2 + rng.normal(0, amount) * h)
 
 
-MIN_CROP_SIDE = 12  # an index whose box is narrower than this (frame pixels) is not legible: no classifier crop
 
 
 def write_split(out: Path, split: str, decks: list[Deck], n: int, seed: int, crops_per_scene: int = 8,
@@ -517,13 +544,13 @@ def write_split(out: Path, split: str, decks: list[Deck], n: int, seed: int, cro
     full = out / "full" / split  # full-resolution frames with card labels, for end-to-end evaluation
     (full / "images").mkdir(parents=True, exist_ok=True)
     (full / "labels").mkdir(parents=True, exist_ok=True)
+    (full / "data.yaml").write_text(f"names: {ALL_CLASSES!r}\n")
     for k in range(n):
         name = f"{split}_{seed}_{k:05d}"
         img, labels = render_scene(rng, decks)
         H, W = img.shape[:2]
         # classifier crops from the full-resolution frame
-        idx = [lb for lb in labels if lb.cls != "BACK"
-               and min(lb.box[2] - lb.box[0], lb.box[3] - lb.box[1]) >= MIN_CROP_SIDE]
+        idx = [lb for lb in labels if lb.cls != "BACK" and lb.readable]
         rng.shuffle(idx)
         for j, lb in enumerate(idx[:crops_per_scene]):
             d = cls_root / lb.cls
@@ -539,7 +566,7 @@ def write_split(out: Path, split: str, decks: list[Deck], n: int, seed: int, cro
         if split != "train":
             cv2.imwrite(str(full / "images" / f"{name}.jpg"), img, [cv2.IMWRITE_JPEG_QUALITY, 92])
             (full / "labels" / f"{name}.txt").write_text("".join(
-                f"{ALL_CLASSES.index(lb.cls)} {(lb.box[0] + lb.box[2]) / 2 / W:.6f} {(lb.box[1] + lb.box[3]) / 2 / H:.6f} "
+                f"{ALL_CLASSES.index(lb.cls) if lb.readable else ALL_CLASSES.index(UNREADABLE)} {(lb.box[0] + lb.box[2]) / 2 / W:.6f} {(lb.box[1] + lb.box[3]) / 2 / H:.6f} "
                 f"{(lb.box[2] - lb.box[0]) / W:.6f} {(lb.box[3] - lb.box[1]) / H:.6f}\n" for lb in labels))
         # detector image, scaled down
         f = min(1.0, DET_MAX_SIDE / max(W, H))
@@ -555,7 +582,7 @@ def write_split(out: Path, split: str, decks: list[Deck], n: int, seed: int, cro
             print(split, seed, k, flush=True)
 
 
-ALL_CLASSES = CARDS + ["BACK"]
+ALL_CLASSES = CARDS + ["BACK", UNREADABLE]  # the class names of the ``full`` splits' data.yaml
 
 
 def deck_names(root: Path) -> tuple[list[str], list[str]]:

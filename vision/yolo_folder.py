@@ -18,14 +18,20 @@ RANKS = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"]
 SUITS = ["C", "D", "H", "S"]
 CARDS = [r + s for s in SUITS for r in RANKS]
 CLASSES = CARDS + [BACK]
+UNREADABLE = "UNREADABLE"
+"""Class name of a box where a card shows but its index cannot be read (too small, too blurred): the
+evaluation ignores detections there instead of counting them as hits or false alarms."""
 IMAGE_EXT = (".jpg", ".jpeg", ".png", ".bmp", ".webp")
 
 
 def normalise_name(name: str) -> str | None:
-    """Our card code for a class name from another dataset, or None (jokers, unknown names)."""
+    """Our card code for a class name from another dataset, :data:`UNREADABLE` for a don't-care box, or
+    None (jokers, unknown names)."""
     n = name.strip().upper().replace(" ", "").replace("_", "").replace("-", "")
     if n in ("BACK", "BACKS", "CARDBACK"):
         return BACK
+    if n in (UNREADABLE, "IGNORE"):
+        return UNREADABLE
     words = {"ACE": "A", "KING": "K", "QUEEN": "Q", "JACK": "J", "TEN": "10"}
     suits = {"CLUBS": "C", "CLUB": "C", "DIAMONDS": "D", "DIAMOND": "D", "HEARTS": "H", "HEART": "H",
              "SPADES": "S", "SPADE": "S"}
