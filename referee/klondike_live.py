@@ -14,6 +14,12 @@ From the previous confirmed position and a new steady observation:
    until the table is back as it was (``taken_back``) or a legal move explains it;
 4. nothing explains it: an unrecognised change, reported, never turned into an invented move.
 
+Face-down cards are counted by the rules, not by the camera: the deal puts i face-down cards under
+column i's (K2) and only K6 turns one up, so the referee always knows how many lie in each column. A
+camera sees the edges of a squared or tightly fanned stack of backs as one or two, so an observed
+count is only asked whether a column shows face-down cards at all (an empty column and a column of
+backs are different places for a king).
+
 Observations use the zone names of the calibration templates: ``stock``, ``waste``,
 ``foundation1`` .. ``foundation4`` and ``tableau1`` .. ``tableau8``.
 """
@@ -72,7 +78,8 @@ class LiveKlondike:
 
 def start(observation: Observation, rules: KlondikeRules | None = None) -> LiveKlondike:
     """A new game from the first steady view of a fresh deal: the face-up tableau cards are read,
-    everything else is unseen."""
+    everything else is unseen; column i holds i face-down cards (K2), whatever count the camera
+    made of them, but a column must show face-down cards where the deal put some."""
     rules = rules or KlondikeRules.make()
     seen: list[Card] = []
     layout: list[tuple[int, Card]] = []
@@ -80,8 +87,10 @@ def start(observation: Observation, rules: KlondikeRules | None = None) -> LiveK
         pile = observation.piles.get(tableau_zone(i), SeenPile())
         if len(pile.cards) != 1 or pile.cards[0] is None:
             raise ValueError(f"cannot start: {tableau_zone(i)} must show exactly one readable face-up card")
+        if pile.backs is not None and (pile.backs > 0) != (i > 0):
+            raise ValueError(f"cannot start: {tableau_zone(i)} must show {i} face-down cards under its face-up one")
         c = Card.parse(pile.cards[0])
-        layout.append((pile.backs if pile.backs is not None else i, c))
+        layout.append((i, c))
         seen.append(c)
     if len(set(seen)) != len(seen):
         raise ValueError("cannot start: the same card is seen on two piles")
@@ -133,7 +142,7 @@ def _match(view: _View, obs: Observation, known: frozenset[Card]) -> dict[Card, 
             pile = obs.piles.get(tableau_zone(i))
             if pile is None or pile.held:
                 continue
-            if pile.backs is not None and pile.backs != backs:
+            if pile.backs is not None and (pile.backs > 0) != (backs > 0):
                 raise _Mismatch
             _match_cards(up, pile.cards, known, bind)
         waste = obs.piles.get("waste")
@@ -297,7 +306,7 @@ def _difference(view: _View, obs: Observation) -> str:
         pile = obs.piles.get(tableau_zone(i))
         if pile is None or pile.held:
             continue
-        if pile.backs not in (None, backs) or tuple(c.code for c in up) != tuple(pile.cards):
+        if (pile.backs is not None and (pile.backs > 0) != (backs > 0)) or tuple(c.code for c in up) != tuple(pile.cards):
             seen = " ".join(c or "?" for c in pile.cards)
             differ.append(f"{tableau_zone(i)} shows [{seen}] over {pile.backs} backs")
     waste = obs.piles.get("waste")

@@ -50,6 +50,37 @@ def test_a_whole_won_game_is_followed_move_by_move(name: str, rules: str) -> Non
     assert live.state.foundations == truth.foundations
 
 
+def squash_backs(obs: Observation, rng: random.Random) -> Observation:
+    """A camera that sees a stack of face-down cards as one to three backs (their edges run together)."""
+    piles = {name: pile if not pile.backs else SeenPile(pile.cards, rng.randint(1, 3), held=pile.held)
+             for name, pile in obs.piles.items()}
+    return replace(obs, piles=piles)
+
+
+def test_a_camera_that_miscounts_face_down_cards_still_follows_the_game() -> None:
+    deal, moves = recorded("klondike_won_draw3_seed6")
+    r = KlondikeRules.from_spec("draw=3")
+    truth = klondike.new_game(deal, r)
+    rng = random.Random(3)
+    live = klondike_live.start(squash_backs(expected_observation(truth), rng), r)
+    assert live.state.hidden == tuple(range(7))  # the deal's counts (K2), not the camera's
+    found = []
+    for i, move in enumerate(moves):
+        truth = klondike.replay(truth, [move])
+        live, findings = klondike_live.observe(live, squash_backs(expected_observation(truth, t=float(i + 1), waste_shown=3), rng))
+        assert [f.kind for f in findings] == ["move"], (i, move, findings)
+        found.append(findings[0].move)
+    assert found == moves and live.state.won
+
+
+def test_a_column_without_backs_where_the_deal_put_some_cannot_start() -> None:
+    r = KlondikeRules.make()
+    obs = expected_observation(klondike.new_game(klondike.deal(1), r))
+    piles = {**obs.piles, "tableau4": SeenPile(obs.piles["tableau4"].cards, 0)}
+    with pytest.raises(ValueError, match="tableau4"):
+        klondike_live.start(replace(obs, piles=piles), r)
+
+
 def test_noise_and_hands_never_invent_moves() -> None:
     deal, moves = recorded("klondike_won_draw1_seed3")
     r = KlondikeRules.from_spec("draw=1")
