@@ -2,16 +2,18 @@
 seen through a tilted camera (issue #5, item 4).
 
 The Scene knows the geometry (zones from a calibration template, where each card of each pile lies in
-table millimetres, where the hand is and what it carries) and the per-frame truth. This module paints
-it: a procedural table top (:mod:`vision.table_textures`) drawn top-down in millimetres at
+table millimetres, where the hands are and what they carry) and the per-frame truth. This module
+paints it: a procedural table top (:mod:`vision.table_textures`) drawn top-down in millimetres at
 ``px_per_mm``, every card face or back where the Scene puts it (small placement jitter, soft shadows,
-the edges of squared piles), a skin-coloured hand with its arm and shadow that carries cards, smeared
-along its motion, then a perspective warp to the camera image with the same homography that is saved
+the edges of squared piles), skin-coloured hands with their arms and shadows that carry cards,
+smeared along their motion, then a perspective warp to the camera image with the same homography that is saved
 as the video's calibration, then lighting (a gradient, vignetting, a slow change of brightness, a lamp
 that moves, sometimes a lamp's reflection on the glossy cards), blur, sensor noise and JPEG
 artefacts. :meth:`Painter.index_boxes` says where every printed corner index ended up in the picture
-and how much of it shows. Cards are painted upright (one player's layout: Klondike); other seats'
-cards would need turning.
+and how much of it shows. Every card is pasted by one method (``Painter._paste``), turned the way
+its player sees it: the seat nearest the camera (and shared piles) upright, the opposite seat by
+180 degrees, side seats by 90 (:meth:`~vision.synthetic_scenes.Scene.turn_deg`); each player's hand
+reaches in from the own side.
 
 Card faces come from the rendered decks in ``data/decks/<name>/`` (:mod:`vision.decks`). Truth videos
 use only decks the detector never trained on (:data:`HOLDOUT_DECKS`, kept equal to
@@ -206,31 +208,112 @@ def make_camera(
 # --------------------------------------------------------------------------------------------- scene
 
 
+@dataclass
+class Hand:
+    """One player's hand over the table in one frame: its palm, the cards it carries and where its arm
+    comes from (the player's side of the table)."""
+
+    seat: int
+    at: Vec
+    carried: list[tuple[str, Vec]]
+    entry: Vec
+
+
+@dataclass(frozen=True)
+class HandVisit:
+    """What one player's hand does in a visit: ``actions`` one after the other, at this pace, starting
+    ``delay_s`` after the visit begins (several hands can visit the table at once)."""
+
+    seat: int
+    actions: tuple[Action, ...]
+    reach_s: float = 0.5
+    carry_s: float = 0.6
+    leave_s: float = 0.45
+    flip_s: float = 0.5
+    delay_s: float = 0.0
+
+
 class TableScene(Scene):
-    """A :class:`Scene` that remembers where the hand and the carried cards are in each frame (for
-    painting) and plays several actions in one visit of the hand (a move and then turning up the card
-    it uncovered, with no moment at rest in between), plus ``recycle`` (the waste turned over onto
-    the stock) and ``hover`` (the hand lingers over a pile and touches nothing)."""
+    """A :class:`Scene` that remembers where the hands and the carried cards are in each frame (for
+    painting) and plays several actions in one visit of a hand (a move and then turning up the card
+    it uncovered, with no moment at rest in between), plus ``recycle`` (a pile turned face down onto
+    a stock: the waste, or a Stress centre pile taken), ``hover`` (the hand lingers over a pile and
+    touches nothing) and ``slap`` (a short press on a pile).
+
+    Every player's hand comes from the own side of the table (the seat's ``down`` direction) and
+    carries cards turned the way that player holds them; :meth:`visit_together` lets several players'
+    hands visit the table at the same moment (Stress and Zenuwen lay their centre cards together)."""
 
     def __init__(self, *args: object, **kwargs: object) -> None:
         super().__init__(*args, **kwargs)  # type: ignore[arg-type]
-        self.hand: Vec | None = None
-        self.carried: list[tuple[str, Vec]] = []
-        self.entry: Vec = self._entry_point()
+        self.hands: list[Hand] = []
+        self.entry: Vec = self.entry_for(1)
+        self.touches: list[tuple[int, int, float]] = []
+        """Of the last visit: (seat, action number, time) when each action's hand reached its pile."""
 
+    @property
+    def hand(self) -> Vec | None:
+        """The first hand's palm (table mm), None when no hand is over the table."""
+        return self.hands[0].at if self.hands else None
+
+    @property
+    def carried(self) -> list[tuple[str, Vec]]:
+        """Every card carried by any hand, with its centre (table mm)."""
+        return [c for h in self.hands for c in h.carried]
+
+    # -- frames
     def _frame(self, hand: Vec | None, carried: list[tuple[str, Vec]], at_rest: bool) -> Frame:
-        self.hand = None if hand is None else np.asarray(hand, np.float64)
-        self.carried = [(c, np.asarray(p, np.float64)) for c, p in carried]
+        # frames made by the plain Scene (hold, play): at most the first player's hand
+        self.hands = [] if hand is None else [
+            Hand(1, np.asarray(hand, np.float64), [(c, np.asarray(p, np.float64)) for c, p in carried], self.entry)]
         return super()._frame(hand, carried, at_rest)
 
+    def _hands_frame(self, hands: list[Hand], at_rest: bool) -> Frame:
+        self.hands = hands
+        return Scene._frame(self, hands[0].at if hands else None, self.carried, at_rest)
+
     def visit(self, actions: Sequence[Action], reach_s: float = 0.5, carry_s: float = 0.6, leave_s: float = 0.45,
-              flip_s: float = 0.5) -> Iterator[Frame]:
-        """The hand comes in, does ``actions`` one after the other, and leaves; then the table is at rest."""
-        at = self.entry
-        for k, action in enumerate(actions):
+              flip_s: float = 0.5, seat: int = 1) -> Iterator[Frame]:
+        """A hand comes in, does ``actions`` one after the other, and leaves; then the table is at rest."""
+        return self.visit_together([HandVisit(seat, tuple(actions), reach_s, carry_s, leave_s, flip_s)])
+
+    def visit_together(self, visits: Sequence[HandVisit]) -> Iterator[Frame]:
+        """Several hands at once, each doing its actions at its own pace; the table is at rest once
+        every hand has left. The piles change in the frame where a hand picks cards up or puts them
+        down, so two hands on two piles act at the same moment."""
+        self.touches = []
+        moving = [self._hand_poses(v) for v in visits]
+        while True:
+            hands: list[Hand] = []
+            alive = False
+            for k, poses in enumerate(moving):
+                if poses is None:
+                    continue
+                try:
+                    pose = next(poses)
+                except StopIteration:
+                    moving[k] = None
+                    continue
+                alive = True
+                if pose is not None:
+                    hands.append(pose)
+            if not alive:
+                break
+            yield self._hands_frame(hands, False)
+        self._mark_rest()
+
+    def _hand_poses(self, v: HandVisit) -> Iterator[Hand | None]:
+        """One hand's frames (None: not come in yet); changes the piles as it goes."""
+        entry = self.entry_for(v.seat)
+        down = self.down_of(v.seat)
+        for _ in range(int(round(v.delay_s * self.fps))):
+            yield None
+        at = entry
+        for k, action in enumerate(v.actions):
             src_pt = self._zone_centre(action.src)
-            for p in self._path(at, src_pt, reach_s if k == 0 else 0.6 * reach_s):
-                yield self._frame(p, [], False)
+            for p in self._path(at, src_pt, v.reach_s if k == 0 else 0.6 * v.reach_s):
+                yield Hand(v.seat, p, [], entry)
+            self.touches.append((v.seat, k, self.t))
             src = self.piles[action.src]
             carried: list[str] = []
             if action.kind == "move":
@@ -243,30 +326,31 @@ class TableScene(Scene):
                 src.backs -= 1
                 src.faces.append(action.cards[0])
             elif action.kind == "recycle":
-                n = len(src.faces)
+                n = len(src.faces) + src.backs
                 src.faces.clear()
+                src.backs = 0
                 carried = [BACK]
-            elif action.kind == "hover":
-                pass  # the hand goes to a pile, lingers, touches nothing
+            elif action.kind in ("hover", "slap"):
+                pass  # the hand goes to a pile, lingers (or presses it), touches no card
             else:
                 raise ValueError(f"unknown action kind {action.kind!r}")
             dst_name = action.dst or action.src
-            still = action.kind in ("flip", "hover")
+            still = action.kind in ("flip", "hover", "slap")
             dst_pt = src_pt if still else self._zone_centre(dst_name)
-            path = self._path(src_pt, dst_pt, carry_s if not still else flip_s * (1.0 if action.kind == "flip" else 2.0))
-            if still:  # a hand over a pile moves about, it does not stand still
+            linger = {"flip": 1.0, "hover": 2.0, "slap": 0.6}.get(action.kind, 0.0) * v.flip_s
+            path = self._path(src_pt, dst_pt, v.carry_s if not still else linger)
+            if action.kind in ("flip", "hover"):  # a hand over a pile moves about, it does not stand still
                 path = [p + 20.0 * np.array([math.sin(i), math.cos(i)]) for i, p in enumerate(path)]
             for p in path:
-                offsets = [p + np.array([0.0, FACE_STEP * (i - len(carried) + 1)]) for i in range(len(carried))]
-                yield self._frame(p, list(zip(carried, offsets)), False)
+                offsets = [p + down * (FACE_STEP * (i - len(carried) + 1)) for i in range(len(carried))]
+                yield Hand(v.seat, p, list(zip(carried, offsets)), entry)
             if action.kind == "recycle":
                 self.piles[dst_name].backs += n
             elif carried:
                 self.piles[dst_name].faces.extend(carried)
             at = dst_pt
-        for p in self._path(at, self.entry, leave_s):
-            yield self._frame(p, [], False)
-        self._mark_rest()
+        for p in self._path(at, entry, v.leave_s):
+            yield Hand(v.seat, p, [], entry)
 
 
 # --------------------------------------------------------------------------------------------- look
@@ -381,7 +465,7 @@ class Painter:
         self._static_version = 0
         self._static_img: Image | None = None
         self._static_img_version = -1
-        self._prev_hand: Vec | None = None
+        self._prev_hands: dict[int, Vec] = {}  # seat -> palm in the frame before (motion blur)
         self.with_boxes = False
         """Also keep which card shows at every canvas pixel, for :meth:`index_boxes`."""
         self._labels: npt.NDArray[np.int16] | None = None
@@ -461,23 +545,24 @@ class Painter:
         for name, pile in scene.piles.items():
             zone = scene.zones[name]
             frames = scene._card_frames(name, pile)
+            turn = scene.turn_deg(zone.seat)  # each player's cards lie the way that player sees them
             under = 0
             if zone.fan is None:
                 under = pile.backs + len(pile.faces) - 1
             elif zone.role == "waste":
                 under = max(0, len(pile.faces) - scene.visible_waste)
-            if frames and under > 0:  # the edges of a squared pile's lower cards
+            if frames and under > 0:  # the edges of a squared pile's lower cards (face down ones: backs)
                 code0, centre0, _ = frames[0]
                 layers = min(6, 1 + under // 4)
                 for k in range(layers, 0, -1):
                     shift = np.array([0.3 * k, 0.45 * k])
                     d, a = self._jitter(name, "under", k)
-                    img = self.cards[BACK if zone.role == "stock" else code0]
-                    self._paste(canvas, img, centre0 + d * 0.5 + shift, a * 0.6, mask=cards_mask)
+                    img = self.cards[BACK if zone.role == "stock" or pile.backs else code0]
+                    self._paste(canvas, img, centre0 + d * 0.5 + shift, turn + a * 0.6, mask=cards_mask)
             for slot, (code, centre, _covered) in enumerate(frames):
                 d, a = self._jitter(name, slot, code)
-                self._placed.append((code, centre + d, a))
-                self._paste(canvas, self.cards[code], centre + d, a, labels=labels, label=len(self._placed),
+                self._placed.append((code, centre + d, turn + a))
+                self._paste(canvas, self.cards[code], centre + d, turn + a, labels=labels, label=len(self._placed),
                             mask=cards_mask)
 
     def _static_canvas(self, scene: Scene) -> Image:
@@ -492,13 +577,13 @@ class Painter:
         return self._static
 
     def _paint_hand(self, canvas: Image, hand: Vec, carrying: bool, mask: Image | None = None,
-                    labels: npt.NDArray[np.int16] | None = None) -> None:
-        """A right hand (palm down) with its forearm reaching in from the player's side, and its shadow.
-        Shapes and blurs are made at 1 px/mm and scaled up (a hand has no fine detail)."""
+                    labels: npt.NDArray[np.int16] | None = None, entry: Vec | None = None) -> None:
+        """A right hand (palm down) with its forearm reaching in from ``entry`` (the player's side), and
+        its shadow. Shapes and blurs are made at 1 px/mm and scaled up (a hand has no fine detail)."""
         import cv2
 
         look = self.look
-        away = hand - np.asarray(self.entry)
+        away = hand - np.asarray(self.entry if entry is None else entry)
         u = away / max(1e-6, float(np.linalg.norm(away)))  # from the arm towards the fingertips
         left = np.array([u[1], -u[0]])  # the thumb side of a right hand, palm down
         s = self.s
@@ -702,30 +787,37 @@ class Painter:
                 self._static_glare = self._glare_map * (self._warp(self._cards_mask).astype(np.float32) / 255.0)
         self._frame_labels, self._frame_placed = self._labels, list(self._placed)
         glare = self._static_glare
-        if scene.hand is None and not scene.carried:
+        if not scene.hands:
             img = self._static_img
-            self._prev_hand = None
+            self._prev_hands = {}
         else:
             canvas = static.copy()
-            mask = np.zeros(canvas.shape[:2], np.uint8)  # where the moving things are
             labels = None if self._labels is None else self._labels.copy()
-            n = len(scene.carried)
-            for i, (code, centre) in enumerate(scene.carried):
-                r = _seeded(self.seed, "carry", frame.index, i)
-                angle = float(r.normal(0, 2.5))
-                self._frame_placed.append((code, centre, angle))
-                self._paste(canvas, self.cards[code], centre, angle, shadow_mm=5.0 + n, shadow_alpha=0.3,
-                            mask=mask, labels=labels, label=len(self._frame_placed))
-            if scene.hand is not None:
-                self._paint_hand(canvas, scene.hand, bool(scene.carried), mask, labels)
+            masks = []  # per hand: where it and its cards are (each is smeared along its own motion)
+            i = 0
+            for hand in scene.hands:
+                mask = np.zeros(canvas.shape[:2], np.uint8)
+                n = len(hand.carried)
+                turn = scene.turn_deg(hand.seat)
+                for code, centre in hand.carried:
+                    r = _seeded(self.seed, "carry", frame.index, i)
+                    i += 1
+                    angle = turn + float(r.normal(0, 2.5))
+                    self._frame_placed.append((code, centre, angle))
+                    self._paste(canvas, self.cards[code], centre, angle, shadow_mm=5.0 + n, shadow_alpha=0.3,
+                                mask=mask, labels=labels, label=len(self._frame_placed))
+                self._paint_hand(canvas, hand.at, bool(hand.carried), mask, labels, hand.entry)
+                masks.append(mask)
             self._frame_labels = labels
             img = self._warp(canvas)
-            moving = self._warp(mask)
-            if glare is not None:  # no reflection on the hand or on the cards in the air
-                glare = glare * (1.0 - moving.astype(np.float32) / 255.0)
-            if scene.hand is not None and self._prev_hand is not None:
-                img = self._motion_blur(img, moving, self._prev_hand, scene.hand)
-            self._prev_hand = scene.hand
+            movings = [self._warp(m) for m in masks]
+            for hand, moving in zip(scene.hands, movings):
+                if glare is not None:  # no reflection on the hand or on the cards in the air
+                    glare = glare * (1.0 - moving.astype(np.float32) / 255.0)
+                before = self._prev_hands.get(hand.seat)
+                if before is not None:
+                    img = self._motion_blur(img, moving, before, hand.at)
+            self._prev_hands = {h.seat: h.at for h in scene.hands}
         # light: a gradient, vignetting, a lamp that moves, a slow flicker of the exposure
         gain = 1.0 + 0.03 * math.sin(2 * math.pi * frame.t / 7.0) + 0.01 * math.sin(2 * math.pi * frame.t / 2.3)
         img = cv2.GaussianBlur(img, (0, 0), self.look.blur_sigma)

@@ -246,8 +246,27 @@ class Scene:
             yield self._frame(None, [], True)
 
     def _entry_point(self) -> npt.NDArray[np.float64]:
+        return self.entry_for(1)
+
+    # -- seats ----------------------------------------------------------------------------------
+    def down_of(self, seat: int) -> npt.NDArray[np.float64]:
+        """The direction from the table towards the player of ``seat`` (0, shared piles: player 1's)."""
+        return np.asarray(self.down.get(seat or 1, (0.0, 1.0)), dtype=np.float64)
+
+    def turn_deg(self, seat: int) -> float:
+        """How far the cards of ``seat`` are turned from upright as the first player (the camera's
+        side) sees them, counter-clockwise in the picture: 0, 180 opposite, +-90 at the sides."""
+        d = self.down_of(seat)
+        return math.degrees(math.atan2(float(d[0]), float(d[1])))
+
+    def entry_for(self, seat: int) -> npt.NDArray[np.float64]:
+        """Where the arm of the player of ``seat`` comes in: 150 mm beyond the layout on that side."""
         x0, y0, x1, y1 = self.layout.bounds_mm()
-        return np.array([(x0 + x1) / 2, y1 + 150.0])
+        if seat in (0, 1):
+            return np.array([(x0 + x1) / 2, y1 + 150.0])
+        d = self.down_of(seat)
+        half = abs(float(d[0])) * (x1 - x0) / 2 + abs(float(d[1])) * (y1 - y0) / 2
+        return np.array([(x0 + x1) / 2, (y0 + y1) / 2]) + d * (half + 150.0)
 
     def _path(self, a: npt.NDArray[np.float64], b: npt.NDArray[np.float64], seconds: float) -> list[npt.NDArray[np.float64]]:
         n = max(2, int(round(seconds * self.fps)))
