@@ -21,12 +21,13 @@ import numpy as np
 def run(seed: int, seconds: float) -> Any:
     import vision.render as render
     import cardref.truth_klondike as truth_klondike
+    import cardref.truth_video as truth_video
     from vision.state_check import compare
     from vision.table_state import TableState
     from vision.tracking import TableTracker, TrackerSettings
 
     fed: dict[str, Any] = {"tracker": None, "truth": [], "states": [], "img": None}
-    paint, truth_line = render.Painter.paint, truth_klondike.truth_line
+    paint, truth_line = render.Painter.paint, truth_video.truth_line
 
     def painting(self: Any, scene: Any, frame: Any) -> Any:
         fed["img"] = paint(self, scene, frame)
@@ -43,13 +44,13 @@ def run(seed: int, seconds: float) -> Any:
         return line
 
     render.Painter.paint = painting  # type: ignore[method-assign]
-    truth_klondike.truth_line = following
+    truth_video.truth_line = following
     try:
         with tempfile.TemporaryDirectory() as folder:
             summary = truth_klondike.render_klondike(Path(folder), seed, settings=truth_klondike.RenderSettings(seconds=seconds))
     finally:
         render.Painter.paint = paint  # type: ignore[method-assign]
-        truth_klondike.truth_line = truth_line
+        truth_video.truth_line = truth_line
     return summary, compare(fed["states"], fed["truth"])
 
 

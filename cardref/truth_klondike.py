@@ -3,8 +3,9 @@ acts it out with a hand, the :class:`~vision.render.Painter` films it.
 
 The moves are legal moves of :mod:`referee.klondike` (from a replay file, or chosen by a simple greedy
 player), with deliberately illegal moves slipped in: a card put where the rules forbid it (a red card on
-a red card, preferably), left on the table for a moment, then taken back. Files written to the output
-folder (docs/truth-videos.md describes them):
+a red card, preferably), left on the table for a moment, then taken back. The filming and the files
+are shared with the other games (:mod:`cardref.truth_video`); written to the output folder
+(docs/truth-videos.md describes them):
 
 - ``video.mp4`` (or ``.avi``): the frames;
 - ``calibration.json``: the camera's homography and the Klondike zone layout (``--calibration``);
@@ -15,25 +16,26 @@ folder (docs/truth-videos.md describes them):
 
 from __future__ import annotations
 
-import json
 import math
-import time
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Any, Callable, Iterator, Sequence
+from typing import Any, Callable, Sequence
 
 import numpy as np
 
-from calibration.store import LayoutSpec, make_calibration, save_calibration
+from calibration.store import LayoutSpec
 from calibration.templates import Spacing
 from calibration.templates import klondike as klondike_layout
 from referee import klondike
 from referee.cards import Card
 from referee.klondike import SUIT_INDEX, Deal, KlondikeRules, KlondikeState, Move
 from referee.verdict import Illegal, Legal
-from vision.render import Faces, Look, Painter, TableScene, VideoWriter, make_camera
-from vision.synthetic_scenes import BACK_STEP, CARD_H, FACE_STEP, Action, Frame, Noise, Pile
-from vision.table_state import PileState, SeenCard, TableState
+from vision.render import HandVisit, TableScene
+from vision.synthetic_scenes import BACK_STEP, CARD_H, FACE_STEP, Action, Pile
+
+from .truth_video import Filming, RenderSettings, truth_line
+
+__all__ = ["RenderSettings", "Step", "actions_for", "plan", "render_klondike", "truth_line"]
 
 FOUNDATIONS = tuple(f"foundation{i + 1}" for i in range(4))
 
@@ -262,50 +264,11 @@ def _fan_length(the_deal: Deal, rules: KlondikeRules, steps: Sequence[Step]) -> 
 
 
 
-@dataclass(frozen=True)
-class RenderSettings:
-    size: tuple[int, int] = (1280, 720)
-    fps: float = 10.0
-    px_per_mm: float = 3.0
-    deck: str = "simplistic"
-    decks_root: str | None = None
-    texture: str | None = None
-    seconds: float | None = None
-    """Stop starting new moves after this many seconds (the last visit still ends at rest)."""
-    crf: int = 27
-    """H.264 constant rate factor (higher: smaller file, coarser picture)."""
-    boxes: bool = False
-    """Also write ``boxes.jsonl.gz``: every frame's corner-index boxes in image pixels, with visibility."""
-
-
-def _table_state(frame: Frame) -> TableState:
-    piles = {
-        name: PileState(backs, tuple(SeenCard(c, 1.0) for c in cards))
-        for name, (backs, cards) in sorted(frame.truth.items())
-    }
-    return TableState(frame.t, frame.index, piles)
-
-
-def truth_line(frame: Frame, scene: TableScene) -> dict[str, Any]:
-    """One line of truth.jsonl: the TableState JSON of the true visible table (STATES.jsonl's shape),
-    plus whether the table is at rest and what the hand carries."""
-    out = _table_state(frame).to_json()
-    out["at_rest"] = frame.at_rest
-    out["carried"] = [c for c, _ in scene.carried]
-    out["hand_mm"] = None if scene.hand is None else [round(float(v), 1) for v in scene.hand]
-    return out
-
-
-def _dump(obj: Any) -> str:
-    return json.dumps(obj, separators=(", ", ": "))
-
-
 def render_klondike(out_dir: Path, seed: int, rules: KlondikeRules | None = None, the_deal: Deal | None = None,
                     moves: Sequence[Move] | None = None, illegal: int = 1, max_moves: int = 1000, hovers: int = 0,
                     settings: RenderSettings = RenderSettings(), video_name: str = "video.mp4",
                     progress: Callable[[int, float], None] | None = None, command: str | None = None) -> dict[str, Any]:
     """Film a Klondike game into ``out_dir``; returns the summary also written to ``render.json``."""
-    started = time.perf_counter()
     rules = rules or KlondikeRules.make()
     the_deal = the_deal or klondike.deal(seed, rules.columns)
     if settings.seconds is not None:  # about 3.3 s a hand visit; the filming loop also watches the clock
@@ -313,136 +276,61 @@ def render_klondike(out_dir: Path, seed: int, rules: KlondikeRules | None = None
     steps = plan(the_deal, rules, moves, max_moves, illegal, seed, hovers)
     fan_len = _fan_length(the_deal, rules, steps)
     layout = klondike_layout(1, rules.columns, Spacing(fan_len=fan_len))
-    rng = np.random.default_rng([seed, 1])
-    est_seconds = settings.seconds or 3.0 * len(steps)
-    look = Look.draw(rng, est_seconds, settings.texture)
-    x0, y0, x1, y1 = layout.bounds_mm()
-    camera = make_camera((x0 - 15, y0 - 15, x1 + 15, y1 + 15), settings.size, look.tilt_deg, look.roll_deg, look.yaw_deg,
-                         distance_mm=float(rng.uniform(800, 1000)))
-    faces = Faces.load(settings.deck, settings.decks_root)
-    painter = Painter(layout, camera, faces, look, seed, settings.px_per_mm, settings.fps)
-    painter.with_boxes = settings.boxes
-
     state = klondike.new_game(the_deal, rules)
     piles = {f"tableau{i + 1}": Pile(h, [c.code for c in p[h:]]) for i, (p, h) in enumerate(zip(state.tableau, state.hidden))}
     piles["stock"] = Pile(len(state.stock), [])
-    scene = TableScene(layout, camera.homography, piles, fps=settings.fps, noise=Noise(), seed=seed, images=False,
-                       visible_waste=rules.draw, image_width=settings.size[0])
-
-    out_dir.mkdir(parents=True, exist_ok=True)
-    cal = make_calibration(camera.homography, "manual", layout=LayoutSpec(game="klondike", columns=rules.columns, fan_len_mm=fan_len))
-    save_calibration(cal, out_dir / "calibration.json")
-    (out_dir / "deal.json").write_text(_dump(the_deal.to_json()) + "\n", encoding="utf-8")
-    writer = VideoWriter(out_dir / video_name, settings.size, settings.fps, crf=settings.crf)
-    frames = 0
+    spec = LayoutSpec(game="klondike", columns=rules.columns, fan_len_mm=fan_len)
     move_lines: list[dict[str, Any]] = []
-    vr = np.random.default_rng([seed, 3])
-    try:
-        box_lines: list[str] = []
-        with open(out_dir / "truth.jsonl", "w", encoding="utf-8") as truth:
-
-            def film(it: Iterator[Frame]) -> int:
-                nonlocal frames
-                first = -1
-                for fr in it:
-                    if first < 0:
-                        first = fr.index
-                    img = painter.paint(scene, fr)
-                    writer.write(img)
-                    truth.write(_dump(truth_line(fr, scene)) + "\n")
-                    if settings.boxes:
-                        box_lines.append(_dump({"t": round(fr.t, 4), "frame": fr.index, "boxes": painter.index_boxes()}) + "\n")
-                    frames += 1
-                    if progress is not None:
-                        progress(frames, fr.t)
-                return first
-
-            film(scene.hold(2.0))
-            engine = state
-            illegal_actions: dict[int, list[Action]] = {}
-            for k, step in enumerate(steps):
-                if settings.seconds is not None and scene.t >= settings.seconds and step.kind != "take_back":
-                    break
-                after: KlondikeState | None = None
-                if step.kind == "legal":
-                    verdict = klondike.apply(engine, step.move)
-                    assert isinstance(verdict, Legal), verdict
-                    after = verdict.state
-                if step.kind == "take_back":
-                    a = illegal_actions[step.takes_back or 0][0]
-                    actions = [Action("move", a.dst, a.src, a.count, a.cards)]
-                elif step.kind == "hover":
-                    actions = [Action("hover", step.zone)]
-                else:
-                    actions = actions_for(scene, engine, step.move, after)
-                if step.kind == "illegal":
-                    illegal_actions[k] = actions
-                t_start = scene.t
-                first = film(scene.visit(actions, reach_s=float(vr.uniform(0.45, 0.7)), carry_s=float(vr.uniform(0.5, 0.8)),
-                                         leave_s=float(vr.uniform(0.35, 0.55))))
-                t_rest, rest_frame = scene.t, scene.index
-                hold = 1.2 if step.kind != "illegal" else 2.5  # an illegal move lies there long enough to be seen
-                film(scene.hold(float(vr.uniform(hold, hold + 0.8))))
-                if after is not None:
-                    engine = after
-                line: dict[str, Any] = {"seq": len(move_lines), "kind": step.kind}
-                if step.kind != "hover":
-                    line.update(step.move.to_json())
-                line["t"] = round(t_rest, 3)
-                line["t_start"] = round(t_start, 3)
-                line["frame_start"] = first
-                line["frame_rest"] = rest_frame
+    with Filming(out_dir, seed, layout, spec, piles, settings, video_name, settings.seconds or 3.0 * len(steps),
+                 visible_waste=rules.draw, progress=progress) as film:
+        film.write_json("deal.json", the_deal.to_json())
+        scene, vr = film.scene, film.pace
+        film.hold(2.0)
+        engine = state
+        illegal_actions: dict[int, list[Action]] = {}
+        for k, step in enumerate(steps):
+            if film.out_of_time() and step.kind != "take_back":
+                break
+            after: KlondikeState | None = None
+            if step.kind == "legal":
+                verdict = klondike.apply(engine, step.move)
+                assert isinstance(verdict, Legal), verdict
+                after = verdict.state
+            if step.kind == "take_back":
+                a = illegal_actions[step.takes_back or 0][0]
+                actions = [Action("move", a.dst, a.src, a.count, a.cards)]
+            elif step.kind == "hover":
+                actions = [Action("hover", step.zone)]
+            else:
+                actions = actions_for(scene, engine, step.move, after)
+            if step.kind == "illegal":
+                illegal_actions[k] = actions
+            seen = film.visit([HandVisit(1, tuple(actions), reach_s=float(vr.uniform(0.45, 0.7)),
+                                         carry_s=float(vr.uniform(0.5, 0.8)), leave_s=float(vr.uniform(0.35, 0.55)))])
+            hold = 1.2 if step.kind != "illegal" else 2.5  # an illegal move lies there long enough to be seen
+            film.hold(float(vr.uniform(hold, hold + 0.8)))
+            if after is not None:
+                engine = after
+            line: dict[str, Any] = {"seq": len(move_lines), "kind": step.kind}
+            if step.kind != "hover":
+                line.update(step.move.to_json())
+            line.update(t=round(seen.t_rest, 3), t_start=round(seen.t_start, 3), frame_start=seen.frame_start,
+                        frame_rest=seen.frame_rest)
+            if step.kind != "hover":
                 line["cards"] = list(actions[0].cards) if actions[0].kind != "recycle" else []
-                line["zones"] = [actions[0].src, actions[0].dst or actions[0].src]
-                flips = [a.cards[0] for a in actions if a.kind == "flip"]
-                if flips:
-                    line["turned_up"] = flips[0]
-                if step.kind == "illegal":
-                    line["rule"], line["reason"] = step.rule, step.reason
-                if step.kind == "take_back":
-                    line["takes_back"] = step.takes_back
-                move_lines.append(line)
-            film(scene.hold(1.5))
-    finally:
-        writer.release()
-    if settings.boxes:  # gzip with no time stamp inside: the same render, the same bytes
-        import gzip
-
-        (out_dir / "boxes.jsonl.gz").write_bytes(gzip.compress("".join(box_lines).encode("utf-8"), 9, mtime=0))
-    for i, line in enumerate(move_lines):  # plan-step numbers -> move-line numbers
-        if line["kind"] == "take_back":
-            line["takes_back"] = i - 1  # a take-back always follows its illegal move
-        if line["kind"] == "hover":
-            del line["cards"]
-    with open(out_dir / "moves.jsonl", "w", encoding="utf-8") as fh:
-        for line in move_lines:
-            fh.write(_dump(line) + "\n")
-    elapsed = time.perf_counter() - started
-    summary: dict[str, Any] = {
-        "game": "klondike",
-        "seed": seed,
-        "rules": rules.spec(),
-        "deck": faces.name,
-        "texture": look.texture,
-        "size": list(settings.size),
-        "fps": settings.fps,
-        "px_per_mm": settings.px_per_mm,
-        "frames": frames,
-        "seconds": round(frames / settings.fps, 2),
+            line["zones"] = [actions[0].src, actions[0].dst or actions[0].src]
+            flips = [a.cards[0] for a in actions if a.kind == "flip"]
+            if flips:
+                line["turned_up"] = flips[0]
+            if step.kind == "illegal":
+                line["rule"], line["reason"] = step.rule, step.reason
+            if step.kind == "take_back":
+                line["takes_back"] = len(move_lines) - 1  # a take-back always follows its illegal move
+            move_lines.append(line)
+        film.hold(1.5)
+    counts = {
         "moves": sum(1 for m in move_lines if m["kind"] == "legal"),
         "illegal": sum(1 for m in move_lines if m["kind"] == "illegal"),
         "hovers": sum(1 for m in move_lines if m["kind"] == "hover"),
-        **({"command": command} if command else {}),
-        "video": video_name,
-        "codec": writer.codec,
-        "camera": {"tilt_deg": round(camera.tilt_deg, 2), "roll_deg": round(camera.roll_deg, 2),
-                   "yaw_deg": round(camera.yaw_deg, 2), "distance_mm": round(camera.distance_mm, 1)},
-        "look": {"skin_bgr": list(look.skin_bgr), "blur_sigma": round(look.blur_sigma, 3),
-                 "noise_sigma": round(look.noise_sigma, 3), "jpeg_quality": look.jpeg_quality,
-                 "light_change_s": [round(v, 2) for v in look.light_change_s], "shutter": round(look.shutter, 3),
-                 "glare": None if look.glare is None else [round(v, 3) for v in look.glare]},
     }
-    (out_dir / "render.json").write_text(json.dumps(summary, indent=2) + "\n", encoding="utf-8")
-    summary["render_seconds"] = round(elapsed, 1)  # not in render.json: the files depend on the seed only
-    summary["render_fps"] = round(frames / max(elapsed, 1e-9), 2)
-    return summary
+    return film.finish("klondike", rules.spec(), move_lines, counts, command)
