@@ -163,6 +163,20 @@ class CardDetector:
                 out.append(Detection(BACK, tuple(float(v) for v in boxes[j]), float(scores[j])))  # type: ignore[arg-type]
         return _dedupe(out)
 
+    def read_boxes(self, img: np.ndarray, boxes: Sequence[Sequence[float]]) -> list[tuple[str, float]]:
+        """The classifier alone: the code (or ``NONE``) and its probability for each given corner box
+        (frame pixels); ``cardref evaluate --stages`` uses it on the labelled boxes."""
+        if len(boxes) == 0:
+            return []
+        codes, probs = self._read(img, np.asarray(boxes, np.float32))
+        return [(c, float(p)) for c, p in zip(codes, probs)]
+
+    def find_boxes(self, img: np.ndarray) -> list[tuple[str, tuple[float, float, float, float], float]]:
+        """The detector alone: ("corner" or ``BACK``, box, score) for each candidate after NMS."""
+        boxes, scores, kinds = self._find(img)
+        return [("corner" if k == 0 else BACK, tuple(float(v) for v in b), float(sc))  # type: ignore[misc]
+                for b, sc, k in zip(boxes, scores, kinds)]
+
     def _find(self, img: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """Candidate boxes (input pixels), scores and kinds (0 corner, 1 back) after NMS.
 

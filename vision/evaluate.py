@@ -131,3 +131,51 @@ def evaluate(items: list[Labelled], detect: Callable[[np.ndarray], list[Detectio
               for c, cx, cy, w, h in it.boxes]
         match_image(stats, gt, detect(img))
     return Report(dict(stats), conf, len(items))
+
+
+@dataclass
+class StageReport:
+    """Where the end-to-end loss is: how many labelled corner indices (and backs) the detector finds
+    (a candidate of the right kind at IoU >= 0.5 scoring at least ``conf``), and how many labelled corner
+    boxes the classifier reads right when given the true box."""
+
+    corners: int = 0
+    corners_found: int = 0
+    backs: int = 0
+    backs_found: int = 0
+    read_right: int = 0
+    read_none: int = 0
+
+    def text(self) -> str:
+        def share(a: int, b: int) -> str:
+            return f"{a}/{b} ({a / b:.1%})" if b else "-"
+
+        return (f"detector finds corner indices: {share(self.corners_found, self.corners)}, backs: "
+                f"{share(self.backs_found, self.backs)}\nclassifier reads true corner boxes right: "
+                f"{share(self.read_right, self.corners)} (said NONE: {self.read_none})")
+
+
+def evaluate_stages(items: list[Labelled], find: Callable[[np.ndarray], list[tuple[str, tuple[float, ...], float]]],
+                    read_boxes: Callable[[np.ndarray, list[tuple[float, ...]]], list[tuple[str, float]]],
+                    conf: float, read: Callable[[str], np.ndarray]) -> StageReport:
+    rep = StageReport()
+    for it in items:
+        img = read(str(it.image))
+        H, W = img.shape[:2]
+        gt = [(c, ((cx - w / 2) * W, (cy - h / 2) * H, (cx + w / 2) * W, (cy + h / 2) * H))
+              for c, cx, cy, w, h in it.boxes if c != UNREADABLE]
+        found = [(kind, box) for kind, box, score in find(img) if score >= conf]
+        for code, box in gt:
+            kind = "BACK" if code == "BACK" else "corner"
+            hit = any(k == kind and _iou(b, box) >= 0.5 for k, b in found)
+            if kind == "BACK":
+                rep.backs += 1
+                rep.backs_found += hit
+            else:
+                rep.corners += 1
+                rep.corners_found += hit
+        corners = [(code, box) for code, box in gt if code != "BACK"]
+        for (code, _), (said, _) in zip(corners, read_boxes(img, [box for _, box in corners])):
+            rep.read_right += said == code
+            rep.read_none += said == "NONE"
+    return rep

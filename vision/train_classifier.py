@@ -24,30 +24,73 @@ from vision.yolo_folder import CARDS
 
 ROOT = Path(__file__).resolve().parent.parent
 CLASSES = CARDS + ["NONE"]
-SIZE = 32  # network input; crops are stored (and shipped ONNX takes them) at 64, averaged 2x2 down
+CROP = 64  # crops are stored, and the shipped ONNX takes them, at this size
 MARGIN = 1.3
 
 
-ARCHS = {  # channels of the six 3x3 conv blocks (every second one halves the size)
-    "s": (16, 32, 32, 64, 64, 128),
-    "m": (24, 48, 48, 96, 96, 160),
+ARCHS = {  # input side the crop is averaged down to, and channels of the six 3x3 conv blocks
+    "s": (32, (16, 32, 32, 64, 64, 128)),
+    "m": (32, (24, 48, 48, 96, 96, 160)),
+    "f40": (40, (24, 48, 48, 96, 96, 160)),
 }
 
 
-def build_model(arch: str = "s"):
+def build_model(arch: str = "f40"):
+    """The classifier as exported: (N, 3, 64, 64) RGB crops in [0, 1] -> 53 logits in CLASSES order.
+
+    ``s``/``m`` end in one 53-way layer. ``f40`` reads rank and suit apart (13 + 4 logits, plus one for
+    ``NONE``) and scores card (r, s) as rank[r] + suit[s]: every rank is learnt from all four suits and
+    every suit from thirteen ranks, which is what carries over to deck designs never seen in training.
+    The 64 -> input-side averaging is inside the model, so training and the ONNX see the same pixels."""
+    import torch
     import torch.nn as nn
 
-    c = ARCHS[arch]
+    size, c = ARCHS[arch]
+    factored = arch.startswith("f")
 
     def block(cin: int, cout: int, stride: int) -> list:
         return [nn.Conv2d(cin, cout, 3, stride, 1, bias=False), nn.BatchNorm2d(cout), nn.ReLU(inplace=True)]
 
-    return nn.Sequential(
-        *block(3, c[0], 1), *block(c[0], c[1], 2),     # 16x16
-        *block(c[1], c[2], 1), *block(c[2], c[3], 2),  # 8x8
-        *block(c[3], c[4], 1), *block(c[4], c[5], 2),  # 4x4
-        nn.AdaptiveAvgPool2d(1), nn.Flatten(), nn.Dropout(0.1), nn.Linear(c[5], len(CLASSES)),
-    )
+    # adaptive average pooling CROP -> size as a matrix, x' = A x A^T: the same numbers as
+    # F.adaptive_avg_pool2d, which the ONNX exporter refuses when size does not divide CROP
+    pool = torch.zeros(size, CROP)
+    for i in range(size):
+        a, b = (i * CROP) // size, -((-(i + 1) * CROP) // size)
+        pool[i, a:b] = 1.0 / (b - a)
+
+    class CornerNet(nn.Module):
+        def __init__(self) -> None:
+            super().__init__()
+            self.register_buffer("pool", pool, persistent=False)
+            self.trunk = nn.Sequential(
+                *block(3, c[0], 1), *block(c[0], c[1], 2),
+                *block(c[1], c[2], 1), *block(c[2], c[3], 2),
+                *block(c[3], c[4], 1), *block(c[4], c[5], 2),
+                nn.AdaptiveAvgPool2d(1), nn.Flatten(), nn.Dropout(0.1))
+            self.head = nn.Linear(c[5], 13 + 4 + 1 if factored else len(CLASSES))
+
+        def forward(self, x):
+            out = self.head(self.trunk(self.pool @ x @ self.pool.T))
+            if not factored:
+                return out
+            rank, suit, none = out[:, :13], out[:, 13:17], out[:, 17:]
+            # CARDS runs suit by suit, rank within suit
+            cards = rank.repeat(1, 4) + torch.repeat_interleave(suit, 13, dim=1)
+            return torch.cat([cards, none], dim=1)
+
+    return CornerNet()
+
+
+def load_trunk(model, checkpoint: dict) -> None:
+    """Conv weights of an earlier run (any head, old single-Sequential layout too) as a start."""
+    state = {}
+    for k, v in checkpoint["model"].items():
+        k = k if k.startswith(("trunk.", "head.")) else f"trunk.{k}"
+        state[k] = v
+    own = model.state_dict()
+    state = {k: v for k, v in state.items() if k in own and own[k].shape == v.shape}
+    model.load_state_dict(state, strict=False)
+    print(f"initialised {len(state)} of {len(own)} tensors", flush=True)
 
 
 def load_dir(dirs: list[Path], repeat: list[int]) -> tuple[np.ndarray, np.ndarray]:
@@ -60,11 +103,28 @@ def load_dir(dirs: list[Path], repeat: list[int]) -> tuple[np.ndarray, np.ndarra
                 img = cv2.imread(str(f))
                 if img is None:
                     continue
-                img = cv2.resize(img, (SIZE, SIZE), interpolation=cv2.INTER_AREA)[..., ::-1]
+                if img.shape[:2] != (CROP, CROP):
+                    img = cv2.resize(img, (CROP, CROP), interpolation=cv2.INTER_AREA)
+                img = img[..., ::-1]
                 for _ in range(rep):
                     xs.append(img)
                     ys.append(k)
     return np.stack(xs), np.array(ys, np.int64)
+
+
+def shift(x: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """Geometric jitter on a uint8 batch: where a detector box lands around an index varies (scale,
+    offset, a little rotation), and the stored crops fix only one such draw per box."""
+    out = np.empty_like(x)
+    n = len(x)
+    scale = rng.uniform(0.85, 1.2, n)
+    ang = rng.normal(0, 8, n)
+    d = rng.uniform(-0.08, 0.08, (n, 2)) * CROP
+    for i in range(n):
+        m = cv2.getRotationMatrix2D((CROP / 2, CROP / 2), ang[i], scale[i])
+        m[:, 2] += d[i]
+        out[i] = cv2.warpAffine(x[i], m, (CROP, CROP), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REFLECT_101)
+    return out
 
 
 def augment(x: np.ndarray, rng: np.random.Generator) -> np.ndarray:
@@ -104,8 +164,7 @@ def train(a: argparse.Namespace) -> None:
     print(f"train {len(xtr)} val {len(xva)} crops, loaded in {time.time() - t0:.0f}s", flush=True)
     model = build_model(a.arch)
     if a.init:  # weights of an earlier run of ours as the start of a new schedule
-        model.load_state_dict(torch.load(ROOT / a.init, weights_only=False)["model"])
-        print(f"initialised from {a.init}", flush=True)
+        load_trunk(model, torch.load(ROOT / a.init, weights_only=False))
     opt = torch.optim.AdamW(model.parameters(), lr=a.lr, weight_decay=5e-4)
     steps = a.epochs * (len(xtr) // a.batch)
     sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=a.lr, total_steps=steps, pct_start=0.15)
@@ -126,7 +185,7 @@ def train(a: argparse.Namespace) -> None:
         tot, correct, lsum = 0, 0, 0.0
         for i in range(0, len(perm) - a.batch + 1, a.batch):
             idx = perm[i:i + a.batch]
-            xb = to_tensor(augment(xtr[idx], rng))
+            xb = to_tensor(augment(shift(xtr[idx], rng), rng))
             yb = torch.from_numpy(ytr[idx])
             out = model(xb)
             loss = F.cross_entropy(out, yb, label_smoothing=0.05)
@@ -143,7 +202,7 @@ def train(a: argparse.Namespace) -> None:
         print(f"epoch {epoch + 1}/{a.epochs} loss {lsum / tot:.4f} train_acc {correct / tot:.4f} "
               f"val_acc {acc:.4f} {time.time() - t0:.0f}s", flush=True)
         ck = {"model": model.state_dict(), "opt": opt.state_dict(), "sched": sched.state_dict(),
-              "epoch": epoch, "best": max(best, acc), "classes": CLASSES, "size": SIZE, "arch": a.arch}
+              "epoch": epoch, "best": max(best, acc), "classes": CLASSES, "arch": a.arch}
         torch.save(ck, last)
         if acc >= best:
             best = acc
@@ -166,29 +225,17 @@ def evaluate(model, x: np.ndarray, y: np.ndarray) -> float:
 def export(a: argparse.Namespace) -> None:
     import onnx
     import torch
-    import torch.nn as nn
-    import torch.nn.functional as F
 
     ck = torch.load(ROOT / "runs" / "cls" / a.name / a.checkpoint, weights_only=False)
-    net = build_model(ck.get("arch", "s"))
+    net = build_model(ck["arch"])
     net.load_state_dict(ck["model"])
     net.eval()
-
-    class WithResize(nn.Module):
-        def __init__(self, m: nn.Module) -> None:
-            super().__init__()
-            self.m = m
-
-        def forward(self, x):  # x: (N, 3, 64, 64) RGB in [0, 1]
-            return self.m(F.interpolate(x, size=(SIZE, SIZE), mode="area"))
-
-    wrapped = WithResize(net).eval()
     out = Path(a.out)
-    torch.onnx.export(wrapped, torch.zeros(1, 3, 64, 64), str(out), input_names=["crops"], output_names=["logits"],
+    torch.onnx.export(net, torch.zeros(1, 3, CROP, CROP), str(out), input_names=["crops"], output_names=["logits"],
                       dynamic_axes={"crops": {0: "n"}, "logits": {0: "n"}}, opset_version=18, dynamo=False)
     m = onnx.load(str(out))
-    for k, v in {"classes": json.dumps(CLASSES), "crop_size": "64", "crop_margin": str(MARGIN),
-                 "epoch": str(ck["epoch"] + 1), "val_acc": f"{ck['best']:.4f}"}.items():
+    for k, v in {"classes": json.dumps(CLASSES), "crop_size": str(CROP), "crop_margin": str(MARGIN),
+                 "arch": ck["arch"], "epoch": str(ck["epoch"] + 1), "val_acc": f"{ck['best']:.4f}"}.items():
         p = m.metadata_props.add()
         p.key, p.value = k, v
     onnx.save(m, str(out))
@@ -203,7 +250,7 @@ if __name__ == "__main__":
     ap.add_argument("--lr", type=float, default=3e-3)
     ap.add_argument("--threads", type=int, default=1)
     ap.add_argument("--real-repeat", type=int, default=2)
-    ap.add_argument("--arch", choices=sorted(ARCHS), default="s")
+    ap.add_argument("--arch", choices=sorted(ARCHS), default="f40")
     ap.add_argument("--data", nargs="+", default=["data/synth/cls/train"], help="crop folders (CODE/*.png) besides the real ones")
     ap.add_argument("--fresh", action="store_true")
     ap.add_argument("--init", metavar="PT", help="start a new run from this checkpoint's weights")

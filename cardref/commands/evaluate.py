@@ -19,6 +19,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
     p.add_argument("folder", metavar="FOLDER")
     p.add_argument("--names", help="comma-separated class names by index (default: data.yaml)")
     p.add_argument("--json", action="store_true", help="print the report as JSON")
+    p.add_argument("--stages", action="store_true",
+                   help="also measure each stage alone: corner boxes the detector finds, true boxes the classifier reads right")
     add_model_options(p)
     p.set_defaults(func=run)
 
@@ -26,7 +28,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
 def run(args: argparse.Namespace) -> int:
     from cardref.commands.detect import make_detector
     from vision.detector import DetectorConfig, read_image
-    from vision.evaluate import evaluate
+    from vision.evaluate import evaluate, evaluate_stages
     from vision.yolo_folder import read_folder
 
     operating = args.conf if args.conf is not None else DetectorConfig().conf
@@ -34,9 +36,14 @@ def run(args: argparse.Namespace) -> int:
     det = make_detector(args)
     items = read_folder(args.folder, args.names.split(",") if args.names else None)
     rep = evaluate(items, det.detect, operating, lambda p: read_image(p))
+    stages = evaluate_stages(items, det.find_boxes, det.read_boxes, operating, read_image) if args.stages else None
     if args.json:
-        print(json.dumps({"folder": args.folder, "conf": operating, "overall": rep.overall(),
-                          "per_class": rep.per_class()}, indent=1))
+        out = {"folder": args.folder, "conf": operating, "overall": rep.overall(), "per_class": rep.per_class()}
+        if stages is not None:
+            out["stages"] = vars(stages)
+        print(json.dumps(out, indent=1))
     else:
         print(rep.text())
+        if stages is not None:
+            print(stages.text())
     return 0
