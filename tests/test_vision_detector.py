@@ -64,6 +64,17 @@ def test_klondike_table_in_a_held_out_deck(detector: CardDetector) -> None:
     assert len(bad) <= 0.35 * len(dets), bad
 
 
+def test_each_stage_alone_on_the_close_up(detector: CardDetector) -> None:
+    # the classifier given the true boxes, the detector asked only for corner boxes
+    img = read_image(DATA / "closeup_holdout.jpg")
+    truth = labels("closeup_holdout")
+    read = detector.read_boxes(img, [t["box"] for t in truth])
+    assert sum(code == t["card"] for (code, _), t in zip(read, truth)) >= len(truth) - 1
+    assert all(0 < p <= 1 for _, p in read) and detector.read_boxes(img, []) == []
+    found = [box for kind, box, score in detector.find_boxes(img) if kind == "corner" and score >= 0.15]
+    assert sum(any(iou(b, t["box"]) >= 0.5 for b in found) for t in truth) >= len(truth) - 1
+
+
 def test_boxes_are_in_input_pixels_for_any_size(detector: CardDetector) -> None:
     img = read_image(DATA / "closeup_holdout.jpg")  # 800x600
     truth = labels("closeup_holdout")
