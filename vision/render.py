@@ -282,7 +282,7 @@ class TableScene(Scene):
         every hand has left. The piles change in the frame where a hand picks cards up or puts them
         down, so two hands on two piles act at the same moment."""
         self.touches = []
-        moving = [self._hand_poses(v) for v in visits]
+        moving: list[Iterator[Hand | None] | None] = [self._hand_poses(v) for v in visits]
         while True:
             hands: list[Hand] = []
             alive = False

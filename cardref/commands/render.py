@@ -1,9 +1,10 @@
-"""``cardref render klondike --seed N --out DIR``: a truth video of a whole game (docs/truth-videos.md).
+"""``cardref render klondike|stress|zenuwen --seed N --out DIR``: a truth video of a game (docs/truth-videos.md).
 
-The referee engine plays (or replays ``--moves``) a game with ``--illegal`` deliberately illegal moves
-that are then taken back; the table is painted with a deck design the detector never trained on, on a
-procedural table top, through a tilted camera, with a hand carrying the cards, lighting changes, blur,
-noise and compression. Next to the video: ``calibration.json`` (for ``--calibration``), ``truth.jsonl``
+The referee engine plays (Klondike: or replays ``--moves``) a game with ``--illegal`` deliberately
+illegal moves that are then taken back (Stress and Zenuwen: one round, ``--players`` 2-4 for Zenuwen,
+every player's hand reaching in from the own side); the table is painted with a deck design the
+detector never trained on, on a procedural table top, through a tilted camera, with hands carrying
+the cards, lighting changes, blur, noise and compression. Next to the video: ``calibration.json`` (for ``--calibration``), ``truth.jsonl``
 (the true table for every frame), ``moves.jsonl`` (the true moves), ``deal.json`` and ``render.json``.
 The same arguments give the same files.
 """
@@ -19,14 +20,16 @@ from typing import Any
 
 def register(subparsers: Any) -> None:
     p = subparsers.add_parser("render", help="make a truth video of a game: frames, true table states and moves")
-    p.add_argument("game", choices=["klondike"])
+    p.add_argument("game", choices=["klondike", "stress", "zenuwen"])
     p.add_argument("--seed", type=int, required=True, help="deal, moves, table, camera, light and noise")
     p.add_argument("--out", required=True, help="output folder (created)")
     p.add_argument("--deal", help="DEAL.json to play instead of the seed's deal")
-    p.add_argument("--moves", help="replay file (JSON lines) of legal moves to play instead of the built-in player")
-    p.add_argument("--rules", default="", help='Klondike options, e.g. "draw=1" (default: draw 3)')
+    p.add_argument("--moves", help="Klondike: replay file (JSON lines) of legal moves to play instead of the built-in player")
+    p.add_argument("--rules", default="", help='the game\'s options, e.g. "draw=1" (Klondike, default draw 3), '
+                                               '"stress_penalty=slapped_pile" (Stress), "empty_stock=turn_none" (Zenuwen)')
+    p.add_argument("--players", type=int, help="Zenuwen: 2 to 4 players (default 2; Stress is for two)")
     p.add_argument("--illegal", type=int, default=1, help="deliberately illegal moves, each taken back (default 1)")
-    p.add_argument("--hovers", type=int, default=0, help="visits of the hand that touch nothing (default 0)")
+    p.add_argument("--hovers", type=int, default=0, help="Klondike: visits of the hand that touch nothing (default 0)")
     p.add_argument("--seconds", type=float, help="about how long the video runs (default: the whole game)")
     p.add_argument("--max-moves", type=int, default=1000, help="at most this many legal moves")
     p.add_argument("--size", default="1280x720", help="frame size WxH (default 1280x720)")
@@ -55,7 +58,7 @@ def command_line(args: argparse.Namespace) -> str:
     """The ``cardref render`` command that makes the same files (options left at their defaults omitted)."""
     import shlex
 
-    defaults = {"deal": None, "moves": None, "rules": "", "illegal": 1, "hovers": 0, "seconds": None,
+    defaults = {"deal": None, "moves": None, "rules": "", "players": None, "illegal": 1, "hovers": 0, "seconds": None,
                 "max_moves": 1000, "size": "1280x720", "fps": 10.0, "px_per_mm": 3.0, "deck": "simplistic",
                 "decks_root": None, "texture": None, "crf": 27, "boxes": False, "video": "video.mp4"}
     parts = ["cardref", "render", args.game, "--seed", str(args.seed)]
@@ -69,39 +72,75 @@ def command_line(args: argparse.Namespace) -> str:
     return " ".join(shlex.quote(p) for p in parts)
 
 
-def main(args: argparse.Namespace) -> int:
+def _settings(args: argparse.Namespace) -> Any:
+    from cardref.truth_video import RenderSettings
+
+    return RenderSettings(
+        size=_size(args.size), fps=args.fps, px_per_mm=args.px_per_mm, deck=args.deck,
+        decks_root=args.decks_root, texture=args.texture, seconds=args.seconds, crf=args.crf, boxes=args.boxes,
+    )
+
+
+def _klondike(args: argparse.Namespace, progress: Any) -> dict[str, Any]:
     from referee.klondike import Deal, KlondikeRules, Move
+
+    from ..jsonl import load_json_file, read_lines
+    from cardref.truth_klondike import render_klondike
+
+    rules = KlondikeRules.from_spec(args.rules)
+    the_deal = Deal.from_json(load_json_file(args.deal, "deal")) if args.deal else None
+    moves = None
+    if args.moves:
+        with open(args.moves, encoding="utf-8") as fh:
+            moves = []
+            for number, obj, error in read_lines(fh):
+                if error:
+                    raise ValueError(f"{args.moves}: {error}")
+                moves.append(Move.from_json(obj))
+    if the_deal is not None and len(the_deal.tableau) != rules.columns:
+        rules = KlondikeRules.from_spec(",".join(filter(None, [args.rules, f"columns={len(the_deal.tableau)}"])))
+    return render_klondike(Path(args.out), args.seed, rules, the_deal, moves, args.illegal, args.max_moves, args.hovers,
+                           _settings(args), args.video, progress, command=command_line(args))
+
+
+def _speed(args: argparse.Namespace, progress: Any) -> dict[str, Any]:
+    from referee import stress, zenuwen
+
+    from ..jsonl import load_json_file
+    from ..replay_speed import zenuwen_rules
+    from cardref.truth_speed import StressScript, ZenuwenScript, render_speed
+
+    for flag, value, default in (("--moves", args.moves, None), ("--hovers", args.hovers, 0)):
+        if value != default:
+            raise ValueError(f"{flag} is for Klondike only")
+    deal_json = load_json_file(args.deal, "deal") if args.deal else None
+    script: Any
+    if args.game == "stress":
+        if args.players not in (None, 2):
+            raise ValueError(f"Stress is for two players (S1), not --players {args.players}")
+        the_deal = stress.StressDeal.from_json(deal_json) if deal_json is not None else stress.deal(args.seed)
+        script = StressScript(stress.StressRules.from_spec(args.rules), the_deal)
+    else:
+        if args.players is not None and not 2 <= args.players <= 4:
+            raise ValueError(f"Zenuwen is for 2 to 4 players (Z1), not --players {args.players}")
+        zd = zenuwen.ZenuwenDeal.from_json(deal_json) if deal_json is not None else zenuwen.deal(args.seed, args.players or 2)
+        if args.players is not None and zd.players != args.players:
+            raise ValueError(f"the deal is for {zd.players} players, not --players {args.players}")
+        script = ZenuwenScript(zenuwen_rules(args.rules, zd), zd)
+    return render_speed(script, Path(args.out), args.seed, args.illegal, args.max_moves, _settings(args), args.video,
+                        progress, command=command_line(args))
+
+
+def main(args: argparse.Namespace) -> int:
     from referee.options import OptionError
     from referee.verdict import NotationError
 
-    from ..jsonl import load_json_file, read_lines
-    from cardref.truth_klondike import RenderSettings, render_klondike
+    def progress(frames: int, t: float) -> None:
+        if frames % 50 == 0:
+            print(f"  {frames} frames, {t:.1f} s", file=sys.stderr, flush=True)
 
     try:
-        rules = KlondikeRules.from_spec(args.rules)
-        the_deal = Deal.from_json(load_json_file(args.deal, "deal")) if args.deal else None
-        moves = None
-        if args.moves:
-            with open(args.moves, encoding="utf-8") as fh:
-                moves = []
-                for number, obj, error in read_lines(fh):
-                    if error:
-                        raise ValueError(f"{args.moves}: {error}")
-                    moves.append(Move.from_json(obj))
-        if the_deal is not None and len(the_deal.tableau) != rules.columns:
-            rules = KlondikeRules.from_spec(",".join(filter(None, [args.rules, f"columns={len(the_deal.tableau)}"])))
-        settings = RenderSettings(
-            size=_size(args.size), fps=args.fps, px_per_mm=args.px_per_mm, deck=args.deck,
-            decks_root=args.decks_root, texture=args.texture, seconds=args.seconds, crf=args.crf, boxes=args.boxes,
-        )
-        out = Path(args.out)
-
-        def progress(frames: int, t: float) -> None:
-            if frames % 50 == 0:
-                print(f"  {frames} frames, {t:.1f} s", file=sys.stderr, flush=True)
-
-        summary = render_klondike(out, args.seed, rules, the_deal, moves, args.illegal, args.max_moves, args.hovers,
-                                  settings, args.video, progress, command=command_line(args))
+        summary = (_klondike if args.game == "klondike" else _speed)(args, progress)
     except (ValueError, OSError, OptionError, NotationError, RuntimeError) as exc:
         print(f"cardref render: {exc}", file=sys.stderr)
         return 2
