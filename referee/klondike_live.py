@@ -16,9 +16,10 @@ From the previous confirmed position and a new steady observation:
 
 Face-down cards are counted by the rules, not by the camera: the deal puts i face-down cards under
 column i's (K2) and only K6 turns one up, so the referee always knows how many lie in each column. A
-camera sees the edges of a squared or tightly fanned stack of backs as one or two, so an observed
-count is only asked whether a column shows face-down cards at all (an empty column and a column of
-backs are different places for a king).
+camera sees the edges of a tightly fanned stack of backs as one or two, or misses the sliver of one
+back under a face-up card, so the observed count is not compared. What matters is asked of the face-up
+cards: a column the position says is empty must show neither cards nor backs (a king may only go to an
+empty column).
 
 Observations use the zone names of the calibration templates: ``stock``, ``waste``,
 ``foundation1`` .. ``foundation4`` and ``tableau1`` .. ``tableau8``.
@@ -78,8 +79,7 @@ class LiveKlondike:
 
 def start(observation: Observation, rules: KlondikeRules | None = None) -> LiveKlondike:
     """A new game from the first steady view of a fresh deal: the face-up tableau cards are read,
-    everything else is unseen; column i holds i face-down cards (K2), whatever count the camera
-    made of them, but a column must show face-down cards where the deal put some."""
+    everything else is unseen; column i holds i face-down cards (K2), whatever count the camera made."""
     rules = rules or KlondikeRules.make()
     seen: list[Card] = []
     layout: list[tuple[int, Card]] = []
@@ -87,8 +87,6 @@ def start(observation: Observation, rules: KlondikeRules | None = None) -> LiveK
         pile = observation.piles.get(tableau_zone(i), SeenPile())
         if len(pile.cards) != 1 or pile.cards[0] is None:
             raise ValueError(f"cannot start: {tableau_zone(i)} must show exactly one readable face-up card")
-        if pile.backs is not None and (pile.backs > 0) != (i > 0):
-            raise ValueError(f"cannot start: {tableau_zone(i)} must show {i} face-down cards under its face-up one")
         c = Card.parse(pile.cards[0])
         layout.append((i, c))
         seen.append(c)
@@ -138,12 +136,12 @@ def _match(view: _View, obs: Observation, known: frozenset[Card]) -> dict[Card, 
     """The placeholders the observation reveals (placeholder -> seen code), or None if it does not fit."""
     bind: dict[Card, str] = {}
     try:
-        for i, (backs, up) in enumerate(view.tableau):
+        for i, (_, up) in enumerate(view.tableau):
             pile = obs.piles.get(tableau_zone(i))
             if pile is None or pile.held:
                 continue
-            if pile.backs is not None and (pile.backs > 0) != (backs > 0):
-                raise _Mismatch
+            if not up and pile.backs:
+                raise _Mismatch  # an empty column, or backs left unturned
             _match_cards(up, pile.cards, known, bind)
         waste = obs.piles.get("waste")
         if waste is not None and not waste.held:
@@ -302,11 +300,11 @@ def observe(live: LiveKlondike, obs: Observation) -> tuple[LiveKlondike, list[Fi
 def _difference(view: _View, obs: Observation) -> str:
     """Which piles do not look as expected, for the unrecognised-change report."""
     differ = []
-    for i, (backs, up) in enumerate(view.tableau):
+    for i, (_, up) in enumerate(view.tableau):
         pile = obs.piles.get(tableau_zone(i))
         if pile is None or pile.held:
             continue
-        if (pile.backs is not None and (pile.backs > 0) != (backs > 0)) or tuple(c.code for c in up) != tuple(pile.cards):
+        if (not up and pile.backs) or tuple(c.code for c in up) != tuple(pile.cards):
             seen = " ".join(c or "?" for c in pile.cards)
             differ.append(f"{tableau_zone(i)} shows [{seen}] over {pile.backs} backs")
     waste = obs.piles.get("waste")

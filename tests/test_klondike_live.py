@@ -51,8 +51,9 @@ def test_a_whole_won_game_is_followed_move_by_move(name: str, rules: str) -> Non
 
 
 def squash_backs(obs: Observation, rng: random.Random) -> Observation:
-    """A camera that sees a stack of face-down cards as one to three backs (their edges run together)."""
-    piles = {name: pile if not pile.backs else SeenPile(pile.cards, rng.randint(1, 3), held=pile.held)
+    """A camera that sees a stack of face-down cards under face-up ones as none to three backs (their
+    edges run together, the sliver of one back is missed)."""
+    piles = {name: pile if not pile.cards else SeenPile(pile.cards, rng.randint(0, 3), held=pile.held)
              for name, pile in obs.piles.items()}
     return replace(obs, piles=piles)
 
@@ -71,14 +72,6 @@ def test_a_camera_that_miscounts_face_down_cards_still_follows_the_game() -> Non
         assert [f.kind for f in findings] == ["move"], (i, move, findings)
         found.append(findings[0].move)
     assert found == moves and live.state.won
-
-
-def test_a_column_without_backs_where_the_deal_put_some_cannot_start() -> None:
-    r = KlondikeRules.make()
-    obs = expected_observation(klondike.new_game(klondike.deal(1), r))
-    piles = {**obs.piles, "tableau4": SeenPile(obs.piles["tableau4"].cards, 0)}
-    with pytest.raises(ValueError, match="tableau4"):
-        klondike_live.start(replace(obs, piles=piles), r)
 
 
 def test_noise_and_hands_never_invent_moves() -> None:
