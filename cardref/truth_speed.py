@@ -31,6 +31,7 @@ from calibration.templates import stress as stress_layout
 from calibration.templates import zenuwen as zenuwen_layout
 from calibration.zones import ZoneLayout
 from referee import stress, zenuwen
+from referee.options import to_spec
 from referee.verdict import Event, Illegal, Legal
 from vision.render import HandVisit
 from vision.synthetic_scenes import Action, Pile
@@ -49,7 +50,7 @@ class Beat:
     moves: list[Any]
     verdicts: list[Any]
     hands: Hands
-    slaps: list[int] = field(default_factory=list)
+    timed_by: list[int] = field(default_factory=list)
     """Per move: the index in ``hands`` of the hand whose first touch is the move's time (a slap), or -1:
     the move's time is when the table is at rest again."""
 
@@ -111,6 +112,8 @@ class SpeedScript:
         raise NotImplementedError
 
     def hands(self, state: Any, moves: Sequence[Any], verdicts: Sequence[Legal[Any]]) -> tuple[Hands, list[int]]:
+        """The hands that carry out these legal moves from ``state`` (read from the verdicts' events)
+        and, per move, the hand whose first touch is its time (:attr:`Beat.timed_by`)."""
         raise NotImplementedError
 
     def mistakes(self, state: Any) -> list[tuple[float, Any, Illegal]]:
@@ -392,8 +395,8 @@ def plan(script: SpeedScript, max_moves: int, illegal: int, seed: int) -> list[B
             state = v.state
             for c in _calls(v, script.calls):
                 seen[c] = seen.get(c, 0) + 1
-        hands, slaps = script.hands(before, moves, verdicts)
-        beats.append(Beat("legal", moves, verdicts, hands, slaps))
+        hands, timed_by = script.hands(before, moves, verdicts)
+        beats.append(Beat("legal", moves, verdicts, hands, timed_by))
         states.append(state)
         count += len(moves)
     slots: dict[int, tuple[Any, Illegal]] = {}
@@ -465,7 +468,7 @@ def render_speed(script: SpeedScript, out_dir: Path, seed: int, illegal: int = 1
                 break
             visits = []
             for k, (seat, actions) in enumerate(beat.hands):
-                slap = beat.kind == "legal" and k in beat.slaps
+                slap = beat.kind == "legal" and k in beat.timed_by
                 delay = 0.0 if not slap or k == 0 else float(pace.uniform(0.3, 0.5))  # the last slapper, always later
                 visits.append(HandVisit(seat, tuple(actions), reach_s=float(pace.uniform(0.4, 0.6)),
                                         carry_s=float(pace.uniform(0.4, 0.65)), leave_s=float(pace.uniform(0.3, 0.45)),
@@ -477,7 +480,7 @@ def render_speed(script: SpeedScript, out_dir: Path, seed: int, illegal: int = 1
                 move_lines[-1]["taken_back"] = {"t": round(seen.t_rest, 3), "t_start": round(seen.t_start, 3),
                                                 "frame_start": seen.frame_start, "frame_rest": seen.frame_rest}
                 continue
-            for move, verdict, hand in zip(beat.moves, beat.verdicts, beat.slaps):
+            for move, verdict, hand in zip(beat.moves, beat.verdicts, beat.timed_by):
                 t = seen.t_rest if hand < 0 else seen.touched(beat.hands[hand][0])
                 timed = _at(move, t)
                 again = script.apply(state, timed)  # judged again at its filmed time: the same verdict
@@ -513,8 +516,6 @@ def render_speed(script: SpeedScript, out_dir: Path, seed: int, illegal: int = 1
 
 
 def _rules_spec(script: SpeedScript) -> str:
-    from referee.options import to_spec
-
     return to_spec(script.rules)
 
 
