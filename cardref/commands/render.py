@@ -15,12 +15,12 @@ import argparse
 import json
 import sys
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 
 def register(subparsers: Any) -> None:
     p = subparsers.add_parser("render", help="make a truth video of a game: frames, true table states and moves")
-    p.add_argument("game", choices=["klondike", "stress", "zenuwen"])
+    p.add_argument("game", choices=sorted(RENDERERS))
     p.add_argument("--seed", type=int, required=True, help="deal, moves, table, camera, light and noise")
     p.add_argument("--out", required=True, help="output folder (created)")
     p.add_argument("--deal", help="DEAL.json to play instead of the seed's deal")
@@ -131,6 +131,13 @@ def _speed(args: argparse.Namespace, progress: Any) -> dict[str, Any]:
                         progress, command=command_line(args))
 
 
+RENDERERS: dict[str, Callable[[argparse.Namespace, Any], dict[str, Any]]] = {
+    "klondike": _klondike,
+    "stress": _speed,
+    "zenuwen": _speed,
+}
+
+
 def main(args: argparse.Namespace) -> int:
     from referee.options import OptionError
     from referee.verdict import NotationError
@@ -140,7 +147,7 @@ def main(args: argparse.Namespace) -> int:
             print(f"  {frames} frames, {t:.1f} s", file=sys.stderr, flush=True)
 
     try:
-        summary = (_klondike if args.game == "klondike" else _speed)(args, progress)
+        summary = RENDERERS[args.game](args, progress)
     except (ValueError, OSError, OptionError, NotationError, RuntimeError) as exc:
         print(f"cardref render: {exc}", file=sys.stderr)
         return 2
