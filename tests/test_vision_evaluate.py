@@ -74,3 +74,15 @@ def test_a_tiny_or_blurred_index_is_labelled_unreadable() -> None:
     index = (100.0, 100.0, 116.0, 140.0)  # 16 px wide, 40 tall
     assert sharp.readable(index) and not webcam.readable(index) and not blurred.readable(index)
     assert not sharp.readable((0.0, 0.0, 8.0, 20.0))
+
+
+def test_made_up_backs_keep_the_card_shape_and_vary_with_the_seed() -> None:
+    import numpy as np
+
+    from vision.synth import procedural_back
+
+    like = np.zeros((160, 100, 4), np.uint8)
+    like[8:-8, :, 3] = 255  # a card shape: transparent top and bottom rows
+    a, b = (procedural_back(np.random.default_rng(seed), like) for seed in (1, 2))
+    assert a.shape == like.shape and (a[..., 3] == like[..., 3]).all()
+    assert a[..., :3].std() > 5 and not np.array_equal(a, b)

@@ -38,16 +38,19 @@ def _box_height(label: Path) -> float:
     return float(sorted(hs)[len(hs) // 2]) if hs else 0.0
 
 
-def write_data_yaml(with_real: bool, synth_n: int, min_h: float = 0.0) -> Path:
+def write_data_yaml(with_real: bool, synth_n: int, min_h: float = 0.0, extra: tuple[str, ...] = ()) -> Path:
     """``data/det.yaml`` and ``data/det_train.txt``: ``synth_n`` synthetic scenes (sorted, so a resumed
     run sees the same list; with ``min_h``, only scenes whose median box is at least that tall, i.e.
-    close and medium views) plus the real photos' train split."""
+    close and medium views), every image of the ``extra`` image folders, and the real photos' train
+    split."""
     imgs = sorted((ROOT / "data/synth/det/train/images").glob("*.jpg"))
     if min_h:
         imgs = [p for p in imgs if _box_height(p.parent.parent / "labels" / (p.stem + ".txt")) >= min_h]
     if synth_n:
         step = max(1, len(imgs) // synth_n)
         imgs = imgs[::step][:synth_n]
+    for folder in extra:
+        imgs += sorted((ROOT / folder).glob("*.jpg"))
     if with_real and (ROOT / "data/real/det/train/images").is_dir():
         imgs += sorted((ROOT / "data/real/det/train/images").glob("*.jpg"))
     lst = ROOT / "data" / "det_train.txt"
@@ -88,7 +91,7 @@ def train(a: argparse.Namespace) -> None:
     model.add_callback("on_pretrain_routine_end", set_threads(a.threads))
     model.add_callback("on_train_epoch_start", set_threads(a.threads))
     model.train(
-        data=str(write_data_yaml(not a.no_real, a.synth_n, a.min_box_h)), epochs=a.epochs, imgsz=a.imgsz, batch=a.batch,
+        data=str(write_data_yaml(not a.no_real, a.synth_n, a.min_box_h, tuple(a.extra))), epochs=a.epochs, imgsz=a.imgsz, batch=a.batch,
         device="cpu", workers=0, amp=False, pretrained=bool(a.init), project=str(ROOT / "runs" / "det"),
         name=a.name, exist_ok=True, plots=False, close_mosaic=a.close_mosaic, patience=100,
         fliplr=0.5, degrees=0.0, scale=0.5, mosaic=1.0, cache=False, seed=0, deterministic=False,
@@ -117,6 +120,8 @@ if __name__ == "__main__":
     ap.add_argument("--no-real", action="store_true")
     ap.add_argument("--synth-n", type=int, default=0, help="use this many synthetic scenes (0: all)")
     ap.add_argument("--min-box-h", type=float, default=0.0, help="only synthetic scenes whose median box is this tall (fraction)")
+    ap.add_argument("--extra", nargs="*", default=[], metavar="DIR",
+                    help="more training image folders (YOLO layout, labels beside images/), e.g. data/synth_b/det/train/images")
     ap.add_argument("--fresh", action="store_true", help="start over even if a last.pt exists")
     ap.add_argument("--init", metavar="PT", help="start a new run from this checkpoint's weights (not a resume)")
     ap.add_argument("--export", metavar="PT", help="export this checkpoint to models/corner_detector.onnx")
