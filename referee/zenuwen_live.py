@@ -24,8 +24,15 @@ holds it; when two players hold hand cards nobody saw, whose it was cannot be to
 A hand card nobody saw that another card covered within the same view is found too (judged as a
 card of a fitting rank, reported and kept as unseen). A view in which a hand over a pile or a
 centre pile (or an unread card) may hide moves, or that would make a call while some pile is not
-seen, is left unused, up to ``MAX_DEFERRED`` views in a row. Two decks: a centre pile may look unchanged because the twin of its top came back on it, and
-a pile may look unchanged because the twin of its top lay face up beneath it; both are searched.
+seen, or in which a move would change a pile under a hand or with an unread card, is left unused,
+up to ``MAX_DEFERRED`` views in a row. A clear view that several move series explain equally well
+(whose was a hand card of which two players hold a copy, which of two hand cards went under another
+card) is ``ambiguous``: the picture after each series is kept (``LiveZenuwen.undecided``, at most
+``MAX_UNDECIDED``) and the later views are judged from each, so the moves they add need no deeper
+search; the series they leave (or an explicit input leaves: a choice only the round's winner may
+make) is reported then, each finding with the time of the view that showed it. Two decks: a centre
+pile may look unchanged because the twin of its top came back on it, and a pile may look unchanged
+because the twin of its top lay face up beneath it; both are searched.
 New centre cards (Z5/Z7/Z8 ``turn``) that cannot be read are not accepted yet (``ambiguous``).
 
 **Inputs the camera cannot give** (the web app's key press / screen tap; each returns
@@ -84,6 +91,8 @@ RELAXED_BUDGET = 4000
 """Positions the second, wider search (two decks) may look at before it gives up."""
 MAX_PER_PLAYER = 2
 """Most moves of one player one view may explain."""
+MAX_UNDECIDED = 4
+"""Most move series an undecided view may keep open until a later view tells them apart."""
 
 
 def pile_zone(player: int, pile: int) -> str:
@@ -519,6 +528,10 @@ class LiveZenuwen:
     waiting: str = ""
     deferred: int = 0
     """Views in a row not used: a hand (or an unread card) may hide a move (at most ``MAX_DEFERRED``)."""
+    undecided: tuple[tuple[LiveZenuwen, tuple[Finding, ...]], ...] = ()
+    """A view that several move series explain (a card of which two players hold a copy in the hand,
+    say): the picture after each series with what it concluded, until a later view or input fits only
+    one of them. ``state`` stays the last position that is certain."""
 
 
 def _covered_risk(start: ZenuwenState, final: ZenuwenState, obs: Observation) -> bool:
@@ -543,6 +556,15 @@ def _covered_risk(start: ZenuwenState, final: ZenuwenState, obs: Observation) ->
             if any(zenuwen.fits(pile.top, c) for c in tops if not is_unseen(c)):
                 return True
     return False
+
+
+def _unconfirmed(moves: Sequence[Any], state: ZenuwenState, obs: Observation) -> bool:
+    """Does a move of the explanation change a pile the view does not show (under a hand, or a card
+    not read)? Then the move is a guess: a card laid under the hand could explain the view too."""
+    unjudged = {z for z, p in obs.piles.items() if p.held or None in p.cards}
+    return bool(unjudged) and any(
+        z in unjudged for m in moves for z in _touches(m, state) if not z.endswith(".stock")
+    )
 
 
 def _decisive_unseen(state: ZenuwenState) -> bool:
@@ -591,11 +613,15 @@ def _replay(
 
 def observe(live: LiveZenuwen, obs: Observation) -> tuple[LiveZenuwen, list[Finding]]:
     """Judge one steady observation; returns the new running picture and what was concluded."""
+    if live.undecided:
+        unclear = any(p.held or None in p.cards for p in obs.piles.values())
+        t = max(obs.t, live.state.t)
+        return _decide(live, lambda alt: observe(alt, obs), lambda: observe(replace(live, undecided=()), obs), t, unclear)
     state = live.state
     t, frame = max(obs.t, state.t), obs.frame
     pend = live.pending
     if state.phase is Phase.MATCH_OVER:
-        return live, []
+        return (live if match(state, obs) is not None else replace(live, last=obs)), []
     if state.phase in (Phase.CHOOSE, Phase.NEXT) and match(state, obs) is None:
         layout = _fresh_layout(state, obs)
         if layout is not None:
@@ -626,29 +652,9 @@ def observe(live: LiveZenuwen, obs: Observation) -> tuple[LiveZenuwen, list[Find
             return replace(live, last=obs, waiting=_waiting(state, None)), []
         if len(best) > 1:
             names = "; ".join(", ".join(_text(m) for m in x[1].moves) or "nothing" for x in best)
-            return replace(live, last=obs), [Finding("ambiguous", t, frame=frame, detail=f"several move series fit: {names}")]
-        final, node, k, subs = best[0]
-        if any(is_unseen(p[-1]) for p in final.centre if p):
-            return replace(live, last=obs, waiting="the new centre cards"), [
-                Finding("ambiguous", t, frame=frame, detail="new centre cards turned but not readable yet: waiting for a clearer view")
-            ]
-        replayed = _replay(state, node.moves, subs, t, frame)
-        if replayed is None:
-            return replace(live, last=obs), [Finding("unrecognised", t, frame=frame, detail=_difference(state, obs))]
-        new_state, findings = replayed
-        new_state = _unguess(node, new_state, findings)
-        new_state, later = _settle_calls(new_state, t, frame)
-        findings += later
-        unclear = any(p.held or None in p.cards for p in obs.piles.values())
-        calls = any(f.kind == "call" for f in findings)
-        if node.moves and live.deferred < MAX_DEFERRED and (_covered_risk(state, final, obs) or (unclear and calls)):
-            # the next view (hands gone, one hopes) is judged from the same position
-            return replace(live, last=obs, deferred=live.deferred + 1, waiting="a view without hands over the piles"), []
-        moved = sum(1 for f in findings if f.kind == "move")
-        new_pend = pend if k == 1 else None
-        if pend is not None and k == 0:
-            findings.append(Finding("taken_back", t, move=pend.move, frame=frame))
-        return LiveZenuwen(new_state, new_pend, live.moves + moved, None, _waiting(new_state, new_pend)), findings
+            ambiguous = Finding("ambiguous", t, frame=frame, detail=f"several move series fit: {names}")
+            return _undecided(live, obs, [_conclude(live, obs, x, t) for x in best], ambiguous)
+        return _conclude(live, obs, best[0], t)
 
     if pend is None and state.phase in (Phase.TURN, Phase.PLAY, Phase.CHOOSE, Phase.NEXT):
         starts = [start_node] + list(_expand(obs, diff, t, depth=1)(start_node))  # no guessed hand cards
@@ -676,6 +682,101 @@ def observe(live: LiveZenuwen, obs: Observation) -> tuple[LiveZenuwen, list[Find
         # piles being taken, cards being gathered: wait for the choice or the next layout
         return replace(live, last=obs, waiting=_waiting(state, None)), []
     return replace(live, last=obs), [Finding("unrecognised", t, frame=frame, detail=_difference(state, obs))]
+
+
+def _conclude(
+    live: LiveZenuwen, obs: Observation, best: tuple[ZenuwenState, Node[ZenuwenState], int, dict[Unseen, Card]], t: float
+) -> tuple[LiveZenuwen, list[Finding]]:
+    """The picture after one explanation of the view (``best``: final position, search node, target
+    index, what the view reveals), or the view left unused (new centre cards not readable yet, a hand
+    that may hide a move) or unrecognised (the series is not legal with the revealed cards)."""
+    state, pend, frame = live.state, live.pending, obs.frame
+    final, node, k, subs = best
+    if any(is_unseen(p[-1]) for p in final.centre if p):
+        return replace(live, last=obs, waiting="the new centre cards"), [
+            Finding("ambiguous", t, frame=frame, detail="new centre cards turned but not readable yet: waiting for a clearer view")
+        ]
+    replayed = _replay(state, node.moves, subs, t, frame)
+    if replayed is None:
+        return replace(live, last=obs), [Finding("unrecognised", t, frame=frame, detail=_difference(state, obs))]
+    new_state, findings = replayed
+    new_state = _unguess(node, new_state, findings)
+    new_state, later = _settle_calls(new_state, t, frame)
+    findings += later
+    unclear = any(p.held or None in p.cards for p in obs.piles.values())
+    calls = any(f.kind == "call" for f in findings)
+    risky = _covered_risk(state, final, obs) or _unconfirmed(node.moves, state, obs) or (unclear and calls)
+    if node.moves and live.deferred < MAX_DEFERRED and risky:
+        # the next view (hands gone, one hopes) is judged from the same position
+        return replace(live, last=obs, deferred=live.deferred + 1, waiting="a view without hands over the piles"), []
+    moved = sum(1 for f in findings if f.kind == "move")
+    new_pend = pend if k == 1 else None
+    if pend is not None and k == 0:
+        findings.append(Finding("taken_back", t, move=pend.move, frame=frame))
+    return LiveZenuwen(new_state, new_pend, live.moves + moved, None, _waiting(new_state, new_pend)), findings
+
+
+def _concluded(before: LiveZenuwen, after: LiveZenuwen, findings: Sequence[Finding]) -> bool:
+    """Did judging a view (or an input) come to a conclusion (not unused, unrecognised or unclear)?"""
+    return after.deferred <= before.deferred and not any(f.kind in ("unrecognised", "ambiguous", "illegal") for f in findings)
+
+
+def _undecided(
+    live: LiveZenuwen, obs: Observation, options: list[tuple[LiveZenuwen, list[Finding]]], ambiguous: Finding
+) -> tuple[LiveZenuwen, list[Finding]]:
+    """A view several move series explain: when the view is clear (no hand over a pile, every card
+    read) and each series comes to a conclusion, each series' picture is kept (``undecided``) and a
+    later view decides (:func:`_decide`); nothing is reported until then. An unclear view is left
+    to a clearer one, judged from the certain position."""
+    if any(p.held or None in p.cards for p in obs.piles.values()):
+        return replace(live, last=obs), [ambiguous]
+    kept = tuple((after, tuple(found)) for after, found in options if _concluded(live, after, found))
+    if len(kept) != len(options) or len(kept) > MAX_UNDECIDED:
+        return replace(live, last=obs), [ambiguous]
+    return replace(live, last=obs, undecided=kept, waiting="a view that tells the move series apart"), [ambiguous]
+
+
+def _outline(live: LiveZenuwen) -> tuple[Any, ...]:
+    """The picture without the covered centre cards: two pictures with the same outline cannot be
+    told apart by any later view (two decks: which copy went onto which pile)."""
+    state = live.state
+    return replace(state, centre=tuple(p[-1:] for p in state.centre)), tuple(len(p) for p in state.centre), live.pending
+
+
+def _decide(
+    live: LiveZenuwen,
+    step: Callable[[LiveZenuwen], tuple[LiveZenuwen, list[Finding]]],
+    fallback: Callable[[], tuple[LiveZenuwen, list[Finding]]],
+    t: float,
+    unclear_view: bool = False,
+) -> tuple[LiveZenuwen, list[Finding]]:
+    """Judge a view (or an input: ``step``) from each picture an undecided view left open. Those it
+    does not fit drop out; a picture that only waits on the view (a hand over a pile, a card not down
+    yet) stays in unless the view is clear and fits another one; then, as within one view, the fewest
+    moves since the certain position win. One left: what it concluded then and now is reported (each
+    finding with the time of its own view). Pictures with the same outline (:func:`_outline`) cannot
+    be told apart by any later view: the first is taken. Still several: ``ambiguous`` again (``t``).
+    None fits, or too many: ``fallback`` (the view judged from the certain position)."""
+    fitting: list[tuple[LiveZenuwen, tuple[Finding, ...]]] = []
+    unclear: list[tuple[LiveZenuwen, tuple[Finding, ...]]] = []
+    for alt, found in live.undecided:
+        after, more = step(alt)
+        if after.undecided:
+            fitting += [(a, found + f) for a, f in after.undecided]
+        elif after.deferred > alt.deferred or any(f.kind == "ambiguous" for f in more):
+            unclear.append((after, found + tuple(f for f in more if f.kind != "ambiguous")))
+        elif after.last is None and not any(f.kind in ("unrecognised", "illegal") for f in more):
+            fitting.append((after, found + tuple(more)))
+    kept = fitting + unclear if unclear_view or not fitting else fitting
+    if not kept or len(kept) > MAX_UNDECIDED:
+        return fallback()
+    fewest = min(sum(1 for f in found if f.kind == "move") for _, found in kept)
+    kept = [(a, found) for a, found in kept if sum(1 for f in found if f.kind == "move") == fewest]
+    if len(kept) == 1 or all(_outline(a) == _outline(kept[0][0]) for a, _ in kept):
+        after, found = kept[0]
+        return after, list(found)
+    names = "; ".join(", ".join(_text(f.move) for f in found if f.kind == "move") or "nothing" for _, found in kept)
+    return replace(live, undecided=tuple(kept)), [Finding("ambiguous", t, detail=f"still several move series fit: {names}")]
 
 
 def _waiting(state: ZenuwenState, pend: PendingIllegal | None) -> str:
@@ -850,6 +951,10 @@ def _start_round(live: LiveZenuwen, tops: list[list[Card | None]], t: float, fra
 def new_round(live: LiveZenuwen, observation: Observation, t: float | None = None) -> tuple[LiveZenuwen, list[Finding]]:
     """Explicit input: the next round (Z11) starts from this view of the new layout; ``t``
     (default: the view's time) is when it was asked for."""
+    if live.undecided:
+        fresh = replace(live, undecided=())
+        when = max(observation.t, t or 0.0, live.state.t)
+        return _decide(live, lambda alt: new_round(alt, observation, t), lambda: new_round(fresh, observation, t), when)
     if t is not None and t > observation.t:
         observation = replace(observation, t=t)
     t = max(observation.t, live.state.t)
@@ -868,6 +973,8 @@ def new_round(live: LiveZenuwen, observation: Observation, t: float | None = Non
 
 
 def _explicit(live: LiveZenuwen, move: Choose | Slap) -> tuple[LiveZenuwen, list[Finding]]:
+    if live.undecided:
+        return _decide(live, lambda alt: _explicit(alt, move), lambda: _explicit(replace(live, undecided=()), move), move.t)
     v = zenuwen.apply(live.state, move)
     if isinstance(v, Illegal):
         return live, [Finding("illegal", move.t, move=move, rule=v.rule, reason=v.reason)]
