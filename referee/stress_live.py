@@ -60,21 +60,27 @@ The start (:func:`start`) reads both rows (and the centre cards, if laid) and ta
 the rest of 26-card halves (S1); a game joined later, or a deal that splits the deck otherwise, shows
 up as unrecognised changes when a stock runs out earlier or later than counted.
 
-Shared helpers (:class:`Unseen`, :class:`Binder`, :class:`Node`, :func:`breadth_first`,
-:func:`best_explanations`) are used by :mod:`referee.zenuwen_live` too.
+What both speed games share (stand-ins, matching a view, the search, the replay, pending illegal
+moves, inputs, new rounds) is in :mod:`referee.speed_live`; its names used here are importable from
+this module too.
 """
 
 from __future__ import annotations
 
-import itertools
 from collections import Counter
-from dataclasses import dataclass, field, replace
-from typing import Any, Callable, Generic, Iterable, Iterator, Mapping, Sequence, TypeVar
+from dataclasses import dataclass, replace
+from typing import Any, Callable, Iterator, Mapping, Sequence
 
 from . import stress
-from .cards import Card, CardError
+from .cards import Card
 from .observation import Finding, Observation, SeenPile
 from .options import to_spec
+from .speed_live import (
+    Binder, Engine, Live, Node, Unseen, best_explanations, breadth_first, centre_zone, deferred, difference,
+    differing, explained, fits, hide_cards, is_unseen, judged, later_view, moved, parse_seen, pile_number,
+    pile_zone, public_picture, real_counts, seat_zone, seen_code, shown_codes, stock_zone, swap_cards, targets,
+    unclear, unjudged, unseen,
+)
 from .stress import Lay, NewRound, Phase, Play, Seat, Slap, Stack, StressDeal, StressRules, StressState
 from .verdict import Event, Illegal, Legal
 
@@ -85,287 +91,33 @@ MAX_PER_PLAYER = 2
 MAX_DEFERRED = 3
 """Views in a row that may be left unused because they would make a call while a zone is not seen."""
 
-# === shared with zenuwen_live ======================================================================
-
-_ids = itertools.count()
-
-
-@dataclass(frozen=True, slots=True)
-class Unseen(Card):
-    """A card nobody has seen (face down, or laid but not yet in view). Its rank is far outside 1-13
-    and differs from every other stand-in's by a multiple of 20, so it never fits, stacks or matches
-    anything: the engine cannot judge a move or make a call on a card the camera has not shown."""
-
-    n: int = 0
-
-    @property
-    def code(self) -> str:
-        return "??"
-
-    @property
-    def name(self) -> str:
-        return "an unseen card"
-
-
-def unseen() -> Unseen:
-    """A fresh stand-in."""
-    n = next(_ids)
-    return Unseen(1000 + 20 * n, "?", n)
-
-
-def is_unseen(c: Card | None) -> bool:
-    return isinstance(c, Unseen)
-
-
-def parse_seen(code: str | None) -> Card | None:
-    """The card the camera read, or None (unreadable or not a card code)."""
-    if code is None:
-        return None
-    try:
-        return Card.parse(code)
-    except CardError:
-        return None
-
-
-def judged(obs: Observation, zone: str) -> SeenPile | None:
-    """The pile as seen, or None when the zone is missing or held (not judged)."""
-    pile = obs.piles.get(zone)
-    if pile is None or pile.held:
-        return None
-    return pile
-
-
-def clean_events(events: Iterable[Event]) -> tuple[Event, ...]:
-    """Events without unseen stand-ins in their card lists (a refill not yet seen names no card)."""
-    out = []
-    for e in events:
-        if any(is_unseen(c) for c in e.cards):
-            e = replace(e, cards=tuple(c for c in e.cards if not is_unseen(c)))
-        out.append(e)
-    return tuple(out)
-
-
-def learned_pairs(subs: Mapping[Unseen, Card]) -> tuple[tuple[str, str], ...]:
-    return tuple((f"unseen{u.n}", c.code) for u, c in subs.items())
-
-
-class Binder:
-    """Collects what an observation reveals: stand-in -> real card, with the deck count checked
-    (a card can be learned only while fewer copies of it are known than the decks hold)."""
-
-    __slots__ = ("bind", "_real", "_count", "decks")
-
-    def __init__(self, real: Callable[[], Counter[Card]], decks: int) -> None:
-        self.bind: dict[Unseen, Card] = {}
-        self._count = real
-        self._real: Counter[Card] | None = None
-        self.decks = decks
-
-    @property
-    def real(self) -> Counter[Card]:
-        """Known copies per card (counted when first needed: most views learn nothing)."""
-        if self._real is None:
-            self._real = self._count()
-        return self._real
-
-    def card(self, expected: Card | None, seen: str | None) -> bool:
-        """Does the seen code fit the expected card (learning it when it is a stand-in)?"""
-        if expected is None:
-            return False
-        if seen is None:
-            return True
-        if isinstance(expected, Unseen):
-            got = self.bind.get(expected)
-            c = parse_seen(seen)
-            if c is None:
-                return True  # not a card code: as unreadable
-            if got is not None:
-                return got is c
-            if self.real[c] >= self.decks:
-                return False
-            self.real[c] += 1
-            self.bind[expected] = c
-            return True
-        return expected.code == seen
-
-
-S = TypeVar("S")
-
-
-@dataclass(frozen=True, slots=True)
-class Node(Generic[S]):
-    """One hypothesis in the search: the position after ``moves``, with the stand-ins revealed on
-    the way (``subs``) and the count of moves per player."""
-
-    state: S
-    moves: tuple[Any, ...] = ()
-    subs: tuple[tuple[Unseen, Card], ...] = ()
-    count: tuple[int, ...] = ()
-    touched: frozenset[str] = frozenset()
-    """Zones the moves so far changed: a later move may change them back (two decks)."""
-    last: int = -1
-    """The player of the last move (-1: none, a joint move, or one that made a call)."""
-    last_touched: frozenset[str] = frozenset()
-    parent: Any = None
-    """The position before the last move."""
-    guesses: tuple[Unseen, ...] = ()
-    """Stand-ins given a stand-in value to be judged (a hand card covered at once by another card:
-    Zenuwen); they stay unseen in what is concluded."""
-
-    def then(
-        self,
-        state: S,
-        move: Any,
-        player: int | None,
-        subs: tuple[tuple[Unseen, Card], ...] = (),
-        touched: frozenset[str] = frozenset(),
-        called: bool = False,
-        guess: bool = False,
-    ) -> "Node[S]":
-        count = self.count
-        if player is not None:
-            count = count[:player] + (count[player] + 1,) + count[player + 1 :]
-        last = -1 if player is None or called else player
-        guesses = self.guesses + tuple(u for u, _ in subs) if guess else self.guesses
-        return Node(
-            state, self.moves + (move,), self.subs + subs, count, self.touched | touched, last, touched, self.state, guesses
-        )
-
-    def in_order(self, player: int | None, touched: frozenset[str], before_last: Callable[[], bool]) -> bool:
-        """Moves of different players that touch different piles give the same table in either order:
-        only one order is tried (players in seat order), unless the move depends on the last one (a
-        shared pile), the last one made a call, or the move could not come before the last one
-        (``before_last()``: it is illegal there or makes a call there, e.g. a stress)."""
-        if player is None or player >= self.last or touched & self.last_touched:
-            return True
-        return before_last()
-
-
-def breadth_first(
-    start: Node[S],
-    expand: Callable[[Node[S]], Iterable[Node[S]]],
-    targets: Sequence[Callable[[S], dict[Unseen, Card] | None]],
-    max_depth: int,
-    budget: int = 20000,
-    needs: Callable[[Node[S]], int] | None = None,
-) -> list[tuple[Node[S], int, dict[Unseen, Card]]]:
-    """The explanations with the fewest moves: ``(node, target index, what the view reveals)``.
-    A position reached twice (the same moves in another order) is kept once, the first way found.
-    At most ``budget`` positions are looked at (the search gives up: no explanation). ``needs``: the
-    fewest moves a position still needs to look like the view (a position that cannot get there
-    within ``max_depth`` is dropped)."""
-    frontier = [start]
-    seen: set[Any] = {start.state}
-    for depth in range(max_depth + 1):
-        hits = []
-        for node in frontier:
-            for k, target in enumerate(targets):
-                b = target(node.state)
-                if b is not None:
-                    hits.append((node, k, b))
-                    break
-        if hits or depth == max_depth:
-            return hits
-        nxt = []
-        for node in frontier:
-            for child in expand(node):
-                if child.state not in seen:
-                    seen.add(child.state)
-                    if needs is None or depth + 1 + needs(child) <= max_depth:
-                        nxt.append(child)
-            if len(seen) > budget:
-                return []
-        frontier = nxt
-        if not frontier:
-            break
-    return []
-
-
-def best_explanations(
-    hits: Sequence[tuple[Node[S], int, dict[Unseen, Card]]],
-    substitute: Callable[[S, Mapping[Unseen, Card]], S],
-    canon: Callable[[Node[S], S], Any] | None = None,
-) -> list[tuple[S, Node[S], int, dict[Unseen, Card]]]:
-    """The explanations (fewest moves already) that assume the fewest cards nobody had seen, then
-    spread the moves most evenly over the players (two moves of one player between two steady
-    views are rarer than one move each); one per distinct final position (``canon``: what makes
-    two final positions the same, e.g. leaving out guessed cards nobody saw)."""
-    finals: dict[Any, tuple[S, Node[S], int, dict[Unseen, Card]]] = {}
-    for node, k, b in hits:
-        subs = dict(node.subs)
-        subs.update(b)
-        final = substitute(node.state, subs)
-        finals.setdefault(final if canon is None else canon(node, final), (final, node, k, subs))
-
-    def cost(x: tuple[S, Node[S], int, dict[Unseen, Card]]) -> tuple[int, int]:
-        return len(x[3]), max(x[1].count, default=0)
-
-    if not finals:
-        return []
-    best = min(cost(x) for x in finals.values())
-    return [x for x in finals.values() if cost(x) == best]
-
-
-def _called(v: Legal[Any]) -> bool:
-    return any(e.kind in stress.CALLS for e in v.events)
-
-
-def _blocked(parent: StressState | None, move: Any) -> Callable[[], bool]:
-    """Could ``move`` not have come first (before the last move of the series)?"""
-
-    def check() -> bool:
-        if parent is None:
-            return True
-        v = stress.apply(parent, move)
-        return not isinstance(v, Legal) or _called(v)
-
-    return check
-
-
-def call_findings(events: Iterable[Event], calls: frozenset[str], t: float, frame: int | None) -> list[Finding]:
-    out = []
-    for e in events:
-        if e.kind in calls:
-            rule = dict(e.data).get("rule", "")
-            out.append(Finding("call", t, verdict=e, rule=str(rule), detail=e.detail, frame=frame))
-    return out
-
-
-# === Stress =========================================================================================
-
-CENTRE_ZONES = ("centre1", "centre2")
-
-
-def row_zone(player: int, place: int) -> str:
-    return f"p{player + 1}.pile{place + 1}"
-
-
-def stock_zone(player: int) -> str:
-    return f"p{player + 1}.stock"
+CENTRE_ZONES = (centre_zone(0), centre_zone(1))
+row_zone = pile_zone
+"""Row place ``place`` of ``player``: ``p{seat}.pile{K}``."""
 
 
 def substitute_cards(state: StressState, subs: Mapping[Unseen, Card]) -> StressState:
     """The position with stand-ins replaced by the real cards."""
     if not subs:
         return state
-
-    def tr(cards: tuple[Card, ...]) -> tuple[Card, ...]:
-        return tuple(subs.get(c, c) if isinstance(c, Unseen) else c for c in cards)
-
-    seats = tuple(Seat(tr(s.stock), tuple(tr(p) for p in s.row)) for s in state.seats)
-    return replace(state, seats=seats, centre=tuple(tr(p) for p in state.centre))
+    seats = tuple(Seat(swap_cards(s.stock, subs), tuple(swap_cards(p, subs) for p in s.row)) for s in state.seats)
+    return replace(state, seats=seats, centre=tuple(swap_cards(p, subs) for p in state.centre))
 
 
 def _face_down_unseen(state: StressState) -> StressState:
     """Cards back in a stock are face down again and their order is not seen: stand-ins."""
     if all(is_unseen(c) for s in state.seats for c in s.stock):
         return state
-    seats = tuple(Seat(tuple(c if is_unseen(c) else unseen() for c in s.stock), s.row) for s in state.seats)
-    return replace(state, seats=seats)
+    return replace(state, seats=tuple(Seat(hide_cards(s.stock), s.row) for s in state.seats))
 
 
-def _real_counts(state: StressState) -> Counter[Card]:
-    return Counter(c for c in state.all_cards() if not isinstance(c, Unseen))
+def _tops(state: StressState) -> list[Card]:
+    return [p[-1] for s in state.seats for p in s.row if p] + [p[-1] for p in state.centre if p]
+
+
+ENGINE: Engine[StressState] = Engine(
+    stress.apply, stress.CALLS, stress._finish, substitute_cards, _face_down_unseen, _tops, lambda s: s.phase is Phase.PLAY
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -379,18 +131,8 @@ class PendingIllegal:
 
 
 @dataclass(frozen=True, slots=True)
-class LiveStress:
+class LiveStress(Live[StressState, PendingIllegal]):
     """The referee's running picture of a real Stress game."""
-
-    state: StressState
-    pending: PendingIllegal | None = None
-    moves: int = 0
-    last: Observation | None = field(default=None, compare=False)
-    """The last view that did not match the position (re-judged after an explicit input)."""
-    waiting: str = ""
-    """What the referee waits for, for the screens (a slap, a readable centre card, a take-back)."""
-    deferred: int = 0
-    """Views in a row not used: they would make a call while a zone is under a hand or not read."""
 
 
 def _zone_ok(state: StressState, zone: str, seen: SeenPile, b: Binder, pending_refill: list[int]) -> bool:
@@ -402,22 +144,17 @@ def _zone_ok(state: StressState, zone: str, seen: SeenPile, b: Binder, pending_r
             # empty, or a new centre card the engine laid that is not down yet
             return not pile or isinstance(pile[-1], Unseen)
         return b.card(pile[-1] if pile else None, seen.cards[-1])
-    if not zone.startswith("p") or "." not in zone:
+    at = seat_zone(zone, state.seats)
+    if at is None:
         return True
-    seat_s, place = zone[1:].split(".", 1)
-    if not seat_s.isdigit() or not 1 <= int(seat_s) <= len(state.seats):
-        return True
-    p = int(seat_s) - 1
-    seat = state.seats[p]
+    p, seat, place = at
     if place == "stock":
         if seen.backs is None and not seen.cards:
             return True
         has = bool(seen.cards) or bool(seen.backs)
         return has == bool(seat.stock) or (has and not seat.stock and pending_refill[p] > 0)
-    if not place.startswith("pile") or not place[4:].isdigit():
-        return True
-    i = int(place[4:]) - 1
-    if not 0 <= i < len(seat.row):
+    i = pile_number(place)
+    if i is None or not 0 <= i < len(seat.row):
         return True
     pile = seat.row[i]
     if not seen.cards:
@@ -437,25 +174,23 @@ def _zone_order(obs: Observation) -> list[str]:
 
 def match(state: StressState, obs: Observation) -> dict[Unseen, Card] | None:
     """What the observation reveals if it fits the position (stand-in -> card), else None."""
-    b = Binder(lambda: _real_counts(state), 1)
     pending = [0] * len(state.seats)
-    for zone in _zone_order(obs):
-        seen = judged(obs, zone)
-        if seen is not None and not _zone_ok(state, zone, seen, b, pending):
-            return None
-    return b.bind
+
+    def check(zone: str, seen: SeenPile, b: Binder) -> bool:
+        return _zone_ok(state, zone, seen, b, pending)
+
+    return fits(obs, _zone_order(obs), check, Binder(lambda: real_counts(state), 1))
 
 
 def differing_zones(state: StressState, obs: Observation) -> frozenset[str]:
     """The zones that do not look as the position says, each judged on its own."""
-    out = set()
     pending = [0] * len(state.seats)
-    real = _real_counts(state)
-    for zone in _zone_order(obs):
-        seen = judged(obs, zone)
-        if seen is not None and not _zone_ok(state, zone, seen, Binder(lambda: Counter(real), 1), pending):
-            out.add(zone)
-    return frozenset(out)
+    real = real_counts(state)
+
+    def check(zone: str, seen: SeenPile, b: Binder) -> bool:
+        return _zone_ok(state, zone, seen, b, pending)
+
+    return differing(obs, _zone_order(obs), check, lambda: Binder(lambda: Counter(real), 1))
 
 
 def _touches(move: Any) -> frozenset[str]:
@@ -483,8 +218,7 @@ def _must_change(move: Any) -> tuple[str, ...]:
 
 def _expand(obs: Observation, diff: frozenset[str], t: float) -> Callable[[Node[StressState]], Iterator[Node[StressState]]]:
     centre_seen = [parse_seen(p.top) if (p := judged(obs, z)) is not None else None for z in CENTRE_ZONES]
-    # a hand over it, or a card not read: it may have changed without looking different
-    unjudged = frozenset(z for z, p in obs.piles.items() if p.held or None in p.cards)
+    hidden = unjudged(obs)  # it may have changed without looking different
 
     def expand(node: Node[StressState]) -> Iterator[Node[StressState]]:
         state = node.state
@@ -496,11 +230,11 @@ def _expand(obs: Observation, diff: frozenset[str], t: float) -> Callable[[Node[
                 continue
             touched = _touches(move)
             changed = diff | node.touched
-            if not touched & (changed | unjudged) or any(z not in changed and z not in unjudged for z in _must_change(move)):
+            if not touched & (changed | hidden) or any(z not in changed and z not in hidden for z in _must_change(move)):
                 continue
             v = stress.apply(state, replace(move, t=t))
-            if isinstance(v, Legal) and node.in_order(p, touched, _blocked(node.parent, v.move)):
-                yield node.then(v.state, v.move, p, (), touched, _called(v))
+            if isinstance(v, Legal) and node.in_order(p, touched, ENGINE.blocked(node.parent, v.move)):
+                yield node.then(v.state, v.move, p, (), touched, ENGINE.called(v))
         if state.phase is not Phase.PLAY:
             return
         # a refill played before the camera saw it on the row: it is the card now on that centre pile
@@ -514,21 +248,21 @@ def _expand(obs: Observation, diff: frozenset[str], t: float) -> Callable[[Node[
                 for j, c in enumerate(centre_seen):
                     if c is None or CENTRE_ZONES[j] not in diff:
                         continue
-                    real = real if real is not None else _real_counts(state)
+                    real = real if real is not None else real_counts(state)
                     if real[c]:
                         continue
                     u = pile[-1]
                     move2 = Play(p, i, j, t)
                     v = stress.apply(substitute_cards(state, {u: c}), move2)
                     if isinstance(v, Legal):
-                        yield node.then(v.state, move2, p, ((u, c),), _touches(move2), _called(v))
+                        yield node.then(v.state, move2, p, ((u, c),), _touches(move2), ENGINE.called(v))
 
     return expand
 
 
-def _physical(state: StressState, t: float) -> Iterator[tuple[PendingIllegal, StressState]]:
+def _physical(state: StressState, t: float) -> Iterator[tuple[PendingIllegal, StressState, Mapping[Unseen, Card]]]:
     """Every single-player card move a hand could make that the rules forbid, with the table it leaves
-    (with and without the refill from the stock)."""
+    (with and without the refill from the stock) and the stand-ins it shows (none: the card was seen)."""
     for p, seat in enumerate(state.seats):
         for i, pile in enumerate(seat.row):
             if not pile:
@@ -539,7 +273,7 @@ def _physical(state: StressState, t: float) -> Iterator[tuple[PendingIllegal, St
                 if isinstance(v, Illegal):
                     centre = state.centre[:j] + (state.centre[j] + pile,) + state.centre[j + 1 :]
                     for refilled in (True, False):
-                        yield PendingIllegal(play, v, refilled), replace(state, centre=centre, seats=_lift(state, p, i, refilled))
+                        yield PendingIllegal(play, v, refilled), replace(state, centre=centre, seats=_lift(state, p, i, refilled)), {}
             for k, other in enumerate(seat.row):
                 if k == i or not other:
                     continue
@@ -551,14 +285,14 @@ def _physical(state: StressState, t: float) -> Iterator[tuple[PendingIllegal, St
                         s = seats[p]
                         row = s.row[:k] + (s.row[k] + pile,) + s.row[k + 1 :]
                         seats = seats[:p] + (Seat(s.stock, row),) + seats[p + 1 :]
-                        yield PendingIllegal(stack, v, refilled), replace(state, seats=seats)
+                        yield PendingIllegal(stack, v, refilled), replace(state, seats=seats), {}
     if all(s.stock for s in state.seats) and state.phase in (Phase.PLAY, Phase.STRESS):
         lay = Lay(t)
         v = stress.apply(state, lay)
         if isinstance(v, Illegal):
             centre = tuple(c + (s.stock[0],) for c, s in zip(state.centre, state.seats))
             seats = tuple(Seat(s.stock[1:], s.row) for s in state.seats)
-            yield PendingIllegal(lay, v, False), replace(state, centre=centre, seats=seats)
+            yield PendingIllegal(lay, v, False), replace(state, centre=centre, seats=seats), {}
 
 
 def _lift(state: StressState, p: int, i: int, refilled: bool) -> tuple[Seat, ...]:
@@ -593,53 +327,6 @@ def _overlay(state: StressState, pend: PendingIllegal) -> StressState:
     return replace(state, seats=seats[:p] + (Seat(s.stock, row),) + seats[p + 1 :])
 
 
-def _decisive_unseen(state: StressState) -> bool:
-    """Is a row top or centre top not seen yet (a stuck call would be a guess)?"""
-    tops = [p[-1] for s in state.seats for p in s.row if p] + [p[-1] for p in state.centre if p]
-    return any(is_unseen(c) for c in tops)
-
-
-def _settle_calls(state: StressState, t: float, frame: int | None) -> tuple[StressState, list[Finding]]:
-    """Calls that wait for cards to be seen (stuck), made once they are; a stuck call that a card
-    learned since has made wrong lapses (as the engine lets it lapse after a stack)."""
-    if state.phase is not Phase.PLAY or _decisive_unseen(state):
-        return state, []
-    after, events = stress._finish(state, t, [])
-    return after, call_findings(events, stress.CALLS, t, frame)
-
-
-def _replay(
-    start: StressState, moves: Sequence[Any], subs: Mapping[Unseen, Card], t: float, frame: int | None
-) -> tuple[StressState, list[Finding]] | None:
-    """Judge the explaining moves again from the start with every revealed card in place, so the
-    verdicts and calls rest on the real cards; None if one of them is then not legal."""
-    state = substitute_cards(start, subs)
-    findings: list[Finding] = []
-    learned = learned_pairs(subs)
-    for k, move in enumerate(moves):
-        v = stress.apply(state, replace(move, t=t))
-        if not isinstance(v, Legal):
-            return None
-        plain = clean_events(e for e in v.events if e.kind not in stress.CALLS)
-        state = v.state
-        findings.append(
-            Finding("move", t, move=v.move, verdict=Legal(v.move, state, 0, plain), frame=frame, learned=learned if k == 0 else ())
-        )
-        findings += call_findings(v.events, stress.CALLS, t, frame)
-    state = _face_down_unseen(state)  # after the last move: the cards learned here are all face up
-    # A stuck call between two moves of the same view rests on an order nobody saw: only a position
-    # still stuck at the end of the view is called (once).
-    stuck = [f for f in findings if f.kind == "call" and f.verdict.kind == "stuck"]
-    if stuck:
-        keep = stuck[-1] if state.stuck else None
-        findings = [f for f in findings if f not in stuck or f is keep]
-    if state.stuck and not start.stuck and _decisive_unseen(state):
-        # a stuck call resting on a card not seen yet: withdrawn, made again once the card shows
-        findings = [f for f in findings if not (f.kind == "call" and f.verdict.kind == "stuck")]
-        state = replace(state, stuck=False)
-    return state, findings
-
-
 def observe(live: LiveStress, obs: Observation) -> tuple[LiveStress, list[Finding]]:
     """Judge one steady observation; returns the new running picture and what was concluded."""
     state = live.state
@@ -654,13 +341,11 @@ def observe(live: LiveStress, obs: Observation) -> tuple[LiveStress, list[Findin
     if state.phase is Phase.ROUND_OVER and match(state, obs) is None:
         return replace(live, last=obs, waiting="the next deal (S11)"), []  # cards being gathered
 
-    targets: list[Callable[[StressState], dict[Unseen, Card] | None]] = [lambda s: match(s, obs)]
-    if pend is not None:
-        targets.append(lambda s: match(_overlay(s, pend), obs))
+    goals = targets(match, obs, None if pend is None else lambda s: _overlay(s, pend))
     diff = differing_zones(state, obs)
     if pend is not None:
         diff |= _touches(pend.move)
-    hits = breadth_first(Node(state, count=(0,) * len(state.seats)), _expand(obs, diff, t), targets, MAX_DEPTH)
+    hits = breadth_first(Node(state, count=(0,) * len(state.seats)), _expand(obs, diff, t), goals, MAX_DEPTH)
 
     if hits:
         best = best_explanations(hits, substitute_cards)
@@ -672,49 +357,25 @@ def observe(live: LiveStress, obs: Observation) -> tuple[LiveStress, list[Findin
             return replace(live, last=obs, waiting="the new centre cards"), [
                 Finding("ambiguous", t, frame=frame, detail="new centre cards laid but not readable yet: waiting for a clearer view")
             ]
-        replayed = _replay(state, node.moves, subs, t, frame)
+        replayed = ENGINE.replay(state, node.moves, subs, t, frame)
         if replayed is None:
             return _illegal_once_seen(live, state, node.moves, subs, obs, t, frame)
         new_state, findings = replayed
-        new_state, later = _settle_calls(new_state, t, frame)
+        new_state, later = ENGINE.settle_calls(new_state, t, frame)
         findings += later
-        unclear = any(p.held or None in p.cards for p in obs.piles.values())
-        if node.moves and unclear and live.deferred < MAX_DEFERRED and any(f.kind == "call" for f in findings):
+        if node.moves and unclear(obs) and live.deferred < MAX_DEFERRED and any(f.kind == "call" for f in findings):
             # a stress or stuck call resting on a zone not seen (another card may lie there): the
             # next view is judged from the same position
-            return replace(live, last=obs, deferred=live.deferred + 1, waiting="a view without hands over the piles"), []
-        moved = sum(1 for f in findings if f.kind == "move")
-        new_pend = pend if k == 1 else None
-        if pend is not None and k == 0:
-            findings.append(Finding("taken_back", t, move=pend.move, frame=frame))
-        waiting = _waiting(new_state, new_pend)
-        return LiveStress(new_state, new_pend, live.moves + moved, None, waiting), findings
+            return deferred(live, obs), []
+        return explained(live, new_state, findings, k, t, frame, _waiting)
 
     if pend is None:
         # an illegal move, alone or after legal moves of the other player
         starts = [Node(state, count=(0,) * len(state.seats))]
         starts += list(_expand(obs, diff, t)(starts[0]))
-        for node in starts:
-            for pending, physical in _physical(node.state, t):
-                if judged(obs, _landing(pending.move)) is None:
-                    continue  # the rule-breaking card must be in view where it landed
-                if isinstance(pending.move, Lay) and not all(
-                    (z := judged(obs, zone)) is not None and z.cards for zone in CENTRE_ZONES
-                ):
-                    continue  # new centre cards out of turn are judged once both lie
-                if match(physical, obs) is None:
-                    continue
-                subs = dict(node.subs)
-                replayed = _replay(state, node.moves, subs, t, frame)
-                if replayed is None:
-                    continue
-                new_state, findings = replayed
-                new_pend = replace(pending, move=replace(pending.move, t=t))
-                findings.append(
-                    Finding("illegal", t, move=new_pend.move, rule=pending.verdict.rule, reason=pending.verdict.reason, frame=frame)
-                )
-                moved = sum(1 for f in findings if f.kind == "move")
-                return LiveStress(new_state, new_pend, live.moves + moved, None, _waiting(new_state, new_pend)), findings
+        found = ENGINE.illegal_explanation(live, obs, starts, lambda s: _physical(s, t), _in_view, match, t, _waiting)
+        if found is not None:
+            return found
 
     if state.phase is Phase.STRESS and any(z in diff for z in CENTRE_ZONES):
         # the centre piles were taken or new cards laid before the slaps were entered: wait for them
@@ -728,7 +389,7 @@ def _illegal_once_seen(
     """The explaining series is not legal once the cards it shows are in place (new centre cards laid
     while a refill nobody had seen could be played: S9): the moves before the last stand, the last is
     an illegal move that waits to be taken back."""
-    prefix = _replay(state, moves[:-1], subs, t, frame) if moves else None
+    prefix = ENGINE.replay(state, moves[:-1], subs, t, frame) if moves else None
     last = moves[-1] if moves else None
     if prefix is not None and isinstance(last, (Play, Stack, Lay)):
         before, findings = prefix
@@ -738,9 +399,16 @@ def _illegal_once_seen(
                 pend = PendingIllegal(v.move, v, refilled)
                 if match(_overlay(before, pend), obs) is not None:
                     findings.append(Finding("illegal", t, move=v.move, rule=v.rule, reason=v.reason, frame=frame))
-                    moved = sum(1 for f in findings if f.kind == "move")
-                    return LiveStress(before, pend, live.moves + moved, None, _waiting(before, pend)), findings
+                    return moved(live, before, pend, findings, _waiting), findings
     return replace(live, last=obs), [Finding("unrecognised", t, frame=frame, detail=_difference(state, obs))]
+
+
+def _in_view(pending: PendingIllegal, obs: Observation) -> bool:
+    """Is the card of an illegal move in view where it landed (new centre cards out of turn: both)?"""
+    move = pending.move
+    if isinstance(move, Lay):
+        return all((z := judged(obs, zone)) is not None and z.cards for zone in CENTRE_ZONES)
+    return judged(obs, _landing(move)) is not None
 
 
 def _landing(move: Play | Stack | Lay) -> str:
@@ -752,9 +420,7 @@ def _landing(move: Play | Stack | Lay) -> str:
     return CENTRE_ZONES[0]
 
 
-def _waiting(state: StressState, pend: PendingIllegal | None) -> str:
-    if pend is not None:
-        return f"the illegal move to be taken back ({pend.verdict.rule})"
+def _waiting(state: StressState) -> str:
     if state.phase is Phase.STRESS:
         return "the slaps (S8)"
     if state.phase is Phase.LAY:
@@ -774,12 +440,7 @@ def _text(move: Any) -> str:
 
 def _difference(state: StressState, obs: Observation) -> str:
     """Which piles do not look as expected, for the unrecognised-change report."""
-    parts = []
-    for zone in sorted(differing_zones(state, obs)):
-        seen = obs.piles[zone]
-        shown = " ".join(c or "?" for c in seen.cards) or (f"{seen.backs} backs" if seen.backs else "nothing")
-        parts.append(f"{zone} shows {shown}")
-    return "; ".join(parts) or "the table does not match the game"
+    return difference(differing_zones(state, obs), obs)
 
 
 # --- starting, new rounds ----------------------------------------------------------------------------
@@ -865,19 +526,14 @@ def _start_round(live: LiveStress, rows: list[list[Card]], t: float, frame: int 
     v = stress.apply(state, NewRound(t, deal))
     if isinstance(v, Illegal):
         return live, [Finding("illegal", t, move=v.move, rule=v.rule, reason=v.reason, frame=frame)]
-    new_state = _face_down_unseen(v.state)
-    plain = clean_events(e for e in v.events if e.kind not in stress.CALLS)
-    move = NewRound(t)  # the deal as seen is in the position; the stocks are not seen
-    findings = [Finding("move", t, move=move, verdict=Legal(move, new_state, 0, plain), frame=frame, learned=learned_pairs(subs))]
-    findings += call_findings(v.events, stress.CALLS, t, frame)
-    return LiveStress(new_state, None, live.moves + 1, None, _waiting(new_state, None)), findings
+    # the deal as seen is in the position; the stocks are not seen: logged as a plain new round
+    return ENGINE.round_started(live, v, NewRound(t), subs, t, frame, _waiting)
 
 
 def new_round(live: LiveStress, observation: Observation, t: float | None = None) -> tuple[LiveStress, list[Finding]]:
     """Explicit input: the next round (S11) starts from this view of the new deal (readable rows);
     ``t`` (default: the view's time) is when it was asked for."""
-    if t is not None and t > observation.t:
-        observation = replace(observation, t=t)
+    observation = later_view(observation, t)
     if live.state.phase is not Phase.ROUND_OVER:
         v = stress.apply(live.state, NewRound(observation.t))
         assert isinstance(v, Illegal)
@@ -899,21 +555,8 @@ def slap(live: LiveStress, player: int, t: float, pile: int = 0) -> tuple[LiveSt
     the ``take``), followed by any calls. A false slap is an ``illegal`` finding (S8) that needs no
     take-back. After the second slap the last view that did not fit is judged again (the loser may
     already have taken the centre piles, or new cards may lie)."""
-    state = live.state
-    t = max(t, state.t)
-    v = stress.apply(state, Slap(player, pile, t))
-    if isinstance(v, Illegal):
-        return live, [Finding("illegal", t, move=v.move, rule=v.rule, reason=v.reason)]
-    new_state = _face_down_unseen(v.state)
-    plain = clean_events(e for e in v.events if e.kind not in stress.CALLS)
-    findings = [Finding("move", t, move=v.move, verdict=Legal(v.move, new_state, 0, plain))]
-    findings += call_findings(v.events, stress.CALLS, t, None)
-    after = LiveStress(new_state, live.pending, live.moves + 1, live.last, _waiting(new_state, live.pending))
-    if live.last is not None and new_state.phase is not Phase.STRESS:
-        again = replace(live.last, t=max(live.last.t, t))
-        after, more = observe(replace(after, last=None), again)
-        findings += [f for f in more if f.kind != "unrecognised"]
-    return after, findings
+    move = Slap(player, pile, max(t, live.state.t))
+    return ENGINE.judge_input(live, move, _waiting, observe, lambda state: state.phase is not Phase.STRESS)
 
 
 # --- what the live referee shows and announces -------------------------------------------------------
@@ -922,23 +565,11 @@ def slap(live: LiveStress, player: int, t: float, pile: int = 0) -> tuple[LiveSt
 def public_state(live: LiveStress) -> dict[str, object]:
     """The position as players may see it: stocks as counts, unseen cards as ``None``."""
     state = live.state
-
-    def code(c: Card) -> str | None:
-        return None if is_unseen(c) else c.code
-
-    return {
-        "phase": state.phase.value,
-        "round": state.round,
-        "players": [
-            {"stock": len(s.stock), "row": [[code(c) for c in p] for p in s.row]} for s in state.seats
-        ],
-        "centre": [[code(c) for c in p] for p in state.centre],
-        "score": list(state.score),
-        "slaps": [{"player": p, "t": t, "pile": k} for p, t, k in state.slaps],
-        "moves": live.moves,
-        "waiting_for": live.waiting or None,
-        "waiting_for_take_back": None if live.pending is None else _text(live.pending.move),
-    }
+    players: list[dict[str, object]] = [
+        {"stock": len(s.stock), "row": [[seen_code(c) for c in p] for p in s.row]} for s in state.seats
+    ]
+    slaps = [{"player": p, "t": t, "pile": k} for p, t, k in state.slaps]
+    return public_picture(live, players, _text, score=list(state.score), slaps=slaps)
 
 
 def ending(live: LiveStress, t: float) -> tuple[str, Event] | None:
@@ -954,20 +585,15 @@ def ending(live: LiveStress, t: float) -> tuple[str, Event] | None:
 def involved_cards(live: LiveStress, finding: Finding) -> list[str]:
     """The cards an illegal move involves (the moved card and what it landed on)."""
     state, move = live.state, finding.move
-    out: list[str] = []
-    if isinstance(move, (Play, Stack)) and isinstance(move.source, int):
-        pile = state.seats[move.player].row[move.source]
-        if pile and not is_unseen(pile[-1]):
-            out.append(pile[-1].code)
-        if isinstance(move, Play) and isinstance(move.to, int) and state.centre[move.to]:
-            top = state.centre[move.to][-1]
-            if not is_unseen(top):
-                out.append(top.code)
-        if isinstance(move, Stack) and isinstance(move.onto, int) and state.seats[move.player].row[move.onto]:
-            top = state.seats[move.player].row[move.onto][-1]
-            if not is_unseen(top):
-                out.append(top.code)
-    return out
+    if not isinstance(move, (Play, Stack)) or not isinstance(move.source, int):
+        return []
+    row = state.seats[move.player].row
+    onto: tuple[Card, ...] = ()
+    if isinstance(move, Play) and isinstance(move.to, int):
+        onto = state.centre[move.to]
+    if isinstance(move, Stack) and isinstance(move.onto, int):
+        onto = row[move.onto]
+    return shown_codes(row[move.source][-1] if row[move.source] else None, onto[-1] if onto else None)
 
 
 def rules_spec(rules: StressRules) -> str:

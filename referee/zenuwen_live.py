@@ -1,7 +1,7 @@
 """Following a real Zenuwen game from what the camera sees (issue 6: move inference, 2-4 players).
 
 The same approach as :mod:`referee.stress_live` (read its docstring first): a full
-:class:`~referee.zenuwen.ZenuwenState` with :class:`~referee.stress_live.Unseen` stand-ins for cards
+:class:`~referee.zenuwen.ZenuwenState` with :class:`~referee.speed_live.Unseen` stand-ins for cards
 nobody has seen (face-down pile cards, stocks, hand cards taken up face down); each steady view is
 explained by the fewest legal single-player moves (at most ``MAX_PER_PLAYER`` per player and
 ``MAX_DEPTH`` or one per player, whichever is more, in all per view), by an illegal move that must be
@@ -58,26 +58,18 @@ Zone names (``calibration.templates``): ``p{seat}.pile1`` .. ``pile5``, ``p{seat
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from typing import Any, Callable, Iterator, Mapping, Sequence
 
 from . import zenuwen
 from .cards import RANKS, Card
 from .observation import Finding, Observation, SeenPile
 from .options import to_spec
-from .stress_live import (
-    Binder,
-    Node,
-    Unseen,
-    best_explanations,
-    breadth_first,
-    call_findings,
-    clean_events,
-    is_unseen,
-    judged,
-    learned_pairs,
-    parse_seen,
-    unseen,
+from .speed_live import (
+    Binder, Engine, Explanation, Live, Node, Unseen, best_explanations, breadth_first, centre_zone, deferred,
+    difference, differing, explained, fits, hide_cards, is_unseen, judged, later_view, parse_seen, pile_number,
+    pile_zone, public_picture, real_counts, seat_zone, seen_code, shown_codes, stock_zone, swap_cards, targets,
+    unclear, unjudged, unseen,
 )
 from .verdict import Event, Illegal, Legal
 from .zenuwen import PILES, Choose, Join, Layout, NewRound, Phase, Play, Slap, TakeHand, Turn, ZenuwenRules, ZenuwenState, ZPile, ZSeat
@@ -95,31 +87,20 @@ MAX_UNDECIDED = 4
 """Most move series an undecided view may keep open until a later view tells them apart."""
 
 
-def pile_zone(player: int, pile: int) -> str:
-    return f"p{player + 1}.pile{pile + 1}"
-
-
-def stock_zone(player: int) -> str:
-    return f"p{player + 1}.stock"
-
-
-def centre_zone(j: int) -> str:
-    return f"centre{j + 1}"
-
-
 def substitute_cards(state: ZenuwenState, subs: Mapping[Unseen, Card]) -> ZenuwenState:
     """The position with stand-ins replaced by the real cards."""
     if not subs:
         return state
-
-    def tr(cards: tuple[Card, ...]) -> tuple[Card, ...]:
-        return tuple(subs.get(c, c) if isinstance(c, Unseen) else c for c in cards)
-
     seats = tuple(
-        replace(s, piles=tuple(ZPile(tr(p.cards), p.up) for p in s.piles), stock=tr(s.stock), hand=tr(s.hand))
+        replace(
+            s,
+            piles=tuple(ZPile(swap_cards(p.cards, subs), p.up) for p in s.piles),
+            stock=swap_cards(s.stock, subs),
+            hand=swap_cards(s.hand, subs),
+        )
         for s in state.seats
     )
-    return replace(state, seats=seats, centre=tuple(tr(p) for p in state.centre))
+    return replace(state, seats=seats, centre=tuple(swap_cards(p, subs) for p in state.centre))
 
 
 def _face_down_unseen(state: ZenuwenState) -> ZenuwenState:
@@ -134,16 +115,18 @@ def _face_down_unseen(state: ZenuwenState) -> ZenuwenState:
         return state
     seats = []
     for s in state.seats:
-        piles = tuple(
-            ZPile(tuple(c if is_unseen(c) else unseen() for c in p.cards[: len(p.cards) - p.up]) + p.visible, p.up)
-            for p in s.piles
-        )
-        seats.append(replace(s, piles=piles, stock=tuple(c if is_unseen(c) else unseen() for c in s.stock)))
+        piles = tuple(ZPile(hide_cards(p.cards[: len(p.cards) - p.up]) + p.visible, p.up) for p in s.piles)
+        seats.append(replace(s, piles=piles, stock=hide_cards(s.stock)))
     return replace(state, seats=tuple(seats))
 
 
-def _real_counts(state: ZenuwenState) -> Counter[Card]:
-    return Counter(c for c in state.all_cards() if not isinstance(c, Unseen))
+def _tops(state: ZenuwenState) -> list[Card]:
+    return [p.top for s in state.seats for p in s.piles if p.top is not None] + [p[-1] for p in state.centre if p]
+
+
+ENGINE: Engine[ZenuwenState] = Engine(
+    zenuwen.apply, zenuwen.CALLS, zenuwen._finish, substitute_cards, _face_down_unseen, _tops, lambda s: s.phase is Phase.PLAY
+)
 
 
 def _zone_ok(state: ZenuwenState, zone: str, seen: SeenPile, b: Binder) -> bool:
@@ -163,21 +146,16 @@ def _zone_ok(state: ZenuwenState, zone: str, seen: SeenPile, b: Binder) -> bool:
         if not cpile:
             return False
         return b.card(cpile[-1], seen.cards[-1])
-    if not zone.startswith("p") or "." not in zone:
+    at = seat_zone(zone, state.seats)
+    if at is None:
         return True
-    seat_s, place = zone[1:].split(".", 1)
-    if not seat_s.isdigit() or not 1 <= int(seat_s) <= len(state.seats):
-        return True
-    p = int(seat_s) - 1
-    seat = state.seats[p]
+    p, seat, place = at
     if place == "stock":
         if ending or (seen.backs is None and not seen.cards):
             return True
         return (bool(seen.cards) or bool(seen.backs)) == bool(seat.stock)
-    if not place.startswith("pile") or not place[4:].isdigit():
-        return True
-    i = int(place[4:]) - 1
-    if not 0 <= i < PILES:
+    i = pile_number(place)
+    if i is None or not 0 <= i < PILES:
         return True
     pile = seat.piles[i]
     if not seen.cards:
@@ -192,22 +170,20 @@ def _zone_ok(state: ZenuwenState, zone: str, seen: SeenPile, b: Binder) -> bool:
 
 def match(state: ZenuwenState, obs: Observation) -> dict[Unseen, Card] | None:
     """What the observation reveals if it fits the position (stand-in -> card), else None."""
-    b = Binder(lambda: _real_counts(state), state.rules.deck_count)
-    for zone in obs.piles:
-        seen = judged(obs, zone)
-        if seen is not None and not _zone_ok(state, zone, seen, b):
-            return None
-    return b.bind
+
+    def check(zone: str, seen: SeenPile, b: Binder) -> bool:
+        return _zone_ok(state, zone, seen, b)
+
+    return fits(obs, obs.piles, check, Binder(lambda: real_counts(state), state.rules.deck_count))
 
 
 def differing_zones(state: ZenuwenState, obs: Observation) -> frozenset[str]:
-    real = _real_counts(state)
-    out = set()
-    for zone in obs.piles:
-        seen = judged(obs, zone)
-        if seen is not None and not _zone_ok(state, zone, seen, Binder(lambda: Counter(real), state.rules.deck_count)):
-            out.add(zone)
-    return frozenset(out)
+    real = real_counts(state)
+
+    def check(zone: str, seen: SeenPile, b: Binder) -> bool:
+        return _zone_ok(state, zone, seen, b)
+
+    return differing(obs, obs.piles, check, lambda: Binder(lambda: Counter(real), state.rules.deck_count))
 
 
 def _needs(obs: Observation, pending: PendingIllegal | None) -> Callable[[Node[ZenuwenState]], int]:
@@ -224,7 +200,7 @@ def _needs(obs: Observation, pending: PendingIllegal | None) -> Callable[[Node[Z
 
         def real() -> Counter[Card]:
             if not cache:
-                cache.append(_real_counts(state))
+                cache.append(real_counts(state))
             return Counter(cache[0])
 
         per = [0] * state.players
@@ -265,13 +241,9 @@ def _touches(move: Any, state: ZenuwenState) -> frozenset[str]:
     return frozenset()
 
 
-def _called(v: Legal[Any]) -> bool:
-    return any(e.kind in zenuwen.CALLS for e in v.events)
-
-
 def _stand_ins(state: ZenuwenState, top: Card) -> list[Card]:
     """One card of each rank that fits ``top`` and may still be unseen."""
-    real = _real_counts(state)
+    real = real_counts(state)
     out = []
     for rank in {top.rank % 13 + 1, (top.rank - 2) % 13 + 1}:
         for suit in "SHDC":
@@ -316,18 +288,6 @@ def _unguess(node: Node[ZenuwenState], final: ZenuwenState, findings: list[Findi
     return replace(final, centre=tuple(centre))
 
 
-def _blocked(parent: ZenuwenState | None, move: Any) -> Callable[[], bool]:
-    """Could ``move`` not have come first (before the last move of the series)?"""
-
-    def check() -> bool:
-        if parent is None:
-            return True
-        v = zenuwen.apply(parent, move)
-        return not isinstance(v, Legal) or _called(v)
-
-    return check
-
-
 def _must_change(move: Any, state: ZenuwenState) -> tuple[str, ...]:
     """The piles that must look different in the view (or have changed earlier in the series) for
     the move to be part of an explanation: the pile a card leaves (another card shows), and the pile
@@ -352,8 +312,7 @@ def _expand(
     the view; not strict (the second try, two decks only): also a pile whose next card happens to be
     another copy of the card that left."""
 
-    # a hand over it, or a card not read: it may have changed without looking different
-    unjudged = frozenset(z for z, p in obs.piles.items() if p.held or None in p.cards)
+    hidden = unjudged(obs)  # a hand over it, or a card not read: it may have changed unseen
 
     def expand(node: Node[ZenuwenState]) -> Iterator[Node[ZenuwenState]]:
         state = node.state
@@ -364,7 +323,7 @@ def _expand(
             tops = state.tops()
             for q, seat in enumerate(state.seats):
                 for i, pile in enumerate(seat.piles):
-                    if pile.top is not None and pile.top in tops and pile_zone(q, i) in diff | unjudged:
+                    if pile.top is not None and pile.top in tops and pile_zone(q, i) in diff | hidden:
                         back.update(centre_zone(j) for j, c in enumerate(tops) if c == pile.top)
         for move in zenuwen.legal_moves(state):
             if isinstance(move, (Slap, NewRound)):
@@ -375,19 +334,19 @@ def _expand(
             touched = _touches(move, state)
             changed = diff | node.touched
 
-            if not touched & (changed | unjudged | back) or (
-                strict and any(z not in changed and z not in unjudged for z in _must_change(move, state))
+            if not touched & (changed | hidden | back) or (
+                strict and any(z not in changed and z not in hidden for z in _must_change(move, state))
             ):
                 continue
             v = zenuwen.apply(state, replace(move, t=t))
             if not isinstance(v, Legal):
                 continue
             if strict and isinstance(move, Turn) and any(
-                centre_zone(j) not in diff | unjudged for j, (a, b) in enumerate(zip(state.centre, v.state.centre)) if a != b
+                centre_zone(j) not in diff | hidden for j, (a, b) in enumerate(zip(state.centre, v.state.centre)) if a != b
             ):
                 continue  # each new card shows (two decks: one the twin of the card it covers: second try)
-            if node.in_order(p, touched, _blocked(node.parent, v.move)):
-                yield node.then(v.state, v.move, p, (), touched, _called(v))
+            if node.in_order(p, touched, ENGINE.blocked(node.parent, v.move)):
+                yield node.then(v.state, v.move, p, (), touched, ENGINE.called(v))
         if state.phase is not Phase.PLAY:
             return
         # a card not seen before lands on a centre pile: a pile top turned up but not yet seen, or
@@ -399,7 +358,7 @@ def _expand(
             c = parse_seen(seen.top) if seen is not None else None
             if c is None or zone not in diff | node.touched:
                 continue
-            real = real if real is not None else _real_counts(state)
+            real = real if real is not None else real_counts(state)
             if real[c] >= state.rules.deck_count:
                 continue
             for p, seat in enumerate(state.seats):
@@ -407,17 +366,17 @@ def _expand(
                     continue
                 for i, pile in enumerate(seat.piles):
                     u = pile.top
-                    if isinstance(u, Unseen) and (not strict or pile_zone(p, i) in diff | node.touched | unjudged):
+                    if isinstance(u, Unseen) and (not strict or pile_zone(p, i) in diff | node.touched | hidden):
                         move = Play(p, i, j, t)
                         v = zenuwen.apply(substitute_cards(state, {u: c}), move)
                         if isinstance(v, Legal):
-                            yield node.then(v.state, move, p, ((u, c),), _touches(move, state), _called(v))
+                            yield node.then(v.state, move, p, ((u, c),), _touches(move, state), ENGINE.called(v))
                 h = next((x for x in seat.hand if isinstance(x, Unseen)), None)
                 if h is not None:
                     move = Play(p, c, j, t, True)
                     v = zenuwen.apply(substitute_cards(state, {h: c}), move)
                     if isinstance(v, Legal):
-                        yield node.then(v.state, move, p, ((h, c),), _touches(move, state), _called(v))
+                        yield node.then(v.state, move, p, ((h, c),), _touches(move, state), ENGINE.called(v))
         # a hand card nobody saw, covered at once by another card: judged as a card of a rank that
         # fits (its suit does not matter and is not claimed: it stays unseen in what is concluded)
         for p, seat in enumerate(state.seats):
@@ -425,13 +384,13 @@ def _expand(
             if h is None or node.count[p] >= MAX_PER_PLAYER or len(node.moves) + 1 >= depth:
                 continue  # (room is needed for the card that covers it)
             for j, cpile in enumerate(state.centre):
-                if not cpile or is_unseen(cpile[-1]) or centre_zone(j) not in diff | node.touched | unjudged | back:
+                if not cpile or is_unseen(cpile[-1]) or centre_zone(j) not in diff | node.touched | hidden | back:
                     continue
                 for stand in _stand_ins(state, cpile[-1]):
                     move = Play(p, stand, j, t, True)
                     v = zenuwen.apply(substitute_cards(state, {h: stand}), move)
                     if isinstance(v, Legal):
-                        yield node.then(v.state, move, p, ((h, stand),), _touches(move, state), _called(v), guess=True)
+                        yield node.then(v.state, move, p, ((h, stand),), _touches(move, state), ENGINE.called(v), guess=True)
 
     return expand
 
@@ -493,7 +452,7 @@ def _physical(state: ZenuwenState, t: float, obs: Observation) -> Iterator[tuple
             subs: dict[Unseen, Card] = {}
             if c not in seat.hand:
                 u = next((x for x in seat.hand if isinstance(x, Unseen)), None)
-                real = real if real is not None else _real_counts(state)
+                real = real if real is not None else real_counts(state)
                 if u is None or real[c] >= state.rules.deck_count:
                     continue
                 subs = {u: c}
@@ -518,16 +477,9 @@ def _physical(state: ZenuwenState, t: float, obs: Observation) -> Iterator[tuple
 
 
 @dataclass(frozen=True, slots=True)
-class LiveZenuwen:
+class LiveZenuwen(Live[ZenuwenState, PendingIllegal]):
     """The referee's running picture of a real Zenuwen game."""
 
-    state: ZenuwenState
-    pending: PendingIllegal | None = None
-    moves: int = 0
-    last: Observation | None = field(default=None, compare=False)
-    waiting: str = ""
-    deferred: int = 0
-    """Views in a row not used: a hand (or an unread card) may hide a move (at most ``MAX_DEFERRED``)."""
     undecided: tuple[tuple[LiveZenuwen, tuple[Finding, ...]], ...] = ()
     """A view that several move series explain (a card of which two players hold a copy in the hand,
     say): the picture after each series with what it concluded, until a later view or input fits only
@@ -561,62 +513,15 @@ def _covered_risk(start: ZenuwenState, final: ZenuwenState, obs: Observation) ->
 def _unconfirmed(moves: Sequence[Any], state: ZenuwenState, obs: Observation) -> bool:
     """Does a move of the explanation change a pile the view does not show (under a hand, or a card
     not read)? Then the move is a guess: a card laid under the hand could explain the view too."""
-    unjudged = {z for z, p in obs.piles.items() if p.held or None in p.cards}
-    return bool(unjudged) and any(
-        z in unjudged for m in moves for z in _touches(m, state) if not z.endswith(".stock")
-    )
-
-
-def _decisive_unseen(state: ZenuwenState) -> bool:
-    tops = [p.top for s in state.seats for p in s.piles] + [p[-1] for p in state.centre if p]
-    return any(is_unseen(c) for c in tops)
-
-
-def _settle_calls(state: ZenuwenState, t: float, frame: int | None) -> tuple[ZenuwenState, list[Finding]]:
-    """A stuck call waits until every pile top and centre top is seen; then made (or let lapse)."""
-    if state.phase is not Phase.PLAY or _decisive_unseen(state):
-        return state, []
-    after, events = zenuwen._finish(state, t, [])
-    return after, call_findings(events, zenuwen.CALLS, t, frame)
-
-
-def _replay(
-    start: ZenuwenState, moves: Sequence[Any], subs: Mapping[Unseen, Card], t: float, frame: int | None
-) -> tuple[ZenuwenState, list[Finding]] | None:
-    """Judge the explaining moves again with every revealed card in place (verdicts and calls rest
-    on the real cards); None if one is then not legal."""
-    state = substitute_cards(start, subs)
-    findings: list[Finding] = []
-    learned = learned_pairs(subs)
-    for k, move in enumerate(moves):
-        v = zenuwen.apply(state, replace(move, t=t))
-        if not isinstance(v, Legal):
-            return None
-        plain = clean_events(e for e in v.events if e.kind not in zenuwen.CALLS)
-        state = v.state
-        findings.append(
-            Finding("move", t, move=v.move, verdict=Legal(v.move, state, 0, plain), frame=frame, learned=learned if k == 0 else ())
-        )
-        findings += call_findings(v.events, zenuwen.CALLS, t, frame)
-    state = _face_down_unseen(state)
-    # A stuck call between two moves of the same view rests on an order nobody saw: only a position
-    # still stuck at the end of the view is called (once).
-    stuck = [f for f in findings if f.kind == "call" and f.verdict.kind == "stuck"]
-    if stuck:
-        keep = stuck[-1] if state.stuck else None
-        findings = [f for f in findings if f not in stuck or f is keep]
-    if state.stuck and not start.stuck and _decisive_unseen(state):
-        findings = [f for f in findings if not (f.kind == "call" and f.verdict.kind == "stuck")]
-        state = replace(state, stuck=False)
-    return state, findings
+    hidden = unjudged(obs)
+    return bool(hidden) and any(z in hidden for m in moves for z in _touches(m, state) if not z.endswith(".stock"))
 
 
 def observe(live: LiveZenuwen, obs: Observation) -> tuple[LiveZenuwen, list[Finding]]:
     """Judge one steady observation; returns the new running picture and what was concluded."""
     if live.undecided:
-        unclear = any(p.held or None in p.cards for p in obs.piles.values())
         t = max(obs.t, live.state.t)
-        return _decide(live, lambda alt: observe(alt, obs), lambda: observe(replace(live, undecided=()), obs), t, unclear)
+        return _decide(live, lambda alt: observe(alt, obs), lambda: observe(replace(live, undecided=()), obs), t, unclear(obs))
     state = live.state
     t, frame = max(obs.t, state.t), obs.frame
     pend = live.pending
@@ -627,29 +532,22 @@ def observe(live: LiveZenuwen, obs: Observation) -> tuple[LiveZenuwen, list[Find
         if layout is not None:
             return _start_round(live, layout, t, frame)
 
-    targets: list[Callable[[ZenuwenState], dict[Unseen, Card] | None]] = [lambda s: match(s, obs)]
-    if pend is not None:
-
-        def with_pending(s: ZenuwenState) -> dict[Unseen, Card] | None:
-            after = _physical_move(s, pend.move)
-            return None if after is None else match(after, obs)
-
-        targets.append(with_pending)
+    goals = targets(match, obs, None if pend is None else lambda s: _physical_move(s, pend.move))
     diff = differing_zones(state, obs)
     if pend is not None:
         diff |= _touches(pend.move, state)
     start_node = Node(state, count=(0,) * state.players)
     depth = max(MAX_DEPTH, state.players)
     needs = _needs(obs, pend) if state.players > 2 else None  # pays off with many moves per view
-    hits = breadth_first(start_node, _expand(obs, diff, t, depth=depth), targets, depth, needs=needs)
+    hits = breadth_first(start_node, _expand(obs, diff, t, depth=depth), goals, depth, needs=needs)
     if not hits and state.rules.deck_count > 1:
-        hits = breadth_first(start_node, _expand(obs, diff, t, False, depth), targets, depth, RELAXED_BUDGET, needs)
+        hits = breadth_first(start_node, _expand(obs, diff, t, False, depth), goals, depth, RELAXED_BUDGET, needs)
 
     if hits:
         best = best_explanations(hits, substitute_cards, lambda n, final: _unguess(n, final))
         if len(best) > 1 and state.phase in (Phase.CHOOSE, Phase.NEXT):
             # which pile who took cannot be told from the table: wait for choose() / slap()
-            return replace(live, last=obs, waiting=_waiting(state, None)), []
+            return replace(live, last=obs, waiting=_waiting(state)), []
         if len(best) > 1:
             names = "; ".join(", ".join(_text(m) for m in x[1].moves) or "nothing" for x in best)
             ambiguous = Finding("ambiguous", t, frame=frame, detail=f"several move series fit: {names}")
@@ -658,62 +556,48 @@ def observe(live: LiveZenuwen, obs: Observation) -> tuple[LiveZenuwen, list[Find
 
     if pend is None and state.phase in (Phase.TURN, Phase.PLAY, Phase.CHOOSE, Phase.NEXT):
         starts = [start_node] + list(_expand(obs, diff, t, depth=1)(start_node))  # no guessed hand cards
-        for node in starts:
-            for pending, physical, shown in _physical(node.state, t, obs):
-                m = pending.move
-                landing = centre_zone(m.to) if isinstance(m, Play) and isinstance(m.to, int) else (
-                    pile_zone(m.player, m.onto) if isinstance(m, Join) and isinstance(m.onto, int) else ""
-                )
-                if judged(obs, landing) is None:
-                    continue  # the rule-breaking card must be in view where it landed
-                if match(physical, obs) is None:
-                    continue
-                replayed = _replay(state, node.moves, {**dict(node.subs), **shown}, t, frame)
-                if replayed is None:
-                    continue
-                new_state, findings = replayed
-                findings.append(
-                    Finding("illegal", t, move=pending.move, rule=pending.verdict.rule, reason=pending.verdict.reason, frame=frame)
-                )
-                moved = sum(1 for f in findings if f.kind == "move")
-                return LiveZenuwen(new_state, pending, live.moves + moved, None, _waiting(new_state, pending)), findings
+        found = ENGINE.illegal_explanation(live, obs, starts, lambda s: _physical(s, t, obs), _in_view, match, t, _waiting)
+        if found is not None:
+            return found
 
     if state.phase in (Phase.CHOOSE, Phase.NEXT):
         # piles being taken, cards being gathered: wait for the choice or the next layout
-        return replace(live, last=obs, waiting=_waiting(state, None)), []
+        return replace(live, last=obs, waiting=_waiting(state)), []
     return replace(live, last=obs), [Finding("unrecognised", t, frame=frame, detail=_difference(state, obs))]
 
 
-def _conclude(
-    live: LiveZenuwen, obs: Observation, best: tuple[ZenuwenState, Node[ZenuwenState], int, dict[Unseen, Card]], t: float
-) -> tuple[LiveZenuwen, list[Finding]]:
+def _in_view(pending: PendingIllegal, obs: Observation) -> bool:
+    """Is the card of an illegal move in view where it landed?"""
+    move = pending.move
+    if isinstance(move, Play) and isinstance(move.to, int):
+        return judged(obs, centre_zone(move.to)) is not None
+    if isinstance(move, Join) and isinstance(move.onto, int):
+        return judged(obs, pile_zone(move.player, move.onto)) is not None
+    return False
+
+
+def _conclude(live: LiveZenuwen, obs: Observation, best: Explanation[ZenuwenState], t: float) -> tuple[LiveZenuwen, list[Finding]]:
     """The picture after one explanation of the view (``best``: final position, search node, target
     index, what the view reveals), or the view left unused (new centre cards not readable yet, a hand
     that may hide a move) or unrecognised (the series is not legal with the revealed cards)."""
-    state, pend, frame = live.state, live.pending, obs.frame
+    state, frame = live.state, obs.frame
     final, node, k, subs = best
     if any(is_unseen(p[-1]) for p in final.centre if p):
         return replace(live, last=obs, waiting="the new centre cards"), [
             Finding("ambiguous", t, frame=frame, detail="new centre cards turned but not readable yet: waiting for a clearer view")
         ]
-    replayed = _replay(state, node.moves, subs, t, frame)
+    replayed = ENGINE.replay(state, node.moves, subs, t, frame)
     if replayed is None:
         return replace(live, last=obs), [Finding("unrecognised", t, frame=frame, detail=_difference(state, obs))]
     new_state, findings = replayed
     new_state = _unguess(node, new_state, findings)
-    new_state, later = _settle_calls(new_state, t, frame)
+    new_state, later = ENGINE.settle_calls(new_state, t, frame)
     findings += later
-    unclear = any(p.held or None in p.cards for p in obs.piles.values())
     calls = any(f.kind == "call" for f in findings)
-    risky = _covered_risk(state, final, obs) or _unconfirmed(node.moves, state, obs) or (unclear and calls)
+    risky = _covered_risk(state, final, obs) or _unconfirmed(node.moves, state, obs) or (unclear(obs) and calls)
     if node.moves and live.deferred < MAX_DEFERRED and risky:
-        # the next view (hands gone, one hopes) is judged from the same position
-        return replace(live, last=obs, deferred=live.deferred + 1, waiting="a view without hands over the piles"), []
-    moved = sum(1 for f in findings if f.kind == "move")
-    new_pend = pend if k == 1 else None
-    if pend is not None and k == 0:
-        findings.append(Finding("taken_back", t, move=pend.move, frame=frame))
-    return LiveZenuwen(new_state, new_pend, live.moves + moved, None, _waiting(new_state, new_pend)), findings
+        return deferred(live, obs), []
+    return explained(live, new_state, findings, k, t, frame, _waiting)
 
 
 def _concluded(before: LiveZenuwen, after: LiveZenuwen, findings: Sequence[Finding]) -> bool:
@@ -728,7 +612,7 @@ def _undecided(
     read) and each series comes to a conclusion, each series' picture is kept (``undecided``) and a
     later view decides (:func:`_decide`); nothing is reported until then. An unclear view is left
     to a clearer one, judged from the certain position."""
-    if any(p.held or None in p.cards for p in obs.piles.values()):
+    if unclear(obs):
         return replace(live, last=obs), [ambiguous]
     kept = tuple((after, tuple(found)) for after, found in options if _concluded(live, after, found))
     if len(kept) != len(options) or len(kept) > MAX_UNDECIDED:
@@ -779,9 +663,7 @@ def _decide(
     return replace(live, undecided=tuple(kept)), [Finding("ambiguous", t, detail=f"still several move series fit: {names}")]
 
 
-def _waiting(state: ZenuwenState, pend: PendingIllegal | None) -> str:
-    if pend is not None:
-        return f"the illegal move to be taken back ({pend.verdict.rule})"
+def _waiting(state: ZenuwenState) -> str:
     if state.phase is Phase.TURN:
         return "all players to turn a card (Z5)"
     if state.phase is Phase.CHOOSE:
@@ -810,12 +692,7 @@ def _text(move: Any) -> str:
 
 
 def _difference(state: ZenuwenState, obs: Observation) -> str:
-    parts = []
-    for zone in sorted(differing_zones(state, obs)):
-        seen = obs.piles[zone]
-        shown = " ".join(c or "?" for c in seen.cards) or (f"{seen.backs} backs" if seen.backs else "nothing")
-        parts.append(f"{zone} shows {shown}")
-    return "; ".join(parts) or "the table does not match the game"
+    return difference(differing_zones(state, obs), obs)
 
 
 # --- starting, new rounds ----------------------------------------------------------------------------
@@ -863,7 +740,7 @@ def start(observation: Observation, rules: ZenuwenRules | None = None) -> LiveZe
         raise ValueError(f"cannot start: seen more often than {rules.deck_count} deck(s) hold: {', '.join(over)}")
     layout = Layout(tuple(seats), tuple(centre) if any(centre) else None)
     v = zenuwen.new_game(layout, rules, observation.t)
-    return LiveZenuwen(v.state, waiting=_waiting(v.state, None))
+    return LiveZenuwen(v.state, waiting=_waiting(v.state))
 
 
 def _packets(state: ZenuwenState, t: float) -> tuple[ZenuwenState, list[tuple[Card, ...]]]:
@@ -904,7 +781,7 @@ def _start_round(live: LiveZenuwen, tops: list[list[Card | None]], t: float, fra
     """Z11: lay each player's packet out as seen: the seen tops on the piles, the rest unseen."""
     state, packets = _packets(live.state, t)
     subs: dict[Unseen, Card] = {}
-    real = _real_counts(live.state)
+    real = real_counts(live.state)
     seats = []
     for p, (packet, row) in enumerate(zip(packets, tops)):
         pool = list(packet)
@@ -940,12 +817,7 @@ def _start_round(live: LiveZenuwen, tops: list[list[Card | None]], t: float, fra
     v = zenuwen.apply(live.state, NewRound(t, layout))
     if isinstance(v, Illegal):
         return live, [Finding("illegal", t, move=v.move, rule=v.rule, reason=v.reason, frame=frame)]
-    new_state = _face_down_unseen(substitute_cards(v.state, subs))
-    plain = clean_events(e for e in v.events if e.kind not in zenuwen.CALLS)
-    move = NewRound(t)
-    findings = [Finding("move", t, move=move, verdict=Legal(move, new_state, 0, plain), frame=frame, learned=learned_pairs(subs))]
-    findings += call_findings(v.events, zenuwen.CALLS, t, frame)
-    return LiveZenuwen(new_state, None, live.moves + 1, None, _waiting(new_state, None)), findings
+    return ENGINE.round_started(live, v, NewRound(t), subs, t, frame, _waiting)
 
 
 def new_round(live: LiveZenuwen, observation: Observation, t: float | None = None) -> tuple[LiveZenuwen, list[Finding]]:
@@ -955,8 +827,7 @@ def new_round(live: LiveZenuwen, observation: Observation, t: float | None = Non
         fresh = replace(live, undecided=())
         when = max(observation.t, t or 0.0, live.state.t)
         return _decide(live, lambda alt: new_round(alt, observation, t), lambda: new_round(fresh, observation, t), when)
-    if t is not None and t > observation.t:
-        observation = replace(observation, t=t)
+    observation = later_view(observation, t)
     t = max(observation.t, live.state.t)
     if live.state.phase not in (Phase.CHOOSE, Phase.NEXT):
         v = zenuwen.apply(live.state, NewRound(t))
@@ -975,17 +846,7 @@ def new_round(live: LiveZenuwen, observation: Observation, t: float | None = Non
 def _explicit(live: LiveZenuwen, move: Choose | Slap) -> tuple[LiveZenuwen, list[Finding]]:
     if live.undecided:
         return _decide(live, lambda alt: _explicit(alt, move), lambda: _explicit(replace(live, undecided=()), move), move.t)
-    v = zenuwen.apply(live.state, move)
-    if isinstance(v, Illegal):
-        return live, [Finding("illegal", move.t, move=move, rule=v.rule, reason=v.reason)]
-    plain = clean_events(e for e in v.events if e.kind not in zenuwen.CALLS)
-    findings = [Finding("move", move.t, move=v.move, verdict=Legal(v.move, v.state, 0, plain))]
-    findings += call_findings(v.events, zenuwen.CALLS, move.t, None)
-    after = LiveZenuwen(v.state, live.pending, live.moves + 1, None, _waiting(v.state, live.pending))
-    if live.last is not None:
-        after, more = observe(after, replace(live.last, t=max(live.last.t, move.t)))
-        findings += [f for f in more if f.kind != "unrecognised"]
-    return after, findings
+    return ENGINE.judge_input(live, move, _waiting, observe)
 
 
 def choose(live: LiveZenuwen, player: int, t: float, pile: int) -> tuple[LiveZenuwen, list[Finding]]:
@@ -1006,28 +867,15 @@ def slap(live: LiveZenuwen, player: int, t: float, pile: int) -> tuple[LiveZenuw
 def public_state(live: LiveZenuwen) -> dict[str, object]:
     """The position as players may see it: face-down cards and hands as counts, unseen cards None."""
     state = live.state
-
-    def code(c: Card) -> str | None:
-        return None if is_unseen(c) else c.code
-
-    return {
-        "phase": state.phase.value,
-        "round": state.round,
-        "players": [
-            {
-                "piles": [{"down": len(p.cards) - p.up, "up": [code(c) for c in p.visible]} for p in s.piles],
-                "stock": len(s.stock),
-                "hand": len(s.hand),
-            }
-            for s in state.seats
-        ],
-        "centre": [[code(c) for c in p] for p in state.centre],
-        "wins": list(state.wins),
-        "takes": [None if k is None else k for k in state.takes],
-        "moves": live.moves,
-        "waiting_for": live.waiting or None,
-        "waiting_for_take_back": None if live.pending is None else _text(live.pending.move),
-    }
+    players: list[dict[str, object]] = [
+        {
+            "piles": [{"down": len(p.cards) - p.up, "up": [seen_code(c) for c in p.visible]} for p in s.piles],
+            "stock": len(s.stock),
+            "hand": len(s.hand),
+        }
+        for s in state.seats
+    ]
+    return public_picture(live, players, _text, wins=list(state.wins), takes=list(state.takes))
 
 
 def ending(live: LiveZenuwen, t: float) -> tuple[str, Event] | None:
@@ -1042,25 +890,18 @@ def ending(live: LiveZenuwen, t: float) -> tuple[str, Event] | None:
 def involved_cards(live: LiveZenuwen, finding: Finding) -> list[str]:
     """The cards an illegal move involves (the moved card and what it landed on)."""
     state, move = live.state, finding.move
-    out: list[str] = []
     if isinstance(move, Play) and move.from_hand and isinstance(move.source, Card) and isinstance(move.to, int):
-        out.append(move.source.code)
-        if state.centre[move.to] and not is_unseen(state.centre[move.to][-1]):
-            out.append(state.centre[move.to][-1].code)
-        return out
-    if isinstance(move, (Play, Join)) and isinstance(move.source, int):
-        top = state.seats[move.player].piles[move.source].top
-        if top is not None and not is_unseen(top):
-            out.append(top.code)
-        if isinstance(move, Play) and isinstance(move.to, int) and state.centre[move.to]:
-            c = state.centre[move.to][-1]
-            if not is_unseen(c):
-                out.append(c.code)
-        if isinstance(move, Join) and isinstance(move.onto, int):
-            c2 = state.seats[move.player].piles[move.onto].top
-            if c2 is not None and not is_unseen(c2):
-                out.append(c2.code)
-    return out
+        centre = state.centre[move.to]
+        return [move.source.code] + shown_codes(centre[-1] if centre else None)
+    if not isinstance(move, (Play, Join)) or not isinstance(move.source, int):
+        return []
+    piles = state.seats[move.player].piles
+    onto: Card | None = None
+    if isinstance(move, Play) and isinstance(move.to, int) and state.centre[move.to]:
+        onto = state.centre[move.to][-1]
+    if isinstance(move, Join) and isinstance(move.onto, int):
+        onto = piles[move.onto].top
+    return shown_codes(piles[move.source].top, onto)
 
 
 def rules_spec(rules: ZenuwenRules) -> str:

@@ -1,0 +1,651 @@
+"""What move inference shares between the two speed games (:mod:`referee.stress_live`,
+:mod:`referee.zenuwen_live`). Each game's file says where its cards lie, which zone shows what, which
+moves a view may hide and which moves break a rule; this module does the rest the same way for both.
+
+- **Stand-ins**: every card nobody has seen is an :class:`Unseen` card object of its own whose rank
+  fits nothing, so the rules engine never judges a move or makes a call on a card the camera has
+  not shown. What a view reveals is bound by a :class:`Binder` (stand-in -> card, each card no more
+  often than the decks hold); cards that go face down again become new stand-ins (:func:`hide_cards`).
+- **Matching a view**: :func:`fits` and :func:`differing` run the game's check of one zone over a
+  view (held zones are not judged); :func:`difference` says what differs, for an ``unrecognised``
+  finding; :func:`seat_zone`, :func:`pile_number` and the ``*_zone`` functions read and write the
+  zone names of ``calibration.templates``.
+- **Search**: :class:`Node` and :func:`breadth_first` find the shortest move series that make the
+  position look like the view (:func:`targets`: with a pending illegal move, also the view with that
+  move still on the table); :func:`best_explanations` keeps those that assume the fewest cards
+  nobody had seen, then spread the moves most evenly.
+- **The running picture** (:class:`Live`, one subclass per game): :func:`explained` (a pending
+  illegal move stays, or is taken back), :func:`deferred` (a view left unused), :func:`moved`.
+- **The game's engine** (:class:`Engine`) and the steps that need it: judging the series again with
+  the revealed cards in place (``replay``) and turning the verdicts into ``move`` and ``call``
+  findings, stuck calls that wait until every top is seen (``settle_calls``), an illegal move as the
+  only explanation (``illegal_explanation``), an input the camera cannot give (``judge_input``), a
+  new round laid out as seen (``round_started``).
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections import Counter
+from dataclasses import dataclass, field, replace
+from typing import Any, Callable, Generic, Iterable, Mapping, Protocol, Sequence, TypeVar
+
+from .cards import Card, CardError
+from .observation import Finding, Observation, SeenPile
+from .verdict import Event, Illegal, Legal
+
+# --- stand-ins for cards nobody has seen ---------------------------------------------------------
+
+_ids = itertools.count()
+
+
+@dataclass(frozen=True, slots=True)
+class Unseen(Card):
+    """A card nobody has seen (face down, or laid but not yet in view). Its rank is far outside 1-13
+    and differs from every other stand-in's by a multiple of 20, so it never fits, stacks or matches
+    anything: the engine cannot judge a move or make a call on a card the camera has not shown."""
+
+    n: int = 0
+
+    @property
+    def code(self) -> str:
+        return "??"
+
+    @property
+    def name(self) -> str:
+        return "an unseen card"
+
+
+def unseen() -> Unseen:
+    """A fresh stand-in."""
+    n = next(_ids)
+    return Unseen(1000 + 20 * n, "?", n)
+
+
+def is_unseen(c: Card | None) -> bool:
+    return isinstance(c, Unseen)
+
+
+def seen_code(c: Card) -> str | None:
+    """The card's code for the screens, None for a card nobody has seen."""
+    return None if is_unseen(c) else c.code
+
+
+def shown_codes(*cards: Card | None) -> list[str]:
+    """The codes of the cards that are there and have been seen, for the screens."""
+    return [c.code for c in cards if c is not None and not is_unseen(c)]
+
+
+def swap_cards(cards: tuple[Card, ...], subs: Mapping[Unseen, Card]) -> tuple[Card, ...]:
+    """The cards with the stand-ins in ``subs`` replaced by the real ones."""
+    return tuple(subs.get(c, c) if isinstance(c, Unseen) else c for c in cards)
+
+
+def hide_cards(cards: tuple[Card, ...]) -> tuple[Card, ...]:
+    """The cards face down again: their order is not seen, so each known one becomes a new stand-in."""
+    return tuple(c if is_unseen(c) else unseen() for c in cards)
+
+
+class Dealt(Protocol):
+    def all_cards(self) -> list[Card]: ...
+
+
+def real_counts(state: Dealt) -> Counter[Card]:
+    """How many copies of each card the position knows (stand-ins left out)."""
+    return Counter(c for c in state.all_cards() if not isinstance(c, Unseen))
+
+
+def learned_pairs(subs: Mapping[Unseen, Card]) -> tuple[tuple[str, str], ...]:
+    return tuple((f"unseen{u.n}", c.code) for u, c in subs.items())
+
+
+# --- reading a view ------------------------------------------------------------------------------
+
+
+def parse_seen(code: str | None) -> Card | None:
+    """The card the camera read, or None (unreadable or not a card code)."""
+    if code is None:
+        return None
+    try:
+        return Card.parse(code)
+    except CardError:
+        return None
+
+
+def judged(obs: Observation, zone: str) -> SeenPile | None:
+    """The pile as seen, or None when the zone is missing or held (not judged)."""
+    pile = obs.piles.get(zone)
+    if pile is None or pile.held:
+        return None
+    return pile
+
+
+def unjudged(obs: Observation) -> frozenset[str]:
+    """Zones under a hand or with a card not read: they may have changed without looking different."""
+    return frozenset(z for z, p in obs.piles.items() if p.held or None in p.cards)
+
+
+def unclear(obs: Observation) -> bool:
+    """Is any zone of the view under a hand or showing a card not read?"""
+    return any(p.held or None in p.cards for p in obs.piles.values())
+
+
+class Binder:
+    """Collects what an observation reveals: stand-in -> real card, with the deck count checked
+    (a card can be learned only while fewer copies of it are known than the decks hold)."""
+
+    __slots__ = ("bind", "_real", "_count", "decks")
+
+    def __init__(self, real: Callable[[], Counter[Card]], decks: int) -> None:
+        self.bind: dict[Unseen, Card] = {}
+        self._count = real
+        self._real: Counter[Card] | None = None
+        self.decks = decks
+
+    @property
+    def real(self) -> Counter[Card]:
+        """Known copies per card (counted when first needed: most views learn nothing)."""
+        if self._real is None:
+            self._real = self._count()
+        return self._real
+
+    def card(self, expected: Card | None, seen: str | None) -> bool:
+        """Does the seen code fit the expected card (learning it when it is a stand-in)?"""
+        if expected is None:
+            return False
+        if seen is None:
+            return True
+        if isinstance(expected, Unseen):
+            got = self.bind.get(expected)
+            c = parse_seen(seen)
+            if c is None:
+                return True  # not a card code: as unreadable
+            if got is not None:
+                return got is c
+            if self.real[c] >= self.decks:
+                return False
+            self.real[c] += 1
+            self.bind[expected] = c
+            return True
+        return expected.code == seen
+
+
+ZoneCheck = Callable[[str, SeenPile, Binder], bool]
+"""Does one seen zone fit the position (learning stand-ins through the binder)?"""
+
+
+def fits(obs: Observation, zones: Iterable[str], check: ZoneCheck, binder: Binder) -> dict[Unseen, Card] | None:
+    """What the view reveals if every judged zone (in the order given) fits, else None."""
+    for zone in zones:
+        seen = judged(obs, zone)
+        if seen is not None and not check(zone, seen, binder):
+            return None
+    return binder.bind
+
+
+def differing(obs: Observation, zones: Iterable[str], check: ZoneCheck, binder: Callable[[], Binder]) -> frozenset[str]:
+    """The judged zones that do not look as the position says, each judged on its own."""
+    out = set()
+    for zone in zones:
+        seen = judged(obs, zone)
+        if seen is not None and not check(zone, seen, binder()):
+            out.add(zone)
+    return frozenset(out)
+
+
+def difference(zones: Iterable[str], obs: Observation) -> str:
+    """What the zones that differ show, for the unrecognised-change report."""
+    parts = []
+    for zone in sorted(zones):
+        seen = obs.piles[zone]
+        shown = " ".join(c or "?" for c in seen.cards) or (f"{seen.backs} backs" if seen.backs else "nothing")
+        parts.append(f"{zone} shows {shown}")
+    return "; ".join(parts) or "the table does not match the game"
+
+
+# --- searching for the moves that explain a view ----------------------------------------------------
+
+S = TypeVar("S")
+
+
+@dataclass(frozen=True, slots=True)
+class Node(Generic[S]):
+    """One hypothesis in the search: the position after ``moves``, with the stand-ins revealed on
+    the way (``subs``) and the count of moves per player."""
+
+    state: S
+    moves: tuple[Any, ...] = ()
+    subs: tuple[tuple[Unseen, Card], ...] = ()
+    count: tuple[int, ...] = ()
+    touched: frozenset[str] = frozenset()
+    """Zones the moves so far changed: a later move may change them back (two decks)."""
+    last: int = -1
+    """The player of the last move (-1: none, a joint move, or one that made a call)."""
+    last_touched: frozenset[str] = frozenset()
+    parent: Any = None
+    """The position before the last move."""
+    guesses: tuple[Unseen, ...] = ()
+    """Stand-ins given a stand-in value to be judged (a hand card covered at once by another card:
+    Zenuwen); they stay unseen in what is concluded."""
+
+    def then(
+        self,
+        state: S,
+        move: Any,
+        player: int | None,
+        subs: tuple[tuple[Unseen, Card], ...] = (),
+        touched: frozenset[str] = frozenset(),
+        called: bool = False,
+        guess: bool = False,
+    ) -> "Node[S]":
+        count = self.count
+        if player is not None:
+            count = count[:player] + (count[player] + 1,) + count[player + 1 :]
+        last = -1 if player is None or called else player
+        guesses = self.guesses + tuple(u for u, _ in subs) if guess else self.guesses
+        return Node(
+            state, self.moves + (move,), self.subs + subs, count, self.touched | touched, last, touched, self.state, guesses
+        )
+
+    def in_order(self, player: int | None, touched: frozenset[str], before_last: Callable[[], bool]) -> bool:
+        """Moves of different players that touch different piles give the same table in either order:
+        only one order is tried (players in seat order), unless the move depends on the last one (a
+        shared pile), the last one made a call, or the move could not come before the last one
+        (``before_last()``: it is illegal there or makes a call there, e.g. a stress)."""
+        if player is None or player >= self.last or touched & self.last_touched:
+            return True
+        return before_last()
+
+
+def breadth_first(
+    start: Node[S],
+    expand: Callable[[Node[S]], Iterable[Node[S]]],
+    targets: Sequence[Callable[[S], dict[Unseen, Card] | None]],
+    max_depth: int,
+    budget: int = 20000,
+    needs: Callable[[Node[S]], int] | None = None,
+) -> list[tuple[Node[S], int, dict[Unseen, Card]]]:
+    """The explanations with the fewest moves: ``(node, target index, what the view reveals)``.
+    A position reached twice (the same moves in another order) is kept once, the first way found.
+    At most ``budget`` positions are looked at (the search gives up: no explanation). ``needs``: the
+    fewest moves a position still needs to look like the view (a position that cannot get there
+    within ``max_depth`` is dropped)."""
+    frontier = [start]
+    seen: set[Any] = {start.state}
+    for depth in range(max_depth + 1):
+        hits = []
+        for node in frontier:
+            for k, target in enumerate(targets):
+                b = target(node.state)
+                if b is not None:
+                    hits.append((node, k, b))
+                    break
+        if hits or depth == max_depth:
+            return hits
+        nxt = []
+        for node in frontier:
+            for child in expand(node):
+                if child.state not in seen:
+                    seen.add(child.state)
+                    if needs is None or depth + 1 + needs(child) <= max_depth:
+                        nxt.append(child)
+            if len(seen) > budget:
+                return []
+        frontier = nxt
+        if not frontier:
+            break
+    return []
+
+
+Explanation = tuple[S, Node[S], int, dict[Unseen, Card]]
+"""A final position, the search node that reaches it, the target index (1: the pending illegal
+move still on the table), and every stand-in the series and the view reveal."""
+
+
+def best_explanations(
+    hits: Sequence[tuple[Node[S], int, dict[Unseen, Card]]],
+    substitute: Callable[[S, Mapping[Unseen, Card]], S],
+    canon: Callable[[Node[S], S], Any] | None = None,
+) -> list[Explanation[S]]:
+    """The explanations (fewest moves already) that assume the fewest cards nobody had seen, then
+    spread the moves most evenly over the players (two moves of one player between two steady
+    views are rarer than one move each); one per distinct final position (``canon``: what makes
+    two final positions the same, e.g. leaving out guessed cards nobody saw)."""
+    finals: dict[Any, Explanation[S]] = {}
+    for node, k, b in hits:
+        subs = dict(node.subs)
+        subs.update(b)
+        final = substitute(node.state, subs)
+        finals.setdefault(final if canon is None else canon(node, final), (final, node, k, subs))
+
+    def cost(x: Explanation[S]) -> tuple[int, int]:
+        return len(x[3]), max(x[1].count, default=0)
+
+    if not finals:
+        return []
+    best = min(cost(x) for x in finals.values())
+    return [x for x in finals.values() if cost(x) == best]
+
+
+def targets(
+    match: Callable[[S, Observation], dict[Unseen, Card] | None],
+    obs: Observation,
+    overlay: Callable[[S], S | None] | None,
+) -> list[Callable[[S], dict[Unseen, Card] | None]]:
+    """What a series must reach: the view (target 0) or, with an illegal move waiting to be taken
+    back, the view with that move still on the table (target 1: ``overlay`` redoes it by hand)."""
+    out: list[Callable[[S], dict[Unseen, Card] | None]] = [lambda s: match(s, obs)]
+    if overlay is not None:
+
+        def with_pending(s: S) -> dict[Unseen, Card] | None:
+            after = overlay(s)
+            return None if after is None else match(after, obs)
+
+        out.append(with_pending)
+    return out
+
+
+# --- the engine's verdicts as findings --------------------------------------------------------------
+
+
+class Timed(Protocol):
+    @property
+    def t(self) -> float: ...
+
+
+class Position(Dealt, Timed, Protocol):
+    @property
+    def stuck(self) -> bool: ...
+
+
+P = TypeVar("P", bound=Position)
+
+
+def clean_events(events: Iterable[Event]) -> tuple[Event, ...]:
+    """Events without unseen stand-ins in their card lists (a refill not yet seen names no card)."""
+    out = []
+    for e in events:
+        if any(is_unseen(c) for c in e.cards):
+            e = replace(e, cards=tuple(c for c in e.cards if not is_unseen(c)))
+        out.append(e)
+    return tuple(out)
+
+
+def call_findings(events: Iterable[Event], calls: frozenset[str], t: float, frame: int | None) -> list[Finding]:
+    out = []
+    for e in events:
+        if e.kind in calls:
+            rule = dict(e.data).get("rule", "")
+            out.append(Finding("call", t, verdict=e, rule=str(rule), detail=e.detail, frame=frame))
+    return out
+
+
+# --- the running picture ----------------------------------------------------------------------------
+
+
+class Pending(Protocol):
+    """An illegal move on the table, waiting to be taken back."""
+
+    @property
+    def move(self) -> Any: ...
+
+    @property
+    def verdict(self) -> Illegal: ...
+
+
+Q = TypeVar("Q", bound=Pending)
+
+
+@dataclass(frozen=True, slots=True)
+class Live(Generic[P, Q]):
+    """The referee's running picture of a real game (each game's is a subclass)."""
+
+    state: P
+    pending: Q | None = None
+    """An illegal move on the table: the game waits for it to be taken back (others may go on)."""
+    moves: int = 0
+    last: Observation | None = field(default=None, compare=False)
+    """The last view that did not match the position (judged again after an explicit input)."""
+    waiting: str = ""
+    """What the referee waits for, for the screens (a slap, a readable centre card, a take-back)."""
+    deferred: int = 0
+    """Views in a row not used: a hand (or an unread card) may hide a move, or they would make a call
+    while a zone is not seen."""
+
+
+L = TypeVar("L", bound=Live[Any, Any])
+Waiting = Callable[[Any], str]
+"""What a game's position waits for, for the screens ("" for nothing)."""
+
+
+def awaited(state: Any, pending: Pending | None, waiting: Waiting) -> str:
+    """What the referee waits for: an illegal move to be taken back first, else what the position does."""
+    if pending is not None:
+        return f"the illegal move to be taken back ({pending.verdict.rule})"
+    return waiting(state)
+
+
+def moved(live: L, state: Any, pending: Any, findings: Sequence[Finding], waiting: Waiting, last: Observation | None = None) -> L:
+    """The picture after a judged view or input: the new position, the moves found counted, nothing
+    left unused (anything else a game's picture holds starts afresh)."""
+    count = sum(1 for f in findings if f.kind == "move")
+    return type(live)(state, pending, live.moves + count, last, awaited(state, pending, waiting))
+
+
+def deferred(live: L, obs: Observation) -> L:
+    """The view left unused: the next one (hands gone, one hopes) is judged from the same position."""
+    return replace(live, last=obs, deferred=live.deferred + 1, waiting="a view without hands over the piles")
+
+
+def explained(live: L, new_state: Any, findings: list[Finding], k: int, t: float, frame: int | None, waiting: Waiting) -> tuple[L, list[Finding]]:
+    """The picture after a view a legal series explains: reaching target 1, the pending illegal move
+    is still on the table; reaching target 0 with one pending, it was taken back (a finding)."""
+    pend = live.pending
+    new_pend = pend if k == 1 else None
+    if pend is not None and k == 0:
+        findings.append(Finding("taken_back", t, move=pend.move, frame=frame))
+    return moved(live, new_state, new_pend, findings, waiting), findings
+
+
+def public_picture(live: Live[Any, Any], players: list[dict[str, object]], text: Callable[[Any], str], **extra: object) -> dict[str, object]:
+    """The position as players may see it, in the order both games show it: phase, round, the players
+    (as the game shows them), the centre piles (unseen cards as None), the game's own ``extra``, the
+    moves found, what the referee waits for, and the illegal move waiting to be taken back (``text``:
+    how the game words a move)."""
+    state = live.state
+    return {
+        "phase": state.phase.value,
+        "round": state.round,
+        "players": players,
+        "centre": [[seen_code(c) for c in p] for p in state.centre],
+        **extra,
+        "moves": live.moves,
+        "waiting_for": live.waiting or None,
+        "waiting_for_take_back": None if live.pending is None else text(live.pending.move),
+    }
+
+
+def later_view(observation: Observation, t: float | None) -> Observation:
+    """The view with the time an input was given, when that is later."""
+    return replace(observation, t=t) if t is not None and t > observation.t else observation
+
+
+# --- the per-game engine and the steps that use it ----------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Engine(Generic[P]):
+    """The per-game half of the shared steps: the rules engine and where the game's cards lie."""
+
+    apply: Callable[[P, Any], Legal[P] | Illegal]
+    calls: frozenset[str]
+    """Event kinds that are the referee's own announcements (``call`` findings)."""
+    finish: Callable[[P, float, list[Event]], tuple[P, list[Event]]]
+    """The calls a position makes by itself (a stuck call made or let lapse)."""
+    substitute: Callable[[P, Mapping[Unseen, Card]], P]
+    face_down_unseen: Callable[[P], P]
+    """The position with every face-down card a stand-in again (their order is not seen)."""
+    tops: Callable[[P], Iterable[Card]]
+    """Every card a stuck call looks at: the players' pile tops and the centre tops."""
+    in_play: Callable[[P], bool]
+    """Is play under way (a stuck call possible)?"""
+
+    def called(self, v: Legal[Any]) -> bool:
+        return any(e.kind in self.calls for e in v.events)
+
+    def blocked(self, parent: P | None, move: Any) -> Callable[[], bool]:
+        """Could ``move`` not have come first (before the last move of the series)?"""
+
+        def check() -> bool:
+            if parent is None:
+                return True
+            v = self.apply(parent, move)
+            return not isinstance(v, Legal) or self.called(v)
+
+        return check
+
+    def move_findings(
+        self, v: Legal[P], state: P, t: float, frame: int | None, learned: tuple[tuple[str, str], ...] = (), move: Any = None
+    ) -> list[Finding]:
+        """A legal move as found (``move``: as reported, default the verdict's; ``state``: the position
+        after it, as the referee keeps it), followed by the calls the engine made on the way."""
+        move = v.move if move is None else move
+        plain = clean_events(e for e in v.events if e.kind not in self.calls)
+        findings = [Finding("move", t, move=move, verdict=Legal(move, state, 0, plain), frame=frame, learned=learned)]
+        return findings + call_findings(v.events, self.calls, t, frame)
+
+    def decisive_unseen(self, state: P) -> bool:
+        """Is a pile top or centre top not seen yet (a stuck call would be a guess)?"""
+        return any(is_unseen(c) for c in self.tops(state))
+
+    def settle_calls(self, state: P, t: float, frame: int | None) -> tuple[P, list[Finding]]:
+        """Calls that wait for cards to be seen (stuck), made once they are; a stuck call that a card
+        learned since has made wrong lapses (as the engine lets it lapse after a move)."""
+        if not self.in_play(state) or self.decisive_unseen(state):
+            return state, []
+        after, events = self.finish(state, t, [])
+        return after, call_findings(events, self.calls, t, frame)
+
+    def replay(
+        self, start: P, moves: Sequence[Any], subs: Mapping[Unseen, Card], t: float, frame: int | None
+    ) -> tuple[P, list[Finding]] | None:
+        """Judge the explaining moves again from the start with every revealed card in place, so the
+        verdicts and calls rest on the real cards; None if one of them is then not legal."""
+        state = self.substitute(start, subs)
+        findings: list[Finding] = []
+        learned = learned_pairs(subs)
+        for k, move in enumerate(moves):
+            v = self.apply(state, replace(move, t=t))
+            if not isinstance(v, Legal):
+                return None
+            state = v.state
+            findings += self.move_findings(v, state, t, frame, learned if k == 0 else ())
+        state = self.face_down_unseen(state)  # after the last move: the cards learned here are all face up
+        # A stuck call between two moves of the same view rests on an order nobody saw: only a
+        # position still stuck at the end of the view is called (once).
+        stuck = [f for f in findings if f.kind == "call" and f.verdict.kind == "stuck"]
+        if stuck:
+            keep = stuck[-1] if state.stuck else None
+            findings = [f for f in findings if f not in stuck or f is keep]
+        if state.stuck and not start.stuck and self.decisive_unseen(state):
+            # a stuck call resting on a card not seen yet: withdrawn, made again once the card shows
+            findings = [f for f in findings if not (f.kind == "call" and f.verdict.kind == "stuck")]
+            state = replace(state, stuck=False)  # type: ignore[type-var]
+        return state, findings
+
+    def illegal_explanation(
+        self,
+        live: L,
+        obs: Observation,
+        starts: Iterable[Node[P]],
+        physical: Callable[[P], Iterable[tuple[Q, P, Mapping[Unseen, Card]]]],
+        in_view: Callable[[Q, Observation], bool],
+        match: Callable[[P, Observation], dict[Unseen, Card] | None],
+        t: float,
+        waiting: Waiting,
+    ) -> tuple[L, list[Finding]] | None:
+        """Only a move that breaks a rule explains the view, alone or after legal moves of others (each
+        node of ``starts``): the first illegal move by hand (``physical``: the move, the table it
+        leaves, the stand-ins it shows) whose card is in view where it landed (``in_view``) and whose
+        table looks like the view. The game then waits for it to be taken back. None: no such move."""
+        frame = obs.frame
+        for node in starts:
+            for pending, table, shown in physical(node.state):
+                if not in_view(pending, obs) or match(table, obs) is None:
+                    continue
+                replayed = self.replay(live.state, node.moves, {**dict(node.subs), **shown}, t, frame)
+                if replayed is None:
+                    continue
+                new_state, findings = replayed
+                verdict = pending.verdict
+                findings.append(Finding("illegal", t, move=pending.move, rule=verdict.rule, reason=verdict.reason, frame=frame))
+                return moved(live, new_state, pending, findings, waiting), findings
+        return None
+
+    def judge_input(
+        self,
+        live: L,
+        move: Any,
+        waiting: Waiting,
+        observe: Callable[[L, Observation], tuple[L, list[Finding]]],
+        again: Callable[[P], bool] = lambda state: True,
+    ) -> tuple[L, list[Finding]]:
+        """An input the camera cannot give (a key press, a screen tap). Illegal: an ``illegal`` finding
+        with nothing to take back. Legal: the move and its calls; then the last view that did not fit
+        is judged again, when ``again`` says the new position may explain it (else it is kept for
+        later), its unrecognised changes left out (the table may still be in motion)."""
+        v = self.apply(live.state, move)
+        if isinstance(v, Illegal):
+            return live, [Finding("illegal", move.t, move=v.move, rule=v.rule, reason=v.reason)]
+        new_state = self.face_down_unseen(v.state)
+        findings = self.move_findings(v, new_state, move.t, None)
+        after = moved(live, new_state, live.pending, findings, waiting, live.last)
+        if live.last is not None and again(new_state):
+            after, more = observe(replace(after, last=None), replace(live.last, t=max(live.last.t, move.t)))
+            findings += [f for f in more if f.kind != "unrecognised"]
+        return after, findings
+
+    def round_started(
+        self, live: L, v: Legal[P], move: Any, subs: Mapping[Unseen, Card], t: float, frame: int | None, waiting: Waiting
+    ) -> tuple[L, list[Finding]]:
+        """A new round laid out as seen (``move``: the round as reported, without the unseen stocks):
+        the cards of the layout the view showed are learned, the face-down ones are stand-ins."""
+        new_state = self.face_down_unseen(self.substitute(v.state, subs))
+        findings = self.move_findings(v, new_state, t, frame, learned_pairs(subs), move)
+        return moved(live, new_state, None, findings, waiting), findings
+
+
+# --- zone names (calibration.templates) -------------------------------------------------------------
+
+
+def pile_zone(player: int, pile: int) -> str:
+    """A player's pile: ``p{seat}.pile{K}``, seat and pile counted from 1 in the name, from 0 here."""
+    return f"p{player + 1}.pile{pile + 1}"
+
+
+def stock_zone(player: int) -> str:
+    return f"p{player + 1}.stock"
+
+
+def centre_zone(j: int) -> str:
+    """Centre pile ``j`` (the one player ``j`` lays or turns cards onto): ``centre{j + 1}``."""
+    return f"centre{j + 1}"
+
+
+T = TypeVar("T")
+
+
+def seat_zone(zone: str, seats: Sequence[T]) -> tuple[int, T, str] | None:
+    """``p{seat}.{place}`` (seat counted from 1) as (engine player, their seat, place); None for a zone
+    that is not a player's or a seat not in the game."""
+    if not zone.startswith("p") or "." not in zone:
+        return None
+    seat, place = zone[1:].split(".", 1)
+    if not seat.isdigit() or not 1 <= int(seat) <= len(seats):
+        return None
+    return int(seat) - 1, seats[int(seat) - 1], place
+
+
+def pile_number(place: str) -> int | None:
+    """``pile{K}`` (counted from 1) as pile ``K-1``; None for another place."""
+    return int(place[4:]) - 1 if place.startswith("pile") and place[4:].isdigit() else None
