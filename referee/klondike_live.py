@@ -28,6 +28,7 @@ Observations use the zone names of the calibration templates: ``stock``, ``waste
 from __future__ import annotations
 
 from collections import Counter
+from itertools import combinations
 from dataclasses import dataclass, field, replace
 from typing import Iterator
 
@@ -110,7 +111,12 @@ class _Mismatch(Exception):
     pass
 
 
-def _match_cards(
+MAX_MISSED = 2
+"""Cards under a pile's top that the camera may miss (glare, a covering card's shadow) and the view
+still match, provided the rules already know them."""
+
+
+def _match_aligned(
     expected: tuple[Card, ...], seen: tuple[str | None, ...], known: frozenset[Card], bind: dict[Card, str]
 ) -> None:
     if len(expected) != len(seen):
@@ -132,6 +138,31 @@ def _match_cards(
         bind[e] = s
 
 
+def _match_cards(
+    expected: tuple[Card, ...], seen: tuple[str | None, ...], known: frozenset[Card], bind: dict[Card, str]
+) -> None:
+    """``seen`` shows ``expected`` (bottom to top). The top card must be seen; up to ``MAX_MISSED`` cards
+    under it may be missing from the view, but only cards already known: a card the camera has never
+    shown is learned from where it is seen, never assumed."""
+    missing = len(expected) - len(seen)
+    if missing == 0:
+        _match_aligned(expected, seen, known, bind)
+        return
+    if not seen or not 0 < missing <= MAX_MISSED:
+        raise _Mismatch
+    for skip in combinations(range(len(expected) - 1), missing):
+        if any(expected[i] not in known for i in skip):
+            continue
+        trial = dict(bind)
+        try:
+            _match_aligned(tuple(e for i, e in enumerate(expected) if i not in skip), seen, known, trial)
+        except _Mismatch:
+            continue
+        bind.update(trial)
+        return
+    raise _Mismatch
+
+
 def _match(view: _View, obs: Observation, known: frozenset[Card]) -> dict[Card, str] | None:
     """The placeholders the observation reveals (placeholder -> seen code), or None if it does not fit."""
     bind: dict[Card, str] = {}
@@ -148,7 +179,18 @@ def _match(view: _View, obs: Observation, known: frozenset[Card]) -> dict[Card, 
             if len(waste.cards) > len(view.waste):
                 raise _Mismatch
             if waste.cards:
-                _match_cards(view.waste[len(view.waste) - len(waste.cards) :], waste.cards, known, bind)
+                # the view shows the top of the waste: as many cards as it shows, or a card or two more
+                # of which it missed some
+                for extra in range(min(MAX_MISSED, len(view.waste) - len(waste.cards)) + 1):
+                    trial = dict(bind)
+                    try:
+                        _match_cards(view.waste[len(view.waste) - len(waste.cards) - extra :], waste.cards, known, trial)
+                    except _Mismatch:
+                        continue
+                    bind = trial
+                    break
+                else:
+                    raise _Mismatch
         stock = obs.piles.get("stock")
         if stock is not None and not stock.held and stock.backs is not None:
             if (stock.backs > 0) != view.stock:

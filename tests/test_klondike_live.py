@@ -74,6 +74,35 @@ def test_a_camera_that_miscounts_face_down_cards_still_follows_the_game() -> Non
     assert found == moves and live.state.won
 
 
+def drop_under_top(obs: Observation, rng: random.Random, known: frozenset) -> Observation:
+    """A camera that now and then misses a card it has shown before under the top of the waste or of
+    a column (glare, the shadow of the card on it)."""
+    piles = {}
+    for name, pile in obs.piles.items():
+        under = [k for k, c in enumerate(pile.cards[:-1]) if c is not None and klondike_live.Card.parse(c) in known]
+        if name.startswith(("waste", "tableau")) and under and rng.random() < 0.4:
+            k = rng.choice(under)
+            pile = SeenPile(pile.cards[:k] + pile.cards[k + 1 :], pile.backs, held=pile.held)
+        piles[name] = pile
+    return replace(obs, piles=piles)
+
+
+def test_a_card_missed_under_the_top_of_a_pile_still_matches() -> None:
+    deal, moves = recorded("klondike_won_draw3_seed6")
+    r = KlondikeRules.from_spec("draw=3")
+    truth = klondike.new_game(deal, r)
+    live = klondike_live.start(expected_observation(truth), r)
+    rng = random.Random(5)
+    found = []
+    for i, move in enumerate(moves):
+        truth = klondike.replay(truth, [move])
+        clean = expected_observation(truth, t=float(i + 1), waste_shown=3)
+        live, findings = klondike_live.observe(live, drop_under_top(clean, rng, live.known))
+        assert [f.kind for f in findings] == ["move"], (i, move, findings)
+        found.append(findings[0].move)
+    assert found == moves and live.state.won
+
+
 def test_noise_and_hands_never_invent_moves() -> None:
     deal, moves = recorded("klondike_won_draw1_seed3")
     r = KlondikeRules.from_spec("draw=1")
