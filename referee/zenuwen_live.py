@@ -12,11 +12,15 @@ Calls (``stuck``, ``round_over``, ``match_over``) come out as ``call`` findings 
 view that showed the position. With two decks (three or four players) a card may lie twice; a card is
 learned only while fewer copies of it are known than the decks hold.
 
-What the camera sees: the patience piles are squared, so each shows its top card; the face-down
-cards under it, when the camera counts them (``backs`` not None), must be as many as the engine
-has face down (this tells a pile that turned up another copy of the card just played from a pile
-that did not move); a pile seen with only backs or empty where the engine has turned up
-an unseen card is accepted (the card is not turned yet). The turned-up card is learned when it shows;
+What the camera sees: the patience piles are squared, so each shows its top card and nothing of the
+face-down cards under it (the tracker publishes ``backs: 0`` under a face-up top, ``backs: 1`` for a
+face-down top, whatever the height). Face-down cards are counted by the rules, not by the camera (as
+in :mod:`referee.klondike_live`): Z2 lays pile K with K cards and only a card leaving a pile turns
+the next one up, so the referee always knows how many lie in each pile. The camera's count is not
+compared; what matters is asked: a pile the position says is empty must show neither cards nor
+backs, and a pile whose top the engine has turned up but nobody has seen shows a back (the card is
+not turned yet) or its card. (Two decks: a pile that turned up another copy of the card that left it
+looks unchanged; the search tries that play too.) The turned-up card is learned when it shows;
 a ``stuck`` call waits until every pile top and centre top has been seen, and within one view only a
 position still stuck at its end is called. Hand cards (Z9) are never
 seen: a card that appears on a centre pile while no pile top left is a hand card (of the player who
@@ -159,12 +163,11 @@ def _zone_ok(state: ZenuwenState, zone: str, seen: SeenPile, b: Binder) -> bool:
         return True
     pile = seat.piles[i]
     if not seen.cards:
-        # empty, or the card the engine turned up is not turned yet (only backs show)
+        # empty, or the card the engine turned up is not turned yet (a back shows); the camera's
+        # count of a squared stack of backs is not compared, only whether backs show at all
         if pile.top is None:
             return not seen.backs
-        return isinstance(pile.top, Unseen) and seen.backs in (None, len(pile.cards))
-    if seen.backs is not None and seen.backs != len(pile.cards) - pile.up:
-        return False
+        return isinstance(pile.top, Unseen) and seen.backs != 0
     return b.card(pile.top, seen.cards[-1])
 
 
@@ -296,13 +299,24 @@ def _must_change(move: Any, state: ZenuwenState) -> tuple[str, ...]:
         pile = state.seats[move.player].piles[move.source]
         if pile.up > 1 and pile.cards[-2] == pile.top:  # two decks: the same card face up beneath
             return ()
+        if _twin_may_turn_up(state, pile):
+            return ()
         return (pile_zone(move.player, move.source),)
     if isinstance(move, Join) and isinstance(move.source, int) and isinstance(move.onto, int):
         piles = state.seats[move.player].piles
         if piles[move.source].top == piles[move.onto].top:  # two decks: the same card on the same card
             return (pile_zone(move.player, move.source),)
+        if _twin_may_turn_up(state, piles[move.source]):
+            return (pile_zone(move.player, move.onto),)
         return (pile_zone(move.player, move.source), pile_zone(move.player, move.onto))
     return ()
+
+
+def _twin_may_turn_up(state: ZenuwenState, pile: ZPile) -> bool:
+    """Two decks: the face-down card under the pile's only face-up card may be the other copy of it,
+    turned up when the top leaves; the pile then looks unchanged (the camera does not count the
+    face-down cards of a squared pile, so it cannot tell)."""
+    return state.rules.deck_count > 1 and pile.up == 1 and len(pile.cards) > 1 and is_unseen(pile.cards[-2])
 
 
 def _expand(

@@ -37,8 +37,18 @@ def view(state: ZenuwenState, t: float, unturned: frozenset[tuple[int, int]] = f
     return Observation(t, piles)
 
 
+perfect_view = view
+
+
 def layout_view(state: ZenuwenState, t: float) -> Observation:
     return view(state, t)
+
+
+def squared(obs: Observation) -> Observation:
+    """The view as the tracker publishes it: a squared pile shows its top only, so ``backs`` is 0 under
+    a face-up top and 1 for a face-down top (or a pile of backs), whatever the height."""
+    piles = {z: replace(p, backs=0 if p.cards else min(p.backs or 0, 1)) for z, p in obs.piles.items()}
+    return replace(obs, piles=piles)
 
 
 def key(move: Any) -> tuple[Any, ...]:
@@ -96,14 +106,21 @@ def choose_move(state: ZenuwenState, p: int, rng: random.Random) -> Any:
 
 
 def play_match(
-    seed: int, players: int, *, apart: bool = False, noise: bool = False, rounds: int = 3, limit: int = 600, spec: str = ""
+    seed: int, players: int, *, apart: bool = False, noise: bool = False, rounds: int = 3, limit: int = 600, spec: str = "",
+    published: bool = False,
 ) -> tuple[dict[str, int], LiveZenuwen, ZenuwenState]:
     """Engine-played rounds (turns, plays, joins, hands, stuck calls, round ends, pile choices, new
     layouts) seen view by view; every found move must be a scripted one, every scripted one found.
     ``apart``: some turned-up cards are turned only after the view that shows the play; ``noise``:
     before each clean view one with a hand over zones and one with unreadable cards, and a repeat.
     A view the referee leaves undecided (several move series fit it; it keeps each) is checked when
-    a later view or input decides it, against what it then reports with that view's time."""
+    a later view or input decides it, against what it then reports with that view's time. ``published``:
+    every view as the tracker publishes it (:func:`squared`: the camera does not count face-down cards)."""
+
+    def view(state: ZenuwenState, t: float, unturned: frozenset[tuple[int, int]] = frozenset()) -> Observation:
+        obs = perfect_view(state, t, unturned)
+        return squared(obs) if published else obs
+
     rng = random.Random(seed)
     rules = ZenuwenRules.from_spec(f"players={players}" + (f",{spec}" if spec else ""))
     truth = zenuwen.new_game(zenuwen.deal(seed, players), rules).state
@@ -312,6 +329,16 @@ def test_slap_race_for_the_centre_piles(players: int, seed: int) -> None:
     # the race by slap(), then (four players) the next chooser's pile seen going, the last by choose()
     stats, live, truth = play_match(seed, players, spec="pile_choice=slap_race")
     assert stats["choices"] >= 4 and live.state.wins == truth.wins
+
+
+@pytest.mark.parametrize("players, seed, noise", [(2, 1, False), (2, 5, True), (3, 2, False)])
+def test_rounds_are_followed_from_views_as_the_tracker_publishes_them(players: int, seed: int, noise: bool) -> None:
+    # Squared patience piles: the tracker publishes 0 backs under a face-up top, 1 for a face-down one.
+    # The referee counts face-down cards by the rules (Z2, Z3) and never compares the camera's count;
+    # before, it did, and recognised no change at all.
+    stats, live, truth = play_match(seed, players, apart=True, noise=noise, rounds=2, published=True)
+    assert stats["rounds"] == 2 and stats["moves"] > 60 and stats["calls"] > 0
+    assert live.state.wins == truth.wins
 
 
 @pytest.mark.parametrize("seed", [5, 6])
