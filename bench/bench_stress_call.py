@@ -13,12 +13,13 @@ inputs at their true times. For every play that makes both centre tops the same 
 - from the table at rest again (the hand gone: ``t`` of the move line) to the call.
 
 The engine's own share (microseconds) is in bench_speed_games.py; what dominates here is waiting for
-the table: the tracker's settle time, and stress_live leaving unused a view that would make a call
-while a zone is still under a hand (the same hand goes on to refill its row).
+the table: the hand withdrawing over the centre and the tracker's settle time, and, after a play, the
+tracker holding the whole table back while the card still shows in the row place the playing hand is
+refilling (docs/truth-videos.md). A stress that is never called is printed as NOT CALLED.
 
-``--seeds`` also renders fresh Stress clips (1280x720, about 40 s of CPU each) and measures them too.
-Known miss (docs/truth-videos.md): a stress made by new centre cards (a ``lay`` showing two cards of
-one rank) is never called; it is counted and printed as NOT CALLED.
+``--seeds`` also renders fresh Stress clips (1280x720, about 40 s of CPU each) and measures them too;
+``--keep DIR`` keeps those renders (and measures a clip already there without rendering it again), so
+two versions of the referee can be measured on the same clips.
 """
 
 from __future__ import annotations
@@ -70,6 +71,8 @@ def main() -> None:
     parser.add_argument("--clip", type=Path, nargs="*", default=[CLIP], help="Stress truth videos made with --boxes")
     parser.add_argument("--seeds", type=int, nargs="*", default=[], help="also render and measure these seeds")
     parser.add_argument("--max-moves", type=int, default=12, help="legal moves in each rendered clip")
+    parser.add_argument("--keep", type=Path, help="render the --seeds clips into this folder and keep them (a clip "
+                        "already there is measured again, not rendered again)")
     args = parser.parse_args()
     folders = list(args.clip)
     with tempfile.TemporaryDirectory() as tmp:
@@ -77,8 +80,9 @@ def main() -> None:
             from cardref.truth_speed import render_stress
             from cardref.truth_video import RenderSettings
 
-            out = Path(tmp) / f"stress_{seed}"
-            render_stress(out, seed, illegal=1, max_moves=args.max_moves, settings=RenderSettings(boxes=True))
+            out = (args.keep or Path(tmp)) / f"stress_{seed}"
+            if not (out / "render.json").exists():
+                render_stress(out, seed, illegal=1, max_moves=args.max_moves, settings=RenderSettings(boxes=True))
             folders.append(out)
         from_landing: list[float] = []
         from_rest: list[float] = []

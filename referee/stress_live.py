@@ -35,8 +35,11 @@ accepted (the refill is not laid yet); its card is learned when it shows. Held z
 A ``stuck`` call is made only when every row top and centre top has been seen (an unseen refill might
 be playable); it is made on the first view that shows them. Within one view only a position still
 stuck at its end is called (a stuck moment between two moves of the view rests on an unseen order).
-A view that would make a stress or stuck call while some zone is under a hand or not read is left
-unused (the hand may hide another play), up to ``MAX_DEFERRED`` views in a row. New centre cards that cannot be read are
+A stress (S8) concerns only the two centre tops: it is called on the first view that shows both in
+the clear (not under a hand, read), whatever hands are still over the rows or stocks (the playing
+hand refilling its row, a hand leaving after the new centre cards). A view that would make any other
+call (stuck: every row top counts), or a stress while a centre pile is under a hand or not read, is
+left unused (the hand may hide another play), up to ``MAX_DEFERRED`` views in a row. New centre cards that cannot be read are
 not accepted yet (``ambiguous``): the stress and stuck calls depend on them.
 
 **Inputs the camera cannot give** (the web app's key press or screen tap calls them, through
@@ -363,9 +366,9 @@ def observe(live: LiveStress, obs: Observation) -> tuple[LiveStress, list[Findin
         new_state, findings = replayed
         new_state, later = ENGINE.settle_calls(new_state, t, frame)
         findings += later
-        if node.moves and unclear(obs) and live.deferred < MAX_DEFERRED and any(f.kind == "call" for f in findings):
-            # a stress or stuck call resting on a zone not seen (another card may lie there): the
-            # next view is judged from the same position
+        if node.moves and live.deferred < MAX_DEFERRED and _call_unseen(findings, obs):
+            # a call resting on a zone not seen (another card may lie there): the next view is
+            # judged from the same position
             return deferred(live, obs), []
         return explained(live, new_state, findings, k, t, frame, _waiting)
 
@@ -381,6 +384,23 @@ def observe(live: LiveStress, obs: Observation) -> tuple[LiveStress, list[Findin
         # the centre piles were taken or new cards laid before the slaps were entered: wait for them
         return replace(live, last=obs, waiting="the slaps (S8)"), []
     return replace(live, last=obs), [Finding("unrecognised", t, frame=frame, detail=_difference(state, obs))]
+
+
+def _centre_seen(obs: Observation) -> bool:
+    """Are both centre piles in view and read (no hand over them, their cards readable)?"""
+    return all((p := judged(obs, z)) is not None and p.cards and None not in p.cards for z in CENTRE_ZONES)
+
+
+def _call_unseen(findings: Sequence[Finding], obs: Observation) -> bool:
+    """Does a call of the view rest on a zone the view does not show? A stress (S8) concerns only the
+    two centre tops: once both are in view and read it is certain, whatever hands are over the rows
+    or stocks (a hand over a row may hide another play, but that card would be on a centre pile, or
+    under a row card, where it changes no centre top). Any other call (stuck: every row top counts;
+    round over) waits for a view with nothing under a hand or unread."""
+    calls = [f for f in findings if f.kind == "call"]
+    if not calls or not unclear(obs):
+        return False
+    return not (all(f.verdict.kind == "stress" for f in calls) and _centre_seen(obs))
 
 
 def _illegal_once_seen(

@@ -313,12 +313,25 @@ def test_a_stress_is_called_at_once_and_settled_by_two_slaps() -> None:
     assert len(live.state.seats[0].stock) == len(truth.seats[0].stock) + 21 - 4  # live counts 26-card halves
     # new centre cards laid at the same moment (S8 -> S4)
     truth, calls = apply(truth, Lay(2.0))
-    live, f = stress_live.observe(live, seen(truth, 2.0, p1_stock="held"))
-    if calls:  # a call while a zone is under a hand waits for the next view
-        assert f == [] and live.deferred == 1
-        live, f = stress_live.observe(live, view(truth, 2.1))
+    live, f = stress_live.observe(live, seen(truth, 2.0, p1_stock="held"))  # a stress needs only the centre
     assert moves_of(f) == [("lay",)] and calls_of(f) == calls
     assert [c for c in live.state.tops()] == list(truth.tops())
+
+
+def test_a_stress_is_called_while_the_rows_are_under_hands_but_not_on_an_unread_centre_card() -> None:
+    # S8 concerns only the two centre tops: the view that shows both in the clear calls the stress,
+    # though the player's hand is still over the row (refilling it) and the other player's over a stock
+    truth = position("8H 6S 9D KC", "9S 2D JH 4S", "7C 8D")
+    live = stress_live.start(view(truth, 0.0))
+    truth, calls = apply(truth, Play(0, 0, 0, 1.0))
+    assert calls == ["stress"]
+    live2, f = stress_live.observe(live, seen(truth, 1.0, p1_pile1="held", p1_stock="held", p2_stock="held"))
+    assert [x.kind for x in f] == ["move", "call"] and f[1].verdict.kind == "stress" and live2.deferred == 0
+    # one centre top not read: the call would rest on it; the view waits for a clear one
+    live2, f = stress_live.observe(live, seen(truth, 1.0, p1_pile1="held", centre2="?"))
+    assert f == [] and live2.deferred == 1
+    live2, f = stress_live.observe(live2, view(truth, 1.2))
+    assert [x.kind for x in f] == ["move", "call"] and f[1].verdict.kind == "stress"
 
 
 def test_unreadable_new_centre_cards_wait_for_a_clear_view() -> None:
