@@ -119,12 +119,14 @@ def read_image(path: str | Path) -> np.ndarray:
 class DetectorConfig:
     """``imgsz``: the detector's input size (longer side), or several sizes whose candidates are pooled.
     ``conf`` is the threshold on the reported confidence (detector score x classifier probability);
-    boxes scoring below ``conf * candidate_factor`` are not even classified."""
+    boxes scoring below ``conf * candidate_factor`` are not even classified: the reported confidence is
+    the detector's score times a probability, so a box under ``conf`` can never be reported, and cutting
+    it before NMS changes nothing (a box only suppresses boxes that score lower)."""
 
     imgsz: int | tuple[int, ...] = (384, 640)
     conf: float = 0.15
     iou: float = 0.5
-    candidate_factor: float = 0.6
+    candidate_factor: float = 1.0
     threads: int = 2
 
 
