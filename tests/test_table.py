@@ -79,7 +79,8 @@ def test_pause_holds_judging() -> None:
     assert not runner.paused.is_set()
 
 
-def test_analyze_writes_the_game_log_of_the_shipped_video(tmp_path: pathlib.Path) -> None:
+def analyze_demo(tmp_path: pathlib.Path, *extra: str) -> tuple[list[dict], list[dict]]:
+    """``cardref analyze`` on the shipped demo video: the game log's records and the video's true moves."""
     import subprocess
     import sys
 
@@ -89,14 +90,19 @@ def test_analyze_writes_the_game_log_of_the_shipped_video(tmp_path: pathlib.Path
     proc = subprocess.run(
         [sys.executable, "-m", "cardref.cli", "analyze", str(folder / render["video"]), "--game", "klondike",
          "--rules", render["rules"], "--calibration", str(folder / "calibration.json"), "--out", str(out),
-         "--detections", str(folder / "boxes.jsonl.gz"), "--games-dir", str(tmp_path / "games")],
-        capture_output=True, text=True, timeout=300,
+         "--games-dir", str(tmp_path / "games"), *extra],
+        capture_output=True, text=True, timeout=600,
     )
     assert proc.returncode == 0, proc.stderr
     records = [json.loads(line) for line in out.read_text().splitlines()]
+    truth = [json.loads(x) for x in (folder / "moves.jsonl").read_text().splitlines() if x.strip()]
+    return records, truth
+
+
+def test_analyze_writes_the_game_log_of_the_shipped_video(tmp_path: pathlib.Path) -> None:
+    records, truth = analyze_demo(tmp_path, "--detections", str(clip_folder() / "boxes.jsonl.gz"))
     assert records[0]["format"] == "cardref-gamelog" and records[0]["game"] == "klondike"
     kinds = [r["kind"] for r in records[1:]]
-    truth = [json.loads(x) for x in (folder / "moves.jsonl").read_text().splitlines() if x.strip()]
     assert kinds.count("move") == sum(1 for m in truth if m["kind"] == "legal")
     assert kinds.count("illegal") == 1 and kinds[-1] == "end"
 
@@ -104,24 +110,10 @@ def test_analyze_writes_the_game_log_of_the_shipped_video(tmp_path: pathlib.Path
 def test_the_shipped_detector_follows_the_demo_video(tmp_path: pathlib.Path) -> None:
     # The whole path with the real models (no recorded boxes): the demo's deck ("simplistic") was kept
     # out of the detector's training. Every legal move is found, in order, and the illegal one is K4.
-    import subprocess
-    import sys
-
-    folder = clip_folder()
-    render = json.loads((folder / "render.json").read_text())
-    out = tmp_path / "game.jsonl"
-    proc = subprocess.run(
-        [sys.executable, "-m", "cardref.cli", "analyze", str(folder / render["video"]), "--game", "klondike",
-         "--rules", render["rules"], "--calibration", str(folder / "calibration.json"), "--out", str(out),
-         "--games-dir", str(tmp_path / "games")],
-        capture_output=True, text=True, timeout=600,
-    )
-    assert proc.returncode == 0, proc.stderr
-    records = [json.loads(line) for line in out.read_text().splitlines()][1:]
-    truth = [json.loads(x) for x in (folder / "moves.jsonl").read_text().splitlines() if x.strip()]
+    records, truth = analyze_demo(tmp_path)
+    records = records[1:]  # after the header
     want = [(m["op"], m.get("from"), m.get("to")) for m in truth if m["kind"] in ("legal", "illegal")]
     got = [r["data"]["move"] for r in records if r["kind"] in ("move", "illegal")]
-    short = {"waste": "waste", "foundation": "foundation"}
-    assert [(m["op"], m.get("from"), m.get("to")) for m in got] == [(op, short.get(a, a), short.get(b, b)) for op, a, b in want], got
+    assert [(m["op"], m.get("from"), m.get("to")) for m in got] == want, got
     assert [r["data"]["rule"] for r in records if r["kind"] == "illegal"] == ["K4"]
     assert not [r for r in records if r["kind"] == "unrecognised"]
