@@ -6,6 +6,7 @@ import json
 import pathlib
 import random
 from dataclasses import replace
+from typing import Callable
 
 import pytest
 
@@ -33,19 +34,29 @@ def blur(obs: Observation, rng: random.Random, p: float) -> Observation:
     return replace(obs, piles=piles)
 
 
-@pytest.mark.parametrize("name, rules", [("klondike_won_draw1_seed3", "draw=1"), ("klondike_won_draw3_seed6", "draw=3")])
-def test_a_whole_won_game_is_followed_move_by_move(name: str, rules: str) -> None:
+Camera = Callable[[Observation, "klondike_live.LiveKlondike | None"], Observation]
+
+
+def follow(name: str, rules: str, camera: Camera = lambda obs, live: obs) -> tuple[klondike_live.LiveKlondike, klondike.KlondikeState]:
+    """A recorded won game through the live referee, each position seen through ``camera`` (given the
+    referee's running picture, None for the deal): every move must be found, once, in order."""
     deal, moves = recorded(name)
     r = KlondikeRules.from_spec(rules)
     truth = klondike.new_game(deal, r)
-    live = klondike_live.start(expected_observation(truth), r)
+    live = klondike_live.start(camera(expected_observation(truth), None), r)
     found = []
     for i, move in enumerate(moves):
         truth = klondike.replay(truth, [move])
-        live, findings = klondike_live.observe(live, expected_observation(truth, t=float(i + 1), waste_shown=r.draw))
+        live, findings = klondike_live.observe(live, camera(expected_observation(truth, t=float(i + 1), waste_shown=r.draw), live))
         assert [f.kind for f in findings] == ["move"], (i, move, findings)
         found.append(findings[0].move)
     assert found == moves
+    return live, truth
+
+
+@pytest.mark.parametrize("name, rules", [("klondike_won_draw1_seed3", "draw=1"), ("klondike_won_draw3_seed6", "draw=3")])
+def test_a_whole_won_game_is_followed_move_by_move(name: str, rules: str) -> None:
+    live, truth = follow(name, rules)
     assert live.state.won and live.state.score == truth.score
     assert live.state.foundations == truth.foundations
 
@@ -59,19 +70,13 @@ def squash_backs(obs: Observation, rng: random.Random) -> Observation:
 
 
 def test_a_camera_that_miscounts_face_down_cards_still_follows_the_game() -> None:
-    deal, moves = recorded("klondike_won_draw3_seed6")
-    r = KlondikeRules.from_spec("draw=3")
-    truth = klondike.new_game(deal, r)
     rng = random.Random(3)
-    live = klondike_live.start(squash_backs(expected_observation(truth), rng), r)
-    assert live.state.hidden == tuple(range(7))  # the deal's counts (K2), not the camera's
-    found = []
-    for i, move in enumerate(moves):
-        truth = klondike.replay(truth, [move])
-        live, findings = klondike_live.observe(live, squash_backs(expected_observation(truth, t=float(i + 1), waste_shown=3), rng))
-        assert [f.kind for f in findings] == ["move"], (i, move, findings)
-        found.append(findings[0].move)
-    assert found == moves and live.state.won
+    r = KlondikeRules.from_spec("draw=3")
+    deal, _ = recorded("klondike_won_draw3_seed6")
+    started = klondike_live.start(squash_backs(expected_observation(klondike.new_game(deal, r)), rng), r)
+    assert started.state.hidden == tuple(range(7))  # the deal's counts (K2), not the camera's
+    live, _ = follow("klondike_won_draw3_seed6", "draw=3", lambda obs, live: squash_backs(obs, rng))
+    assert live.state.won
 
 
 def drop_under_top(obs: Observation, rng: random.Random, known: frozenset) -> Observation:
@@ -88,19 +93,10 @@ def drop_under_top(obs: Observation, rng: random.Random, known: frozenset) -> Ob
 
 
 def test_a_card_missed_under_the_top_of_a_pile_still_matches() -> None:
-    deal, moves = recorded("klondike_won_draw3_seed6")
-    r = KlondikeRules.from_spec("draw=3")
-    truth = klondike.new_game(deal, r)
-    live = klondike_live.start(expected_observation(truth), r)
     rng = random.Random(5)
-    found = []
-    for i, move in enumerate(moves):
-        truth = klondike.replay(truth, [move])
-        clean = expected_observation(truth, t=float(i + 1), waste_shown=3)
-        live, findings = klondike_live.observe(live, drop_under_top(clean, rng, live.known))
-        assert [f.kind for f in findings] == ["move"], (i, move, findings)
-        found.append(findings[0].move)
-    assert found == moves and live.state.won
+    live, _ = follow("klondike_won_draw3_seed6", "draw=3",
+                     lambda obs, live: drop_under_top(obs, rng, live.known if live else frozenset()))
+    assert live.state.won
 
 
 def test_noise_and_hands_never_invent_moves() -> None:
