@@ -121,8 +121,14 @@ class Report:
         return "\n".join(lines)
 
 
+Box = tuple[float, float, float, float]
+
+
 def evaluate(items: list[Labelled], detect: Callable[[np.ndarray], list[Detection]], conf: float,
-             read: Callable[[str], np.ndarray]) -> Report:
+             read: Callable[[str], np.ndarray],
+             also: Callable[[np.ndarray, list[tuple[str, Box]]], None] | None = None) -> Report:
+    """The report over ``items``; ``also`` is given each image and its labels in pixels too (one read
+    of each image serves both, e.g. :meth:`StageReport.add`)."""
     stats: dict[str, ClassStats] = defaultdict(ClassStats)
     for it in items:
         img = read(str(it.image))
@@ -130,6 +136,8 @@ def evaluate(items: list[Labelled], detect: Callable[[np.ndarray], list[Detectio
         gt = [(c, ((cx - w / 2) * W, (cy - h / 2) * H, (cx + w / 2) * W, (cy + h / 2) * H))
               for c, cx, cy, w, h in it.boxes]
         match_image(stats, gt, detect(img))
+        if also is not None:
+            also(img, gt)
     return Report(dict(stats), conf, len(items))
 
 
@@ -139,12 +147,36 @@ class StageReport:
     (a candidate of the right kind at IoU >= 0.5 scoring at least ``conf``), and how many labelled corner
     boxes the classifier reads right when given the true box."""
 
+    find: Callable[[np.ndarray], list[tuple[str, Box, float]]]
+    read_boxes: Callable[[np.ndarray, list[Box]], list[tuple[str, float]]]
+    conf: float
     corners: int = 0
     corners_found: int = 0
     backs: int = 0
     backs_found: int = 0
     read_right: int = 0
     read_none: int = 0
+
+    def add(self, img: np.ndarray, labels: list[tuple[str, Box]]) -> None:
+        """One image with its labels in pixels (``UNREADABLE`` ones are left out)."""
+        gt = [(code, box) for code, box in labels if code != UNREADABLE]
+        found = [(kind, box) for kind, box, score in self.find(img) if score >= self.conf]
+        for code, box in gt:
+            kind = "BACK" if code == "BACK" else "corner"
+            hit = any(k == kind and _iou(b, box) >= 0.5 for k, b in found)
+            if kind == "BACK":
+                self.backs += 1
+                self.backs_found += hit
+            else:
+                self.corners += 1
+                self.corners_found += hit
+        corners = [(code, box) for code, box in gt if code != "BACK"]
+        for (code, _), (said, _) in zip(corners, self.read_boxes(img, [box for _, box in corners])):
+            self.read_right += said == code
+            self.read_none += said == "NONE"
+
+    def counts(self) -> dict[str, int]:
+        return {k: getattr(self, k) for k in ("corners", "corners_found", "backs", "backs_found", "read_right", "read_none")}
 
     def text(self) -> str:
         def share(a: int, b: int) -> str:
@@ -153,29 +185,3 @@ class StageReport:
         return (f"detector finds corner indices: {share(self.corners_found, self.corners)}, backs: "
                 f"{share(self.backs_found, self.backs)}\nclassifier reads true corner boxes right: "
                 f"{share(self.read_right, self.corners)} (said NONE: {self.read_none})")
-
-
-def evaluate_stages(items: list[Labelled], find: Callable[[np.ndarray], list[tuple[str, tuple[float, ...], float]]],
-                    read_boxes: Callable[[np.ndarray, list[tuple[float, ...]]], list[tuple[str, float]]],
-                    conf: float, read: Callable[[str], np.ndarray]) -> StageReport:
-    rep = StageReport()
-    for it in items:
-        img = read(str(it.image))
-        H, W = img.shape[:2]
-        gt = [(c, ((cx - w / 2) * W, (cy - h / 2) * H, (cx + w / 2) * W, (cy + h / 2) * H))
-              for c, cx, cy, w, h in it.boxes if c != UNREADABLE]
-        found = [(kind, box) for kind, box, score in find(img) if score >= conf]
-        for code, box in gt:
-            kind = "BACK" if code == "BACK" else "corner"
-            hit = any(k == kind and _iou(b, box) >= 0.5 for k, b in found)
-            if kind == "BACK":
-                rep.backs += 1
-                rep.backs_found += hit
-            else:
-                rep.corners += 1
-                rep.corners_found += hit
-        corners = [(code, box) for code, box in gt if code != "BACK"]
-        for (code, _), (said, _) in zip(corners, read_boxes(img, [box for _, box in corners])):
-            rep.read_right += said == code
-            rep.read_none += said == "NONE"
-    return rep

@@ -28,19 +28,19 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
 def run(args: argparse.Namespace) -> int:
     from cardref.commands.detect import make_detector
     from vision.detector import DetectorConfig, read_image
-    from vision.evaluate import evaluate, evaluate_stages
+    from vision.evaluate import StageReport, evaluate
     from vision.yolo_folder import read_folder
 
     operating = args.conf if args.conf is not None else DetectorConfig().conf
     args.conf = min(0.05, operating)  # collect low-confidence detections too, for the AP
     det = make_detector(args)
     items = read_folder(args.folder, args.names.split(",") if args.names else None)
-    rep = evaluate(items, det.detect, operating, lambda p: read_image(p))
-    stages = evaluate_stages(items, det.find_boxes, det.read_boxes, operating, read_image) if args.stages else None
+    stages = StageReport(det.find_boxes, det.read_boxes, operating) if args.stages else None
+    rep = evaluate(items, det.detect, operating, read_image, also=stages.add if stages else None)
     if args.json:
         out = {"folder": args.folder, "conf": operating, "overall": rep.overall(), "per_class": rep.per_class()}
         if stages is not None:
-            out["stages"] = vars(stages)
+            out["stages"] = stages.counts()
         print(json.dumps(out, indent=1))
     else:
         print(rep.text())
