@@ -32,6 +32,7 @@ from calibration.templates import zenuwen as zenuwen_layout
 from calibration.zones import ZoneLayout
 from referee import stress, zenuwen
 from referee.options import to_spec
+from referee.speed_live import centre_zone, pile_zone, stock_zone
 from referee.verdict import Event, Illegal, Legal
 from vision.render import HandVisit
 from vision.synthetic_scenes import Action, Pile
@@ -129,18 +130,6 @@ class StressScript(SpeedScript):
     name = "stress"
     calls = stress.CALLS
 
-    @staticmethod
-    def row(p: int, i: int) -> str:
-        return f"p{p + 1}.pile{i + 1}"
-
-    @staticmethod
-    def stock(p: int) -> str:
-        return f"p{p + 1}.stock"
-
-    @staticmethod
-    def centre(j: int) -> str:
-        return f"centre{j + 1}"
-
     def start(self) -> stress.StressState:
         return stress.new_game(self.deal, self.rules).state
 
@@ -154,10 +143,10 @@ class StressScript(SpeedScript):
         out: dict[str, Pile] = {}
         for p, seat in enumerate(state.seats):
             for i, pile in enumerate(seat.row):
-                out[self.row(p, i)] = Pile(0, [c.code for c in pile])
-            out[self.stock(p)] = Pile(len(seat.stock), [])
+                out[pile_zone(p, i)] = Pile(0, [c.code for c in pile])
+            out[stock_zone(p)] = Pile(len(seat.stock), [])
         for j, pile in enumerate(state.centre):
-            out[self.centre(j)] = Pile(0, [c.code for c in pile])
+            out[centre_zone(j)] = Pile(0, [c.code for c in pile])
         return out
 
     def next_moves(self, state: stress.StressState, rng: np.random.Generator, seen: dict[str, int]) -> list[Any]:
@@ -189,11 +178,11 @@ class StressScript(SpeedScript):
         if isinstance(move, stress.Slap):
             hands: Hands = []
             for m, v in zip(moves, verdicts):
-                actions = [Action("slap", self.centre(m.pile))]
+                actions = [Action("slap", centre_zone(m.pile))]
                 for e in v.events:
                     if e.kind == "take":  # the last slapper takes the centre piles under the own stock
                         for j in dict(e.data)["piles"]:
-                            actions.append(Action("recycle", self.centre(j), self.stock(_player(e))))
+                            actions.append(Action("recycle", centre_zone(j), stock_zone(_player(e))))
                 hands.append((m.player + 1, actions))
             return hands, list(range(len(moves)))
         if isinstance(move, stress.Lay):
@@ -206,25 +195,25 @@ class StressScript(SpeedScript):
                 p = _player(e)
                 actions = []
                 if p in take:
-                    actions.append(Action("recycle", self.centre(p), self.stock(p)))
-                src = self.stock(given.get(p, p))
-                actions.append(Action("turn", src, self.centre(p), 1, tuple(c.code for c in e.cards)))
+                    actions.append(Action("recycle", centre_zone(p), stock_zone(p)))
+                src = stock_zone(given.get(p, p))
+                actions.append(Action("turn", src, centre_zone(p), 1, tuple(c.code for c in e.cards)))
                 hands.append((p + 1, actions))
             return hands, [-1]
         p = move.player
         assert isinstance(move.source, int)
-        src = self.row(p, move.source)
+        src = pile_zone(p, move.source)
         pile = state.seats[p].row[move.source]
         if isinstance(move, stress.Play):
             assert isinstance(move.to, int)
-            dst = self.centre(move.to)
+            dst = centre_zone(move.to)
         else:
             assert isinstance(move.onto, int)
-            dst = self.row(p, move.onto)
+            dst = pile_zone(p, move.onto)
         actions = [Action("move", src, dst, len(pile), tuple(c.code for c in pile))]
         for e in verdict.events:
             if e.kind == "refill":
-                actions.append(Action("turn", self.stock(p), src, 1, tuple(c.code for c in e.cards)))
+                actions.append(Action("turn", stock_zone(p), src, 1, tuple(c.code for c in e.cards)))
         return [(p + 1, actions)], [-1]
 
     def mistakes(self, state: stress.StressState) -> list[tuple[float, Any, Illegal]]:
@@ -248,7 +237,7 @@ class StressScript(SpeedScript):
 
     def mistake_hands(self, move: Any, state: stress.StressState, back: bool) -> Hands:
         pile = state.seats[move.player].row[move.source]
-        a, b = self.row(move.player, move.source), self.centre(move.to)
+        a, b = pile_zone(move.player, move.source), centre_zone(move.to)
         src, dst = (b, a) if back else (a, b)
         return [(move.player + 1, [Action("move", src, dst, len(pile), tuple(c.code for c in pile))])]
 
@@ -256,18 +245,6 @@ class StressScript(SpeedScript):
 class ZenuwenScript(SpeedScript):
     name = "zenuwen"
     calls = zenuwen.CALLS
-
-    @staticmethod
-    def pile(p: int, i: int) -> str:
-        return f"p{p + 1}.pile{i + 1}"
-
-    @staticmethod
-    def stock(p: int) -> str:
-        return f"p{p + 1}.stock"
-
-    @staticmethod
-    def centre(j: int) -> str:
-        return f"centre{j + 1}"
 
     def start(self) -> zenuwen.ZenuwenState:
         return zenuwen.new_game(self.deal, self.rules).state
@@ -283,10 +260,10 @@ class ZenuwenScript(SpeedScript):
         out: dict[str, Pile] = {}
         for p, seat in enumerate(state.seats):
             for i, pile in enumerate(seat.piles):
-                out[self.pile(p, i)] = Pile(len(pile.cards) - pile.up, [c.code for c in pile.visible])
-            out[self.stock(p)] = Pile(len(seat.stock), [])
+                out[pile_zone(p, i)] = Pile(len(pile.cards) - pile.up, [c.code for c in pile.visible])
+            out[stock_zone(p)] = Pile(len(seat.stock), [])
         for j, cp in enumerate(state.centre):
-            out[self.centre(j)] = Pile(0, [c.code for c in cp])
+            out[centre_zone(j)] = Pile(0, [c.code for c in cp])
         return out
 
     def next_moves(self, state: zenuwen.ZenuwenState, rng: np.random.Generator, seen: dict[str, int]) -> list[Any]:
@@ -318,25 +295,25 @@ class ZenuwenScript(SpeedScript):
             for e in verdict.events:
                 if e.kind == "recycle":  # no stock anywhere: the own centre pile back, face down (Z8)
                     p = _player(e)
-                    per.setdefault(p, []).append(Action("recycle", self.centre(p), self.stock(p)))
+                    per.setdefault(p, []).append(Action("recycle", centre_zone(p), stock_zone(p)))
                 elif e.kind == "turn":
                     p = _player(e)
                     owner = int(dict(e.data).get("stock_of", p))
                     per.setdefault(p, []).append(
-                        Action("turn", self.stock(owner), self.centre(p), 1, tuple(c.code for c in e.cards)))
+                        Action("turn", stock_zone(owner), centre_zone(p), 1, tuple(c.code for c in e.cards)))
             return [(p + 1, per[p]) for p in sorted(per)], [-1]
         p = move.player
         assert isinstance(move.source, int)
-        src = self.pile(p, move.source)
+        src = pile_zone(p, move.source)
         if isinstance(move, zenuwen.Play):
             assert isinstance(move.to, int)
             top = state.seats[p].piles[move.source].top
             assert top is not None
-            actions = [Action("move", src, self.centre(move.to), 1, (top.code,))]
+            actions = [Action("move", src, centre_zone(move.to), 1, (top.code,))]
         else:
             assert isinstance(move.onto, int)
             moving = state.seats[p].piles[move.source].visible
-            actions = [Action("move", src, self.pile(p, move.onto), len(moving), tuple(c.code for c in moving))]
+            actions = [Action("move", src, pile_zone(p, move.onto), len(moving), tuple(c.code for c in moving))]
         for e in verdict.events:
             if e.kind == "turned_up":
                 actions.append(Action("flip", src, "", 1, tuple(c.code for c in e.cards)))
@@ -364,7 +341,7 @@ class ZenuwenScript(SpeedScript):
     def mistake_hands(self, move: Any, state: zenuwen.ZenuwenState, back: bool) -> Hands:
         top = state.seats[move.player].piles[move.source].top
         assert top is not None
-        a, b = self.pile(move.player, move.source), self.centre(move.to)
+        a, b = pile_zone(move.player, move.source), centre_zone(move.to)
         src, dst = (b, a) if back else (a, b)
         return [(move.player + 1, [Action("move", src, dst, 1, (top.code,))])]
 
