@@ -9,6 +9,7 @@ from typing import Any
 
 import pytest
 
+from noisy_views import blurred, held
 from referee import stress, stress_live
 from referee.cards import card
 from referee.followers import find_follower
@@ -165,23 +166,6 @@ def play_round(
     assert truth.phase is Phase.ROUND_OVER
     assert live.state.phase is Phase.ROUND_OVER and live.state.winner == truth.winner
     return stats, live, truth
-
-
-def held(obs: Observation, rng: random.Random, t: float) -> Observation:
-    """A hand over one or two zones: they keep no judged state."""
-    piles = dict(obs.piles)
-    for name in rng.sample(sorted(piles), 2):
-        piles[name] = SeenPile(held=True)
-    return replace(obs, t=t, piles=piles)
-
-
-def blurred(obs: Observation, rng: random.Random, t: float) -> Observation:
-    """Some cards seen but not read."""
-    piles = {
-        name: SeenPile(tuple(None for _ in pile.cards), pile.backs) if pile.cards and rng.random() < 0.3 else pile
-        for name, pile in obs.piles.items()
-    }
-    return replace(obs, t=t, piles=piles)
 
 
 @pytest.mark.parametrize("seed", [1, 2, 4])

@@ -9,6 +9,7 @@ from typing import Any
 
 import pytest
 
+from noisy_views import blurred, held
 from referee import stress_live, zenuwen, zenuwen_live
 from referee.cards import card
 from referee.observation import Finding, Observation, SeenPile
@@ -293,21 +294,6 @@ def check_calls(scripted: list[Any], expected: list[str], stuck: bool, f: list[F
         got = [c for c in got if c != "stuck"]
     assert sorted(got) == sorted(expected), (scripted, expected, brief(f))
     return len(got)
-
-
-def held(obs: Observation, rng: random.Random, t: float) -> Observation:
-    piles = dict(obs.piles)
-    for name in rng.sample(sorted(piles), 2):
-        piles[name] = SeenPile(held=True)
-    return replace(obs, t=t, piles=piles)
-
-
-def blurred(obs: Observation, rng: random.Random, t: float) -> Observation:
-    piles = {
-        name: SeenPile(tuple(None for _ in pile.cards), pile.backs) if pile.cards and rng.random() < 0.3 else pile
-        for name, pile in obs.piles.items()
-    }
-    return replace(obs, t=t, piles=piles)
 
 
 @pytest.mark.parametrize("players, seed", [(2, 1), (2, 2), (3, 1), (3, 2), (4, 1)])
