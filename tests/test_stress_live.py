@@ -11,7 +11,6 @@ import pytest
 
 from noisy_views import blurred, held
 from referee import stress, stress_live
-from referee.cards import card
 from referee.followers import find_follower
 from referee.observation import Finding, Observation, SeenPile
 from referee.stress import Lay, Phase, Play, Slap, Stack, StressDeal, StressRules, StressState

@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import json
 import math
-import random
 from dataclasses import dataclass
 from pathlib import Path
 
