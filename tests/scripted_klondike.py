@@ -1,13 +1,19 @@
 """Helpers for tests that play Klondike on a scripted table (vision.synthetic_scenes): a camera that
-sees the whole layout from a slant, and the hand actions that carry out an engine move."""
+sees the whole layout from a slant, the hand actions that carry out an engine move, a whole filmed
+game, and feeding its frames to a pipeline."""
 
 from __future__ import annotations
 
+from typing import Any
+
+import cv2
+
 from calibration.homography import TableHomography
+from calibration.templates import template
 from calibration.zones import ZoneLayout
 from referee import klondike
-from referee.klondike import Move
-from vision.synthetic_scenes import Action
+from referee.klondike import KlondikeRules, Move
+from vision.synthetic_scenes import Action, Frame, Noise, Pile, Scene
 
 SIZE = (1280, 720)
 
@@ -47,3 +53,33 @@ def scene_actions(
         if after.hidden[i] < state.hidden[i]:
             actions.append(Action("flip", src, cards=(after.tableau[i][-1].code,)))
     return actions
+
+
+def filmed_game(deal: klondike.Deal, moves: list[Move], rules: KlondikeRules, noise: Noise
+                ) -> tuple[TableHomography, list[Frame], klondike.KlondikeState]:
+    """The camera, the frames of the deal followed by ``moves`` played by a hand, and the final position."""
+    truth = klondike.new_game(deal, rules)
+    layout = template("klondike")
+    h = camera_for(layout)
+    piles = {f"tableau{i + 1}": Pile(truth.hidden[i], [truth.tableau[i][-1].code]) for i in range(7)}
+    piles["stock"] = Pile(len(truth.stock), [])
+    scene = Scene(layout, h, piles, fps=15, seed=5, noise=noise, visible_waste=1)
+    frames = list(scene.hold(1.0))
+    found: dict[str, str] = {}
+    for move in moves:
+        after = klondike.replay(truth, [move])
+        for action in scene_actions(truth, move, after, found):
+            frames.extend(scene.play(action))
+        frames.extend(scene.hold(0.6))
+        truth = after
+    return h, frames, truth
+
+
+def feed(pipeline: Any, frames: list[Frame], current: list[Frame]) -> None:
+    """Each frame, as a 1280x720 BGR picture, through ``pipeline.step``; ``current`` gets the frame
+    first, for a stand-in detector that returns its detections."""
+    for f in frames:
+        current.append(f)
+        assert f.image is not None
+        image = cv2.cvtColor(cv2.resize(f.image, SIZE, interpolation=cv2.INTER_NEAREST), cv2.COLOR_GRAY2BGR)
+        pipeline.step(image, f.t, f.index)

@@ -6,20 +6,17 @@ from __future__ import annotations
 import json
 import pathlib
 
-import cv2
 
 from calibration.store import LayoutSpec, make_calibration
-from calibration.templates import template
 from cardref.gamelog.store import GameStore
 from cardref.live import LiveReferee
 from cardref.pipeline import Pipeline
 from referee import klondike
 from referee.klondike import KlondikeRules, Move
-from scripted_klondike import camera_for, scene_actions
-from vision.synthetic_scenes import Noise, Pile, Scene
+from scripted_klondike import feed, filmed_game
+from vision.synthetic_scenes import Frame, Noise
 
 DATA = pathlib.Path(__file__).parent / "data"
-SIZE = (1280, 720)
 
 
 def test_a_game_on_the_table_is_refereed_from_corner_detections(tmp_path: pathlib.Path) -> None:
@@ -27,33 +24,16 @@ def test_a_game_on_the_table_is_refereed_from_corner_detections(tmp_path: pathli
     moves = [Move.from_json(json.loads(x)) for x in (DATA / "klondike_won_draw1_seed3.moves.jsonl").read_text().splitlines()]
     moves = moves[: next(i for i, m in enumerate(moves) if m.op == "recycle")][:30]
     rules = KlondikeRules.from_spec("draw=1")
-    truth = klondike.new_game(deal, rules)
-    layout = template("klondike")
-    h = camera_for(layout)
-    piles = {f"tableau{i + 1}": Pile(truth.hidden[i], [truth.tableau[i][-1].code]) for i in range(7)}
-    piles["stock"] = Pile(len(truth.stock), [])
-    scene = Scene(layout, h, piles, fps=15, seed=5, noise=Noise(miss=0.02, duplicate=0.02, misread=0.0), visible_waste=1)
-    frames = list(scene.hold(1.0))
-    found: dict[str, str] = {}
-    for move in moves:
-        after = klondike.replay(truth, [move])
-        for action in scene_actions(truth, move, after, found):
-            frames.extend(scene.play(action))
-        frames.extend(scene.hold(0.6))
-        truth = after
+    h, frames, truth = filmed_game(deal, moves, rules, Noise(miss=0.02, duplicate=0.02, misread=0.0))
 
     store = GameStore(tmp_path, fsync=False)
     writer = store.new_game("klondike", rules.spec(), ["Anna"])
     messages: list[dict[str, object]] = []
     referee = LiveReferee("klondike", rules, writer=writer, publish=messages.append)
     calibration = make_calibration(h, layout=LayoutSpec(game="klondike"))
-    current: list[object] = []
-    pipeline = Pipeline("unused", calibration, referee, detect=lambda image: current[-1].detections, publish=messages.append)  # type: ignore[attr-defined]
-    for f in frames:
-        current.append(f)
-        assert f.image is not None
-        image = cv2.cvtColor(cv2.resize(f.image, SIZE, interpolation=cv2.INTER_NEAREST), cv2.COLOR_GRAY2BGR)
-        pipeline.step(image, f.t, f.index)
+    current: list[Frame] = []
+    pipeline = Pipeline("unused", calibration, referee, detect=lambda image: current[-1].detections, publish=messages.append)
+    feed(pipeline, frames, current)
     writer.close()
 
     judged = [m for m in messages if m["type"] == "verdict"]

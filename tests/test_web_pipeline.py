@@ -8,19 +8,16 @@ import json
 import pathlib
 from typing import Any
 
-import cv2
 import pytest
 
 from calibration.store import LayoutSpec, make_calibration
-from calibration.templates import template
 from cardref.web.hub import Hub, MessageError
 from referee import klondike
 from referee.klondike import KlondikeRules, Move
-from scripted_klondike import camera_for, scene_actions
-from vision.synthetic_scenes import Noise, Pile, Scene
+from scripted_klondike import feed, filmed_game
+from vision.synthetic_scenes import Frame, Noise
 
 DATA = pathlib.Path(__file__).parent / "data"
-SIZE = (1280, 720)
 
 
 def test_the_live_pipeline_publishes_only_what_the_hub_accepts() -> None:
@@ -30,22 +27,7 @@ def test_the_live_pipeline_publishes_only_what_the_hub_accepts() -> None:
     lines = (DATA / "klondike_won_draw1_seed3.moves.jsonl").read_text().splitlines()
     moves = [Move.from_json(json.loads(x)) for x in lines[:8]]
     rules = KlondikeRules.from_spec("draw=1")
-    truth = klondike.new_game(deal, rules)
-    layout = template("klondike")
-    h = camera_for(layout)
-    piles = {f"tableau{i + 1}": Pile(truth.hidden[i], [truth.tableau[i][-1].code]) for i in range(7)}
-    piles["stock"] = Pile(len(truth.stock), [])
-    scene = Scene(layout, h, piles, fps=15, seed=5, noise=Noise(miss=0.0, duplicate=0.0, misread=0.0), visible_waste=1)
-    frames = list(scene.hold(1.0))
-    found: dict[str, str] = {}
-    for move in moves:
-        after = klondike.apply(truth, move)
-        if isinstance(after, klondike.Illegal):
-            break
-        for action in scene_actions(truth, move, after.state, found):
-            frames.extend(scene.play(action))
-        frames.extend(scene.hold(0.6))
-        truth = after.state
+    h, frames, _ = filmed_game(deal, moves, rules, Noise(miss=0.0, duplicate=0.0, misread=0.0))
 
     hub = Hub()
     refused: list[str] = []
@@ -58,13 +40,10 @@ def test_the_live_pipeline_publishes_only_what_the_hub_accepts() -> None:
             raise
 
     referee = live_mod.LiveReferee("klondike", rules, publish=publish)
-    current: list[Any] = []
+    current: list[Frame] = []
     pipeline = pipeline_mod.Pipeline("unused", make_calibration(h, layout=LayoutSpec(game="klondike")), referee,
                                      detect=lambda image: current[-1].detections, publish=publish)
-    for f in frames:
-        current.append(f)
-        image = cv2.cvtColor(cv2.resize(f.image, SIZE, interpolation=cv2.INTER_NEAREST), cv2.COLOR_GRAY2BGR)
-        pipeline.step(image, f.t, f.index)
+    feed(pipeline, frames, current)
 
     assert refused == []
     verdicts = [m for m in hub.history() if m["type"] == "verdict"]
