@@ -86,3 +86,13 @@ def test_made_up_backs_keep_the_card_shape_and_vary_with_the_seed() -> None:
     a, b = (procedural_back(np.random.default_rng(seed), like) for seed in (1, 2))
     assert a.shape == like.shape and (a[..., 3] == like[..., 3]).all()
     assert a[..., :3].std() > 5 and not np.array_equal(a, b)
+
+
+def test_evaluate_command_says_what_is_wrong_with_a_bad_folder(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from cardref.cli import main
+
+    assert main(["evaluate", str(tmp_path / "missing")]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("cardref evaluate: ") and "data.yaml" in err and "Traceback" not in err
+    assert main(["evaluate", str(tmp_path / "missing"), "--names", "AS,KH"]) == 2
+    assert "missing" in capsys.readouterr().err

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
 
 from cardref.commands.detect import add_model_options
 
@@ -33,10 +34,14 @@ def run(args: argparse.Namespace) -> int:
 
     operating = args.conf if args.conf is not None else DetectorConfig().conf
     args.conf = min(0.05, operating)  # collect low-confidence detections too, for the AP
-    det = make_detector(args)
-    items = read_folder(args.folder, args.names.split(",") if args.names else None)
-    stages = StageReport(det.find_boxes, det.read_boxes, operating) if args.stages else None
-    rep = evaluate(items, det.detect, operating, read_image, also=stages.add if stages else None)
+    try:
+        det = make_detector(args)
+        items = read_folder(args.folder, args.names.split(",") if args.names else None)
+        stages = StageReport(det.find_boxes, det.read_boxes, operating) if args.stages else None
+        rep = evaluate(items, det.detect, operating, read_image, also=stages.add if stages else None)
+    except (OSError, ValueError) as e:  # a missing folder or model, no class names, an unreadable image
+        print(f"cardref evaluate: {e}", file=sys.stderr)
+        return 2
     if args.json:
         out = {"folder": args.folder, "conf": operating, "overall": rep.overall(), "per_class": rep.per_class()}
         if stages is not None:
