@@ -81,7 +81,7 @@ def main(args: argparse.Namespace) -> int:
     app = create_app(settings, source=source)
     print(
         f"cardref demo: {render.get('moves', '?')} moves of Klondike ({config.rules or 'default rules'}) "
-        f"from {folder.name}/{render['video']}, corner boxes from the {args.boxes}\n"
+        f"from {folder.name}/{render['video']}; cards: {config.detector}\n"
         f"  live table     http://{args.host}:{args.port}/\n"
         f"  referee screen http://{args.host}:{args.port}/referee\n"
         f"  recorded games http://{args.host}:{args.port}/review   (kept in {games_dir})\n"
