@@ -163,6 +163,28 @@ def _match_cards(
     raise _Mismatch
 
 
+def _match_waste(
+    expected: tuple[Card, ...], seen: tuple[str | None, ...], known: frozenset[Card], bind: dict[Card, str]
+) -> None:
+    """The waste's top must be the expected top (or is learned there). The cards a fan shows under it
+    are only checked for belonging: a known card there must be one of the waste's. Their order is not
+    learned: when a draw-3 fan shows two of its three new cards, nothing says which slot the gap is in,
+    and a guess would make the next view, once the top is played, match no position."""
+    if len(seen) > len(expected):
+        raise _Mismatch
+    _match_aligned(expected[-1:], seen[-1:], known, bind)
+    under = set(expected[:-1])
+    for code in seen[:-1]:
+        if code is None:
+            continue
+        try:
+            c = Card.parse(code)
+        except ValueError:
+            raise _Mismatch from None
+        if c in known and c not in under:
+            raise _Mismatch
+
+
 def _match(view: _View, obs: Observation, known: frozenset[Card]) -> dict[Card, str] | None:
     """The placeholders the observation reveals (placeholder -> seen code), or None if it does not fit."""
     bind: dict[Card, str] = {}
@@ -179,18 +201,7 @@ def _match(view: _View, obs: Observation, known: frozenset[Card]) -> dict[Card, 
             if len(waste.cards) > len(view.waste):
                 raise _Mismatch
             if waste.cards:
-                # the view shows the top of the waste: as many cards as it shows, or a card or two more
-                # of which it missed some
-                for extra in range(min(MAX_MISSED, len(view.waste) - len(waste.cards)) + 1):
-                    trial = dict(bind)
-                    try:
-                        _match_cards(view.waste[len(view.waste) - len(waste.cards) - extra :], waste.cards, known, trial)
-                    except _Mismatch:
-                        continue
-                    bind = trial
-                    break
-                else:
-                    raise _Mismatch
+                _match_waste(view.waste, waste.cards, known, bind)
         stock = obs.piles.get("stock")
         if stock is not None and not stock.held and stock.backs is not None:
             if (stock.backs > 0) != view.stock:

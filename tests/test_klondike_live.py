@@ -196,3 +196,25 @@ def test_learning_several_cards_at_once_when_one_is_another_placeholder() -> Non
     assert learned.stock[2].code == bind[a] and learned.stock[1].code == bind[b]
     every = [c for p in learned.tableau for c in p] + list(learned.stock) + list(learned.waste)
     assert sorted(c.code for c in every) == sorted(c.code for c in klondike.DECK)
+
+
+def test_a_draw_three_fan_read_in_part_does_not_fix_the_order_under_the_top() -> None:
+    # The second draw of three shows 9D ? 3D: the middle card is not read, so which of the unseen cards
+    # lies where under the 3D is not known. When the 3D is played, the camera sees the first draw's top
+    # (QC) and the 2D, having missed the 9D: the top is what counts, the rest only has to belong there.
+    r = KlondikeRules.make(draw=3)
+    truth = klondike.new_game(klondike.deal(9), r)  # draws 2S 8S QC, then 9D 2D 3D; 3D fits on t6
+    live = klondike_live.start(expected_observation(truth), r)
+    for i in range(2):
+        truth = klondike.replay(truth, [Move.draw()])
+        seen = expected_observation(truth, t=1.0 + i, waste_shown=3)
+        if i == 1:
+            seen = replace(seen, piles={**seen.piles, "waste": SeenPile(("9D", None, "3D"), 0)})
+        live, findings = klondike_live.observe(live, seen)
+        assert [f.move for f in findings] == [Move.draw()]
+    truth = klondike.replay(truth, [Move.move("waste", "t6")])
+    seen = expected_observation(truth, t=3.0)
+    seen = replace(seen, piles={**seen.piles, "waste": SeenPile(("QC", "2D"), 0)})
+    live, findings = klondike_live.observe(live, seen)
+    assert [f.move for f in findings] == [Move.move("waste", "t6")]
+    assert live.state.waste[-1].code == "2D"

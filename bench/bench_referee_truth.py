@@ -1,0 +1,87 @@
+"""The whole camera referee on fresh Klondike truth videos, the way issue 6 is checked (run by hand).
+
+    python bench/bench_referee_truth.py --seeds 5 11 23 [--deck simplistic] [--seconds 60] [--keep DIR]
+
+For each seed: ``cardref render klondike`` films a new game (a deck the detector never trained on, a new
+table, camera and light, one deliberate illegal move and its take-back), then ``cardref analyze`` runs the
+shipped models and the referee on the video, and the game log is compared with the true move list:
+moves found in order (longest common subsequence of (op, from, to)), moves invented (found but not in
+the truth), illegal moves flagged with the right rule, unrecognised changes reported.
+"""
+
+from __future__ import annotations
+
+import argparse
+import difflib
+import json
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+
+def _key(move: dict) -> tuple:
+    return move["op"], move.get("from"), move.get("to")
+
+
+def score(folder: Path) -> dict:
+    """Compare ``game.jsonl`` (cardref analyze) with ``moves.jsonl`` (cardref render) in ``folder``."""
+    truth = [json.loads(line) for line in (folder / "moves.jsonl").read_text().splitlines() if line.strip()]
+    log = [json.loads(line) for line in (folder / "game.jsonl").read_text().splitlines() if line.strip()]
+    want = [_key(m) for m in truth if m["kind"] in ("legal", "illegal")]
+    got = [_key(r["data"]["move"]) for r in log if r.get("kind") in ("move", "illegal")]
+    matcher = difflib.SequenceMatcher(a=want, b=got, autojunk=False)
+    found = sum(block.size for block in matcher.get_matching_blocks())
+    illegal_want = [(_key(m), m["rule"]) for m in truth if m["kind"] == "illegal"]
+    illegal_got = {(_key(r["data"]["move"]), r["data"].get("rule")) for r in log if r.get("kind") == "illegal"}
+    return {
+        "moves": len(want),
+        "found": found,
+        "invented": len(got) - found,
+        "illegal": len(illegal_want),
+        "illegal_flagged": sum(item in illegal_got for item in illegal_want),
+        "unrecognised": sum(r.get("kind") == "unrecognised" for r in log),
+    }
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--seeds", type=int, nargs="+", default=[5, 11, 23])
+    parser.add_argument("--deck", default="simplistic", help="a deck the detector never trained on")
+    parser.add_argument("--seconds", type=float, default=60.0)
+    parser.add_argument("--rules", default="draw=3")
+    parser.add_argument("--keep", type=Path, help="keep the videos and logs here (seed-N folders)")
+    args = parser.parse_args(argv)
+
+    root = args.keep or Path(tempfile.mkdtemp(prefix="cardref-truth-"))
+    totals: dict[str, int] = {}
+    for seed in args.seeds:
+        out = root / f"seed-{seed}"
+        if not (out / "video.mp4").exists():
+            subprocess.run(
+                ["cardref", "render", "klondike", "--seed", str(seed), "--seconds", str(args.seconds),
+                 "--deck", args.deck, "--rules", args.rules, "--out", str(out)],
+                check=True, stdout=subprocess.DEVNULL,
+            )
+        started = time.perf_counter()
+        subprocess.run(
+            ["cardref", "analyze", str(out / "video.mp4"), "--game", "klondike", "--rules", args.rules,
+             "--calibration", str(out / "calibration.json"), "--out", str(out / "game.jsonl"),
+             "--games-dir", str(out / "games")],
+            check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+        )
+        result = score(out)
+        for k, v in result.items():
+            totals[k] = totals.get(k, 0) + v
+        print(f"seed {seed}: " + " ".join(f"{k} {v}" for k, v in result.items())
+              + f" ({time.perf_counter() - started:.0f} s)", flush=True)
+    share = totals["found"] / max(1, totals["moves"])
+    print(f"all: moves found {totals['found']}/{totals['moves']} ({share:.0%}), invented {totals['invented']}, "
+          f"illegal flagged {totals['illegal_flagged']}/{totals['illegal']}, unrecognised {totals['unrecognised']}"
+          + ("" if args.keep else f" (videos in {root})"))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
