@@ -355,3 +355,22 @@ def test_a_waste_card_covered_by_new_cards_is_gone() -> None:
     states = [s.piles["waste"].codes for i in range(40)
               if (s := tracker.update(i / 30, i, before if i < 20 else after)) is not None]
     assert states == [("9C",), ("JH",)]
+
+
+def test_a_run_that_left_a_column_takes_its_unseen_card_along() -> None:
+    """9S and 8D move from column 1 onto the 10H of column 2, where the camera misses the 9S; the card
+    turned up in column 1 is the 6S. The 9S is not kept in column 1 as a covered card: the 8D that lay
+    on it shows in column 2, so it went with it."""
+    layout = template("klondike", 1, 7)
+    tracker = TableTracker(layout, _flat(), TrackerSettings(image_motion=False))
+    ten = [_det("10H", 100, 200)]
+    before = ten + [_det("10H", 140, 268)] + [_det("9S", 20, 200), _det("8D", 20, 222), _det("8D", 60, 290)]
+    after = ten + [_det("8D", 100, 244), _det("8D", 140, 312)] + [_det("6S", 20, 190), _det("6S", 60, 258)]
+    states = []
+    for i in range(60):
+        dets = before if i < 20 else [] if i < 26 else after
+        state = tracker.update(i / 30, i, dets)
+        if state is not None:
+            states.append((state.piles["tableau1"].codes, state.piles["tableau2"].codes))
+    assert states[0] == (("9S", "8D"), ("10H",))
+    assert states[-1] == (("6S",), ("10H", "8D"))

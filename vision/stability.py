@@ -272,7 +272,9 @@ class StabilityFilter:
     def _keep_covered_cards(self, votes: dict[str, Vote], view: FrameView) -> dict[str, Vote]:
         """In a fanned pile that keeps its cards (a tableau, not a waste) cards come off the top only: a
         published card that stopped showing while a card above it still shows (or new cards came on top),
-        and that shows nowhere else, is covered (a card laid too close, a finger): it stays in the pile."""
+        and that shows nowhere else, is covered (a card laid too close, a finger): it stays in the pile.
+        Not when a card that lay on it now shows in another pile: they left together, as a run, and
+        the card unseen there is one the camera missed where it went."""
         if self.published is None or not self.keep_covered:
             return votes
         out = dict(votes)
@@ -290,7 +292,8 @@ class StabilityFilter:
             for i, c in enumerate(before.cards):
                 if c.card in codes:
                     kept.append(next(v for v in vote.pile.cards if v.card == c.card))
-                elif c.card not in elsewhere and (gained or any(b.card in codes for b in before.cards[i + 1:])):
+                elif (c.card not in elsewhere and not any(b.card in elsewhere for b in before.cards[i + 1:])
+                      and (gained or any(b.card in codes for b in before.cards[i + 1:]))):
                     kept.append(SeenCard(c.card, c.confidence / 2))
                     inferred = True
             if inferred:
