@@ -374,3 +374,16 @@ def test_a_run_that_left_a_column_takes_its_unseen_card_along() -> None:
             states.append((state.piles["tableau1"].codes, state.piles["tableau2"].codes))
     assert states[0] == (("9S", "8D"), ("10H",))
     assert states[-1] == (("6S",), ("10H", "8D"))
+
+
+def test_covered_cards_keep_their_place_under_a_card_read_only_now() -> None:
+    """A column published as 6S 5H 3D (the 4S under the 3D unread); then the 4S is read while the 6S
+    and 5H indices stop showing: they are still under it, in their places: 6S 5H 4S 3D."""
+    layout = template("klondike", 1, 7)
+    tracker = TableTracker(layout, _flat(), TrackerSettings(image_motion=False))
+    top = [_det("3D", 20, 266), _det("3D", 60, 334)]
+    first = [_det("6S", 20, 200), _det("5H", 20, 222)] + top
+    then = [_det("4S", 20, 244)] + top
+    states = [s.piles["tableau1"].codes for i in range(60)
+              if (s := tracker.update(i / 30, i, first if i < 20 else then)) is not None]
+    assert states == [("6S", "5H", "3D"), ("6S", "5H", "4S", "3D")]

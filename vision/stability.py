@@ -284,20 +284,24 @@ class StabilityFilter:
             if vote is None or not vote.settled or not before.cards:
                 continue
             codes = vote.pile.codes
-            gained = [c for c in vote.pile.cards if c.card not in before.codes]
+            gained = any(c not in before.codes for c in codes)
             elsewhere = {c for z, v in votes.items() if z != zone for c in v.pile.codes}
             elsewhere |= {c.card for z, zv in view.zones.items() if z != zone for c in zv.cards}
-            kept: list[SeenCard] = []
+            # the seen cards in the order of their places; each covered card goes right above the card
+            # it lay on before (as low as it can: the card that hides an index is the one laid over it)
+            cards = list(vote.pile.cards)
             inferred = False
             for i, c in enumerate(before.cards):
                 if c.card in codes:
-                    kept.append(next(v for v in vote.pile.cards if v.card == c.card))
-                elif (c.card not in elsewhere and not any(b.card in elsewhere for b in before.cards[i + 1:])
-                      and (gained or any(b.card in codes for b in before.cards[i + 1:]))):
-                    kept.append(SeenCard(c.card, c.confidence / 2))
+                    continue
+                if (c.card not in elsewhere and not any(b.card in elsewhere for b in before.cards[i + 1:])
+                        and (gained or any(b.card in codes for b in before.cards[i + 1:]))):
+                    below = before.cards[i - 1].card if i else None
+                    at = next((k + 1 for k, x in enumerate(cards) if x.card == below), 0)
+                    cards.insert(at, SeenCard(c.card, c.confidence / 2))
                     inferred = True
             if inferred:
-                out[zone] = Vote(True, PileState(vote.pile.backs, tuple(kept) + tuple(gained), vote.pile.backs_confidence))
+                out[zone] = Vote(True, PileState(vote.pile.backs, tuple(cards), vote.pile.backs_confidence))
         return out
 
     # -- the table ------------------------------------------------------------------------------
