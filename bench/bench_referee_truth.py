@@ -62,7 +62,7 @@ def main(argv: list[str] | None = None) -> int:
             subprocess.run(
                 ["cardref", "render", "klondike", "--seed", str(seed), "--seconds", str(args.seconds),
                  "--deck", args.deck, "--rules", args.rules, "--out", str(out)],
-                check=True, stdout=subprocess.DEVNULL,
+                check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
             )
         started = time.perf_counter()
         subprocess.run(

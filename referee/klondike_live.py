@@ -111,56 +111,59 @@ class _Mismatch(Exception):
     pass
 
 
-MAX_MISSED = 2
-"""Cards under a pile's top that the camera may miss (glare, a covering card's shadow) and the view
-still match, provided the rules already know them."""
-
-
-def _match_aligned(
-    expected: tuple[Card, ...], seen: tuple[str | None, ...], known: frozenset[Card], bind: dict[Card, str]
-) -> None:
-    if len(expected) != len(seen):
-        raise _Mismatch
-    for e, s in zip(expected, seen):
-        if s is None:
-            continue  # seen but not read: any card fits
-        if e in known:
-            if e.code != s:
-                raise _Mismatch
-            continue
-        # an unseen slot: the card shown there is learned, unless it is a card seen elsewhere
-        try:
-            c = Card.parse(s)
-        except ValueError:
-            raise _Mismatch from None
-        if c in known or bind.get(e, s) != s:
-            raise _Mismatch
-        bind[e] = s
+def _fits(e: Card, s: str | None, known: frozenset[Card]) -> str | None:
+    """Whether expected card ``e`` may be shown as ``s``: ``""`` (yes, nothing learned), the code learned
+    for an unseen slot, or None (no)."""
+    if s is None:
+        return ""  # seen but not read: any card fits
+    if e in known:
+        return "" if e.code == s else None
+    # an unseen slot: the card shown there is learned, unless it is a card seen elsewhere
+    try:
+        c = Card.parse(s)
+    except ValueError:
+        return None
+    return None if c in known else s
 
 
 def _match_cards(
     expected: tuple[Card, ...], seen: tuple[str | None, ...], known: frozenset[Card], bind: dict[Card, str]
 ) -> None:
-    """``seen`` shows ``expected`` (bottom to top). The top card must be seen; up to ``MAX_MISSED`` cards
-    under it may be missing from the view, but only cards already known: a card the camera has never
-    shown is learned from where it is seen, never assumed."""
-    missing = len(expected) - len(seen)
-    if missing == 0:
-        _match_aligned(expected, seen, known, bind)
-        return
-    if not seen or not 0 < missing <= MAX_MISSED:
+    """``seen`` shows ``expected`` (bottom to top). The top card must be seen. Cards under it may be
+    missing from the view (glare, a covering card's shadow, the small indices of a long cascade), but
+    only cards already known: a card the camera has never shown is learned from where it is seen, never
+    assumed. The seen cards must be the expected ones in their order; where several alignments fit,
+    the one that matches the most cards from the top down wins."""
+    if len(seen) > len(expected) or (expected and not seen):
         raise _Mismatch
-    for skip in combinations(range(len(expected) - 1), missing):
-        if any(expected[i] not in known for i in skip):
-            continue
-        trial = dict(bind)
-        try:
-            _match_aligned(tuple(e for i, e in enumerate(expected) if i not in skip), seen, known, trial)
-        except _Mismatch:
-            continue
-        bind.update(trial)
-        return
-    raise _Mismatch
+    failed: set[tuple[int, int]] = set()
+
+    def align(i: int, j: int) -> dict[Card, str] | None:
+        # expected[:i] against seen[:j], from the top down
+        if j == 0:
+            return {} if all(e in known for e in expected[:i]) else None
+        if i < j or (i, j) in failed:
+            return None
+        e = expected[i - 1]
+        code = _fits(e, seen[j - 1], known)
+        if code is not None:
+            rest = align(i - 1, j - 1)
+            if rest is not None:
+                return {**rest, e: code} if code else rest
+        if e in known and i < len(expected):  # missed by the camera (never the top)
+            rest = align(i - 1, j)
+            if rest is not None:
+                return rest
+        failed.add((i, j))
+        return None
+
+    found = align(len(expected), len(seen))
+    if found is None:
+        raise _Mismatch
+    for e, code in found.items():
+        if bind.get(e, code) != code:
+            raise _Mismatch
+    bind.update(found)
 
 
 def _match_waste(
@@ -172,7 +175,7 @@ def _match_waste(
     and a guess would make the next view, once the top is played, match no position."""
     if len(seen) > len(expected):
         raise _Mismatch
-    _match_aligned(expected[-1:], seen[-1:], known, bind)
+    _match_cards(expected[-1:], seen[-1:], known, bind)
     under = set(expected[:-1])
     for code in seen[:-1]:
         if code is None:

@@ -99,6 +99,36 @@ def test_a_card_missed_under_the_top_of_a_pile_still_matches() -> None:
     assert live.state.won
 
 
+def test_a_long_cascade_matches_with_only_its_top_indices_read() -> None:
+    # The small covered indices of a long column are missed: whatever of a known run the camera reads,
+    # in order and with its top card, is that run.
+    rng = random.Random(11)
+
+    def thin_columns(obs: Observation, live: "klondike_live.LiveKlondike | None") -> Observation:
+        if live is None:
+            return obs
+        piles = dict(obs.piles)
+        for name, pile in obs.piles.items():
+            if name.startswith("tableau") and len(pile.cards) > 2:
+                under = [c for c in pile.cards[:-1] if klondike_live.Card.parse(c) not in live.known or rng.random() < 0.3]
+                piles[name] = SeenPile(tuple(under) + pile.cards[-1:], pile.backs)
+        return replace(obs, piles=piles)
+
+    live, _ = follow("klondike_won_draw1_seed3", "draw=1", thin_columns)
+    assert live.state.won
+
+
+def test_the_top_of_a_pile_is_never_assumed() -> None:
+    r = KlondikeRules.make()
+    truth = klondike.new_game(klondike.deal(1), r)
+    live = klondike_live.start(expected_observation(truth), r)
+    seen = expected_observation(truth, t=1.0)
+    for name in ("tableau1", "tableau3"):
+        empty = replace(seen, piles={**seen.piles, name: SeenPile((), seen.piles[name].backs)})
+        _, findings = klondike_live.observe(live, empty)
+        assert [f.kind for f in findings] == ["unrecognised"]
+
+
 def test_noise_and_hands_never_invent_moves() -> None:
     deal, moves = recorded("klondike_won_draw1_seed3")
     r = KlondikeRules.from_spec("draw=1")

@@ -13,7 +13,7 @@ import pytest
 
 from cardref.cli import main
 from vision.detections import Detection
-from vision.detector import CardDetector, ImageError, default_detector, letterbox, nms, read_image
+from vision.detector import CardDetector, ImageError, _dedupe, default_detector, letterbox, nms, read_image
 
 DATA = Path(__file__).parent / "data" / "vision"
 REAL_VAL = Path(__file__).resolve().parents[2] / "shared" / "data" / "real-cards" / "val"
@@ -158,6 +158,17 @@ def test_nms_keeps_the_best_of_overlapping_boxes() -> None:
     boxes = np.array([[0, 0, 10, 10], [1, 1, 11, 11], [20, 20, 30, 30]], np.float32)
     keep = nms(boxes, np.array([0.5, 0.9, 0.7], np.float32), 0.5)
     assert keep.tolist() == [1, 2]
+
+
+def test_a_box_straddling_two_indices_of_a_fan_is_dropped() -> None:
+    # A fanned column's 4C and 3D indices (boxes from a real frame of a truth video) and a box half on
+    # each, read as 3C; a back's loose box over the column keeps the indices it overlaps.
+    four = Detection("4C", (629, 259, 644, 287), 0.19)
+    three = Detection("3D", (626, 286, 642, 316), 0.59)
+    mixed = Detection("3C", (628, 273, 643, 303), 0.28)
+    back = Detection("BACK", (570, 250, 675, 320), 0.8)
+    kept = _dedupe([four, three, mixed, back])
+    assert sorted(d.card for d in kept) == ["3D", "4C", "BACK"]
 
 
 def test_detect_command_does_not_load_heavy_modules_at_import() -> None:

@@ -228,14 +228,21 @@ class CardDetector:
         return [self.classes[int(i)] for i in best], p[np.arange(len(best)), best]
 
 
-def _dedupe(dets: list[Detection], iou: float = 0.5, inside: float = 0.7) -> list[Detection]:
-    """Drop a detection that overlaps a more confident one (any card code) by IoU > ``iou``, or lies
-    mostly (``inside`` of its area) within it or around it: one printed index is one card, whatever
-    the two stages disagreed on."""
+def _dedupe(dets: list[Detection], iou: float = 0.5, inside: float = 0.4, back_iou: float = 0.5) -> list[Detection]:
+    """One printed index is one card, whatever the two stages disagreed on: drop a detection that
+    overlaps a more confident one by IoU > ``iou``. Between two card faces also one that lies partly
+    (``inside`` of the smaller box) within the other: indices that both show fully cannot overlap
+    (each card's index sits below its own top edge, which covers the index under it), so a box half on
+    one index and half on the next is a misreading that mixes them (a 3C from the 3 of a 3D and the
+    club of the 4C above it). A back's box is looser and often spans the indices of the face-up cards
+    laid on the backs: a face inside it stays (a corner found on a back pattern is the classifier's to
+    reject)."""
     dets = sorted(dets, key=lambda d: -d.confidence)
     out: list[Detection] = []
     for d in dets:
-        if all(_iou(d.box, o.box) <= iou and _ios(d.box, o.box) <= inside for o in out):
+        if all(_iou(d.box, o.box) <= (back_iou if BACK in (d.card, o.card) else iou)
+               and (BACK in (d.card, o.card) or _ios(d.box, o.box) <= inside)
+               for o in out):
             out.append(d)
     return out
 
