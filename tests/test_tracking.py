@@ -387,3 +387,53 @@ def test_covered_cards_keep_their_place_under_a_card_read_only_now() -> None:
     states = [s.piles["tableau1"].codes for i in range(60)
               if (s := tracker.update(i / 30, i, first if i < 20 else then)) is not None]
     assert states == [("6S", "5H", "3D"), ("6S", "5H", "4S", "3D")]
+
+
+def test_a_back_count_flickering_in_one_column_does_not_hold_the_table() -> None:
+    """Column 1's second back stops being found while the 8C is laid on column 2's 9D: the table is
+    published with the 8C at once (not when the missing back has been believed, 2 s later), column 1
+    keeping its two backs."""
+    layout = template("klondike", 1, 7)
+    tracker = TableTracker(layout, _flat(), TrackerSettings(image_motion=False))
+    column1 = [_det("BACK", 40, 130), _det("6S", 20, 175), _det("6S", 60, 243)]
+    nine = [_det("9D", 100, 150), _det("9D", 140, 218)]
+    eight = [_det("8C", 100, 172), _det("8C", 140, 240)]
+    published = []
+    for i in range(90):
+        t = i / 30
+        if i < 30:
+            dets = [_det("BACK", 40, 115)] + column1 + nine
+        elif i < 36:
+            dets = column1  # a hand over column 2
+        else:
+            dets = column1 + nine[:1] + eight
+        state = tracker.update(t, i, dets)
+        if state is not None:
+            published.append((t, state.piles["tableau1"].backs, state.piles["tableau2"].codes))
+    assert published[0][1:] == (2, ("9D",))
+    t, backs, codes = published[1]
+    assert codes == ("9D", "8C") and backs == 2 and t < 36 / 30 + 0.6
+
+
+def test_an_index_read_otherwise_where_a_covered_card_lay_is_that_card() -> None:
+    """The 9C, published alone, gets the 8H laid on it; from then on its index is read as 8C, and less
+    surely: the column is 9C 8H, not 8C 8H or 9C 8C 8H."""
+    layout = template("klondike", 1, 7)
+    tracker = TableTracker(layout, _flat(), TrackerSettings(image_motion=False))
+    nine = [_det("9C", 20, 200, 0.8), _det("9C", 60, 268, 0.8)]
+    after = [_det("8C", 20, 203, 0.35), _det("8H", 20, 222), _det("8H", 60, 290)]
+    states = [s.piles["tableau1"].codes for i in range(60)
+              if (s := tracker.update(i / 30, i, nine if i < 20 else [] if i < 26 else after)) is not None]
+    assert states == [("9C",), ("9C", "8H")]
+
+
+def test_an_index_read_two_ways_from_frame_to_frame_is_one_card() -> None:
+    layout = template("klondike", 1, 7)
+    tracker = TableTracker(layout, _flat(), TrackerSettings(image_motion=False))
+    states = []
+    for i in range(30):
+        read = _det("6H", 20, 192, 0.6) if i % 2 else _det("5H", 20, 193, 0.3)  # half the frames each
+        dets = [_det("JC", 20, 170), read, _det("QD", 20, 214), _det("QD", 60, 282)]
+        if (s := tracker.update(i / 30, i, dets)) is not None:
+            states.append(s.piles["tableau1"].codes)
+    assert states == [("JC", "6H", "QD")]

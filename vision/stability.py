@@ -16,7 +16,7 @@ A state is published when it differs from the last one published.
 from __future__ import annotations
 
 from collections import Counter, deque
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Literal
 
 from vision.pile_assignment import OFF, FrameView
@@ -33,6 +33,8 @@ class Vote:
     why: str = ""
     flaky: bool = False
     """Unsettled only because some card or back is seen now and then (no motion): a longer look may settle it."""
+    places: tuple[float, ...] = ()
+    """Each card's place along a fan (mm), as ``pile.cards``; empty for squared piles."""
 
 
 def _keys(cards: list[str]) -> list[CardKey]:
@@ -42,6 +44,11 @@ def _keys(cards: list[str]) -> list[CardKey]:
         out.append((c, seen[c]))
         seen[c] += 1
     return out
+
+
+def _median_place(hits: list[tuple[float, float, int]]) -> float:
+    places = sorted(h[0] for h in hits)
+    return places[len(places) // 2]
 
 
 def _back_groups(places: list[tuple[float, int]], gap: float) -> list[set[int]]:
@@ -69,6 +76,7 @@ class StabilityFilter:
         scope: Literal["table", "zone"] = "table",
         decks: int = 1,
         back_gap_mm: float = 8.0,
+        same_place_mm: float = 10.0,
         vanish_hold_s: float = 2.0,
         slow_settle_s: float = 1.0,
         slow_present_above: float = 0.4,
@@ -86,6 +94,7 @@ class StabilityFilter:
         self.scope = scope
         self.decks = decks
         self.back_gap_mm = back_gap_mm
+        self.same_place_mm = same_place_mm
         self.vanish_hold_s = vanish_hold_s
         self.slow_s = max(slow_settle_s, settle_s)
         self.slow_hi = slow_present_above
@@ -102,6 +111,8 @@ class StabilityFilter:
         self.first_t: float | None = None
         self.published: TableState | None = None
         self._stack_order: dict[str, list[CardKey]] = {}
+        self._places: dict[str, dict[str, float]] = {}
+        """Zone -> card -> its place along the fan when last published."""
         self.last_votes: dict[str, Vote] = {}
 
     def push(self, view: FrameView) -> TableState | None:
@@ -138,6 +149,9 @@ class StabilityFilter:
             return None
         self._moved_since_published -= {z for z, v in votes.items() if v.settled}
         self.published = state
+        for z, v in votes.items():
+            if v.settled and v.places:
+                self._places[z] = dict(zip(v.pile.codes, v.places))
         return state
 
     def _hold_unmoved(self, votes: dict[str, Vote], now: float) -> dict[str, Vote]:
@@ -155,7 +169,10 @@ class StabilityFilter:
                 continue
             before = self._published_pile(zone)
             if (vote.pile.backs, vote.pile.codes) != (before.backs, before.codes) and now - first[1] < self.slow_s:
-                out[zone] = Vote(False, vote.pile, "changed with nothing moving there: a misreading?")
+                if vote.pile.codes == before.codes:  # only the count of backs flickers: keep the old one
+                    out[zone] = replace(vote, pile=replace(vote.pile, backs=before.backs))
+                else:
+                    out[zone] = Vote(False, vote.pile, "changed with nothing moving there: a misreading?")
         return out
 
     # -- one zone -------------------------------------------------------------------------------
@@ -177,6 +194,8 @@ class StabilityFilter:
                 seen.setdefault(key, []).append((c.place, c.confidence, i))
         before = self._published_pile(zone)
         known = set(_keys(list(before.codes)))
+        if self.fanned[zone]:
+            seen = self._one_reading_per_place(seen, known)
         present: list[CardKey] = []
         between = []
         for key, hits in seen.items():
@@ -198,6 +217,7 @@ class StabilityFilter:
         back_share = min([share for share in back_shares if share > lo], default=1.0)
         ordered = self._order(zone, present, seen)
         cards = tuple(SeenCard(k[0], sum(h[1] for h in seen[k]) / n) for k in ordered)
+        places = tuple(_median_place(seen[k]) for k in ordered) if self.fanned[zone] else ()
         pile = PileState(back_count, cards, back_share)
         why = ("not enough frames yet" if not covered else "motion" if moved
                else f"changing: {sorted(k[0] for k in between)}" if between
@@ -205,7 +225,31 @@ class StabilityFilter:
         settled = not why
         if settled and not self.fanned[zone]:
             self._stack_order[zone] = ordered
-        return Vote(settled, pile, why, flaky=covered and not moved and bool(between or backs_between))
+        return Vote(settled, pile, why, flaky=covered and not moved and bool(between or backs_between), places=places)
+
+    def _one_reading_per_place(
+        self, seen: dict[CardKey, list[tuple[float, float, int]]], known: set[CardKey]
+    ) -> dict[CardKey, list[tuple[float, float, int]]]:
+        """Two cards of a fan cannot lie at one place: an index read as one code in some frames and as
+        another in the rest (9C / 8C) is one card, the better supported reading (a published one
+        counts half again). It is seen in the frames of both readings; its confidence comes from its
+        own readings only."""
+        def place(k: CardKey) -> float:
+            return _median_place(seen[k])
+
+        def support(k: CardKey) -> float:
+            return sum(h[1] for h in seen[k]) * (1.5 if k in known else 1.0)
+
+        out = dict(seen)
+        keys = sorted(seen, key=place)
+        for a, b in zip(keys, keys[1:]):
+            if a not in out or b not in out or a[0] == b[0] or place(b) - place(a) >= self.same_place_mm:
+                continue
+            keep, drop = (a, b) if support(a) >= support(b) else (b, a)
+            frames = {h[2] for h in out[keep]}
+            out[keep] = out[keep] + [(p, 0.0, i) for p, _, i in out[drop] if i not in frames]
+            del out[drop]
+        return out
 
     def _published_pile(self, zone: str) -> PileState:
         if self.published is None:
@@ -216,10 +260,7 @@ class StabilityFilter:
 
     def _order(self, zone: str, present: list[CardKey], seen: dict[CardKey, list[tuple[float, float, int]]]) -> list[CardKey]:
         if self.fanned[zone]:
-            def median_place(k: CardKey) -> float:
-                places = sorted(h[0] for h in seen[k])
-                return places[len(places) // 2]
-            return sorted(present, key=median_place)
+            return sorted(present, key=lambda k: _median_place(seen[k]))
         before = [k for k in self._stack_order.get(zone, []) if k in present]
         new = sorted((k for k in present if k not in before), key=lambda k: (seen[k][0][2], seen[k][0][0]))
         return before + new
@@ -248,8 +289,13 @@ class StabilityFilter:
             if before is None:
                 continue
             gone = [c for c in before.codes if c not in codes]
-            if vote.pile.backs < before.backs and not new_faces and now - first[1] < self.vanish_hold_s:
-                out[zone] = Vote(False, vote.pile, "face-down cards vanished, nothing turned up")
+            # a fan's back goes only by being turned up there; a squared stock's as its cards are dealt
+            turned_up = any(c not in before.codes for c in codes) if self.fanned[zone] else new_faces
+            if vote.pile.backs < before.backs and not turned_up and now - first[1] < self.vanish_hold_s:
+                if codes == before.codes:  # a back missed for now: keep the count, not the whole table
+                    out[zone] = replace(vote, pile=replace(vote.pile, backs=before.backs))
+                else:
+                    out[zone] = Vote(False, vote.pile, "face-down cards vanished, nothing turned up")
                 continue
             if not gone:
                 continue
@@ -290,18 +336,31 @@ class StabilityFilter:
             # the seen cards in the order of their places; each covered card goes right above the card
             # it lay on before (as low as it can: the card that hides an index is the one laid over it)
             cards = list(vote.pile.cards)
+            places: list[float | None] = list(vote.places) if len(vote.places) == len(cards) else [None] * len(cards)
+            old_places = self._places.get(zone, {})
             inferred = False
             for i, c in enumerate(before.cards):
                 if c.card in codes:
                     continue
                 if (c.card not in elsewhere and not any(b.card in elsewhere for b in before.cards[i + 1:])
                         and (gained or any(b.card in codes for b in before.cards[i + 1:]))):
-                    below = before.cards[i - 1].card if i else None
-                    at = next((k + 1 for k, x in enumerate(cards) if x.card == below), 0)
-                    cards.insert(at, SeenCard(c.card, c.confidence / 2))
+                    was = old_places.get(c.card)
+                    # a new reading, less sure than the published one, right where that card lay: the
+                    # same index read otherwise now and then (9C / 8C); the published card stays
+                    twin = next((k for k, (x, p) in enumerate(zip(cards, places))
+                                 if x.card not in before.codes and was is not None and p is not None
+                                 and abs(p - was) < self.same_place_mm and x.confidence < c.confidence), None)
+                    if twin is not None:
+                        cards[twin] = SeenCard(c.card, c.confidence / 2)
+                    else:
+                        below = before.cards[i - 1].card if i else None
+                        at = next((k + 1 for k, x in enumerate(cards) if x.card == below), 0)
+                        cards.insert(at, SeenCard(c.card, c.confidence / 2))
+                        places.insert(at, was)
                     inferred = True
             if inferred:
-                out[zone] = Vote(True, PileState(vote.pile.backs, tuple(cards), vote.pile.backs_confidence))
+                pile = PileState(vote.pile.backs, tuple(cards), vote.pile.backs_confidence)
+                out[zone] = Vote(True, pile, places=tuple(p if p is not None else 0.0 for p in places))
         return out
 
     # -- the table ------------------------------------------------------------------------------
