@@ -251,6 +251,11 @@ class StabilityFilter:
             del out[drop]
         return out
 
+    def first_face_place(self, zone: str) -> float | None:
+        """Where the first (lowest) face-up card of ``zone``'s published pile lay along its fan."""
+        pile = self._published_pile(zone)
+        return self._places.get(zone, {}).get(pile.cards[0].card) if pile.cards else None
+
     def _published_pile(self, zone: str) -> PileState:
         if self.published is None:
             return PileState()

@@ -19,6 +19,7 @@ from calibration.zones import ZoneLayout
 from vision.card_grouping import group_cards
 from vision.detections import Detection
 from vision.motion import MotionMeter
+from vision.back_edges import back_edges
 from vision.pile_assignment import OFF, FrameView, assign_piles, moved_zones
 from vision.stability import StabilityFilter
 from vision.table_state import TableState
@@ -57,6 +58,9 @@ class TrackerSettings(BaseModel):
     vanish_hold_s: float = Field(default=2.0, ge=0, le=60, title="vanish hold",
                                  description="cards that vanish without showing up elsewhere are believed gone after this")
     decks: int = Field(default=1, ge=1, le=2, title="decks", description="copies of each card in play")
+    backs_from_edges: bool = Field(default=True, title="backs from edges",
+                                   description="count a fanned pile's face-down cards from their edges in the image, "
+                                               "not from back detections (vision/back_edges.py)")
     image_motion: bool = Field(default=True, title="image motion", description="hold zones where pixels change")
     motion_pixel_threshold: int = Field(default=25, ge=1, le=255, title="pixel change")
     motion_fraction: float = Field(default=0.02, gt=0, le=1, title="zone change share")
@@ -89,6 +93,7 @@ class TableTracker:
             new_absent_below=s.new_absent_below,
             keep_covered=frozenset(z.name for z in layout.zones if z.fan is not None and z.role != "waste"),
         )
+        self._edge_zones = [z for z in layout.zones if z.fan is not None and z.role == "tableau"] if s.backs_from_edges else []
         self.motion = MotionMeter(homography, layout, pixel_threshold=s.motion_pixel_threshold,
                                   min_fraction=s.motion_fraction) if s.image_motion else None
         self.previous: FrameView | None = None
@@ -115,11 +120,30 @@ class TableTracker:
                             zone_of=self._zone_name)
         view = assign_piles(cards, self.layout, t, index, self.previous,
                             margin_mm=s.zone_margin_mm, hysteresis_mm=s.hysteresis_mm)
+        if image is not None and self._edge_zones:
+            self._count_backs_from_edges(view, image)
         view.moving = moved_zones(view, self.previous, s.move_tolerance_mm, s.card_span_mm / 2.0)
         if self.motion is not None and image is not None:
             view.moving |= self.motion.update(image)
             view.motion_measured = True
         return view
+
+    def _count_backs_from_edges(self, view: FrameView, image: npt.NDArray[np.uint8]) -> None:
+        """The face-down cards above each fanned pile's first face-up card, from their top edges (the
+        detector boxes a tight stack of backs as one or two); left to the back boxes where the edges
+        cannot be told."""
+        h = self.homography.for_image_size((image.shape[1], image.shape[0]))
+        for zone in self._edge_zones:
+            zv = view.zones[zone.name]
+            if not zv.cards:
+                continue
+            first = min(c.place for c in zv.cards)
+            # the published first card, unread in this frame, still lies under the first one read
+            # (cards leave a fan from the top): the strip must reach its edge
+            lowest = self.filter.first_face_place(zone.name)
+            edges = back_edges(image, h, zone, max(first, lowest or first))
+            if edges is not None:
+                zv.back_places = edges
 
     def update(self, t: float, index: int, detections: list[Detection],
                image: npt.NDArray[np.uint8] | None = None, frame_size: tuple[int, int] | None = None) -> TableState | None:

@@ -1,0 +1,132 @@
+"""Face-down cards of a fanned pile counted from their top edges in the image.
+
+The detector boxes a tightly fanned stack of backs as one or two backs (its slivers look alike and run
+together), so a Klondike column's face-down count cannot come from the boxes. It can come from the
+picture: looking down the fan over the middle of the cards, every card's top edge is a step from the
+darker card (or shadow) above it to the bright margin of the next card. The strip of table between the
+top of the pile and the index of its first face-up card is cut out straight (the calibration's
+homography), averaged across, and the steps along it are counted: one per back, then the face-up
+card's own edge, which is not a back.
+
+Backs with no bright margin and a border drawn inside the margin are the known weak cases.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+import numpy.typing as npt
+
+from calibration.homography import TableHomography
+from calibration.zones import Zone
+
+
+@dataclass(frozen=True)
+class EdgeSettings:
+    px_per_mm: float = 4.0
+    """Resolution of the straightened strip."""
+    band_mm: float = 24.0
+    """Width of the strip, along the middle of the zone: inside the cards (no side margins, no
+    index) even when they lie 15 mm off the zone's middle."""
+    above_mm: float = 10.0
+    """How far above the zone's start the pile's top may lie."""
+    face_edge_mm: float = 3.0
+    """The face-up card's top edge lies at least this far above its index's centre."""
+    min_gap_mm: float = 2.5
+    """Two steps closer than this are one edge."""
+    min_share: float = 0.4
+    """A card's edge is a step of at least this share of the strongest one..."""
+    min_step: float = 4.0
+    """... and at least this many grey levels per pixel of the strip."""
+    margin_mm: float = 2.0
+    margin_share: float = 0.85
+    """Within ``margin_mm`` after a card's edge the strip is at least this share as bright as after the
+    brightest edge."""
+    look_mm: float = 8.0
+    face_share: float = 0.94
+    """From ``margin_mm`` to ``look_mm`` after its edge a face-up card is on average at least this share
+    as bright as its margin; a back's pattern is darker."""
+
+
+def _strip(image: npt.NDArray[np.uint8], h: TableHomography, origin: npt.NDArray[np.float64],
+           along: npt.NDArray[np.float64], across: npt.NDArray[np.float64], size: tuple[int, int],
+           px_per_mm: float) -> npt.NDArray[np.float32]:
+    """The table strip starting at ``origin`` (mm), ``size`` = (across, along) pixels, in grey."""
+    strip_to_table = np.array(
+        [[across[0] / px_per_mm, along[0] / px_per_mm, origin[0]],
+         [across[1] / px_per_mm, along[1] / px_per_mm, origin[1]],
+         [0.0, 0.0, 1.0]]
+    )
+    strip_to_image = h.table_to_image @ strip_to_table
+    grey = image if image.ndim == 2 else cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
+    out = cv2.warpPerspective(grey, strip_to_image, size, flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
+                              borderMode=cv2.BORDER_REPLICATE)
+    return out.astype(np.float32)
+
+
+def _peaks(signal: npt.NDArray[np.float64], min_gap: int) -> list[int]:
+    """Local maxima, strongest first, none within ``min_gap`` of a stronger one."""
+    idx = [i for i in range(1, len(signal) - 1) if signal[i] >= signal[i - 1] and signal[i] > signal[i + 1]]
+    kept: list[int] = []
+    for i in sorted(idx, key=lambda k: -signal[k]):
+        if all(abs(i - k) >= min_gap for k in kept):
+            kept.append(i)
+    return kept
+
+
+def back_edges(
+    image: npt.NDArray[np.uint8],
+    homography: TableHomography,
+    zone: Zone,
+    face_place: float,
+    settings: EdgeSettings = EdgeSettings(),
+) -> list[float] | None:
+    """The places (mm along ``zone.fan``) of the top edges of the face-down cards of the pile in ``zone``,
+    whose first face-up card shows an index at ``face_place`` along the fan; None when no face-up
+    card's edge is found (the strip is covered, blurred or off the picture): the count is unknown."""
+    if zone.fan is None:
+        return None
+    s = settings
+    along = np.asarray(zone.fan, dtype=np.float64)
+    across = np.array([along[1], -along[0]])
+    corners = np.asarray(zone.polygon_mm, dtype=np.float64)
+    start = float((corners @ along).min()) - s.above_mm
+    end = float(face_place)
+    if end - start < s.face_edge_mm + 1.0:
+        return None
+    centre = float((corners @ across).mean())
+    origin = along * start + across * (centre - s.band_mm / 2)
+    width = int(round(s.band_mm * s.px_per_mm))
+    length = int(round((end - start) * s.px_per_mm))
+    h = homography.for_image_size((image.shape[1], image.shape[0]))
+    strip = _strip(image, h, origin, along, across, (width, length), s.px_per_mm)
+    profile = cv2.GaussianBlur(strip.mean(axis=1).reshape(-1, 1), (1, 0), sigmaX=0.1, sigmaY=0.5 * s.px_per_mm).ravel()
+    steps = np.diff(profile.astype(np.float64))  # dark above, bright below: a card's top edge
+    place = lambda i: start + (i + 0.5) / s.px_per_mm  # noqa: E731
+    last = end - s.face_edge_mm  # the first face-up card's edge lies above its index
+    peaks = [i for i in _peaks(steps, max(1, int(s.min_gap_mm * s.px_per_mm))) if place(i) <= last]
+    if not peaks:
+        return None
+    floor = max(s.min_step, s.min_share * max(float(steps[i]) for i in peaks))
+    margin = max(2, int(s.margin_mm * s.px_per_mm))
+    look = max(margin + 1, int(s.look_mm * s.px_per_mm))
+    white = {i: float(profile[i: i + margin].max()) for i in peaks}
+    # every card's edge is followed by its bright margin; a step up from a shadow onto the table (the
+    # pile above this one ends there) is not a card
+    strong = [i for i in peaks if steps[i] >= floor]
+    if not strong:
+        return None
+    brightest = max(white[i] for i in strong)
+    edges = sorted(i for i in strong if white[i] >= s.margin_share * brightest)
+    backs: list[float] = []
+    for k, i in enumerate(edges):
+        # under a back's margin its pattern begins; a face stays about as white as its margin
+        # (compared with its own margin, so that a lamp's gradient along the pile does not matter)
+        until = edges[k + 1] if k + 1 < len(edges) else len(profile)
+        beneath = profile[i + margin: max(i + margin + 1, min(i + look, until))]
+        if float(beneath.mean()) >= s.face_share * white[i]:
+            return backs
+        backs.append(place(i))
+    return None  # no face-up card's edge: the strip is covered or blurred
