@@ -111,6 +111,10 @@ class LiveReferee:
             self._check_end(t, None)
         return findings
 
+    def slappers(self) -> frozenset[int]:
+        """The players (0-based) whose slap the game awaits now."""
+        return self.follower.slappers(self.live) if self.live is not None and self.ended is None else frozenset()
+
     def state_message(self) -> dict[str, Any]:
         picture = self.follower.public_state(self.live)
         header = getattr(self.writer, "header", None)

@@ -75,6 +75,7 @@ class Pipeline:
         replay: Replay | None = None,
     ) -> None:
         from calibration.templates import template
+        from vision.reach import ReachWatch
         from vision.tracking import TableTracker, TrackerSettings
 
         self.source_spec = source
@@ -91,6 +92,8 @@ class Pipeline:
         # Stress and Zenuwen publish zone by zone and some tables hold two decks: per-game defaults.
         settings = TrackerSettings.for_game(referee.game, layout.players)
         self.tracker = TableTracker(layout, calibration.homography(), settings)
+        # whose hand reaches a centre pile first after a stress call: the camera's slaps (Stress S8)
+        self.reach = ReachWatch(calibration.homography(), layout) if "slap" in referee.follower.inputs else None
         self.stats = PipelineStats()
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
@@ -152,7 +155,24 @@ class Pipeline:
             self.stats.published += 1
             self.states.append(table)
             self.referee.feed(table, jpeg=picture or encode_jpeg(image))
+        if self.reach is not None:
+            self._watch_slaps(image, t)
         return table
+
+    def _watch_slaps(self, image: np.ndarray, t: float) -> None:
+        """While the game awaits slaps, each player's first hand on a centre pile is their slap. Seat
+        ``pN`` is player ``N-1``, ``centreK`` pile ``K-1`` (calibration.templates)."""
+        assert self.reach is not None
+        awaited = self.referee.slappers()
+        if not awaited:
+            self.reach.disarm()
+            return
+        if not self.reach.armed:
+            self.reach.arm(t, {p + 1 for p in awaited})
+        for reach in self.reach.update(image, t):
+            player, pile = reach.seat - 1, int(reach.zone.removeprefix("centre")) - 1
+            if player in self.referee.slappers():  # not slapped by key press meanwhile
+                self.referee.act("slap", t=reach.t, player=player, pile=pile)
 
     def start(self) -> "Pipeline":
         self._thread = threading.Thread(target=self._run_logged, name="cardref-pipeline", daemon=True)

@@ -34,6 +34,9 @@ class Follower:
     inputs: Mapping[str, Callable[..., tuple[Any, list[Finding]]]] = field(default_factory=dict)
     """What the camera cannot see, given by a key press or screen tap: name -> ``f(live, ...)``
     returning ``(live, findings)`` like ``observe`` (e.g. Stress ``slap(live, player, t, pile=0)``)."""
+    slappers: Callable[[Any], frozenset[int]] = lambda live: frozenset()
+    """The players whose slap is awaited now (a called stress), so that whatever watches the hands
+    (the camera's reach watch, cardref/pipeline.py) knows when to look and whom for."""
 
 
 FOLLOWERS: dict[str, Follower] = {
@@ -57,6 +60,7 @@ FOLLOWERS: dict[str, Follower] = {
         stress_live.involved_cards,
         stress_live.rules_spec,
         {"slap": stress_live.slap, "new_round": stress_live.new_round},
+        stress_live.slappers,
     ),
     "zenuwen": Follower(
         "zenuwen",

@@ -579,6 +579,13 @@ def slap(live: LiveStress, player: int, t: float, pile: int = 0) -> tuple[LiveSt
     return ENGINE.judge_input(live, move, _waiting, observe, lambda state: state.phase is not Phase.STRESS)
 
 
+def slappers(live: LiveStress) -> frozenset[int]:
+    """The players who still have to slap the open stress (S8); none when no stress is open."""
+    if live.state.phase is not Phase.STRESS:
+        return frozenset()
+    return frozenset(range(len(live.state.seats))) - {s[0] for s in live.state.slaps}
+
+
 # --- what the live referee shows and announces -------------------------------------------------------
 
 

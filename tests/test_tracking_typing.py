@@ -12,7 +12,7 @@ ROOT = Path(__file__).resolve().parent.parent
 MODULES = [
     "calibration",
     *(f"vision/{m}.py" for m in ("capture", "frame_sources", "watchdog", "card_grouping", "pile_assignment",
-                                 "stability", "motion", "tracking", "table_state", "synthetic_scenes", "state_check", "detection_replay")),
+                                 "stability", "motion", "tracking", "back_edges", "reach", "table_state", "synthetic_scenes", "state_check", "detection_replay")),
     "cardref/commands/observe.py",
     "cardref/commands/calibrate.py",
     "cardref/commands/compare_states.py",

@@ -44,6 +44,8 @@ class EdgeSettings:
     margin_share: float = 0.85
     """Within ``margin_mm`` after a card's edge the strip is at least this share as bright as after the
     brightest edge."""
+    max_mm_per_pixel: float = 0.8
+    """Coarser pictures (a margin of a few mm is two pixels) give no count."""
     look_mm: float = 8.0
     face_share: float = 0.94
     """From ``margin_mm`` to ``look_mm`` after its edge a face-up card is on average at least this share
@@ -101,10 +103,16 @@ def back_edges(
     width = int(round(s.band_mm * s.px_per_mm))
     length = int(round((end - start) * s.px_per_mm))
     h = homography.for_image_size((image.shape[1], image.shape[0]))
+    middle = along * (start + end) / 2 + across * centre
+    if h.mm_per_pixel((float(middle[0]), float(middle[1]))) > s.max_mm_per_pixel:
+        return None
     strip = _strip(image, h, origin, along, across, (width, length), s.px_per_mm)
     profile = cv2.GaussianBlur(strip.mean(axis=1).reshape(-1, 1), (1, 0), sigmaX=0.1, sigmaY=0.5 * s.px_per_mm).ravel()
     steps = np.diff(profile.astype(np.float64))  # dark above, bright below: a card's top edge
-    place = lambda i: start + (i + 0.5) / s.px_per_mm  # noqa: E731
+
+    def place(i: int) -> float:
+        return start + (i + 0.5) / s.px_per_mm
+
     last = end - s.face_edge_mm  # the first face-up card's edge lies above its index
     peaks = [i for i in _peaks(steps, max(1, int(s.min_gap_mm * s.px_per_mm))) if place(i) <= last]
     if not peaks:

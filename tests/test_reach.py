@@ -1,0 +1,59 @@
+"""The camera's slaps: whose hand reaches a centre pile first after a stress call (vision/reach.py,
+cardref/pipeline.py), on the Stress demo clip read by the shipped detector."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import cv2
+
+from calibration.store import load_calibration
+from cardref.cli import main
+from vision.reach import ReachWatch
+
+CLIP = Path(__file__).resolve().parents[1] / "cardref" / "demo" / "clips" / "stress_slap"
+
+
+def truth_moves() -> list[dict]:
+    return [json.loads(line) for line in (CLIP / "moves.jsonl").read_text().splitlines()]
+
+
+def test_the_hands_are_seen_reaching_the_centre_in_their_order() -> None:
+    cal = load_calibration(CLIP / "calibration.json")
+    assert cal.layout is not None
+    watch = ReachWatch(cal.homography(), cal.layout.build())
+    cap = cv2.VideoCapture(str(CLIP / "video.mp4"))
+    slaps = [m for m in truth_moves() if m["op"] == "slap"]
+    call_t = 11.3  # the stress before the slaps (cardref analyze calls it then)
+    reaches, index = [], 0
+    while True:
+        ok, image = cap.read()
+        if not ok:
+            break
+        t = index / 10.0
+        if index == round(call_t * 10):
+            watch.arm(t, {1, 2})
+        reaches += watch.update(image, t)
+        index += 1
+    assert [(r.seat - 1, r.zone) for r in reaches] == [(m["player"], f"centre{m['pile'] + 1}") for m in slaps]
+    assert all(m["t_start"] <= r.t <= m["t"] for r, m in zip(reaches, slaps))
+    assert not watch.armed
+
+
+def test_the_whole_stress_clip_is_refereed_from_the_camera_alone(tmp_path: Path) -> None:
+    """No key presses: moves, the stress calls, both slaps, the illegal play and its take-back."""
+    out = tmp_path / "game.jsonl"
+    assert main(["analyze", str(CLIP / "video.mp4"), "--game", "stress", "--calibration", str(CLIP / "calibration.json"),
+                 "--out", str(out), "--games-dir", str(tmp_path / "games")]) == 0
+    log = [json.loads(line) for line in out.read_text().splitlines()[1:]]
+
+    def key(m: dict) -> tuple:
+        return m["op"], m.get("player"), m.get("from"), m.get("to"), m.get("pile")
+
+    want = [key(m) for m in truth_moves()]
+    got = [key(r["data"]["move"]) for r in log if r["kind"] in ("move", "illegal")]
+    assert got == want
+    assert [r["data"]["rule"] for r in log if r["kind"] == "illegal"] == ["S6"]
+    assert sum(r["kind"] == "note" and "taken back" in r["data"]["text"] for r in log) == 1
+    assert [r["data"]["type"] for r in log if r["kind"] == "call"] == ["stress", "stress"]

@@ -1,0 +1,146 @@
+"""Which player's hand reached a centre pile, and when: the camera's side of a Stress slap.
+
+A hand slapping a centre pile comes in from its player's side of the table with the arm behind it. Per
+frame the image is compared with the one before (small and grey, as :mod:`vision.motion` does); a seat
+*reaches* a centre zone when the zone's pixels change and, within ``memory_s`` before, so did the
+corridor of table between that zone and the seat's own cards (the path of the arm). Each seat is
+reported once per :meth:`ReachWatch.arm` (the referee arms it when it calls a stress), in the order the
+hands arrived.
+
+It knows nothing of the rules: it says "seat 2 reached centre1 at 13.6 s"; whether that is a slap is
+the referee's to judge.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+import numpy.typing as npt
+
+from calibration.homography import TableHomography
+from calibration.zones import Zone, ZoneLayout
+
+
+@dataclass(frozen=True, slots=True)
+class Reach:
+    t: float
+    zone: str
+    seat: int
+
+
+def corridor(centre: Zone, seat_zones: list[Zone], length_mm: float, side_mm: float) -> npt.NDArray[np.float64]:
+    """The table between ``centre`` and the seat's zones that an arm crosses (a rectangle in mm)."""
+    c = np.asarray(centre.polygon_mm, dtype=np.float64)
+    mid = c.mean(axis=0)
+    home = np.mean([np.asarray(z.polygon_mm, dtype=np.float64).mean(axis=0) for z in seat_zones], axis=0)
+    d = home - mid
+    d /= max(float(np.linalg.norm(d)), 1e-9)
+    n = np.array([-d[1], d[0]])
+    near = float(((c - mid) @ d).max())  # the centre zone's edge facing the seat
+    half = float(np.abs((c - mid) @ n).max()) + side_mm
+    a, b = mid + d * near, mid + d * (near + length_mm)
+    return np.array([a - n * half, b - n * half, b + n * half, a + n * half])
+
+
+class ReachWatch:
+    def __init__(
+        self,
+        homography: TableHomography,
+        layout: ZoneLayout,
+        *,
+        width: int = 320,
+        pixel_threshold: int = 25,
+        zone_fraction: float = 0.05,
+        corridor_fraction: float = 0.02,
+        memory_s: float = 0.4,
+        corridor_mm: float = 160.0,
+        side_mm: float = 40.0,
+    ) -> None:
+        self.homography = homography
+        self.width = width
+        self.pixel_threshold = pixel_threshold
+        self.zone_fraction = zone_fraction
+        self.corridor_fraction = corridor_fraction
+        self.memory_s = memory_s
+        self.centres = [z for z in layout.zones if z.role == "centre"]
+        seats = sorted({z.seat for z in layout.zones if z.seat > 0})
+        self.corridors = {
+            (c.name, s): corridor(c, [z for z in layout.zones if z.seat == s], corridor_mm, side_mm)
+            for c in self.centres for s in seats
+        }
+        self._masks: dict[object, tuple[npt.NDArray[np.intp], npt.NDArray[np.intp]]] = {}
+        self._size: tuple[int, int] | None = None
+        self._previous: npt.NDArray[np.uint8] | None = None
+        self._corridor_seen: dict[tuple[str, int], deque[float]] = {k: deque() for k in self.corridors}
+        self._waiting: set[int] = set()
+        self._since = float("inf")
+
+    def arm(self, t: float, seats: set[int]) -> None:
+        """Report the first reach of each of ``seats`` from ``t`` on (frames are only needed while armed)."""
+        self._waiting = set(seats)
+        self._since = t
+        self._previous = None
+        for seen in self._corridor_seen.values():
+            seen.clear()
+
+    def disarm(self) -> None:
+        self._waiting = set()
+
+    @property
+    def armed(self) -> bool:
+        return bool(self._waiting)
+
+    def _build(self, frame_size: tuple[int, int], small: tuple[int, int]) -> None:
+        h = self.homography.for_image_size(frame_size)
+        scale = small[0] / frame_size[0]
+        polygons: dict[object, npt.NDArray[np.float64]] = {c.name: c.polygon() for c in self.centres}
+        for way, poly in self.corridors.items():
+            polygons[way] = poly
+        self._masks = {}
+        for key, poly_mm in polygons.items():
+            mask = np.zeros((small[1], small[0]), np.uint8)
+            cv2.fillPoly(mask, [np.round(h.to_image(poly_mm) * scale).astype(np.int32)], 1)
+            ys, xs = np.nonzero(mask)
+            if len(ys):
+                self._masks[key] = (ys, xs)
+        self._size = frame_size
+        self._previous = None
+
+    def _changed(self, changed: npt.NDArray[np.bool_], key: object, fraction: float) -> bool:
+        m = self._masks.get(key)
+        return m is not None and int(np.count_nonzero(changed[m])) > fraction * len(m[0])
+
+    def update(self, image: npt.NDArray[np.uint8], t: float) -> list[Reach]:
+        """One frame; the seats (still awaited) whose hand reached a centre pile in it."""
+        fh, fw = image.shape[:2]
+        sw = min(self.width, fw)
+        sh = max(1, int(round(fh * sw / fw)))
+        if self._size != (fw, fh):
+            self._build((fw, fh), (sw, sh))
+        shrunk = cv2.resize(image, (sw, sh), interpolation=cv2.INTER_AREA)
+        if shrunk.ndim == 3:
+            shrunk = cv2.cvtColor(shrunk, cv2.COLOR_BGR2GRAY)
+        small: npt.NDArray[np.uint8] = np.asarray(cv2.GaussianBlur(shrunk, (3, 3), 0), dtype=np.uint8)
+        previous, self._previous = self._previous, small
+        if previous is None:
+            return []
+        changed = cv2.absdiff(small, previous) > self.pixel_threshold
+        for key, seen in self._corridor_seen.items():
+            if self._changed(changed, key, self.corridor_fraction):
+                seen.append(t)
+            while seen and seen[0] < t - self.memory_s:
+                seen.popleft()
+        if not self._waiting or t < self._since:
+            return []
+        found: list[Reach] = []
+        for centre in self.centres:
+            if not self._changed(changed, centre.name, self.zone_fraction):
+                continue
+            for seat in sorted(self._waiting):
+                if self._corridor_seen[(centre.name, seat)] and all(r.seat != seat for r in found):
+                    found.append(Reach(t, centre.name, seat))
+        self._waiting -= {r.seat for r in found}
+        return found
