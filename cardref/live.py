@@ -24,6 +24,9 @@ log = logging.getLogger(__name__)
 
 Publish = Callable[[dict[str, Any]], None]
 
+SAME_SLAP_S = 2.0
+"""A key-pressed slap this close to the camera's slap of the same player is that slap."""
+
 LIVE_GAMES = tuple(sorted(FOLLOWERS))
 
 
@@ -65,6 +68,8 @@ class LiveReferee:
     last_t: float = 0.0
     verdict_seqs: list[int] = field(default_factory=list)
     """Log sequence numbers of the move and illegal records, for corrections from the pages."""
+    camera_slaps: list[tuple[int, float]] = field(default_factory=list)
+    """(player, t) of the last slaps the camera saw."""
 
     def __post_init__(self) -> None:
         self.follower = find_follower(self.game)
@@ -97,7 +102,20 @@ class LiveReferee:
 
     def act(self, name: str, t: float, **kwargs: Any) -> list[Finding]:
         """What the camera cannot see, given by a key press or a tap (a Stress slap, a Zenuwen pile
-        choice): judged by the game's follower, then logged and published like any finding."""
+        choice): judged by the game's follower, then logged and published like any finding. A slap the
+        camera already gave for that player within ``SAME_SLAP_S`` is the same slap, not a second one
+        (which, the stress settled, would be a false slap)."""
+        if name == "slap" and any(p == kwargs.get("player") and abs(t - at) <= SAME_SLAP_S for p, at in self.camera_slaps):
+            return []
+        return self._act(name, t, **kwargs)
+
+    def seen_slap(self, player: int, t: float, pile: int) -> list[Finding]:
+        """A slap the camera saw (cardref/pipeline.py: the player's hand reached centre pile ``pile``)."""
+        self.camera_slaps.append((player, t))
+        del self.camera_slaps[:-8]
+        return self._act("slap", t, player=player, pile=pile)
+
+    def _act(self, name: str, t: float, **kwargs: Any) -> list[Finding]:
         action = self.follower.inputs.get(name)
         if action is None:
             raise ValueError(f"{self.game} takes no {name!r} input; it takes: {', '.join(self.follower.inputs) or 'none'}")

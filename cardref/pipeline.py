@@ -73,6 +73,7 @@ class Pipeline:
         picture_every_s: float = 0.25,
         realtime: bool | None = None,
         replay: Replay | None = None,
+        watch_slaps: bool = True,
     ) -> None:
         from calibration.templates import template
         from vision.reach import ReachWatch
@@ -93,7 +94,7 @@ class Pipeline:
         settings = TrackerSettings.for_game(referee.game, layout.players)
         self.tracker = TableTracker(layout, calibration.homography(), settings)
         # whose hand reaches a centre pile first after a stress call: the camera's slaps (Stress S8)
-        self.reach = ReachWatch(calibration.homography(), layout) if "slap" in referee.follower.inputs else None
+        self.reach = ReachWatch(calibration.homography(), layout) if watch_slaps and "slap" in referee.follower.inputs else None
         self.stats = PipelineStats()
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
@@ -172,7 +173,7 @@ class Pipeline:
         for reach in self.reach.update(image, t):
             player, pile = reach.seat - 1, int(reach.zone.removeprefix("centre")) - 1
             if player in self.referee.slappers():  # not slapped by key press meanwhile
-                self.referee.act("slap", t=reach.t, player=player, pile=pile)
+                self.referee.seen_slap(player, reach.t, pile)
 
     def start(self) -> "Pipeline":
         self._thread = threading.Thread(target=self._run_logged, name="cardref-pipeline", daemon=True)

@@ -516,12 +516,13 @@ def render_zenuwen(out_dir: Path, seed: int, rules: zenuwen.ZenuwenRules | None 
 # ------------------------------------------------------------------------------------------ checking
 
 
-def referee_video(folder: Path, min_visible: float = 0.6) -> Any:
+def referee_video(folder: Path, min_visible: float = 0.6, camera_slaps: bool = False) -> Any:
     """The whole camera referee (:class:`cardref.pipeline.Pipeline` with a :class:`cardref.live.LiveReferee`)
     over a speed-game truth video made with ``--boxes``: the detector replaced by the recorded corner
     boxes (an index counts when ``min_visible`` of it shows), and what a camera cannot see, the Stress
     slaps of ``moves.jsonl``, given as the referee's inputs at their true times (as the web app's key
-    presses would). Returns the LiveReferee; its ``history`` holds every finding and call."""
+    presses would); ``camera_slaps``: the pipeline also watches for them (both, as at a real table).
+    Returns the LiveReferee; its ``history`` holds every finding and call."""
     import json
 
     from calibration.store import load_calibration
@@ -537,7 +538,8 @@ def referee_video(folder: Path, min_visible: float = 0.6) -> Any:
     referee = LiveReferee(info["game"], info["rules"])
     video = folder / info["video"]
     pipeline = Pipeline(str(video), load_calibration(folder / "calibration.json"), referee, realtime=False,
-                        replay=replay_detector(folder / "boxes.jsonl.gz", min_visible=min_visible))
+                        replay=replay_detector(folder / "boxes.jsonl.gz", min_visible=min_visible),
+                        watch_slaps=camera_slaps)
     source = VideoFileSource(video)
     source.open()
     index = 0

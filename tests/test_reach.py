@@ -57,3 +57,13 @@ def test_the_whole_stress_clip_is_refereed_from_the_camera_alone(tmp_path: Path)
     assert [r["data"]["rule"] for r in log if r["kind"] == "illegal"] == ["S6"]
     assert sum(r["kind"] == "note" and "taken back" in r["data"]["text"] for r in log) == 1
     assert [r["data"]["type"] for r in log if r["kind"] == "call"] == ["stress", "stress"]
+
+
+def test_a_key_press_after_the_cameras_slap_is_the_same_slap() -> None:
+    """Camera and key presses both give the slaps: each counts once, no false slap (S8) after."""
+    from cardref.truth_speed import referee_video
+
+    referee = referee_video(CLIP, camera_slaps=True)
+    kinds = [(h.get("kind"), h.get("move", {}).get("op")) for h in referee.history if h.get("type") == "verdict"]
+    assert kinds.count(("move", "slap")) == 2
+    assert [h for h in referee.history if h.get("kind") == "illegal" and h.get("rule") == "S8"] == []
