@@ -437,3 +437,16 @@ def test_an_index_read_two_ways_from_frame_to_frame_is_one_card() -> None:
         if (s := tracker.update(i / 30, i, dets)) is not None:
             states.append(s.piles["tableau1"].codes)
     assert states == [("JC", "6H", "QD")]
+
+
+def test_a_cards_two_indices_read_as_two_codes_are_one_card() -> None:
+    """Column 2's 6S shows both indices read alike (the offset between a card's indices); column 1's top
+    card shows its top index read 5H and its bottom one JH at that offset: one card, the JH (surer).
+    The 9C above it, a fan step higher, stays a card of its own."""
+    layout = template("klondike", 1, 7)
+    h = _flat()
+    dets = [_det("6S", 100, 200), _det("6S", 146, 262),
+            _det("9C", 20, 178), _det("5H", 20, 200, 0.4), _det("JH", 66, 262, 0.7)]
+    view = TableTracker(layout, h, TrackerSettings(image_motion=False)).view(0.0, 0, dets)
+    assert [c.card for c in view.zones["tableau1"].cards] == ["9C", "JH"]
+    assert [c.card for c in view.zones["tableau2"].cards] == ["6S"]

@@ -69,6 +69,48 @@ def _locate(card: PhysicalCard, layout: ZoneLayout, previous: Zone | None, margi
     return layout.locate(centre, margin_mm)
 
 
+def _corner_offset(cards: list[PhysicalCard], fanned: list[Zone]) -> np.ndarray | None:
+    """The table offset from a card's rear index to its other one, from this frame's cards whose two
+    indices were read alike in a fanned zone (one deck design and one camera: the same for all)."""
+    pairs = []
+    for card in cards:
+        if card.card == BACK or len(card.points_mm) != 2 or not any(z.contains(card.centre_mm) for z in fanned):
+            continue
+        zone = next(z for z in fanned if z.contains(card.centre_mm))
+        a, b = sorted(card.points_mm, key=lambda p: p[0] * zone.fan[0] + p[1] * zone.fan[1])  # type: ignore[index]
+        pairs.append((b[0] - a[0], b[1] - a[1]))
+    return np.median(np.asarray(pairs), axis=0) if pairs else None
+
+
+def join_split_readings(cards: list[PhysicalCard], layout: ZoneLayout, tolerance_mm: float = 6.0) -> list[PhysicalCard]:
+    """In fanned zones, two lone indices that lie as a card's two indices lie (the offset learnt from
+    the cards read alike at both) are one card whose indices were read as two codes (the J of a JH
+    read as a 5 at one corner): it keeps the surer reading. A covered card's index lies a fan step
+    away from where the top card's own index would be, so it is not taken."""
+    fanned = [z for z in layout.zones if z.fan is not None]
+    offset = _corner_offset(cards, fanned)
+    if offset is None:
+        return cards
+    lone = [c for c in cards if c.card != BACK and len(c.points_mm) == 1]
+    out = list(cards)
+    for rear in lone:
+        if rear not in out:
+            continue
+        want = np.asarray(rear.points_mm[0]) + offset
+        if not any(z.contains(rear.points_mm[0]) for z in fanned):
+            continue
+        for far in lone:
+            if far is rear or far not in out or far.card == rear.card:
+                continue
+            if float(np.linalg.norm(np.asarray(far.points_mm[0]) - want)) <= tolerance_mm:
+                code = rear.card if rear.confidence >= far.confidence else far.card
+                out.remove(rear)
+                out.remove(far)
+                out.append(PhysicalCard(code, rear.points_mm + far.points_mm, max(rear.confidence, far.confidence)))
+                break
+    return out
+
+
 def assign_piles(
     cards: list[PhysicalCard],
     layout: ZoneLayout,
@@ -79,6 +121,7 @@ def assign_piles(
     margin_mm: float = 15.0,
     hysteresis_mm: float = 10.0,
 ) -> FrameView:
+    cards = join_split_readings(cards, layout)
     zones = {z.name: ZoneView() for z in layout.zones}
     zones[OFF] = ZoneView()
     before = previous.where() if previous is not None else {}
