@@ -62,6 +62,10 @@ class LiveReferee:
     a whole table score 0.3-0.8 with the shipped model, and at 0.5 the demo clip's deal was never seen
     (one column read at 0.496) and a draw of two half-read cards was taken for nothing happening. A
     misread that gets through makes the table match no position: an unrecognised change, reported."""
+    doubt_below: float = 0.6
+    """When a view matches no position, it is looked at again with cards read below this left unread:
+    an illegal verdict is never drawn from that second look (a card it leaves unread may be the one
+    that decides), only a move, a take-back, or nothing happened."""
     live: Any = None
     ended: str | None = None
     history: list[dict[str, Any]] = field(default_factory=list)
@@ -92,7 +96,16 @@ class LiveReferee:
             return []
         if self.ended is not None:
             return []
-        self.live, findings = self.follower.observe(self.live, obs)
+        before = self.live
+        self.live, findings = self.follower.observe(before, obs)
+        if [f.kind for f in findings] == ["unrecognised"]:
+            # a second look with the doubtful readings left unread: if the rules then settle the view
+            # (nothing happened, a move, a take-back), a misread was all it was (a 2C read 2S at 0.43)
+            doubtful = observation_from_table(table, self.doubt_below)
+            if doubtful != obs:
+                live, second = self.follower.observe(before, doubtful)
+                if all(f.kind in ("move", "taken_back") for f in second):
+                    self.live, findings = live, second
         for finding in findings:
             self._record(finding, jpeg)
         if any(f.kind in ("move", "call") for f in findings):

@@ -28,7 +28,6 @@ Observations use the zone names of the calibration templates: ``stock``, ``waste
 from __future__ import annotations
 
 from collections import Counter
-from itertools import combinations
 from dataclasses import dataclass, field, replace
 from typing import Iterator
 
@@ -201,8 +200,8 @@ def _match(view: _View, obs: Observation, known: frozenset[Card]) -> dict[Card, 
             _match_cards(up, pile.cards, known, bind)
         waste = obs.piles.get("waste")
         if waste is not None and not waste.held:
-            if len(waste.cards) > len(view.waste):
-                raise _Mismatch
+            if len(waste.cards) > len(view.waste) or (view.waste and not waste.cards):
+                raise _Mismatch  # (the waste's top is as visible as a column's)
             if waste.cards:
                 _match_waste(view.waste, waste.cards, known, bind)
         stock = obs.piles.get("stock")
@@ -213,12 +212,17 @@ def _match(view: _View, obs: Observation, known: frozenset[Card]) -> dict[Card, 
         if not any(obs.piles.get(z, SeenPile()).held for z in FOUNDATION_ZONES):
             if len(seen_tops) != len(view.foundation_tops):
                 raise _Mismatch
-            want = Counter(c.code for c in view.foundation_tops)
+            want = Counter(c.code for c in view.foundation_tops if c in known)
+            unseen = [c for c in view.foundation_tops if c not in known]  # a card played up unseen
             for code in seen_tops:
-                if code is not None:
-                    if want[code] <= 0:
-                        raise _Mismatch
+                if code is None:
+                    continue
+                if want[code] > 0:
                     want[code] -= 1
+                elif unseen and _fits(unseen[0], code, known):
+                    bind[unseen.pop(0)] = code
+                else:
+                    raise _Mismatch
     except _Mismatch:
         return None
     codes = list(bind.values())
@@ -329,15 +333,8 @@ def observe(live: LiveKlondike, obs: Observation) -> tuple[LiveKlondike, list[Fi
             found.append((move, verdict, b))
     if len(found) == 1:
         move, verdict, b = found[0]
-        new_state = _learn(verdict.state, b)
-        learned = tuple((p.code, c) for p, c in b.items() if p.code != c)
-        # K6: the event names the card as the camera read it, not the placeholder.
-        events = tuple(
-            replace(e, cards=tuple(Card.parse(b.get(c, c.code)) for c in e.cards)) for e in verdict.events
-        )
-        verdict = Legal(verdict.move, new_state, verdict.score_delta, events)
-        after = LiveKlondike(new_state, known | _visible(new_state), None, None, live.moves + 1)
-        return after, [Finding("move", t, move=move, verdict=verdict, frame=frame, learned=learned)]
+        after, finding = _moved(live, verdict, b, frame)
+        return after, [finding]
     if len(found) > 1:
         names = ", ".join(str(m) for m, _, _ in found)
         return live, [Finding("ambiguous", t, frame=frame, detail=f"several moves fit: {names}")]
@@ -350,7 +347,55 @@ def observe(live: LiveKlondike, obs: Observation) -> tuple[LiveKlondike, list[Fi
             after = replace(live, pending=move, pending_view=view)
             return after, [Finding("illegal", t, move=move, rule=verdict2.rule, reason=verdict2.reason, frame=frame)]
 
+    pairs = _two_moves(state, obs, known, t)
+    if pairs:
+        ends = {_view(second.state) for _, _, second, _ in pairs}
+        if len(ends) > 1:
+            names = "; ".join(f"{a.move}, {b.move}" for a, _, b, _ in pairs)
+            return live, [Finding("ambiguous", t, frame=frame, detail=f"several pairs of moves fit: {names}")]
+        first, b1, second, b2 = pairs[0]
+        middle, one = _moved(live, first, b1, frame)
+        after, two = _moved(middle, second, b2, frame)
+        return after, [one, two]
+
     return live, [Finding("unrecognised", t, frame=frame, detail=_difference(_view(state), obs))]
+
+
+def _moved(live: LiveKlondike, verdict: Legal[KlondikeState], b: dict[Card, str], frame: int | None
+           ) -> tuple[LiveKlondike, Finding]:
+    """The running picture after a legal move whose view revealed the cards ``b`` binds, and its finding."""
+    new_state = _learn(verdict.state, b)
+    learned = tuple((p.code, c) for p, c in b.items() if p.code != c)
+    # K6: the event names the card as the camera read it, not the placeholder.
+    events = tuple(replace(e, cards=tuple(Card.parse(b.get(c, c.code)) for c in e.cards)) for e in verdict.events)
+    verdict = Legal(verdict.move, new_state, verdict.score_delta, events)
+    after = LiveKlondike(new_state, live.known | _visible(new_state), None, None, live.moves + 1)
+    t = verdict.move.t if verdict.move.t is not None else new_state.time
+    return after, Finding("move", t, move=replace(verdict.move, t=None), verdict=verdict, frame=frame, learned=learned)
+
+
+def _two_moves(state: KlondikeState, obs: Observation, known: frozenset[Card], t: float
+               ) -> list[tuple[Legal[KlondikeState], dict[Card, str], Legal[KlondikeState], dict[Card, str]]]:
+    """Two legal moves, one after the other, that the view shows (a view between them was never
+    published: a hand stayed over the table, a reading flickered). A card the first move reveals (a
+    draw, a card turned up) is known only from where the view shows it, so the second move is found
+    among all card moves a hand could make and judged once the view has said what the card is."""
+    out = []
+    for m1 in klondike.legal_moves(state):
+        v1 = klondike.apply(state, replace(m1, t=t))
+        assert isinstance(v1, Legal)
+        for m2, view in _physical_views(v1.state):
+            b1 = _match(view, obs, known)
+            if b1 is None:
+                continue
+            v2 = klondike.apply(_learn(v1.state, b1), replace(m2, t=t))
+            if not isinstance(v2, Legal):
+                continue
+            b2 = _match(_view(v2.state), obs, known)
+            if b2 is None:
+                continue
+            out.append((Legal(v1.move, v1.state, v1.score_delta, v1.events), b1, v2, b2))
+    return out
 
 
 def _difference(view: _View, obs: Observation) -> str:

@@ -69,3 +69,23 @@ def test_a_recorded_game_is_refereed_logged_and_published(tmp_path: pathlib.Path
     assert (store.game_dir(writer.id) / "frames").exists()
     assert not log.errors
 
+
+
+def test_a_doubtful_misreading_of_a_known_card_does_not_stop_the_game() -> None:
+    """A card already known read as another (a club taken for a spade at 0.45): the view matches no
+    position; looked at again with doubtful readings unread, it is the move that was made."""
+    deal, moves = (klondike.Deal.from_json(json.loads((DATA / "klondike_won_draw1_seed3.deal.json").read_text())),
+                   [Move.from_json(json.loads(x)) for x in (DATA / "klondike_won_draw1_seed3.moves.jsonl").read_text().splitlines()])
+    rules = KlondikeRules.from_spec("draw=1")
+    ref = LiveReferee("klondike", rules)
+    truth = klondike.new_game(deal, rules)
+    ref.feed(table_of(truth, 0.0, 0))
+    truth = klondike.replay(truth, moves[:1])
+    table = table_of(truth, 1.0, 1)
+    top = table.piles["tableau2"].cards[-1]
+    wrong = "".join({"S": "C", "C": "S", "H": "D", "D": "H"}.get(ch, ch) for ch in top.card)
+    seen = TableState(1.0, 1, {**table.piles, "tableau2": PileState(table.piles["tableau2"].backs,
+                                                                    table.piles["tableau2"].cards[:-1] + (SeenCard(wrong, 0.45),))})
+    findings = ref.feed(seen)
+    assert [f.kind for f in findings] == ["move"] and findings[0].move == moves[0]
+    assert LiveReferee("klondike", rules, doubt_below=0.3).doubt_below == 0.3  # (settable)

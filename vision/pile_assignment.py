@@ -82,11 +82,15 @@ def _corner_offset(cards: list[PhysicalCard], fanned: list[Zone]) -> np.ndarray 
     return np.median(np.asarray(pairs), axis=0) if pairs else None
 
 
-def join_split_readings(cards: list[PhysicalCard], layout: ZoneLayout, tolerance_mm: float = 6.0) -> list[PhysicalCard]:
-    """In fanned zones, two lone indices that lie as a card's two indices lie (the offset learnt from
-    the cards read alike at both) are one card whose indices were read as two codes (the J of a JH
-    read as a 5 at one corner): it keeps the surer reading. A covered card's index lies a fan step
-    away from where the top card's own index would be, so it is not taken."""
+def join_split_readings(cards: list[PhysicalCard], layout: ZoneLayout, before: frozenset[str] = frozenset(),
+                        tolerance_mm: float = 6.0) -> list[PhysicalCard]:
+    """Two lone indices that lie as a card's two indices lie (the offset learnt from the cards of fanned
+    zones read alike at both: one deck design, one camera, cards upright as in Klondike) are one card
+    whose indices were read as two codes (the J of a JH read as a 5 at one corner; a 2C on a
+    foundation read 2S at the other): it keeps the reading the frame ``before`` had (a card does not
+    change while it lies), else the surer one, with the margin between the two as its confidence. A covered card's index lies a fan
+    step away from where the top card's own index would be, so it is not taken. Without fanned zones
+    (Stress, Zenuwen: cards turned every way) nothing is joined."""
     fanned = [z for z in layout.zones if z.fan is not None]
     offset = _corner_offset(cards, fanned)
     if offset is None:
@@ -97,16 +101,20 @@ def join_split_readings(cards: list[PhysicalCard], layout: ZoneLayout, tolerance
         if rear not in out:
             continue
         want = np.asarray(rear.points_mm[0]) + offset
-        if not any(z.contains(rear.points_mm[0]) for z in fanned):
-            continue
         for far in lone:
             if far is rear or far not in out or far.card == rear.card:
                 continue
             if float(np.linalg.norm(np.asarray(far.points_mm[0]) - want)) <= tolerance_mm:
-                code = rear.card if rear.confidence >= far.confidence else far.card
+                if (rear.card in before) != (far.card in before):
+                    code = rear.card if rear.card in before else far.card
+                else:
+                    code = rear.card if rear.confidence >= far.confidence else far.card
                 out.remove(rear)
                 out.remove(far)
-                out.append(PhysicalCard(code, rear.points_mm + far.points_mm, max(rear.confidence, far.confidence)))
+                # the two readings contradict each other: only the margin between them is confidence,
+                # so that a close call reaches the referee as unread and the rules settle it
+                sure = abs(rear.confidence - far.confidence)
+                out.append(PhysicalCard(code, rear.points_mm + far.points_mm, sure))
                 break
     return out
 
@@ -121,10 +129,10 @@ def assign_piles(
     margin_mm: float = 15.0,
     hysteresis_mm: float = 10.0,
 ) -> FrameView:
-    cards = join_split_readings(cards, layout)
+    before = previous.where() if previous is not None else {}
+    cards = join_split_readings(cards, layout, frozenset(before))
     zones = {z.name: ZoneView() for z in layout.zones}
     zones[OFF] = ZoneView()
-    before = previous.where() if previous is not None else {}
     by_name = {z.name: z for z in layout.zones}
     for card in cards:
         prev_zone = by_name.get(before.get(card.card, ""))

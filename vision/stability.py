@@ -17,7 +17,10 @@ from __future__ import annotations
 
 from collections import Counter, deque
 from dataclasses import dataclass, replace
+from itertools import combinations
 from typing import Literal
+
+import numpy as np
 
 from vision.pile_assignment import OFF, FrameView
 from vision.table_state import Key, PileState, SeenCard, TableState
@@ -77,6 +80,7 @@ class StabilityFilter:
         decks: int = 1,
         back_gap_mm: float = 8.0,
         same_place_mm: float = 10.0,
+        same_spot_mm: float = 5.0,
         vanish_hold_s: float = 2.0,
         slow_settle_s: float = 1.0,
         slow_present_above: float = 0.4,
@@ -95,6 +99,7 @@ class StabilityFilter:
         self.decks = decks
         self.back_gap_mm = back_gap_mm
         self.same_place_mm = same_place_mm
+        self.same_spot_mm = same_spot_mm
         self.vanish_hold_s = vanish_hold_s
         self.slow_s = max(slow_settle_s, settle_s)
         self.slow_hi = slow_present_above
@@ -180,6 +185,7 @@ class StabilityFilter:
         """The zone's pile over ``window``: present at a share of frames >= ``hi``, absent <= ``lo``."""
         n = len(window)
         seen: dict[CardKey, list[tuple[float, float, int]]] = {}
+        spots: dict[CardKey, list[tuple[float, float]]] = {}
         back_places: list[tuple[float, int]] = []
         moved = False
         for i, view in enumerate(window):
@@ -192,10 +198,10 @@ class StabilityFilter:
             back_places.extend((place, i) for place in zv.back_places)
             for key, c in zip(_keys([c.card for c in zv.cards]), zv.cards):
                 seen.setdefault(key, []).append((c.place, c.confidence, i))
+                spots.setdefault(key, []).extend(c.points_mm)
         before = self._published_pile(zone)
         known = set(_keys(list(before.codes)))
-        if self.fanned[zone]:
-            seen = self._one_reading_per_place(seen, known)
+        seen = self._one_reading_per_place(seen, known, spots, self.fanned[zone])
         present: list[CardKey] = []
         between = []
         for key, hits in seen.items():
@@ -228,22 +234,39 @@ class StabilityFilter:
         return Vote(settled, pile, why, flaky=covered and not moved and bool(between or backs_between), places=places)
 
     def _one_reading_per_place(
-        self, seen: dict[CardKey, list[tuple[float, float, int]]], known: set[CardKey]
+        self,
+        seen: dict[CardKey, list[tuple[float, float, int]]],
+        known: set[CardKey],
+        spots: dict[CardKey, list[tuple[float, float]]],
+        fanned: bool,
     ) -> dict[CardKey, list[tuple[float, float, int]]]:
-        """Two cards of a fan cannot lie at one place: an index read as one code in some frames and as
-        another in the rest (9C / 8C) is one card, the better supported reading (a published one
-        counts half again). It is seen in the frames of both readings; its confidence comes from its
-        own readings only."""
+        """One index read as one code in some frames and as another in the rest (9C / 8C) is one card,
+        the better supported reading (a published one counts half again); it is seen in the frames of
+        both readings, its confidence comes from its own readings only. In a fan two cards cannot lie
+        within ``same_place_mm`` along it. In a squared pile a card laid on the top card lies where
+        that one lay, so there only readings at one spot (within ``same_spot_mm``) that alternate from
+        frame to frame count; one reading giving way to another is a card laid on it."""
         def place(k: CardKey) -> float:
             return _median_place(seen[k])
 
         def support(k: CardKey) -> float:
             return sum(h[1] for h in seen[k]) * (1.5 if k in known else 1.0)
 
+        def same(a: CardKey, b: CardKey) -> bool:
+            if a[0] == b[0]:
+                return False
+            if fanned:
+                return abs(place(b) - place(a)) < self.same_place_mm
+            fa, fb = sorted(h[2] for h in seen[a]), sorted(h[2] for h in seen[b])
+            alternate = fa[0] < fb[-1] and fb[0] < fa[-1]
+            pa, pb = np.asarray(spots[a]), np.asarray(spots[b])
+            near = float(np.linalg.norm(pa[:, None, :] - pb[None, :, :], axis=2).min()) < self.same_spot_mm
+            return alternate and near
+
         out = dict(seen)
         keys = sorted(seen, key=place)
-        for a, b in zip(keys, keys[1:]):
-            if a not in out or b not in out or a[0] == b[0] or place(b) - place(a) >= self.same_place_mm:
+        for a, b in combinations(keys, 2):
+            if a not in out or b not in out or not same(a, b):
                 continue
             keep, drop = (a, b) if support(a) >= support(b) else (b, a)
             frames = {h[2] for h in out[keep]}
