@@ -450,3 +450,19 @@ def test_a_cards_two_indices_read_as_two_codes_are_one_card() -> None:
     view = TableTracker(layout, h, TrackerSettings(image_motion=False)).view(0.0, 0, dets)
     assert [c.card for c in view.zones["tableau1"].cards] == ["9C", "JH"]
     assert [c.card for c in view.zones["tableau2"].cards] == ["6S"]
+
+
+def test_a_foundation_card_read_two_ways_is_one_card_and_a_card_laid_on_it_is_new() -> None:
+    layout = template("klondike", 1, 7)
+    tracker = TableTracker(layout, _flat(), TrackerSettings(image_motion=False))
+    states = []
+    for i in range(90):
+        if i < 40:
+            dets = [_det("2C" if i % 2 else "2S", 260, 30, 0.5 if i % 2 else 0.4)]  # one index, read two ways
+        elif i < 46:
+            dets = []  # a hand
+        else:
+            dets = [_det("3C", 260, 31)]
+        if (s := tracker.update(i / 30, i, dets)) is not None:
+            states.append(s.piles["foundation1"].codes)
+    assert states == [("2C",), ("3C",)]
