@@ -69,53 +69,47 @@ def _locate(card: PhysicalCard, layout: ZoneLayout, previous: Zone | None, margi
     return layout.locate(centre, margin_mm)
 
 
-def _corner_offset(cards: list[PhysicalCard], fanned: list[Zone]) -> np.ndarray | None:
-    """The table offset from a card's rear index to its other one, from this frame's cards whose two
-    indices were read alike in a fanned zone (one deck design and one camera: the same for all)."""
-    pairs = []
-    for card in cards:
-        if card.card == BACK or len(card.points_mm) != 2 or not any(z.contains(card.centre_mm) for z in fanned):
-            continue
-        zone = next(z for z in fanned if z.contains(card.centre_mm))
-        a, b = sorted(card.points_mm, key=lambda p: p[0] * zone.fan[0] + p[1] * zone.fan[1])  # type: ignore[index]
-        pairs.append((b[0] - a[0], b[1] - a[1]))
-    return np.median(np.asarray(pairs), axis=0) if pairs else None
+def _corner_offsets(cards: list[PhysicalCard]) -> np.ndarray:
+    """The table offsets between a card's two indices, from this frame's cards read alike at both (one
+    deck design and one camera: the same for all cards turned the same way; a seat's cards turned
+    its way give their own)."""
+    pairs = [np.subtract(c.points_mm[1], c.points_mm[0]) for c in cards if c.card != BACK and len(c.points_mm) == 2]
+    return np.asarray(pairs, dtype=np.float64).reshape(-1, 2)
 
 
-def join_split_readings(cards: list[PhysicalCard], layout: ZoneLayout, before: frozenset[str] = frozenset(),
+def join_split_readings(cards: list[PhysicalCard], before: frozenset[str] = frozenset(),
                         tolerance_mm: float = 6.0) -> list[PhysicalCard]:
-    """Two lone indices that lie as a card's two indices lie (the offset learnt from the cards of fanned
-    zones read alike at both: one deck design, one camera, cards upright as in Klondike) are one card
-    whose indices were read as two codes (the J of a JH read as a 5 at one corner; a 2C on a
-    foundation read 2S at the other): it keeps the reading the frame ``before`` had (a card does not
-    change while it lies), else the surer one, with the margin between the two as its confidence. A covered card's index lies a fan
-    step away from where the top card's own index would be, so it is not taken. Without fanned zones
-    (Stress, Zenuwen: cards turned every way) nothing is joined."""
-    fanned = [z for z in layout.zones if z.fan is not None]
-    offset = _corner_offset(cards, fanned)
-    if offset is None:
+    """Two lone indices that lie as a card's two indices lie (an offset learnt from the cards read alike
+    at both) are one card whose indices were read as two codes (the J of a JH read as a 5 at one
+    corner; a 2C on a foundation read 2S at the other): it keeps the reading the frame ``before`` had
+    (a card does not change while it lies), else the surer one, with the margin between the two as its
+    confidence. A covered card's index lies a fan step away from where the top card's own index would
+    be, and the next card of a row a card's width, so they are not taken."""
+    offsets = _corner_offsets(cards)
+    if not len(offsets):
         return cards
     lone = [c for c in cards if c.card != BACK and len(c.points_mm) == 1]
     out = list(cards)
-    for rear in lone:
-        if rear not in out:
+    for one in lone:
+        if one not in out:
             continue
-        want = np.asarray(rear.points_mm[0]) + offset
-        for far in lone:
-            if far is rear or far not in out or far.card == rear.card:
+        for other in lone:
+            if other is one or other not in out or other.card == one.card:
                 continue
-            if float(np.linalg.norm(np.asarray(far.points_mm[0]) - want)) <= tolerance_mm:
-                if (rear.card in before) != (far.card in before):
-                    code = rear.card if rear.card in before else far.card
-                else:
-                    code = rear.card if rear.confidence >= far.confidence else far.card
-                out.remove(rear)
-                out.remove(far)
-                # the two readings contradict each other: only the margin between them is confidence,
-                # so that a close call reaches the referee as unread and the rules settle it
-                sure = abs(rear.confidence - far.confidence)
-                out.append(PhysicalCard(code, rear.points_mm + far.points_mm, sure))
-                break
+            d = np.subtract(other.points_mm[0], one.points_mm[0])
+            # (either way round: which of the two is the card's top index is not known)
+            if min(float(np.linalg.norm(offsets - d, axis=1).min()), float(np.linalg.norm(offsets + d, axis=1).min())) > tolerance_mm:
+                continue
+            if (one.card in before) != (other.card in before):
+                code = one.card if one.card in before else other.card
+            else:
+                code = one.card if one.confidence >= other.confidence else other.card
+            out.remove(one)
+            out.remove(other)
+            # the two readings contradict each other: only the margin between them is confidence, so
+            # that a close call reaches the referee as unread and the rules settle it
+            out.append(PhysicalCard(code, one.points_mm + other.points_mm, abs(one.confidence - other.confidence)))
+            break
     return out
 
 
@@ -130,7 +124,7 @@ def assign_piles(
     hysteresis_mm: float = 10.0,
 ) -> FrameView:
     before = previous.where() if previous is not None else {}
-    cards = join_split_readings(cards, layout, frozenset(before))
+    cards = join_split_readings(cards, frozenset(before))
     zones = {z.name: ZoneView() for z in layout.zones}
     zones[OFF] = ZoneView()
     by_name = {z.name: z for z in layout.zones}
