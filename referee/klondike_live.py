@@ -77,27 +77,35 @@ class LiveKlondike:
     moves: int = 0
 
 
+MAX_UNREAD_AT_START = 2
+"""Deal cards the first view may show without reading them: they are learned when a later view reads
+them, and no move that involves them is judged before that."""
+
+
 def start(observation: Observation, rules: KlondikeRules | None = None) -> LiveKlondike:
     """A new game from the first steady view of a fresh deal: the face-up tableau cards are read,
-    everything else is unseen; column i holds i face-down cards (K2), whatever count the camera made."""
+    everything else is unseen; column i holds i face-down cards (K2), whatever count the camera made.
+    Up to ``MAX_UNREAD_AT_START`` of the face-up cards may be seen but not read."""
     rules = rules or KlondikeRules.make()
-    seen: list[Card] = []
-    layout: list[tuple[int, Card]] = []
+    layout: list[Card | None] = []
     for i in range(rules.columns):
         pile = observation.piles.get(tableau_zone(i), SeenPile())
-        if len(pile.cards) != 1 or pile.cards[0] is None:
-            raise ValueError(f"cannot start: {tableau_zone(i)} must show exactly one readable face-up card")
-        c = Card.parse(pile.cards[0])
-        layout.append((i, c))
-        seen.append(c)
+        if len(pile.cards) != 1:
+            raise ValueError(f"cannot start: {tableau_zone(i)} must show exactly one face-up card")
+        layout.append(None if pile.cards[0] is None else Card.parse(pile.cards[0]))
+    unread = [tableau_zone(i) for i, c in enumerate(layout) if c is None]
+    if len(unread) > MAX_UNREAD_AT_START:
+        raise ValueError(f"cannot start: the face-up cards of {', '.join(unread)} cannot be read")
+    seen = [c for c in layout if c is not None]
     if len(set(seen)) != len(seen):
         raise ValueError("cannot start: the same card is seen on two piles")
     unseen = [c for c in DECK if c not in set(seen)]
     tableau = []
-    for backs, c in layout:
-        tableau.append(tuple(unseen[:backs]) + (c,))
+    for backs, c in enumerate(layout):
+        below = tuple(unseen[:backs])
         del unseen[:backs]
-    state = KlondikeState(rules, tuple(tableau), tuple(b for b, _ in layout), tuple(unseen))
+        tableau.append(below + (c if c is not None else unseen.pop(0),))
+    state = KlondikeState(rules, tuple(tableau), tuple(range(rules.columns)), tuple(unseen))
     if rules.scoring.startswith("vegas"):
         state = replace(state, score=-52)
     return LiveKlondike(state, frozenset(seen))
@@ -325,12 +333,23 @@ def observe(live: LiveKlondike, obs: Observation) -> tuple[LiveKlondike, list[Fi
         return live, []  # still the same illegal move on the table: said once already
 
     found: list[tuple[Move, Legal[KlondikeState], dict[Card, str]]] = []
+    refused: list[tuple[Move, Illegal, _View, dict[Card, str]]] = []
+    unread = False
     for move in klondike.legal_moves(state):
         verdict = klondike.apply(state, replace(move, t=t))
         assert isinstance(verdict, Legal)
         b = _match(_view(verdict.state), obs, known)
-        if b is not None:
-            found.append((move, verdict, b))
+        if b is None:
+            continue
+        judged = _judged(state, move, t, known, b)
+        if judged is None:
+            unread = True
+        elif isinstance(judged, Legal):
+            after_b = _match(_view(judged.state), obs, known)
+            if after_b is not None:
+                found.append((move, judged, after_b))
+        else:
+            refused.append((move, judged, _view(verdict.state), b))
     if len(found) == 1:
         move, verdict, b = found[0]
         after, finding = _moved(live, verdict, b, frame)
@@ -340,12 +359,35 @@ def observe(live: LiveKlondike, obs: Observation) -> tuple[LiveKlondike, list[Fi
         return live, [Finding("ambiguous", t, frame=frame, detail=f"several moves fit: {names}")]
 
     for move, view in _physical_views(state):
-        if _match(view, obs, known) is None:
+        b = _match(view, obs, known)
+        if b is None:
             continue
-        verdict2 = klondike.apply(state, replace(move, t=t))
-        if isinstance(verdict2, Illegal):
-            after = replace(live, pending=move, pending_view=view)
-            return after, [Finding("illegal", t, move=move, rule=verdict2.rule, reason=verdict2.reason, frame=frame)]
+        judged = _judged(state, move, t, known, b)
+        if judged is None:
+            unread = True
+        elif isinstance(judged, Illegal):
+            refused.append((move, judged, view, b))
+        elif move not in (m for m, _, _ in found):
+            # legal only with the card the view has just read (assumed to be another before)
+            after_b = _match(_view(judged.state), obs, known)
+            if after_b is not None:
+                found.append((move, judged, after_b))
+    if len(found) == 1 and not refused:
+        move, verdict, b = found[0]
+        after, finding = _moved(live, verdict, b, frame)
+        return after, [finding]
+    if found:
+        names = ", ".join([str(m) for m, _, _ in found] + [str(m) for m, _, _, _ in refused])
+        return live, [Finding("ambiguous", t, frame=frame, detail=f"several moves fit: {names}")]
+    if refused:
+        # the first refused move (a card moved against the rules, or one the view has just shown to be
+        # another card than the rules could assume)
+        move, illegal, view, b = refused[0]
+        after = replace(live, state=_learn(state, _before_move(state, b)), pending=move, pending_view=view)
+        return after, [Finding("illegal", t, move=move, rule=illegal.rule, reason=illegal.reason, frame=frame)]
+    if unread:
+        return live, [Finding("ambiguous", t, frame=frame,
+                              detail="a card that moved has not been read yet: waiting for a clearer view")]
 
     pairs = _two_moves(state, obs, known, t)
     if pairs:
@@ -359,6 +401,37 @@ def observe(live: LiveKlondike, obs: Observation) -> tuple[LiveKlondike, list[Fi
         return after, [one, two]
 
     return live, [Finding("unrecognised", t, frame=frame, detail=_difference(_view(state), obs))]
+
+
+def _involved(state: KlondikeState, move: Move) -> list[Card]:
+    """The cards whose identity decides a move: the cards moved and the card they go onto."""
+    out: list[Card] = []
+    if move.src == "waste" and state.waste:
+        out.append(state.waste[-1])
+    elif move.src.startswith("t"):
+        out.extend(state.tableau[int(move.src[1:]) - 1][-move.count:])
+    if move.dst.startswith("t"):
+        pile = state.tableau[int(move.dst[1:]) - 1]
+        out.extend(pile[-1:])
+    return out
+
+
+def _before_move(state: KlondikeState, b: dict[Card, str]) -> dict[Card, str]:
+    """Of what a view revealed, what concerns cards face up before the move (read there now)."""
+    up = _visible(state) | set(state.waste)
+    return {p: c for p, c in b.items() if p in up}
+
+
+def _judged(state: KlondikeState, move: Move, t: float, known: frozenset[Card], b: dict[Card, str]
+            ) -> Legal[KlondikeState] | Illegal | None:
+    """The rules' verdict on ``move`` given what the view reads; None while a card it involves has never
+    been read (a deal card or a drawn card seen but not read): its rank and suit would be guessed."""
+    involved = _involved(state, move)
+    if any(c not in known and c not in b for c in involved):
+        return None
+    first = _before_move(state, b)
+    real = _learn(state, first) if first else state
+    return klondike.apply(real, replace(move, t=t))
 
 
 def _moved(live: LiveKlondike, verdict: Legal[KlondikeState], b: dict[Card, str], frame: int | None

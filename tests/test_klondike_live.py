@@ -13,6 +13,7 @@ import pytest
 from referee import klondike, klondike_live
 from referee.klondike import KlondikeRules, Move
 from referee.klondike_live import expected_observation
+from referee.cards import Card
 from referee.observation import Observation, SeenPile
 
 DATA = pathlib.Path(__file__).parent / "data"
@@ -234,8 +235,45 @@ def test_a_misread_is_settled_by_the_rules() -> None:
 def test_start_needs_a_readable_layout() -> None:
     truth = klondike.new_game(klondike.deal(1))
     obs = expected_observation(truth)
-    with pytest.raises(ValueError, match="tableau1"):
-        klondike_live.start(replace(obs, piles={**obs.piles, "tableau1": SeenPile((None,), 0)}))
+    unread = {f"tableau{i}": SeenPile((None,), i - 1) for i in (1, 2, 3)}
+    with pytest.raises(ValueError, match="tableau1, tableau2, tableau3"):
+        klondike_live.start(replace(obs, piles={**obs.piles, **unread}))
+    with pytest.raises(ValueError, match="tableau4"):
+        klondike_live.start(replace(obs, piles={**obs.piles, "tableau4": SeenPile((), 3)}))
+
+
+def test_a_deal_card_read_only_later_is_judged_only_then() -> None:
+    # Deal 1 shows t1 JC, t2 QD, t3 KD, ...; the camera cannot read the QD at first. The JC put on it
+    # is not judged while the QD is unread (it could be any card); once the view reads the QD, the
+    # move is judged with it: legal, black on red.
+    r = KlondikeRules.make(draw=1)
+    truth = klondike.new_game(klondike.deal(1), r)
+    first = expected_observation(truth)
+    live = klondike_live.start(replace(first, piles={**first.piles, "tableau2": SeenPile((None,), 1)}), r)
+    assert "QD" not in {c.code for c in live.known}
+    moved = klondike.replay(truth, [Move.move("t1", "t2")])
+    seen = expected_observation(moved, t=1.0)
+    unread = replace(seen, piles={**seen.piles, "tableau2": SeenPile((None, "JC"), 1)})
+    live, findings = klondike_live.observe(live, unread)
+    assert [f.kind for f in findings] == ["ambiguous"]
+    live, findings = klondike_live.observe(live, seen)
+    assert [f.kind for f in findings] == ["move"] and findings[0].move == Move.move("t1", "t2")
+    assert live.state.tableau[1][-2:] == (Card.parse("QD"), Card.parse("JC"))
+
+
+def test_a_deal_card_read_later_can_show_a_move_was_illegal() -> None:
+    # The same, but the unread card under the moved JC turns out to be a black queen: K4.
+    r = KlondikeRules.make(draw=1)
+    truth = klondike.new_game(klondike.deal(1), r)
+    first = expected_observation(truth)
+    live = klondike_live.start(replace(first, piles={**first.piles, "tableau2": SeenPile((None,), 1)}), r)
+    qd = next(c for c in live.state.tableau[1][1:] if c.code != "QD")  # the placeholder standing for it
+    assert qd not in live.known
+    seen = expected_observation(klondike.replay(truth, [Move.move("t1", "t2")]), t=1.0)
+    # the view shows the JC on a queen of spades where the camera could not read the deal card
+    piles = {**seen.piles, "tableau2": SeenPile(("QS", "JC"), 1)}
+    live, findings = klondike_live.observe(live, replace(seen, piles=piles))
+    assert [f.kind for f in findings] == ["illegal"] and findings[0].rule == "K4"
 
 
 def test_learning_several_cards_at_once_when_one_is_another_placeholder() -> None:
