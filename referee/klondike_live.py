@@ -335,21 +335,27 @@ def observe(live: LiveKlondike, obs: Observation) -> tuple[LiveKlondike, list[Fi
     found: list[tuple[Move, Legal[KlondikeState], dict[Card, str]]] = []
     refused: list[tuple[Move, Illegal, _View, dict[Card, str]]] = []
     unread = False
-    for move in klondike.legal_moves(state):
-        verdict = klondike.apply(state, replace(move, t=t))
-        assert isinstance(verdict, Legal)
-        b = _match(_view(verdict.state), obs, known)
+
+    def judge(move: Move, view: _View) -> None:
+        """Sort a candidate move whose result ``view`` is: legal, refused or not judged yet."""
+        nonlocal unread
+        b = _match(view, obs, known)
         if b is None:
-            continue
+            return
         judged = _judged(state, move, t, known, b)
         if judged is None:
             unread = True
-        elif isinstance(judged, Legal):
+        elif isinstance(judged, Illegal):
+            refused.append((move, judged, view, b))
+        elif all(m != move for m, _, _ in found):
             after_b = _match(_view(judged.state), obs, known)
             if after_b is not None:
                 found.append((move, judged, after_b))
-        else:
-            refused.append((move, judged, _view(verdict.state), b))
+
+    for move in klondike.legal_moves(state):
+        verdict = klondike.apply(state, replace(move, t=t))
+        assert isinstance(verdict, Legal)
+        judge(move, _view(verdict.state))
     if len(found) == 1:
         move, verdict, b = found[0]
         after, finding = _moved(live, verdict, b, frame)
@@ -358,20 +364,10 @@ def observe(live: LiveKlondike, obs: Observation) -> tuple[LiveKlondike, list[Fi
         names = ", ".join(str(m) for m, _, _ in found)
         return live, [Finding("ambiguous", t, frame=frame, detail=f"several moves fit: {names}")]
 
+    # every card move a hand could make: illegal ones, and ones legal only with a card the view has
+    # just read (the rules assumed another before)
     for move, view in _physical_views(state):
-        b = _match(view, obs, known)
-        if b is None:
-            continue
-        judged = _judged(state, move, t, known, b)
-        if judged is None:
-            unread = True
-        elif isinstance(judged, Illegal):
-            refused.append((move, judged, view, b))
-        elif move not in (m for m, _, _ in found):
-            # legal only with the card the view has just read (assumed to be another before)
-            after_b = _match(_view(judged.state), obs, known)
-            if after_b is not None:
-                found.append((move, judged, after_b))
+        judge(move, view)
     if len(found) == 1 and not refused:
         move, verdict, b = found[0]
         after, finding = _moved(live, verdict, b, frame)

@@ -32,16 +32,11 @@ class MotionMeter:
         self._size: tuple[int, int] | None = None
 
     def _build_masks(self, frame_size: tuple[int, int], small: tuple[int, int]) -> None:
-        import cv2
-
         h = self.homography.for_image_size(frame_size)
         scale = small[0] / frame_size[0]
         self._masks = {}
         for zone in self.layout.zones:
-            poly = h.to_image(zone.polygon()) * scale
-            mask = np.zeros((small[1], small[0]), np.uint8)
-            cv2.fillPoly(mask, [np.round(poly).astype(np.int32)], 1)
-            ys, xs = np.nonzero(mask)
+            ys, xs = polygon_pixels(h, zone.polygon(), scale, small)
             if len(ys):
                 self._masks[zone.name] = (ys, xs, len(ys))
         self._size = frame_size
@@ -50,16 +45,11 @@ class MotionMeter:
         """Zones where the image changed since the previous call."""
         import cv2
 
+        small = small_grey(image, self.width)
         fh, fw = image.shape[:2]
-        sw = min(self.width, fw)
-        sh = max(1, int(round(fh * sw / fw)))
         if self._size != (fw, fh):
-            self._build_masks((fw, fh), (sw, sh))
+            self._build_masks((fw, fh), (small.shape[1], small.shape[0]))
             self._previous = None
-        shrunk = cv2.resize(image, (sw, sh), interpolation=cv2.INTER_AREA)
-        if shrunk.ndim == 3:
-            shrunk = cv2.cvtColor(shrunk, cv2.COLOR_BGR2GRAY)
-        small: npt.NDArray[np.uint8] = np.asarray(cv2.GaussianBlur(shrunk, (3, 3), 0), dtype=np.uint8)
         previous, self._previous = self._previous, small
         if previous is None:
             return set()
@@ -69,3 +59,28 @@ class MotionMeter:
             if int(np.count_nonzero(changed[ys, xs])) > self.min_fraction * area:
                 moving.add(name)
         return moving
+
+
+def small_grey(image: npt.NDArray[np.uint8], width: int) -> npt.NDArray[np.uint8]:
+    """A small, grey, lightly blurred copy of a frame, for frame differences."""
+    import cv2
+
+    fh, fw = image.shape[:2]
+    sw = min(width, fw)
+    sh = max(1, int(round(fh * sw / fw)))
+    shrunk = cv2.resize(image, (sw, sh), interpolation=cv2.INTER_AREA)
+    if shrunk.ndim == 3:
+        shrunk = cv2.cvtColor(shrunk, cv2.COLOR_BGR2GRAY)
+    return np.asarray(cv2.GaussianBlur(shrunk, (3, 3), 0), dtype=np.uint8)
+
+
+def polygon_pixels(h: TableHomography, polygon_mm: npt.NDArray[np.float64], scale: float,
+                   size: tuple[int, int]) -> tuple[npt.NDArray[np.intp], npt.NDArray[np.intp]]:
+    """The pixels (rows, columns) of a small copy (``scale`` of the frame, ``size`` = width, height)
+    that a table polygon covers."""
+    import cv2
+
+    mask = np.zeros((size[1], size[0]), np.uint8)
+    cv2.fillPoly(mask, [np.round(h.to_image(polygon_mm) * scale).astype(np.int32)], 1)
+    ys, xs = np.nonzero(mask)
+    return ys, xs

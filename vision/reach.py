@@ -22,6 +22,7 @@ import numpy.typing as npt
 
 from calibration.homography import TableHomography
 from calibration.zones import Zone, ZoneLayout
+from vision.motion import polygon_pixels, small_grey
 
 
 @dataclass(frozen=True, slots=True)
@@ -101,9 +102,7 @@ class ReachWatch:
             polygons[way] = poly
         self._masks = {}
         for key, poly_mm in polygons.items():
-            mask = np.zeros((small[1], small[0]), np.uint8)
-            cv2.fillPoly(mask, [np.round(h.to_image(poly_mm) * scale).astype(np.int32)], 1)
-            ys, xs = np.nonzero(mask)
+            ys, xs = polygon_pixels(h, poly_mm, scale, small)
             if len(ys):
                 self._masks[key] = (ys, xs)
         self._size = frame_size
@@ -115,15 +114,10 @@ class ReachWatch:
 
     def update(self, image: npt.NDArray[np.uint8], t: float) -> list[Reach]:
         """One frame; the seats (still awaited) whose hand reached a centre pile in it."""
+        small = small_grey(image, self.width)
         fh, fw = image.shape[:2]
-        sw = min(self.width, fw)
-        sh = max(1, int(round(fh * sw / fw)))
         if self._size != (fw, fh):
-            self._build((fw, fh), (sw, sh))
-        shrunk = cv2.resize(image, (sw, sh), interpolation=cv2.INTER_AREA)
-        if shrunk.ndim == 3:
-            shrunk = cv2.cvtColor(shrunk, cv2.COLOR_BGR2GRAY)
-        small: npt.NDArray[np.uint8] = np.asarray(cv2.GaussianBlur(shrunk, (3, 3), 0), dtype=np.uint8)
+            self._build((fw, fh), (small.shape[1], small.shape[0]))
         previous, self._previous = self._previous, small
         if previous is None:
             return []
