@@ -8,7 +8,7 @@ import statistics
 import time
 from typing import Any
 
-from cardref.web.messages import call_message
+from cardref.web.messages import call_message, state_message
 from referee.verdict import Event
 
 from .conftest import Server, screenshot
@@ -75,6 +75,12 @@ def test_referee_screen_is_big_and_calls_stress(page: Any, server: Server) -> No
     size = lambda sel: float(page.eval_on_selector(sel, "e => parseFloat(getComputedStyle(e).fontSize)"))  # noqa: E731
     # readable across a table: on a 1600 px wide screen the headline is ~176 px, the reason ~58 px
     assert size("#headline") >= 150 and size("#reason") >= 50
+    # a live table's game clock runs on between state messages (a replay's follows the replay)
+    server.hub.publish(state_message("klondike", {}, game_id="live", t=5.0))
+    page.wait_for_function("() => document.getElementById('clock').textContent === '0:05'")
+    before = page.locator("#clock").inner_text()
+    page.wait_for_timeout(2200)
+    assert page.locator("#clock").inner_text() != before
     screenshot(page, "referee-illegal")
     server.hub.publish(call_message(Event("stress", t=12.0), t=12.0))
     page.wait_for_function("() => document.getElementById('screen').dataset.show === 'stress'")

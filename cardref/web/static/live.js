@@ -45,8 +45,7 @@
 
   function gameTime() {
     if (!state) return 0;
-    const base = (state.timers && state.timers.game_s) ?? state.t ?? 0;
-    return state.phase === "playing" || state.phase === undefined ? base : base;
+    return (state.timers && state.timers.game_s) ?? state.t ?? 0;
   }
 
   function onState(msg) {

@@ -93,9 +93,18 @@
     document.getElementById("game").textContent = `${msg.game || ""} ${msg.players && msg.players.length ? "· " + msg.players.join(" vs ") : ""}`;
     const scores = msg.scores || (msg.score !== undefined ? [msg.score] : []);
     document.getElementById("score").textContent = scores.length ? (msg.game === "klondike" ? `score ${scores[0]}` : `rounds ${scores.join(" – ")}`) : "";
-    document.getElementById("clock").textContent = CR.fmtTime((msg.timers && msg.timers.game_s) ?? msg.t);
+    clock = { base: (msg.timers && msg.timers.game_s) ?? msg.t ?? 0, at: CR.now(), running: (msg.phase ?? "playing") === "playing" && msg.source !== "replay" };
+    tick();
     if (msg.phase === "paused" && current !== "illegal") show("watching", "PAUSED", "", "", [], 0);
   }
+
+  // the game clock runs between state messages (a quiet table sends none for a while)
+  let clock = null;
+  function tick() {
+    if (!clock) return;
+    document.getElementById("clock").textContent = CR.fmtTime(clock.base + (clock.running ? CR.now() - clock.at : 0));
+  }
+  setInterval(tick, 500);
 
   const sock = CR.connect({
     frames: false,
