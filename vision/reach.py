@@ -5,7 +5,8 @@ frame the image is compared with the one before (small and grey, as :mod:`vision
 *reaches* a centre zone when the zone's pixels change and, within ``memory_s`` before, so did the
 corridor of table between that zone and the seat's own cards (the path of the arm). Each seat is
 reported once per :meth:`ReachWatch.arm` (the referee arms it when it calls a stress), in the order the
-hands arrived.
+hands arrived, and only after its side of the table has been still once since the call (the hand that
+played the card that made the stress is often still on its way back).
 
 It knows nothing of the rules: it says "seat 2 reached centre1 at 13.6 s"; whether that is a slap is
 the referee's to judge.
@@ -77,6 +78,7 @@ class ReachWatch:
         self._previous: npt.NDArray[np.uint8] | None = None
         self._corridor_seen: dict[tuple[str, int], deque[float]] = {k: deque() for k in self.corridors}
         self._waiting: set[int] = set()
+        self._ready: set[int] = set()
         self._since = float("inf")
 
     def arm(self, t: float, seats: set[int]) -> None:
@@ -86,6 +88,8 @@ class ReachWatch:
         self._previous = None
         for seen in self._corridor_seen.values():
             seen.clear()
+        # a hand already on its way (the player who just played, withdrawing) must go away first
+        self._ready = set()
 
     def disarm(self) -> None:
         self._waiting = set()
@@ -129,11 +133,14 @@ class ReachWatch:
                 seen.popleft()
         if not self._waiting or t < self._since:
             return []
+        for seat in self._waiting - self._ready:
+            if not any(self._corridor_seen[(c.name, seat)] for c in self.centres):
+                self._ready.add(seat)  # its side of the table has been still for memory_s
         found: list[Reach] = []
         for centre in self.centres:
             if not self._changed(changed, centre.name, self.zone_fraction):
                 continue
-            for seat in sorted(self._waiting):
+            for seat in sorted(self._waiting & self._ready):
                 if self._corridor_seen[(centre.name, seat)] and all(r.seat != seat for r in found):
                     found.append(Reach(t, centre.name, seat))
         self._waiting -= {r.seat for r in found}
