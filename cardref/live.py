@@ -106,6 +106,8 @@ class LiveReferee:
                 live, second = self.follower.observe(before, doubtful)
                 if all(f.kind in ("move", "taken_back") for f in second):
                     self.live, findings = live, second
+        if [f.kind for f in findings] == ["unrecognised"] and self.follower.observe_further is not None:
+            self.live, findings = self.follower.observe_further(before, obs)
         for finding in findings:
             self._record(finding, jpeg)
         if any(f.kind in ("move", "call") for f in findings):

@@ -35,6 +35,9 @@ class Follower:
     """What the camera cannot see, given by a key press or screen tap: name -> ``f(live, ...)``
     returning ``(live, findings)`` like ``observe`` (e.g. Stress ``slap(live, player, t, pile=0)``)."""
     slappers: Callable[[Any], frozenset[int]] = lambda live: frozenset()
+    observe_further: Callable[[Any, Observation], tuple[Any, list[Finding]]] | None = None
+    """A last, costlier look at a view ``observe`` could not explain, even past doubtful readings
+    (Klondike: two moves in one view)."""
     """The players whose slap is awaited now (a called stress), so that whatever watches the hands
     (the camera's reach watch, cardref/pipeline.py) knows when to look and whom for."""
 
@@ -44,11 +47,12 @@ FOLLOWERS: dict[str, Follower] = {
         "klondike",
         klondike.KlondikeRules.from_spec,
         klondike_live.start,
-        klondike_live.observe,
+        lambda live, obs: klondike_live.observe(live, obs, pairs=False),
         klondike_live.public_state,
         klondike_live.ending,
         klondike_live.involved_cards,
         lambda rules: rules.spec(),
+        observe_further=klondike_live.observe_pairs,
     ),
     "stress": Follower(
         "stress",

@@ -315,8 +315,9 @@ def _physical_views(state: KlondikeState) -> Iterator[tuple[Move, _View]]:
 # --- the referee's step ------------------------------------------------------------------------------
 
 
-def observe(live: LiveKlondike, obs: Observation) -> tuple[LiveKlondike, list[Finding]]:
-    """Judge one steady observation; returns the new running picture and what was concluded."""
+def observe(live: LiveKlondike, obs: Observation, pairs: bool = True) -> tuple[LiveKlondike, list[Finding]]:
+    """Judge one steady observation; returns the new running picture and what was concluded.
+    ``pairs``: when no single move explains it, try two (:func:`observe_pairs`)."""
     t, frame = max(obs.t, live.state.time), obs.frame
     state, known = live.state, live.known
 
@@ -385,18 +386,27 @@ def observe(live: LiveKlondike, obs: Observation) -> tuple[LiveKlondike, list[Fi
         return live, [Finding("ambiguous", t, frame=frame,
                               detail="a card that moved has not been read yet: waiting for a clearer view")]
 
-    pairs = _two_moves(state, obs, known, t)
     if pairs:
-        ends = {_view(second.state) for _, _, second, _ in pairs}
-        if len(ends) > 1:
-            names = "; ".join(f"{a.move}, {b.move}" for a, _, b, _ in pairs)
-            return live, [Finding("ambiguous", t, frame=frame, detail=f"several pairs of moves fit: {names}")]
-        first, b1, second, b2 = pairs[0]
-        middle, one = _moved(live, first, b1, frame)
-        after, two = _moved(middle, second, b2, frame)
-        return after, [one, two]
-
+        return observe_pairs(live, obs)
     return live, [Finding("unrecognised", t, frame=frame, detail=_difference(_view(state), obs))]
+
+
+def observe_pairs(live: LiveKlondike, obs: Observation) -> tuple[LiveKlondike, list[Finding]]:
+    """The last resort for a view no single move explains: two legal moves, one after the other (a view
+    between them was never published). The live referee tries it after looking again past doubtful
+    readings: a simple explanation with one card misread beats two moves."""
+    t, frame, state = max(obs.t, live.state.time), obs.frame, live.state
+    pairs = _two_moves(state, obs, live.known, t)
+    if not pairs:
+        return live, [Finding("unrecognised", t, frame=frame, detail=_difference(_view(state), obs))]
+    ends = {_view(second.state) for _, _, second, _ in pairs}
+    if len(ends) > 1:
+        names = "; ".join(f"{a.move}, {b.move}" for a, _, b, _ in pairs)
+        return live, [Finding("ambiguous", t, frame=frame, detail=f"several pairs of moves fit: {names}")]
+    first, b1, second, b2 = pairs[0]
+    middle, one = _moved(live, first, b1, frame)
+    after, two = _moved(middle, second, b2, frame)
+    return after, [one, two]
 
 
 def _involved(state: KlondikeState, move: Move) -> list[Card]:

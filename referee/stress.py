@@ -29,7 +29,7 @@ import enum
 import random
 from collections import Counter
 from dataclasses import dataclass, field, replace
-from typing import Any, ClassVar, Iterator, Mapping, Union
+from typing import Any, ClassVar, Iterator, Union
 
 from .cards import DECK, Card, CardError, parse_card_list, rank_name
 from .options import choice, int_choice, option, parse_bool, parse_options

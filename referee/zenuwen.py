@@ -31,7 +31,7 @@ from collections import Counter
 from dataclasses import dataclass, field, replace
 from typing import Any, ClassVar, Iterator, Union
 
-from .cards import Card, CardError, parse_card_list, rank_name, shuffled_decks
+from .cards import Card, CardError, parse_card_list, shuffled_decks
 from .options import choice, int_choice, option, parse_options
 from .simultaneous import adjacent, event_type, read_player, read_ref, read_time, ref_json
 from .verdict import Event, Illegal, Legal, NotationError
