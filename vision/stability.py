@@ -176,6 +176,8 @@ class StabilityFilter:
             if (vote.pile.backs, vote.pile.codes) != (before.backs, before.codes) and now - first[1] < self.slow_s:
                 if vote.pile.codes == before.codes:  # only the count of backs flickers: keep the old one
                     out[zone] = replace(vote, pile=replace(vote.pile, backs=before.backs))
+                elif self._under_top_only(zone, vote.pile, before):
+                    out[zone] = replace(vote, pile=before)
                 else:
                     out[zone] = Vote(False, vote.pile, "changed with nothing moving there: a misreading?")
         return out
@@ -274,6 +276,13 @@ class StabilityFilter:
             del out[drop]
         return out
 
+    def _under_top_only(self, zone: str, pile: PileState, before: PileState) -> bool:
+        """In a fan whose cards are covered by the next ones (a draw-3 waste), only cards under an
+        unchanged top read now and then: that is no change (the published pile stays), and it must
+        not hold the table while the readings flicker."""
+        return (self.fanned[zone] and zone not in self.keep_covered and bool(pile.codes)
+                and pile.codes[-1:] == before.codes[-1:] and pile.backs == before.backs)
+
     def first_face_place(self, zone: str) -> float | None:
         """Where the first (lowest) face-up card of ``zone``'s published pile lay along its fan."""
         pile = self._published_pile(zone)
@@ -340,7 +349,10 @@ class StabilityFilter:
             if carried:
                 out[zone] = Vote(False, vote.pile, f"card in hand: {carried}")
             elif lost and not came and not new_backs and now - first[1] < self.vanish_hold_s:
-                out[zone] = Vote(False, vote.pile, f"vanished, maybe covered: {lost}")
+                if self._under_top_only(zone, vote.pile, before):
+                    out[zone] = replace(vote, pile=before)
+                else:
+                    out[zone] = Vote(False, vote.pile, f"vanished, maybe covered: {lost}")
         return out
 
     def _keep_covered_cards(self, votes: dict[str, Vote], view: FrameView) -> dict[str, Vote]:
