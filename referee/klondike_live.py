@@ -458,7 +458,8 @@ def _two_moves(state: KlondikeState, obs: Observation, known: frozenset[Card], t
     """Two legal moves, one after the other, that the view shows (a view between them was never
     published: a hand stayed over the table, a reading flickered). A card the first move reveals (a
     draw, a card turned up) is known only from where the view shows it, so the second move is found
-    among all card moves a hand could make and judged once the view has said what the card is."""
+    among all card moves a hand could make and judged once the view has said what the card is (never,
+    as for a single move, on a card no view has read)."""
     out = []
     for m1 in klondike.legal_moves(state):
         v1 = klondike.apply(state, replace(m1, t=t))
@@ -467,13 +468,15 @@ def _two_moves(state: KlondikeState, obs: Observation, known: frozenset[Card], t
             b1 = _match(view, obs, known)
             if b1 is None:
                 continue
+            if any(c not in known and c not in b1 for c in _involved(v1.state, m2)):
+                continue  # a card it involves never read: its verdict would be a guess
             v2 = klondike.apply(_learn(v1.state, b1), replace(m2, t=t))
             if not isinstance(v2, Legal):
                 continue
             b2 = _match(_view(v2.state), obs, known)
             if b2 is None:
                 continue
-            out.append((Legal(v1.move, v1.state, v1.score_delta, v1.events), b1, v2, b2))
+            out.append((v1, b1, v2, b2))
     return out
 
 

@@ -228,7 +228,7 @@ class CardDetector:
         return [self.classes[int(i)] for i in best], p[np.arange(len(best)), best]
 
 
-def _dedupe(dets: list[Detection], iou: float = 0.5, inside: float = 0.4, back_iou: float = 0.5) -> list[Detection]:
+def _dedupe(dets: list[Detection], iou: float = 0.5, inside: float = 0.4) -> list[Detection]:
     """One printed index is one card, whatever the two stages disagreed on: drop a detection that
     overlaps a more confident one by IoU > ``iou``. Between two card faces also one that lies partly
     (``inside`` of the smaller box) within the other: indices that both show fully cannot overlap
@@ -240,8 +240,7 @@ def _dedupe(dets: list[Detection], iou: float = 0.5, inside: float = 0.4, back_i
     dets = sorted(dets, key=lambda d: -d.confidence)
     out: list[Detection] = []
     for d in dets:
-        if all(_iou(d.box, o.box) <= (back_iou if BACK in (d.card, o.card) else iou)
-               and (BACK in (d.card, o.card) or _ios(d.box, o.box) <= inside)
+        if all(_iou(d.box, o.box) <= iou and (BACK in (d.card, o.card) or _ios(d.box, o.box) <= inside)
                for o in out):
             out.append(d)
     return out

@@ -135,7 +135,8 @@ class ReachWatch:
             return []
         for seat in self._waiting - self._ready:
             if not any(self._corridor_seen[(c.name, seat)] for c in self.centres):
-                self._ready.add(seat)  # its side of the table has been still for memory_s
+                # its side of the table still in every frame since the call (at most memory_s back)
+                self._ready.add(seat)
         found: list[Reach] = []
         for centre in self.centres:
             if not self._changed(changed, centre.name, self.zone_fraction):

@@ -18,8 +18,8 @@ from calibration.homography import TableHomography
 from calibration.zones import ZoneLayout
 from vision.card_grouping import group_cards
 from vision.detections import Detection
-from vision.motion import MotionMeter
 from vision.back_edges import back_edges
+from vision.motion import MotionMeter
 from vision.pile_assignment import OFF, FrameView, assign_piles, moved_zones
 from vision.stability import StabilityFilter
 from vision.table_state import TableState
@@ -141,7 +141,7 @@ class TableTracker:
             # the published first card, unread in this frame, still lies under the first one read
             # (cards leave a fan from the top): the strip must reach its edge
             lowest = self.filter.first_face_place(zone.name)
-            edges = back_edges(image, h, zone, max(first, lowest or first))
+            edges = back_edges(image, h, zone, first if lowest is None else max(first, lowest))
             if edges is not None:
                 zv.back_places = edges
 
