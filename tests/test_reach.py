@@ -67,3 +67,11 @@ def test_a_key_press_after_the_cameras_slap_is_the_same_slap() -> None:
     kinds = [(h.get("kind"), h.get("move", {}).get("op")) for h in referee.history if h.get("type") == "verdict"]
     assert kinds.count(("move", "slap")) == 2
     assert [h for h in referee.history if h.get("kind") == "illegal" and h.get("rule") == "S8"] == []
+
+
+def test_analyze_refuses_a_calibration_laid_out_for_another_game(tmp_path: Path, capsys) -> None:
+    klondike_cal = CLIP.parent / "klondike" / "calibration.json"
+    code = main(["analyze", str(CLIP / "video.mp4"), "--game", "stress", "--calibration", str(klondike_cal),
+                 "--out", str(tmp_path / "game.jsonl"), "--games-dir", str(tmp_path / "games")])
+    assert code == 2 and "lays out 'klondike', not 'stress'" in capsys.readouterr().err
+    assert not (tmp_path / "game.jsonl").exists()

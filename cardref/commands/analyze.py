@@ -39,6 +39,8 @@ def main(args: argparse.Namespace) -> int:
         follower = find_follower(args.game)
         rules = follower.rules_from_spec(args.rules)
         calibration = load_calibration(args.calibration)
+        if calibration.layout is not None and calibration.layout.game != args.game:
+            raise ValueError(f"{args.calibration} lays out {calibration.layout.game!r}, not {args.game!r}")
     except (ValueError, OSError) as exc:
         print(f"cardref analyze: {exc}", file=sys.stderr)
         return 2
