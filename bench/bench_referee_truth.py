@@ -51,6 +51,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--deck", default="simplistic", help="a deck the detector never trained on")
     parser.add_argument("--seconds", type=float, default=60.0)
     parser.add_argument("--rules", default="draw=3")
+    parser.add_argument("--detector", help="candidate corner-detector weights X.onnx (default: shipped)")
     parser.add_argument("--keep", type=Path, help="keep the videos and logs here (seed-N folders)")
     args = parser.parse_args(argv)
 
@@ -68,7 +69,7 @@ def main(argv: list[str] | None = None) -> int:
         subprocess.run(
             ["cardref", "analyze", str(out / "video.mp4"), "--game", "klondike", "--rules", args.rules,
              "--calibration", str(out / "calibration.json"), "--out", str(out / "game.jsonl"),
-             "--games-dir", str(out / "games")],
+             "--games-dir", str(out / "games")] + (["--detector", args.detector] if args.detector else []),
             check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
         )
         result = score(out)

@@ -12,10 +12,11 @@ inputs at their true times. For every play that makes both centre tops the same 
   ``stress`` call emitted by the referee;
 - from the table at rest again (the hand gone: ``t`` of the move line) to the call.
 
-The engine's own share (microseconds) is in bench_speed_games.py; what dominates here is waiting for
-the table: the hand withdrawing over the centre and the tracker's settle time, and, after a play, the
-tracker holding the whole table back while the card still shows in the row place the playing hand is
-refilling (docs/truth-videos.md). A stress that is never called is printed as NOT CALLED.
+The engine's own share (microseconds) is in bench_speed_games.py; what dominates here is the frame
+rate: the call comes from a first look at the centre piles (``StabilityFilter.glimpse``: the new top
+read still in two frames, 0.1 s apart at the clips' 10 fps), not from the steady table, which waits for
+the playing hand to refill its row (docs/truth-videos.md). A stress that is never called is printed as
+NOT CALLED.
 
 ``--seeds`` also renders fresh Stress clips (1280x720, about 40 s of CPU each) and measures them too;
 ``--keep DIR`` keeps those renders (and measures a clip already there without rendering it again), so

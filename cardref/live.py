@@ -115,6 +115,27 @@ class LiveReferee:
             self._check_end(table.t, jpeg)
         return findings
 
+    def glimpse(self, table: TableState, jpeg: bytes | None = None) -> list[Finding]:
+        """A first look at a few zones before the table settles (``StabilityFilter.glimpse``: the rest
+        held). Taken only when it makes one of the follower's quick calls (a stress, the moment both
+        centre tops match); anything else it would conclude is left to the steady state that follows,
+        so a look at a card still in a hand can never bring an illegal verdict or an unrecognised
+        change. The moves it brings are logged like any others."""
+        if self.live is None or self.ended is not None or not self.follower.quick_calls:
+            return []
+        obs = observation_from_table(table, self.min_confidence)
+        live, findings = self.follower.observe(self.live, obs)
+        quick = any(f.kind == "call" and f.verdict.kind in self.follower.quick_calls for f in findings)
+        if not quick or any(f.kind not in ("move", "call") for f in findings):
+            return []
+        self.live = live
+        self.last_t = max(self.last_t, table.t)
+        for finding in findings:
+            self._record(finding, jpeg)
+        self._send({"type": "state", "t": table.t, **self.state_message()})
+        self._check_end(table.t, jpeg)
+        return findings
+
     def act(self, name: str, t: float, **kwargs: Any) -> list[Finding]:
         """What the camera cannot see, given by a key press or a tap (a Stress slap, a Zenuwen pile
         choice): judged by the game's follower, then logged and published like any finding. A slap the

@@ -99,6 +99,8 @@ class Pipeline:
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
         self._last_picture = -1e9
+        self._quick_zones = referee.follower.quick_zones
+        self._last_glimpse: Any = None
         self.states: list[TableState] = []
 
     @property
@@ -156,9 +158,21 @@ class Pipeline:
             self.stats.published += 1
             self.states.append(table)
             self.referee.feed(table, jpeg=picture or encode_jpeg(image))
+        elif self._quick_zones:
+            self._glimpse(image, picture)
         if self.reach is not None:
             self._watch_slaps(image, t)
         return table
+
+    def _glimpse(self, image: np.ndarray, picture: bytes | None) -> None:
+        """The follower's quick zones looked at before they settle (a stress call must not wait for the
+        playing hand to refill its row); the referee takes the look only if it makes a quick call."""
+        partial = self.tracker.filter.glimpse(self._quick_zones)
+        key = partial.key() if partial is not None else None
+        if partial is None or key == self._last_glimpse:
+            return
+        self._last_glimpse = key
+        self.referee.glimpse(partial, jpeg=picture or encode_jpeg(image))
 
     def _watch_slaps(self, image: np.ndarray, t: float) -> None:
         """While the game awaits slaps, each player's first hand on a centre pile is their slap. Seat

@@ -35,11 +35,16 @@ class Follower:
     """What the camera cannot see, given by a key press or screen tap: name -> ``f(live, ...)``
     returning ``(live, findings)`` like ``observe`` (e.g. Stress ``slap(live, player, t, pile=0)``)."""
     slappers: Callable[[Any], frozenset[int]] = lambda live: frozenset()
+    """The players whose slap is awaited now (a called stress), so that whatever watches the hands
+    (the camera's reach watch, cardref/pipeline.py) knows when to look and whom for."""
     observe_further: Callable[[Any, Observation], tuple[Any, list[Finding]]] | None = None
     """A last, costlier look at a view ``observe`` could not explain, even past doubtful readings
     (Klondike: two moves in one view)."""
-    """The players whose slap is awaited now (a called stress), so that whatever watches the hands
-    (the camera's reach watch, cardref/pipeline.py) knows when to look and whom for."""
+    quick_zones: frozenset[str] = frozenset()
+    """Zones worth a first look before the table settles (``StabilityFilter.glimpse``) ..."""
+    quick_calls: frozenset[str] = frozenset()
+    """... for these calls only: a look that makes none of them is thrown away (Stress: the stress
+    call, S8, from the two centre tops, while the playing hand still refills its row)."""
 
 
 FOLLOWERS: dict[str, Follower] = {
@@ -65,6 +70,8 @@ FOLLOWERS: dict[str, Follower] = {
         stress_live.rules_spec,
         {"slap": stress_live.slap, "new_round": stress_live.new_round},
         stress_live.slappers,
+        quick_zones=frozenset(stress_live.CENTRE_ZONES),
+        quick_calls=frozenset({"stress"}),
     ),
     "zenuwen": Follower(
         "zenuwen",

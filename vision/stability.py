@@ -18,11 +18,11 @@ from __future__ import annotations
 from collections import Counter, deque
 from dataclasses import dataclass, replace
 from itertools import combinations
-from typing import Literal
+from typing import Iterable, Literal
 
 import numpy as np
 
-from vision.pile_assignment import OFF, FrameView
+from vision.pile_assignment import OFF, CardInZone, FrameView
 from vision.table_state import Key, PileState, SeenCard, TableState
 
 CardKey = tuple[str, int]
@@ -282,6 +282,60 @@ class StabilityFilter:
         not hold the table while the readings flicker."""
         return (self.fanned[zone] and zone not in self.keep_covered and bool(pile.codes)
                 and pile.codes[-1:] == before.codes[-1:] and pile.backs == before.backs)
+
+    def glimpse(self, zones: Iterable[str], quick_s: float = 0.1, min_frames: int = 2,
+                shift_mm: float = 5.0) -> TableState | None:
+        """A first look at ``zones`` before they are steady, for calls that must come faster than a
+        table can settle (a stress, S8, while the playing hand still refills its row). In each zone, a
+        card not in its published pile that every frame of the last ``quick_s`` (at least
+        ``min_frames``) reads, lying still (its indices moved less than ``shift_mm``), is taken as the
+        new top of that squared pile. Returns the published table with those tops added and every
+        other zone held (not to be judged), or None when no zone shows exactly one such card.
+
+        Not a published state (it may be a card still in a hand held still over the pile): it goes to
+        the referee alone, which takes it only when it makes the call, never to STATES.jsonl."""
+        if self.published is None:
+            return None
+        recent = [v for v in self.history if v.t >= self.history[-1].t - quick_s - 1e-6] if self.history else []
+        if len(recent) < min_frames:
+            recent = list(self.history)[-min_frames:]
+        if len(recent) < min_frames:
+            return None
+        piles = dict(self.published.piles)
+        changed = False
+        wanted = set(zones)
+        for zone in wanted:
+            if self.fanned.get(zone, True):
+                continue  # fans settle through the window; only squared piles' tops are glimpsed
+            before = self._published_pile(zone)
+            new = self._still_newcomers(zone, recent, set(before.codes), shift_mm)
+            if len(new) == 1:
+                piles[zone] = replace(before, cards=before.cards + new)
+                changed = True
+        if not changed:
+            return None
+        last = recent[-1]
+        held = tuple(sorted(z for z in self.fanned if z != OFF and z not in wanted))
+        return TableState(last.t, last.index, piles, self.published.off, held)
+
+    @staticmethod
+    def _still_newcomers(zone: str, frames: list[FrameView], old: set[str], shift_mm: float) -> tuple[SeenCard, ...]:
+        """Cards read in ``zone`` in every one of ``frames``, not in ``old``, that did not move."""
+        readings: dict[str, list[CardInZone]] = {}
+        for view in frames:
+            zv = view.zones.get(zone)
+            codes = {c.card: c for c in zv.cards} if zv is not None else {}
+            for code, card in codes.items():
+                readings.setdefault(code, []).append(card)
+        out = []
+        for code, seen in readings.items():
+            if code in old or len(seen) < len(frames):
+                continue
+            # the nearest indices of the first and last reading (a card may show one index, then two)
+            shift = min(float(np.hypot(a[0] - b[0], a[1] - b[1])) for a in seen[0].points_mm for b in seen[-1].points_mm)
+            if shift <= shift_mm:
+                out.append(SeenCard(code, float(np.mean([c.confidence for c in seen]))))
+        return tuple(out)
 
     def first_face_place(self, zone: str) -> float | None:
         """Where the first (lowest) face-up card of ``zone``'s published pile lay along its fan."""

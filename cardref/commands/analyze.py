@@ -22,6 +22,8 @@ def register(subparsers: Any) -> None:
     p.add_argument("--out", required=True, help="where to write the game log (JSONL, docs/gamelog-format.md)")
     p.add_argument("--players", default="", help="players' names, comma-separated")
     p.add_argument("--games-dir", help="games directory to keep the game in (default: the user's)")
+    p.add_argument("--detector", help="corner-detector weights X.onnx, or module:factory returning "
+                                      "frame -> list[Detection] (default: shipped model)")
     p.add_argument("--detections", help="read each frame's corner boxes from a file (boxes.jsonl[.gz] of cardref "
                                         "render --boxes) instead of running the detector")
     p.set_defaults(func=main)
@@ -47,16 +49,25 @@ def main(args: argparse.Namespace) -> int:
     if not Path(args.video).exists():
         print(f"cardref analyze: no such video: {args.video}", file=sys.stderr)
         return 2
-    store = GameStore(args.games_dir)
-    players = [p.strip() for p in args.players.split(",") if p.strip()] or ["player"]
-    writer = store.new_game(args.game, follower.rules_spec(rules), players, deal=None)
-    referee = LiveReferee(args.game, rules, writer=writer)
     replay = None
+    detect = None
     if args.detections:
         from vision.detection_replay import replay_detector
 
         replay = replay_detector(args.detections, min_visible=0.6)
-    pipeline = Pipeline(args.video, calibration, referee, realtime=False, replay=replay)
+    elif args.detector:
+        from .observe import load_detect
+
+        try:
+            detect = load_detect(args.detector)
+        except (ValueError, OSError, ImportError, AttributeError) as exc:
+            print(f"cardref analyze: --detector: {exc}", file=sys.stderr)
+            return 2
+    store = GameStore(args.games_dir)
+    players = [p.strip() for p in args.players.split(",") if p.strip()] or ["player"]
+    writer = store.new_game(args.game, follower.rules_spec(rules), players, deal=None)
+    referee = LiveReferee(args.game, rules, writer=writer)
+    pipeline = Pipeline(args.video, calibration, referee, detect=detect, realtime=False, replay=replay)
     try:
         stats = pipeline.run()
     finally:

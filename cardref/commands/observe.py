@@ -58,12 +58,17 @@ def default_detect() -> Detect:
 
 
 def load_detect(spec: str | None) -> Detect:
-    """``None`` -> the shipped detector; ``module:factory`` -> ``factory()``."""
+    """``None`` -> the shipped detector; ``X.onnx`` -> other corner-detector weights with the shipped
+    classifier (to measure a candidate model on videos); ``module:factory`` -> ``factory()``."""
     if not spec:
         return default_detect()
+    if spec.endswith(".onnx"):
+        from vision.detector import CardDetector
+
+        return CardDetector(detector=spec).detect
     module, _, name = spec.partition(":")
     if not module or not name:
-        raise ValueError(f"--detector must be module:factory, got {spec!r}")
+        raise ValueError(f"--detector must be X.onnx or module:factory, got {spec!r}")
     factory = getattr(importlib.import_module(module), name)
     detect = factory()
     if not callable(detect):
@@ -184,7 +189,8 @@ def register(subparsers: Any) -> None:
     p.add_argument("--columns", type=int, choices=(7, 8), default=7, help="Klondike columns (K16: 8)")
     p.add_argument("--settle", type=float, help="seconds a state must be steady before it is published (0.25)")
     p.add_argument("--scope", choices=("table", "zone"), help="publish when the whole table / each zone is steady")
-    p.add_argument("--detector", help="module:factory returning frame -> list[Detection] (default: shipped model)")
+    p.add_argument("--detector", help="corner-detector weights X.onnx, or module:factory returning "
+                                    "frame -> list[Detection] (default: shipped model)")
     p.add_argument("--detections", help="read each frame's detections from a file instead (boxes.jsonl[.gz] "
                                         "of cardref render --boxes: the tracking measured without the detector)")
     p.set_defaults(func=main)
