@@ -393,6 +393,32 @@ def test_the_live_referee_follows_stress_through_the_follower_registry() -> None
     assert [x.kind for x in found] == ["move"] and ref.live.state.phase is Phase.LAY
 
 
+def test_a_glimpse_of_the_centre_is_taken_only_when_it_makes_a_stress() -> None:
+    """LiveReferee.glimpse (the centre piles looked at before the table settles, the rest held): a
+    play that makes no stress is left to the steady table; nor is an illegal play judged from a
+    glimpse; a play that makes the stress is taken, the stress called at once."""
+    from cardref.live import LiveReferee
+    from vision.table_state import PileState, SeenCard, TableState
+
+    def glimpse(state: StressState, t: float, centre: tuple[str, str]) -> TableState:
+        piles = {z: PileState(0, tuple(SeenCard(c or "?", 0.9) for c in p.cards)) for z, p in view(state, t).piles.items()}
+        piles["centre1"], piles["centre2"] = (PileState(0, (SeenCard(c, 0.9),)) for c in centre)
+        return TableState(t, 0, piles, held=tuple(z for z in piles if not z.startswith("centre")))
+
+    ref = LiveReferee("stress", "")
+    start = position("8H 6S 9D KC", "9S 2D JH 4S", "7C 8D")
+    ref.feed(TableState(0.0, 0, {z: PileState(0, tuple(SeenCard(c or "?", 0.9) for c in p.cards))
+                                 for z, p in view(start, 0.0).piles.items()}))
+    before = ref.live
+    assert ref.glimpse(glimpse(start, 0.5, ("7C", "9D"))) == []  # a legal play, no stress: not now
+    assert ref.glimpse(glimpse(start, 0.6, ("7C", "KC"))) == []  # illegal (S6): not from a glimpse
+    assert ref.glimpse(glimpse(start, 0.7, ("7C", "QS"))) == []  # a card from nowhere: not from a glimpse
+    assert ref.history == [] and ref.live is before
+    found = ref.glimpse(glimpse(start, 0.8, ("8H", "8D")))
+    assert [(f.kind, getattr(f.verdict, "kind", None)) for f in found] == [("move", None), ("call", "stress")]
+    assert ref.live.state.phase is Phase.STRESS and [h["type"] for h in ref.history] == ["verdict", "call"]
+
+
 def timing(seeds: range = range(1, 21)) -> str:
     """Milliseconds per judged view over whole rounds (refills seen apart): ``python tests/test_stress_live.py``."""
     times: list[float] = []

@@ -466,3 +466,39 @@ def test_a_foundation_card_read_two_ways_is_one_card_and_a_card_laid_on_it_is_ne
         if (s := tracker.update(i / 30, i, dets)) is not None:
             states.append(s.piles["foundation1"].codes)
     assert states == [("2C",), ("3C",)]
+
+
+def _zone_centre(layout: ZoneLayout, name: str) -> tuple[float, float]:
+    zone = next(z for z in layout.zones if z.name == name)
+    x, y = np.mean(zone.polygon(), axis=0)
+    return float(x), float(y)
+
+
+def test_a_glimpse_takes_a_new_centre_card_lying_still_before_the_table_settles() -> None:
+    """Stress: the 9S lands on centre 1 while a hand is over p1.pile4 (a zone that never settles here).
+    The published table keeps the old centre; a glimpse of the centre piles shows the 9S on top one
+    frame after it lay still, with every other zone held. A card still moving is no glimpse."""
+    layout = template("stress", 2)
+    tracker = TableTracker(layout, _flat(), TrackerSettings.for_game("stress", 2, image_motion=False))
+    c1, c2, pile = (_zone_centre(layout, z) for z in ("centre1", "centre2", "p1.pile4"))
+
+    def card(code: str, at: tuple[float, float]) -> Detection:
+        return _det(code, *at)
+
+    base = [card("10S", c1), card("8S", c2)]
+    for i in range(15):
+        tracker.update(i / 10, i, base + [card("9S", pile)])
+    assert tracker.published is not None and tracker.published.piles["centre1"].codes == ("10S",)
+    assert tracker.filter.glimpse(["centre1", "centre2"]) is None  # nothing new
+    # the 9S travels over centre 1 (moving), then lies on it; pile 4 flickers (the hand refilling it)
+    moving = [(c1[0] + 40, c1[1] + 30), (c1[0] + 15, c1[1] + 10)]
+    for k, at in enumerate(moving):
+        tracker.update(1.5 + k / 10, 15 + k, base + [card("9S", at)])
+        assert tracker.filter.glimpse(["centre1", "centre2"]) is None
+    tracker.update(1.7, 17, base + [card("9S", c1)])
+    assert tracker.filter.glimpse(["centre1", "centre2"]) is None  # one frame still: not yet
+    state = tracker.update(1.8, 18, base + [card("9S", (c1[0] + 1, c1[1]))] + [card("4S", pile)])
+    assert state is None or state.piles["centre1"].codes == ("10S",)
+    look = tracker.filter.glimpse(["centre1", "centre2"])
+    assert look is not None and look.piles["centre1"].codes == ("10S", "9S")
+    assert look.piles["centre2"].codes == ("8S",) and "centre1" not in look.held and "p1.pile4" in look.held
