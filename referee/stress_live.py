@@ -39,7 +39,10 @@ A stress (S8) concerns only the two centre tops: it is called on the first view 
 the clear (not under a hand, read), whatever hands are still over the rows or stocks (the playing
 hand refilling its row, a hand leaving after the new centre cards). A view that would make any other
 call (stuck: every row top counts), or a stress while a centre pile is under a hand or not read, is
-left unused (the hand may hide another play), up to ``MAX_DEFERRED`` views in a row. New centre cards that cannot be read are
+left unused (the hand may hide another play), up to ``MAX_DEFERRED`` views in a row. So is a view whose
+explanation takes a card from a row place under a hand and covers it with a later card (nothing in
+the view shows that move: a 5H laid on a 7H, S6, is also "the 6D under the hand first, then the 5H");
+it is judged again once that place shows its card still there (``LiveStress.held_back``). New centre cards that cannot be read are
 not accepted yet (``ambiguous``): the stress and stuck calls depend on them.
 
 **Inputs the camera cannot give** (the web app's key press or screen tap calls them, through
@@ -71,7 +74,7 @@ this module too.
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import Any, Callable, Iterator, Mapping, Sequence
 
 from . import stress
@@ -136,6 +139,10 @@ class PendingIllegal:
 @dataclass(frozen=True, slots=True)
 class LiveStress(Live[StressState, PendingIllegal]):
     """The referee's running picture of a real Stress game."""
+
+    held_back: Observation | None = field(default=None, compare=False)
+    """A view left unused because its only explanation took a card from a row place under a hand and
+    covered it (:func:`_unseen_and_covered`); judged again once that place shows what it held."""
 
 
 def _zone_ok(state: StressState, zone: str, seen: SeenPile, b: Binder, pending_refill: list[int]) -> bool:
@@ -344,6 +351,12 @@ def observe(live: LiveStress, obs: Observation) -> tuple[LiveStress, list[Findin
     if state.phase is Phase.ROUND_OVER and match(state, obs) is None:
         return replace(live, last=obs, waiting="the next deal (S11)"), []  # cards being gathered
 
+    if live.held_back is not None:
+        again = _judge_held_back(live, obs)
+        if again is not None:
+            return again
+        live = replace(live, held_back=None)
+
     goals = targets(match, obs, None if pend is None else lambda s: _overlay(s, pend))
     diff = differing_zones(state, obs)
     if pend is not None:
@@ -366,10 +379,13 @@ def observe(live: LiveStress, obs: Observation) -> tuple[LiveStress, list[Findin
         new_state, findings = replayed
         new_state, later = ENGINE.settle_calls(new_state, t, frame)
         findings += later
-        if node.moves and live.deferred < MAX_DEFERRED and _call_unseen(findings, obs):
-            # a call resting on a zone not seen (another card may lie there): the next view is
-            # judged from the same position
-            return deferred(live, obs), []
+        if node.moves and live.deferred < MAX_DEFERRED:
+            # a call resting on a zone not seen (another card may lie there), or a move nothing in
+            # the view shows: the next view is judged from the same position
+            if _unseen_and_covered(node.moves, obs):
+                return replace(deferred(live, obs), held_back=obs), []
+            if _call_unseen(findings, obs):
+                return deferred(live, obs), []
         return explained(live, new_state, findings, k, t, frame, _waiting)
 
     if pend is None:
@@ -401,6 +417,60 @@ def _call_unseen(findings: Sequence[Finding], obs: Observation) -> bool:
     if not calls or not unclear(obs):
         return False
     return not (all(f.verdict.kind == "stress" for f in calls) and _centre_seen(obs))
+
+
+def _landing_key(move: Any) -> tuple[Any, ...] | None:
+    if isinstance(move, Play):
+        return ("centre", move.to)
+    if isinstance(move, Stack):
+        return ("row", move.player, move.onto)
+    return None
+
+
+def _unseen_and_covered(moves: Sequence[Any], obs: Observation) -> bool:
+    """Does the series take a card from a row place the view does not show (under a hand, unread) and
+    cover it with a later move (or new centre cards)? Nothing in the view shows that move happened: a
+    5H laid on a 7H (S6) while the hand is still over the row was explained as the 6D under the hand
+    played first, then the 5H on it; the row showed the 6D again a moment later."""
+    hidden = unjudged(obs)
+    for i, move in enumerate(moves):
+        if not isinstance(move, (Play, Stack)) or not isinstance(move.source, int):
+            continue
+        if row_zone(move.player, move.source) not in hidden:
+            continue
+        landing = _landing_key(move)
+        assert landing is not None
+        if any(isinstance(later, Lay) and landing[0] == "centre" or _landing_key(later) == landing for later in moves[i + 1:]):
+            return True
+    return False
+
+
+def _judge_held_back(live: LiveStress, obs: Observation) -> tuple[LiveStress, list[Finding]] | None:
+    """The view held back, judged again with its hidden row places filled in from ``obs`` where ``obs``
+    shows them as the position has them (in a one-deck game a card that left its place does not come
+    back: it never left), then ``obs`` from there. None when no hidden place can be filled that way or
+    the held-back view still explains nothing."""
+    held = live.held_back
+    assert held is not None
+    piles = dict(held.piles)
+    filled = False
+    for zone in unjudged(held):
+        now = judged(obs, zone)
+        at = seat_zone(zone, live.state.seats)
+        if now is None or None in now.cards or at is None or pile_number(at[2]) is None:
+            continue
+        p, seat, place = at
+        row = seat.row[pile_number(place)]
+        if now.cards and row and not is_unseen(row[-1]) and now.cards[-1] == seen_code(row[-1]):
+            piles[zone] = now
+            filled = True
+    if not filled:
+        return None
+    first, found = observe(replace(live, held_back=None, deferred=MAX_DEFERRED), Observation(held.t, piles, held.frame))
+    if not any(f.kind in ("move", "illegal") for f in found):
+        return None
+    second, more = observe(replace(first, deferred=0), obs)
+    return second, found + more
 
 
 def _illegal_once_seen(

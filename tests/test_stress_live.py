@@ -265,6 +265,28 @@ def test_a_same_rank_play_is_illegal_until_taken_back_while_the_other_player_goe
     same_table(live, truth, stocks=False)
 
 
+def test_a_play_that_only_a_card_under_a_hand_could_make_legal_waits_for_that_card() -> None:
+    """Player 0 lays the 5H on the 7H (S6) while their hand is still over row place 3, which holds the
+    6D: "the 6D played first, then the 5H on it" also explains the view, but nothing in it shows the
+    6D moved. The view is held back; the next one shows the 6D still in its place, so the held-back
+    view was the illegal play (said at its time), and then its take-back."""
+    truth = position("5H AC 6D KS", "8S 2D JH 4S", "7H 10C")
+    live = stress_live.start(view(truth, 0.0))
+    live, f = stress_live.observe(live, seen(truth, 1.0, p1_pile1="-", p1_pile3="held", centre1="5H"))
+    assert f == [] and live.held_back is not None
+    live, f = stress_live.observe(live, seen(truth, 1.4, p1_pile1="-", centre1="5H"))
+    assert [(x.kind, x.rule, x.t) for x in f] == [("illegal", "S6", 1.0)] and key(f[0].move) == ("play", 0, 0, 0)
+    live, f = stress_live.observe(live, view(truth, 2.0))
+    assert [x.kind for x in f] == ["taken_back"]
+    # when the next view shows the place refilled, the 6D did go first: two legal plays
+    truth = position("5H AC 6D KS", "8S 2D JH 4S", "7H 10C")
+    live = stress_live.start(view(truth, 0.0))
+    live, f = stress_live.observe(live, seen(truth, 1.0, p1_pile1="-", p1_pile3="held", centre1="5H"))
+    assert f == []
+    live, f = stress_live.observe(live, seen(truth, 1.4, p1_pile1="-", p1_pile3="2C", centre1="5H"))
+    assert [(x.kind, key(x.move)) for x in f] == [("move", ("play", 0, 2, 0)), ("move", ("play", 0, 0, 0))]
+
+
 def test_a_stress_is_called_at_once_and_settled_by_two_slaps() -> None:
     truth = position("8H 6S 9D KC", "9S 2D JH 4S", "7C 8D")
     live = stress_live.start(view(truth, 0.0))

@@ -502,3 +502,31 @@ def test_a_glimpse_takes_a_new_centre_card_lying_still_before_the_table_settles(
     look = tracker.filter.glimpse(["centre1", "centre2"])
     assert look is not None and look.piles["centre1"].codes == ("10S", "9S")
     assert look.piles["centre2"].codes == ("8S",) and "centre1" not in look.held and "p1.pile4" in look.held
+
+
+def test_a_held_zone_settling_unchanged_gives_a_clearer_view_not_a_new_state() -> None:
+    """Stress: a card lands on centre 1 while p1.pile2's card is being shifted about (held): the table
+    is published with p1.pile2 held. When p1.pile2 settles as it was, no new state is published (the
+    table did not change), but the same table with nothing held is there once for the referee."""
+    layout = template("stress", 2)
+    tracker = TableTracker(layout, _flat(), TrackerSettings.for_game("stress", 2, image_motion=False))
+    c1, c2, pile = (_zone_centre(layout, z) for z in ("centre1", "centre2", "p1.pile2"))
+    base = [_det("10S", *c1), _det("8S", *c2)]
+    published = []
+    for i in range(40):
+        t = i / 10
+        dets = list(base)
+        if i >= 15:
+            dets[0] = _det("9S", *c1)
+        wobble = 20.0 * (i % 2) if 12 <= i < 25 else 0.0
+        dets.append(_det("7H", pile[0] + wobble, pile[1]))
+        state = tracker.update(t, i, dets)
+        if state is not None:
+            published.append(state)
+        if i == 24:
+            assert tracker.filter.take_clearer() is None
+    assert [s.piles["centre1"].codes for s in published] == [("10S",), ("9S",)]
+    assert "p1.pile2" in published[-1].held
+    clearer = tracker.filter.take_clearer()
+    assert clearer is not None and clearer.held == () and clearer.same_table(published[-1])
+    assert tracker.filter.take_clearer() is None

@@ -10,7 +10,9 @@ that shifted) during the window. A zone that is not settled keeps its last publi
 ``scope="table"`` publishes only when every zone is settled at once (turn games: nothing half-done is
 ever published). ``scope="zone"`` publishes each zone as soon as it settles while others are held
 (games where players play at the same time, Stress and Zenuwen, where the whole table is seldom calm).
-A state is published when it differs from the last one published.
+A state is published when it differs from the last one published. The same table again with fewer
+zones held is not published, but kept once for the referee (:meth:`StabilityFilter.take_clearer`),
+and :meth:`StabilityFilter.glimpse` gives a first look at a few squared piles before they settle.
 """
 
 from __future__ import annotations
@@ -115,6 +117,7 @@ class StabilityFilter:
         self.window: deque[FrameView] = deque()
         self.first_t: float | None = None
         self.published: TableState | None = None
+        self.clearer: TableState | None = None
         self._stack_order: dict[str, list[CardKey]] = {}
         self._places: dict[str, dict[str, float]] = {}
         """Zone -> card -> its place along the fan when last published."""
@@ -150,7 +153,11 @@ class StabilityFilter:
         votes = self._hold_vanished(votes, view)
         self.last_votes = votes
         state = self._compose(votes, view)
-        if state is None or state.same_table(self.published):
+        if state is None:
+            return None
+        if state.same_table(self.published):
+            if self._fewer_held(state):
+                self.published = self.clearer = state
             return None
         self._moved_since_published -= {z for z, v in votes.items() if v.settled}
         self.published = state
@@ -158,6 +165,17 @@ class StabilityFilter:
             if v.settled and v.places:
                 self._places[z] = dict(zip(v.pile.codes, v.places))
         return state
+
+    def take_clearer(self) -> TableState | None:
+        """The published table seen again with fewer zones held, once (None when there is none)."""
+        clearer, self.clearer = self.clearer, None
+        return clearer
+
+    def _fewer_held(self, state: TableState) -> bool:
+        """Zones published as held that now settled with the same cards. Not a new table (not published),
+        but news to a referee that waits to see them (a Stress view that would make a call while a row
+        was under a hand): kept as ``clearer`` for :meth:`take_clearer`."""
+        return self.published is not None and set(state.held) < set(self.published.held)
 
     def _hold_unmoved(self, votes: dict[str, Vote], now: float) -> dict[str, Vote]:
         """Cards do not come or go without a hand: a zone whose pile differs from the published one while
