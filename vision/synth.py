@@ -595,7 +595,7 @@ def jitter_box(rng: np.random.Generator, box: tuple[float, float, float, float],
 
 
 def write_split(out: Path, split: str, decks: list[Deck], n: int, seed: int, crops_per_scene: int = 8,
-                cls_only: bool = False, made_up_backs: float = 0.0) -> None:
+                cls_only: bool = False, made_up_backs: float = 0.0, full_frames: bool | None = None) -> None:
     import cv2
 
     rng = np.random.default_rng(seed)
@@ -625,7 +625,7 @@ def write_split(out: Path, split: str, decks: list[Deck], n: int, seed: int, cro
         if cls_only:
             continue
         # full-resolution frame with card codes (YOLO lines, our class order) for end-to-end evaluation
-        if split != "train":
+        if full_frames if full_frames is not None else split != "train":
             cv2.imwrite(str(full / "images" / f"{name}.jpg"), img, [cv2.IMWRITE_JPEG_QUALITY, 92])
             (full / "labels" / f"{name}.txt").write_text("".join(
                 f"{ALL_CLASSES.index(lb.cls) if lb.readable else ALL_CLASSES.index(UNREADABLE)} {(lb.box[0] + lb.box[2]) / 2 / W:.6f} {(lb.box[1] + lb.box[3]) / 2 / H:.6f} "
@@ -665,10 +665,13 @@ if __name__ == "__main__":
     ap.add_argument("--crops", type=int, default=8, help="classifier crops per scene")
     ap.add_argument("--cls-only", action="store_true", help="write only the classifier crops")
     ap.add_argument("--made-up-backs", type=float, default=0.0, help="share of scenes whose backs are made up (train only)")
+    ap.add_argument("--full-frames", action="store_true", help="also write the full-resolution labelled frames of a "
+                    "train split (for vision.detector_crops); the other splits always have them")
     a = ap.parse_args()
     tr, ho = deck_names(Path(a.decks))
     use = ho if a.split == "holdout" else tr
     print("decks:", use, flush=True)
     if a.made_up_backs and a.split != "train":
         ap.error("--made-up-backs is for training scenes: the other splits measure the real decks' backs")
-    write_split(Path(a.out), a.split, load_decks(Path(a.decks), use), a.n, a.seed, a.crops, a.cls_only, a.made_up_backs)
+    write_split(Path(a.out), a.split, load_decks(Path(a.decks), use), a.n, a.seed, a.crops, a.cls_only, a.made_up_backs,
+                a.full_frames or None)
