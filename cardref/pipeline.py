@@ -74,6 +74,7 @@ class Pipeline:
         realtime: bool | None = None,
         replay: Replay | None = None,
         watch_slaps: bool = True,
+        detector_weights: str | None = None,
     ) -> None:
         from calibration.templates import template
         from vision.reach import ReachWatch
@@ -83,6 +84,7 @@ class Pipeline:
         self.calibration = calibration
         self.referee = referee
         self._detect = detect
+        self._weights = detector_weights
         self._replay = replay
         self.publish = publish
         self.picture_every_s = picture_every_s
@@ -106,9 +108,10 @@ class Pipeline:
     @property
     def detect(self) -> Detect:
         if self._detect is None:
-            from vision.detector import default_detector
+            from vision.fine_regions import TableDetector
 
-            self._detect = default_detector().detect
+            # the shipped detector (or other weights), looking closer where this table's far cards are small
+            self._detect = TableDetector(self.tracker.homography, self.tracker.layout, detector=self._weights)
         return self._detect
 
     def run(self) -> PipelineStats:

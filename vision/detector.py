@@ -128,6 +128,10 @@ class DetectorConfig:
     iou: float = 0.5
     candidate_factor: float = 1.0
     threads: int = 2
+    tiles: tuple[tuple[int, int, int, int], ...] = ()
+    """Parts of the frame (x1, y1, x2, y2 in its pixels) also run at their own resolution, candidates
+    pooled with the whole frame's: where a table's far cards are too small for the whole-frame sizes
+    (vision.fine_regions picks them from the calibration)."""
 
 
 class CardDetector:
@@ -188,6 +192,13 @@ class CardDetector:
         c = self.config
         sizes = (c.imgsz,) if isinstance(c.imgsz, int) else tuple(c.imgsz)
         parts = [self._run(img, s) for s in sizes]
+        H, W = img.shape[:2]
+        for x1, y1, x2, y2 in c.tiles:
+            x1, y1, x2, y2 = max(0, x1), max(0, y1), min(W, x2), min(H, y2)
+            if x2 - x1 < 32 or y2 - y1 < 32:
+                continue
+            b, sc, k = self._run(img[y1:y2, x1:x2], -(-max(x2 - x1, y2 - y1) // 32) * 32)
+            parts.append((b + np.array([x1, y1, x1, y1], np.float32), sc, k))
         boxes = np.concatenate([p[0] for p in parts])
         scores = np.concatenate([p[1] for p in parts])
         kinds = np.concatenate([p[2] for p in parts])
@@ -263,6 +274,7 @@ def _iou(a: Sequence[float], b: Sequence[float]) -> float:
 
 
 @lru_cache(maxsize=4)
-def default_detector(threads: int = 2, imgsz: int | tuple[int, ...] = (384, 640)) -> CardDetector:
-    """The shipped models, loaded once per (threads, imgsz)."""
-    return CardDetector(config=DetectorConfig(threads=threads, imgsz=imgsz))
+def default_detector(threads: int = 2, imgsz: int | tuple[int, ...] = (384, 640),
+                     tiles: tuple[tuple[int, int, int, int], ...] = ()) -> CardDetector:
+    """The shipped models, loaded once per (threads, imgsz, tiles)."""
+    return CardDetector(config=DetectorConfig(threads=threads, imgsz=imgsz, tiles=tiles))

@@ -50,22 +50,31 @@ class ObserveStats:
                 + (f"; {extra}" if extra else ""))
 
 
-def default_detect() -> Detect:
-    """The shipped detector (the one place where observe's default is wired)."""
+def default_detect(table: Any = None) -> Detect:
+    """The shipped detector (the one place where observe's default is wired); given the table (a
+    :class:`~vision.tracking.TableTracker`), it also looks closer where the table's far cards are small."""
     from vision.detector import default_detector
 
-    return default_detector().detect
+    if table is None:
+        return default_detector().detect
+    from vision.fine_regions import TableDetector
+
+    return TableDetector(table.homography, table.layout)
 
 
-def load_detect(spec: str | None) -> Detect:
+def load_detect(spec: str | None, table: Any = None) -> Detect:
     """``None`` -> the shipped detector; ``X.onnx`` -> other corner-detector weights with the shipped
-    classifier (to measure a candidate model on videos); ``module:factory`` -> ``factory()``."""
+    classifier (to measure a candidate model on videos); ``module:factory`` -> ``factory()``. ``table``:
+    as :func:`default_detect` (not for a factory)."""
     if not spec:
-        return default_detect()
+        return default_detect(table)
     if spec.endswith(".onnx"):
         from vision.detector import CardDetector
+        from vision.fine_regions import TableDetector
 
-        return CardDetector(detector=spec).detect
+        if not Path(spec).is_file():
+            raise FileNotFoundError(f"model file not found: {spec!r}")
+        return TableDetector(table.homography, table.layout, detector=spec) if table is not None else CardDetector(detector=spec).detect
     module, _, name = spec.partition(":")
     if not module or not name:
         raise ValueError(f"--detector must be X.onnx or module:factory, got {spec!r}")
@@ -209,7 +218,7 @@ def main(args: argparse.Namespace) -> int:
             replay = replay_detector(args.detections)
             detect: Detect = lambda image: []  # noqa: E731 - unused when replaying
         else:
-            detect = load_detect(args.detector)
+            detect = load_detect(args.detector, tracker)
     except (ValueError, OSError, ImportError, AttributeError, CalibrationError) as exc:
         print(f"cardref observe: {exc}", file=sys.stderr)
         return 2

@@ -1,0 +1,50 @@
+"""Looking closer where a table's far cards are too small for the detector's whole-frame sizes."""
+
+from __future__ import annotations
+
+import numpy as np
+
+import scripted_klondike
+from calibration.templates import template
+from vision.fine_regions import MAX_MM_PER_INPUT_PX, TableDetector, fine_regions
+
+SIZE = (1280, 720)
+
+
+def _image_centre(h, zone) -> np.ndarray:  # type: ignore[no-untyped-def]
+    return h.to_image(zone.polygon().mean(axis=0)[None])[0]
+
+
+def test_a_close_table_needs_no_closer_look() -> None:
+    layout = template("stress", 2)
+    h = scripted_klondike.camera_for(layout, SIZE, squeeze=0.1)
+    assert fine_regions(h, layout, SIZE) == ()
+
+
+def test_the_far_seats_of_a_four_player_table_get_one_tile_the_near_seat_none() -> None:
+    layout = template("zenuwen", 4)
+    h = scripted_klondike.camera_for(layout, SIZE, squeeze=0.3)  # filmed from the near side, steeply
+    (tile,) = fine_regions(h, layout, SIZE)
+    x1, y1, x2, y2 = tile
+    assert 0 <= x1 < x2 <= SIZE[0] and 0 <= y1 < y2 <= SIZE[1]
+    for zone in layout.zones:
+        x, y = _image_centre(h, zone)
+        inside = x1 <= x <= x2 and y1 <= y <= y2
+        small = h.mm_per_pixel(tuple(zone.polygon().mean(axis=0))) * max(SIZE) / 640 > MAX_MM_PER_INPUT_PX
+        if small:
+            assert inside, zone.name
+    near = [z for z in layout.zones if z.name.startswith("p1.")]
+    assert all(_image_centre(h, z)[1] > y2 for z in near)  # the near seat is read at the usual sizes
+    # a frame twice as large needs no closer look anywhere the 640 size reads well enough already
+    assert fine_regions(h, layout, SIZE, sizes=(384, 1280)) == ()
+
+
+def test_the_table_detector_picks_its_tiles_at_the_first_frame() -> None:
+    layout = template("zenuwen", 4)
+    h = scripted_klondike.camera_for(layout, SIZE, squeeze=0.3)
+    detect = TableDetector(h, layout)
+    assert detect(np.full((SIZE[1], SIZE[0], 3), 90, np.uint8)) == []  # an empty table
+    assert detect.detector is not None and detect.detector.config.tiles == fine_regions(h, layout, SIZE)
+    small = TableDetector(h, layout)
+    small(np.full((360, 640, 3), 90, np.uint8))  # a 640 frame runs whole at its own size already
+    assert small.detector is not None and small.detector.config.tiles == ()
