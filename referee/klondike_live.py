@@ -262,6 +262,13 @@ def _learn(state: KlondikeState, bind: dict[Card, str]) -> KlondikeState:
     )
 
 
+def _read(bind: dict[Card, str]) -> frozenset[Card]:
+    """The cards a view read for the first time (a match binds every card it reads that was not known).
+    A card face up but not read stays unknown: a deal card or a card turned up that the camera has
+    only seen, never read, keeps a placeholder's identity, which must never decide a verdict."""
+    return frozenset(Card.parse(code) for code in bind.values())
+
+
 def _visible(state: KlondikeState) -> set[Card]:
     up = {c for p, h in zip(state.tableau, state.hidden) for c in p[h:]}
     if state.waste:
@@ -325,7 +332,7 @@ def observe(live: LiveKlondike, obs: Observation, pairs: bool = True) -> tuple[L
     if bind is not None:
         state = _learn(state, bind)
         learned = tuple((p.code, c) for p, c in bind.items() if p.code != c)
-        after = replace(live, state=state, known=known | _visible(state), pending=None, pending_view=None)
+        after = replace(live, state=state, known=known | _read(bind), pending=None, pending_view=None)
         if live.pending is not None:
             return after, [Finding("taken_back", t, move=live.pending, frame=frame, learned=learned)]
         return after, []
@@ -448,7 +455,7 @@ def _moved(live: LiveKlondike, verdict: Legal[KlondikeState], b: dict[Card, str]
     # K6: the event names the card as the camera read it, not the placeholder.
     events = tuple(replace(e, cards=tuple(Card.parse(b.get(c, c.code)) for c in e.cards)) for e in verdict.events)
     verdict = Legal(verdict.move, new_state, verdict.score_delta, events)
-    after = LiveKlondike(new_state, live.known | _visible(new_state), None, None, live.moves + 1)
+    after = LiveKlondike(new_state, live.known | _read(b), None, None, live.moves + 1)
     t = verdict.move.t if verdict.move.t is not None else new_state.time
     return after, Finding("move", t, move=replace(verdict.move, t=None), verdict=verdict, frame=frame, learned=learned)
 

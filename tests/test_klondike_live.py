@@ -311,3 +311,23 @@ def test_a_draw_three_fan_read_in_part_does_not_fix_the_order_under_the_top() ->
     live, findings = klondike_live.observe(live, seen)
     assert [f.move for f in findings] == [Move.move("waste", "t6")]
     assert live.state.waste[-1].code == "2D"
+
+
+def test_a_card_seen_but_never_read_stays_unread_through_views_where_nothing_happened() -> None:
+    """Deal 1's QD is seen but not read at the start, and in the next view too (nothing happened). Its
+    placeholder (another card) must not become a known card then: the JC laid on it is judged only
+    once the QD is read, and legal (it was judged illegal against the placeholder)."""
+    r = KlondikeRules.make(draw=1)
+    truth = klondike.new_game(klondike.deal(1), r)
+    first = expected_observation(truth)
+    unread_first = replace(first, piles={**first.piles, "tableau2": SeenPile((None,), 1)})
+    live = klondike_live.start(unread_first, r)
+    live, findings = klondike_live.observe(live, replace(unread_first, t=0.5))
+    assert findings == [] and "QD" not in {c.code for c in live.known}
+    assert live.state.tableau[1][-1] not in live.known
+    moved = klondike.replay(truth, [Move.move("t1", "t2")])
+    seen = expected_observation(moved, t=1.0)
+    live, findings = klondike_live.observe(live, replace(seen, piles={**seen.piles, "tableau2": SeenPile((None, "JC"), 1)}))
+    assert [f.kind for f in findings] == ["ambiguous"]
+    live, findings = klondike_live.observe(live, seen)
+    assert [f.kind for f in findings] == ["move"] and findings[0].move == Move.move("t1", "t2")
