@@ -161,9 +161,11 @@ class Pipeline:
             self.stats.published += 1
             self.states.append(table)
             self.referee.feed(table, jpeg=picture or encode_jpeg(image))
+            self._last_glimpse = None  # the referee moved on: a look it refused may now make the call
         elif (clearer := self.tracker.filter.take_clearer()) is not None:
             # the same table with hands gone from zones that were held: the referee may have been waiting for them
             self.referee.feed(clearer, jpeg=picture or encode_jpeg(image))
+            self._last_glimpse = None
         elif self._quick_zones:
             self._glimpse(image, picture)
         if self.reach is not None:

@@ -51,13 +51,15 @@ def main(args: argparse.Namespace) -> int:
         return 2
     replay = None
     detect = None
+    # other weights go to the pipeline, which sizes the detector to the table; a factory is called here
+    weights = args.detector if args.detector and args.detector.endswith(".onnx") else None
     if args.detections:
         from vision.detection_replay import replay_detector
 
         replay = replay_detector(args.detections, min_visible=0.6)
-    elif args.detector and args.detector.endswith(".onnx"):
-        if not Path(args.detector).is_file():
-            print(f"cardref analyze: --detector: model file not found: {args.detector}", file=sys.stderr)
+    elif weights is not None:
+        if not Path(weights).is_file():
+            print(f"cardref analyze: --detector: model file not found: {weights}", file=sys.stderr)
             return 2
     elif args.detector:
         from .observe import load_detect
@@ -71,7 +73,6 @@ def main(args: argparse.Namespace) -> int:
     players = [p.strip() for p in args.players.split(",") if p.strip()] or ["player"]
     writer = store.new_game(args.game, follower.rules_spec(rules), players, deal=None)
     referee = LiveReferee(args.game, rules, writer=writer)
-    weights = args.detector if args.detector and args.detector.endswith(".onnx") else None
     pipeline = Pipeline(args.video, calibration, referee, detect=detect, realtime=False, replay=replay,
                         detector_weights=weights)
     try:
