@@ -536,9 +536,16 @@ def public_state(live: LiveKlondike) -> dict[str, object]:
 
 
 def ending(live: LiveKlondike, t: float) -> tuple[str, Event] | None:
-    """K13: ``(result, call)`` once the game is won or no useful move is left."""
+    """K13: ``(result, call)`` once the game is won or no useful move is left. "No useful move" is
+    called only when no card it rests on is a placeholder: a stock or waste card nobody has read (it may
+    fit somewhere; drawing brings it) or a face-up card not read yet. The face-down cards do not count:
+    turning one up is progress whatever it is."""
     end = klondike.outcome(live.state)
     if end is None:
+        return None
+    state = live.state
+    face_up = [c for p, h in zip(state.tableau, state.hidden) for c in p[h:]]
+    if end.result == "lost" and any(c not in live.known for c in (*state.stock, *state.waste, *face_up)):
         return None
     kind = "won" if end.result == "won" else "no_moves_left"
     return end.result, Event(kind, t=t, detail=end.reason)

@@ -331,3 +331,19 @@ def test_a_card_seen_but_never_read_stays_unread_through_views_where_nothing_hap
     assert [f.kind for f in findings] == ["ambiguous"]
     live, findings = klondike_live.observe(live, seen)
     assert [f.kind for f in findings] == ["move"] and findings[0].move == Move.move("t1", "t2")
+
+
+def test_no_useful_move_is_never_called_on_cards_nobody_has_read() -> None:
+    """K13 "no useful move" looks at the stock cards drawing can bring; in a live game those are
+    placeholders until drawn and read, and their guessed identities once ended a fresh game after its
+    first move. Only a position whose stock, waste and face-up cards have all been read can be lost."""
+    r = KlondikeRules.make(draw=3)
+    truth = klondike.new_game(klondike.deal(1), r)
+    live = klondike_live.start(expected_observation(truth), r)
+    stuck = replace(live.state, stock=live.state.stock[:3], tableau=tuple(p[-1:] for p in live.state.tableau),
+                    hidden=(0,) * 7)
+    assert klondike.outcome(stuck) is not None and klondike.outcome(stuck).result == "lost"
+    assert klondike_live.ending(replace(live, state=stuck), 1.0) is None  # the three stock cards are unread
+    seen_all = replace(live, state=stuck, known=live.known | frozenset(stuck.stock))
+    result = klondike_live.ending(seen_all, 1.0)
+    assert result is not None and result[0] == "lost"
