@@ -376,6 +376,27 @@ def test_a_run_that_left_a_column_takes_its_unseen_card_along() -> None:
     assert states[-1] == (("6S",), ("10H", "8D"))
 
 
+def test_a_card_under_one_that_stayed_stays_when_the_top_card_leaves() -> None:
+    """Column 1 is QH JC 10C; the 10C goes back onto the JD of column 2 (an illegal move taken back),
+    and from then on the QH's index is not read under the JC. The QH stays in column 1: the card right
+    above it, the JC, stayed; only the 10C, higher up, left (fresh truth video seed 309: the QH was
+    taken for part of a run that left, and the table was held for 17 s)."""
+    layout = template("klondike", 1, 7)
+    tracker = TableTracker(layout, _flat(), TrackerSettings(image_motion=False))
+    jd = [_det("JD", 100, 200), _det("JD", 140, 268)]
+    column = [_det("QH", 20, 200), _det("JC", 20, 222), _det("10C", 20, 244), _det("10C", 60, 312)]
+    before = jd[:1] + column
+    after = jd[:1] + [_det("10C", 100, 222), _det("10C", 140, 290)] + [_det("JC", 20, 222), _det("JC", 60, 290)]
+    states = []
+    for i in range(60):
+        dets = before if i < 20 else [] if i < 26 else after
+        state = tracker.update(i / 30, i, dets)
+        if state is not None:
+            states.append((state.t, state.piles["tableau1"].codes, state.piles["tableau2"].codes))
+    assert [x[1:] for x in states] == [(("QH", "JC", "10C"), ("JD",)), (("QH", "JC"), ("JD", "10C"))]
+    assert states[-1][0] < 26 / 30 + 0.5  # not held until the QH is believed gone
+
+
 def test_covered_cards_keep_their_place_under_a_card_read_only_now() -> None:
     """A column published as 6S 5H 3D (the 4S under the 3D unread); then the 4S is read while the 6S
     and 5H indices stop showing: they are still under it, in their places: 6S 5H 4S 3D."""

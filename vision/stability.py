@@ -431,8 +431,8 @@ class StabilityFilter:
         """In a fanned pile that keeps its cards (a tableau, not a waste) cards come off the top only: a
         published card that stopped showing while a card above it still shows (or new cards came on top),
         and that shows nowhere else, is covered (a card laid too close, a finger): it stays in the pile.
-        Not when a card that lay on it now shows in another pile: they left together, as a run, and
-        the card unseen there is one the camera missed where it went."""
+        Not when the nearest card above it that shows now shows in another pile: they left together,
+        as a run, and the card unseen there is one the camera missed where it went."""
         if self.published is None or not self.keep_covered:
             return votes
         out = dict(votes)
@@ -454,8 +454,11 @@ class StabilityFilter:
             for i, c in enumerate(before.cards):
                 if c.card in codes:
                     continue
-                if (c.card not in elsewhere and not any(b.card in elsewhere for b in before.cards[i + 1:])
-                        and (gained or any(b.card in codes for b in before.cards[i + 1:]))):
+                # the nearest card above it that shows anywhere: still here, it covers it; elsewhere,
+                # they left together as a run (cards leave a column from the top: one that stayed
+                # above it means it stayed too, whatever left higher up)
+                above = next((b.card for b in before.cards[i + 1:] if b.card in codes or b.card in elsewhere), None)
+                if c.card not in elsewhere and above not in elsewhere and (gained or above is not None):
                     was = old_places.get(c.card)
                     # a new reading, less sure than the published one, right where that card lay: the
                     # same index read otherwise now and then (9C / 8C); the published card stays
