@@ -544,8 +544,7 @@ def ending(live: LiveKlondike, t: float) -> tuple[str, Event] | None:
     if end is None:
         return None
     state = live.state
-    face_up = [c for p, h in zip(state.tableau, state.hidden) for c in p[h:]]
-    if end.result == "lost" and any(c not in live.known for c in (*state.stock, *state.waste, *face_up)):
+    if end.result == "lost" and any(c not in live.known for c in (*state.stock, *state.waste, *_visible(state))):
         return None
     kind = "won" if end.result == "won" else "no_moves_left"
     return end.result, Event(kind, t=t, detail=end.reason)

@@ -26,7 +26,7 @@ from typing import Any, Sequence
 import cv2
 import numpy as np
 
-from vision.detections import BACK, Detection
+from vision.detections import BACK, Detection, box_iou
 
 MODELS = Path(__file__).resolve().parent.parent / "models"
 DETECTOR_ONNX = MODELS / "corner_detector.onnx"
@@ -251,7 +251,7 @@ def _dedupe(dets: list[Detection], iou: float = 0.5, inside: float = 0.4) -> lis
     dets = sorted(dets, key=lambda d: -d.confidence)
     out: list[Detection] = []
     for d in dets:
-        if all(_iou(d.box, o.box) <= iou and (BACK in (d.card, o.card) or _ios(d.box, o.box) <= inside)
+        if all(box_iou(d.box, o.box) <= iou and (BACK in (d.card, o.card) or _ios(d.box, o.box) <= inside)
                for o in out):
             out.append(d)
     return out
@@ -263,14 +263,6 @@ def _ios(a: Sequence[float], b: Sequence[float]) -> float:
     iy = max(0.0, min(a[3], b[3]) - max(a[1], b[1]))
     small = min((a[2] - a[0]) * (a[3] - a[1]), (b[2] - b[0]) * (b[3] - b[1]))
     return ix * iy / small if small > 0 else 0.0
-
-
-def _iou(a: Sequence[float], b: Sequence[float]) -> float:
-    ix = max(0.0, min(a[2], b[2]) - max(a[0], b[0]))
-    iy = max(0.0, min(a[3], b[3]) - max(a[1], b[1]))
-    i = ix * iy
-    u = (a[2] - a[0]) * (a[3] - a[1]) + (b[2] - b[0]) * (b[3] - b[1]) - i
-    return i / u if u > 0 else 0.0
 
 
 @lru_cache(maxsize=4)

@@ -23,24 +23,10 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from vision.detections import BACK
+from vision.detections import BACK, box_iou
 from vision.detector import CardDetector, DetectorConfig, crop_square
 from vision.synth import CLS_SIZE
 from vision.yolo_folder import UNREADABLE, read_folder
-
-
-def iou_matrix(a: np.ndarray, b: np.ndarray) -> np.ndarray:
-    """IoU of every box of ``a`` (N, 4) with every box of ``b`` (M, 4), xyxy."""
-    if len(a) == 0 or len(b) == 0:
-        return np.zeros((len(a), len(b)), np.float32)
-    x1 = np.maximum(a[:, None, 0], b[None, :, 0])
-    y1 = np.maximum(a[:, None, 1], b[None, :, 1])
-    x2 = np.minimum(a[:, None, 2], b[None, :, 2])
-    y2 = np.minimum(a[:, None, 3], b[None, :, 3])
-    inter = np.clip(x2 - x1, 0, None) * np.clip(y2 - y1, 0, None)
-    area_a = (a[:, 2] - a[:, 0]) * (a[:, 3] - a[:, 1])
-    area_b = (b[:, 2] - b[:, 0]) * (b[:, 3] - b[:, 1])
-    return inter / np.maximum(area_a[:, None] + area_b[None, :] - inter, 1e-9)
 
 
 def classes_for(found: np.ndarray, labels: list[tuple[str, np.ndarray]], match: float) -> list[str | None]:
@@ -49,7 +35,7 @@ def classes_for(found: np.ndarray, labels: list[tuple[str, np.ndarray]], match: 
     or a label too little."""
     if not labels:
         return ["NONE"] * len(found)
-    iou = iou_matrix(found, np.stack([box for _, box in labels]))
+    iou = np.array([[box_iou(f, box) for _, box in labels] for f in found]).reshape(len(found), len(labels))
     out: list[str | None] = []
     for row in iou:
         j = int(row.argmax())

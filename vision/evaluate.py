@@ -18,7 +18,7 @@ from typing import Callable, Sequence
 
 import numpy as np
 
-from vision.detections import Detection
+from vision.detections import Detection, box_iou
 from vision.yolo_folder import CLASSES, UNREADABLE, Labelled
 
 
@@ -52,14 +52,6 @@ class ClassStats:
         return float(np.sum((mrec[i + 1] - mrec[i]) * mpre[i + 1]))
 
 
-def _iou(a: Sequence[float], b: Sequence[float]) -> float:
-    ix = max(0.0, min(a[2], b[2]) - max(a[0], b[0]))
-    iy = max(0.0, min(a[3], b[3]) - max(a[1], b[1]))
-    i = ix * iy
-    u = (a[2] - a[0]) * (a[3] - a[1]) + (b[2] - b[0]) * (b[3] - b[1]) - i
-    return i / u if u > 0 else 0.0
-
-
 def match_image(stats: dict[str, ClassStats], gt: list[tuple[str, tuple[float, float, float, float]]],
                 dets: Sequence[Detection], iou: float = 0.5) -> None:
     ignore = [box for code, box in gt if code == UNREADABLE]
@@ -71,12 +63,12 @@ def match_image(stats: dict[str, ClassStats], gt: list[tuple[str, tuple[float, f
         best, bi = iou, -1
         for k, (code, box) in enumerate(gt):
             if not used[k] and code == d.card:
-                v = _iou(d.box, box)
+                v = box_iou(d.box, box)
                 if v >= best:
                     best, bi = v, k
         if bi >= 0:
             used[bi] = True
-        elif any(_iou(d.box, box) >= iou for box in ignore):
+        elif any(box_iou(d.box, box) >= iou for box in ignore):
             continue  # on an unreadable index: neither a hit nor a false alarm
         stats[d.card].scores.append(d.confidence)
         stats[d.card].hits.append(bi >= 0)
@@ -163,7 +155,7 @@ class StageReport:
         found = [(kind, box) for kind, box, score in self.find(img) if score >= self.conf]
         for code, box in gt:
             kind = "BACK" if code == "BACK" else "corner"
-            hit = any(k == kind and _iou(b, box) >= 0.5 for k, b in found)
+            hit = any(k == kind and box_iou(b, box) >= 0.5 for k, b in found)
             if kind == "BACK":
                 self.backs += 1
                 self.backs_found += hit

@@ -27,6 +27,7 @@ from pathlib import Path
 import numpy as np
 
 from vision.decks import CARDS
+from vision.detections import box_iou
 from vision.detector import crop_square
 from vision.yolo_folder import UNREADABLE
 
@@ -571,18 +572,10 @@ def _none_crops(rng: np.random.Generator, img: np.ndarray, labels: list[Label], 
             x, y = rng.uniform(0, W - s), rng.uniform(0, H - s)
             box = (x, y, x + s * rng.uniform(0.5, 1.0), y + s)
         # skip crops that still hold most of a labelled index
-        if any(_iou(box, lb.box) > 0.3 for lb in idx):
+        if any(box_iou(box, lb.box) > 0.3 for lb in idx):
             continue
         out.append(crop_square(img, box, CLS_SIZE))
     return out
-
-
-def _iou(a: tuple[float, ...], b: tuple[float, ...]) -> float:
-    ix = max(0.0, min(a[2], b[2]) - max(a[0], b[0]))
-    iy = max(0.0, min(a[3], b[3]) - max(a[1], b[1]))
-    i = ix * iy
-    u = (a[2] - a[0]) * (a[3] - a[1]) + (b[2] - b[0]) * (b[3] - b[1]) - i
-    return i / u if u > 0 else 0.0
 
 
 def jitter_box(rng: np.random.Generator, box: tuple[float, float, float, float], amount: float = 0.12) -> tuple[float, float, float, float]:
