@@ -448,6 +448,28 @@ def test_an_index_read_otherwise_where_a_covered_card_lay_is_that_card() -> None
     assert states == [("9C",), ("9C", "8H")]
 
 
+def test_an_index_read_otherwise_half_a_card_lower_under_a_card_that_stayed_is_that_card() -> None:
+    """Column 10C 9D 8S 7H; from then on the 8S is read 8D, 11 mm lower than it lay (beyond the 10 mm of
+    one place), under the 7H that stayed: nothing can be laid under a card that stayed, so it is the
+    8S (fresh truth video seed 308: the tracker published both). A card read where a whole fan step
+    lies between two published cards is one the camera had not read before, and it is added."""
+    layout = template("klondike", 1, 7)
+    tracker = TableTracker(layout, _flat(), TrackerSettings(image_motion=False))
+    top = [_det("7H", 20, 266), _det("7H", 60, 334)]
+    column = [_det("10C", 20, 200), _det("9D", 20, 222), _det("8S", 20, 244, 0.6)] + top
+    misread = [_det("10C", 20, 200), _det("9D", 20, 222), _det("8D", 20, 255, 0.5)] + top
+    states = [s.piles["tableau1"].codes for i in range(60)
+              if (s := tracker.update(i / 30, i, column if i < 20 else [] if i < 26 else misread)) is not None]
+    assert states == [("10C", "9D", "8S", "7H")]
+
+    tracker = TableTracker(layout, _flat(), TrackerSettings(image_motion=False))
+    gap = [_det("10C", 20, 200), _det("9D", 20, 222)] + top  # the 8S under the 7H not read
+    read = [_det("10C", 20, 200), _det("8S", 20, 244)] + top  # now it is, and the 9D is not
+    states = [s.piles["tableau1"].codes for i in range(60)
+              if (s := tracker.update(i / 30, i, gap if i < 20 else read)) is not None]
+    assert states == [("10C", "9D", "7H"), ("10C", "9D", "8S", "7H")]
+
+
 def test_an_index_read_two_ways_from_frame_to_frame_is_one_card() -> None:
     layout = template("klondike", 1, 7)
     tracker = TableTracker(layout, _flat(), TrackerSettings(image_motion=False))

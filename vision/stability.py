@@ -69,6 +69,11 @@ def _back_groups(places: list[tuple[float, int]], gap: float) -> list[set[int]]:
     return groups
 
 
+TWIN_STEP_SHARE = 0.7
+"""A new reading under a fan card that stayed is the covered card below read otherwise when it lies
+closer to that card's place than this share of the step to the next card's place."""
+
+
 class StabilityFilter:
     def __init__(
         self,
@@ -460,11 +465,7 @@ class StabilityFilter:
                 above = next((b.card for b in before.cards[i + 1:] if b.card in codes or b.card in elsewhere), None)
                 if c.card not in elsewhere and above not in elsewhere and (gained or above is not None):
                     was = old_places.get(c.card)
-                    # a new reading, less sure than the published one, right where that card lay: the
-                    # same index read otherwise now and then (9C / 8C); the published card stays
-                    twin = next((k for k, (x, p) in enumerate(zip(cards, places))
-                                 if x.card not in before.codes and was is not None and p is not None
-                                 and abs(p - was) < self.same_place_mm and x.confidence < c.confidence), None)
+                    twin = self._twin_reading(zone, c, was, cards, places, before, above, i)
                     if twin is not None:
                         cards[twin] = SeenCard(c.card, c.confidence / 2)
                     else:
@@ -477,6 +478,34 @@ class StabilityFilter:
                 pile = PileState(vote.pile.backs, tuple(cards), vote.pile.backs_confidence)
                 out[zone] = Vote(True, pile, places=tuple(p if p is not None else 0.0 for p in places))
         return out
+
+    def _twin_reading(self, zone: str, covered: SeenCard, was: float | None, cards: list[SeenCard],
+                      places: list[float | None], before: PileState, above: str | None, i: int) -> int | None:
+        """Where a covered card of a fan shows read as another card now (9C / 8C), the index in ``cards`` of
+        that reading; the published card stays. Such a reading is new to the pile and either lies right
+        where the card lay and is less sure, or lies between the cards that still show below and above
+        it and closer to where it lay than to the next card's place (an 8S read 8D half a card lower,
+        fresh truth video seed 308). Farther off, it is a card the camera had not read there before."""
+        shown = {x.card: p for x, p in zip(cards, places) if p is not None}
+        top = shown.get(above) if above is not None else None
+        below = next((shown[b.card] for b in reversed(before.cards[:i]) if b.card in shown), None)
+        # the fan's step there: the nearer of the published neighbours (a card unread between them
+        # makes one of the gaps two steps)
+        old = self._places.get(zone, {})
+        neighbours = [old.get(before.cards[j].card) for j in (i - 1, i + 1) if 0 <= j < len(before.cards)]
+        step = min((abs(n - was) for n in neighbours if n is not None and was is not None), default=None)
+        best: tuple[float, int] | None = None
+        for k, (x, p) in enumerate(zip(cards, places)):
+            if x.card in before.codes or p is None:
+                continue
+            near = was is not None and abs(p - was) < self.same_place_mm and x.confidence < covered.confidence
+            between = (top is not None and was is not None and step is not None and p < top
+                       and (below is None or p > below) and abs(p - was) < TWIN_STEP_SHARE * step)
+            if near or between:
+                gap = abs(p - was) if was is not None else 0.0
+                if best is None or gap < best[0]:
+                    best = (gap, k)
+        return None if best is None else best[1]
 
     # -- the table ------------------------------------------------------------------------------
     def _compose(self, votes: dict[str, Vote], view: FrameView) -> TableState | None:
