@@ -4,11 +4,13 @@ Training-time only (needs ``rsvg-convert`` from Debian's ``librsvg2-bin``; the d
 ``gnome-cards-data`` and ``kdegames-card-data-kf5``). Each deck is rendered once into
 ``data/decks/<name>/<CODE>.png`` (RGBA, card height :data:`CARD_H`) plus ``BACK.png``; the printed
 corner-index box of every face is found by :func:`index_boxes` inside a per-deck search region.
+More designs come from npm packages with one SVG per card (:data:`NPM_DECKS`, ``--npm``).
 """
 
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 from dataclasses import dataclass
 from pathlib import Path
@@ -73,7 +75,10 @@ def _render_one(path: str, element: str, zoom: float, out: Path) -> np.ndarray |
 
     subprocess.run(["rsvg-convert", "-i", element, "-z", f"{zoom}", path, "-o", str(out)],
                    check=True, capture_output=True)
-    img = cv2.imread(str(out), cv2.IMREAD_UNCHANGED)
+    return _opaque_crop(cv2.imread(str(out), cv2.IMREAD_UNCHANGED))
+
+def _opaque_crop(img: np.ndarray | None) -> np.ndarray | None:
+    """The opaque card cut out of an RGBA render (the SVG page may be larger than the card)."""
     if img is None or img.ndim != 3 or img.shape[2] != 4:
         return None
     ys, xs = np.nonzero(img[..., 3] > 8)
@@ -101,23 +106,6 @@ def render_deck(deck: SvgDeck, root: Path, cards: list[str] | None = None) -> Pa
         cv2.imwrite(str(out / f"{card}.png"), img)
     tmp.unlink(missing_ok=True)
     return out
-
-if __name__ == "__main__":
-    import argparse
-
-    ap = argparse.ArgumentParser(description="render the SVG decks to PNG")
-    ap.add_argument("--root", default="data/decks")
-    ap.add_argument("--cards", nargs="*")
-    ap.add_argument("--decks", nargs="*")
-    a = ap.parse_args()
-    for d in DECKS:
-        if a.decks and d.name not in a.decks:
-            continue
-        try:
-            render_deck(d, Path(a.root), a.cards)
-            print("ok", d.name, flush=True)
-        except Exception as e:  # noqa: BLE001 - report and go on with the next deck
-            print("FAIL", d.name, e, flush=True)
 
 def _ink_boxes(img: np.ndarray, region: tuple[float, float, float, float]) -> tuple[int, int, int, int] | None:
     """Bounding box of the ink lying wholly inside ``region`` (fractions of the card) of an RGBA card."""
@@ -167,3 +155,138 @@ def write_index_file(deck_dir: Path, region: tuple[float, float, float, float]) 
             boxes[card] = [list(map(int, b)) for b in index_boxes(img, region)]
     (deck_dir / "index.json").write_text(json.dumps(boxes))
     return boxes
+
+# ---------------------------------------------------------------- decks from npm packages
+#
+# More face designs than Debian ships: npm packages that carry one SVG file per card. Fetched by hand
+# (no install scripts run) into one folder, e.g.
+#   mkdir -p /tmp/npmdecks && cd /tmp/npmdecks && npm pack @younestouati/playing-cards-standard-deck@3.0.0 \
+#       @heruka_urgyen/react-playing-cards@0.5.0
+# and rendered with ``python -m vision.decks --npm /tmp/npmdecks`` (the tarballs are unpacked there).
+
+@dataclass(frozen=True)
+class NpmDeck:
+    """One deck folder inside an npm tarball; ``scheme`` says how card files are spelt.
+
+    ``aguilar``: ``1c.svg .. 13s.svg`` (ace 1, jack 11, queen 12, king 13); ``kennard``: ``AC.svg ..
+    TS.svg`` (ten is ``T``). ``back`` is a card-back file, or a tile (``back_tile``) to repeat over the
+    card because the package ships only a CSS background pattern. ``region`` as in :class:`SvgDeck`.
+    """
+
+    name: str
+    tarball: str
+    folder: str
+    scheme: str
+    region: tuple[float, float, float, float]
+    licence: str
+    back: str | None = None
+    back_tile: bool = False
+
+_YOUNES = "younestouati-playing-cards-standard-deck-3.0.0.tgz"
+_HERUKA = "heruka_urgyen-react-playing-cards-0.5.0.tgz"
+_AGUILAR_RANKS = {"A": "1", "J": "11", "Q": "12", "K": "13"}
+
+NPM_DECKS: list[NpmDeck] = [
+    # Chris Aguilar's "Vectorized Playing Cards" as optimised by Responsive Playing Cards (ace of
+    # spades by Byron Knoll); English-pattern courts in other colours than anglo, serif indices.
+    NpmDeck("aguilar", _YOUNES, "cards", "aguilar", (0.0, 0.0, 0.14, 0.27),
+            "LGPL-3.0 (npm @younestouati/playing-cards-standard-deck 3.0.0)", "cards/back.svg", True),
+    # Adrian Kennard's CC0 cards (www.me.uk/cards); "bf" = big-face variant with large corner
+    # indices, "4color" = four-colour suits (clubs green, diamonds blue). @letele/playing-cards is the
+    # same design again (as compiled JSX) and is not used.
+    NpmDeck("kennard", _HERUKA, "src/images/2color", "kennard", (0.0, 0.0, 0.14, 0.25),
+            "CC0 cards by Adrian Kennard; package MIT (npm @heruka_urgyen/react-playing-cards 0.5.0)",
+            "src/images/back.svg"),
+    NpmDeck("kennard_big", _HERUKA, "src/images/2color-bf", "kennard", (0.0, 0.0, 0.26, 0.44),
+            "CC0 cards by Adrian Kennard; package MIT (npm @heruka_urgyen/react-playing-cards 0.5.0)",
+            "src/images/back.svg"),
+    NpmDeck("kennard_4c", _HERUKA, "src/images/4color", "kennard", (0.0, 0.0, 0.14, 0.25),
+            "CC0 cards by Adrian Kennard; package MIT (npm @heruka_urgyen/react-playing-cards 0.5.0)",
+            "src/images/back.svg"),
+    NpmDeck("kennard_4c_big", _HERUKA, "src/images/4color-bf", "kennard", (0.0, 0.0, 0.26, 0.44),
+            "CC0 cards by Adrian Kennard; package MIT (npm @heruka_urgyen/react-playing-cards 0.5.0)",
+            "src/images/back.svg"),
+]
+
+def npm_file(deck: NpmDeck, card: str) -> str:
+    """Path of ``card``'s SVG inside the unpacked package (``package/`` is npm's tarball root)."""
+    if card == "BACK":
+        return f"package/{deck.back}"
+    rank, suit = card[:-1], card[-1]
+    if deck.scheme == "aguilar":
+        return f"package/{deck.folder}/{_AGUILAR_RANKS.get(rank, rank)}{suit.lower()}.svg"
+    return f"package/{deck.folder}/{'T' if rank == '10' else rank}{suit}.svg"
+
+def unpack_npm(npm_dir: Path, tarball: str) -> Path:
+    """``npm_dir/<tarball stem>/``, unpacked once (data only: no links or devices out of the tree)."""
+    import tarfile
+
+    dest = npm_dir / tarball.removesuffix(".tgz")
+    if not (dest / "package" / "package.json").exists():
+        with tarfile.open(npm_dir / tarball) as tf:
+            tf.extractall(dest, filter="data")
+    return dest
+
+def render_npm_deck(deck: NpmDeck, npm_dir: Path, root: Path, cards: list[str] | None = None) -> Path:
+    """Render ``deck`` like :func:`render_deck` (one file per card, cropped, height :data:`CARD_H`),
+    then write its ``index.json``."""
+    import cv2
+
+    src = unpack_npm(npm_dir, deck.tarball)
+    out = root / deck.name
+    out.mkdir(parents=True, exist_ok=True)
+    tmp, tmp_svg = out / "_tmp.png", out / "_tmp.svg"
+    size = None
+    for card in (cards or CARDS) + (["BACK"] if deck.back else []):
+        if card == "BACK" and deck.back_tile:
+            if size is None:
+                continue
+            # a pattern tile, not a card: repeat it (about 5 tiles across) over a face-sized card
+            subprocess.run(["rsvg-convert", "-h", str(size[0] // 5), str(src / npm_file(deck, card)),
+                            "-o", str(tmp)], check=True, capture_output=True)
+            tile = cv2.imread(str(tmp), cv2.IMREAD_UNCHANGED)
+            if tile.ndim == 2 or tile.shape[2] == 3:  # an opaque tile comes back without alpha; faces have it
+                tile = cv2.cvtColor(tile, cv2.COLOR_GRAY2BGRA if tile.ndim == 2 else cv2.COLOR_BGR2BGRA)
+            reps = (size[1] // tile.shape[0] + 1, size[0] // tile.shape[1] + 1, 1)
+            cv2.imwrite(str(out / "BACK.png"), np.tile(tile, reps)[: size[1], : size[0]])
+            continue
+        # Aguilar's 4s.svg still holds its small-size layout (a big "4" and pip over the face) that the
+        # package's stripped CSS used to hide: keep only the full-size ("maxi-card") layout
+        svg = re.sub(r'<g>(?:(?!</g>).)*</g>(?=<g class="maxi-card">)', "", (src / npm_file(deck, card)).read_text())
+        tmp_svg.write_text(svg)
+        # render a little larger than needed so the downscale after cropping is an INTER_AREA one
+        subprocess.run(["rsvg-convert", "-h", str(round(CARD_H * 1.1)), str(tmp_svg), "-o", str(tmp)],
+                       check=True, capture_output=True)
+        img = _opaque_crop(cv2.imread(str(tmp), cv2.IMREAD_UNCHANGED))
+        if img is None:
+            continue
+        h, w = img.shape[:2]
+        img = cv2.resize(img, (round(w * CARD_H / h), CARD_H), interpolation=cv2.INTER_AREA)
+        size = size or (img.shape[1], img.shape[0])
+        cv2.imwrite(str(out / f"{card}.png"), img)
+    tmp.unlink(missing_ok=True)
+    tmp_svg.unlink(missing_ok=True)
+    write_index_file(out, deck.region)
+    return out
+
+if __name__ == "__main__":
+    import argparse
+
+    ap = argparse.ArgumentParser(description="render the SVG decks to PNG")
+    ap.add_argument("--root", default="data/decks")
+    ap.add_argument("--cards", nargs="*")
+    ap.add_argument("--decks", nargs="*")
+    ap.add_argument("--npm", help="folder holding the `npm pack` tarballs of NPM_DECKS: render those decks "
+                                  "(and write their index.json) instead of the Debian ones")
+    a = ap.parse_args()
+    for d in (NPM_DECKS if a.npm else DECKS):
+        if a.decks and d.name not in a.decks:
+            continue
+        try:
+            if isinstance(d, NpmDeck):
+                render_npm_deck(d, Path(a.npm), Path(a.root), a.cards)
+            else:
+                render_deck(d, Path(a.root), a.cards)
+            print("ok", d.name, flush=True)
+        except Exception as e:  # noqa: BLE001 - report and go on with the next deck
+            print("FAIL", d.name, e, flush=True)

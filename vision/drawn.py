@@ -39,6 +39,10 @@ STYLES = [
     Style("drawn_condensed", "dejavu/DejaVuSansCondensed-Bold.ttf", "dejavu/DejaVuSans.ttf", 0.12, False, False, (255, 255, 255)),
     Style("drawn_side", "liberation/LiberationSans-Bold.ttf", "freefont/FreeSerif.ttf", 0.075, True, False, (248, 248, 252)),
     Style("drawn_freesans", "freefont/FreeSans.ttf", "dejavu/DejaVuSans-Bold.ttf", 0.095, False, True, (250, 247, 240)),
+    # fifth session: a big narrow index (as large as the penguins deck's), a condensed slab serif, an italic
+    Style("drawn_narrow_big", "liberation/LiberationSansNarrow-Bold.ttf", "dejavu/DejaVuSans.ttf", 0.13, False, False, (252, 252, 252)),
+    Style("drawn_serif_condensed", "dejavu/DejaVuSerifCondensed-Bold.ttf", "freefont/FreeSerif.ttf", 0.1, False, True, (246, 244, 236)),
+    Style("drawn_italic", "freefont/FreeSerifBoldItalic.ttf", "dejavu/DejaVuSans.ttf", 0.09, True, False, (250, 250, 246)),
 ]
 
 SUIT_GLYPH = {"S": "\u2660", "H": "\u2665", "D": "\u2666", "C": "\u2663"}

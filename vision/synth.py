@@ -660,9 +660,15 @@ if __name__ == "__main__":
     ap.add_argument("--made-up-backs", type=float, default=0.0, help="share of scenes whose backs are made up (train only)")
     ap.add_argument("--full-frames", action="store_true", help="also write the full-resolution labelled frames of a "
                     "train split (for vision.detector_crops); the other splits always have them")
+    ap.add_argument("--only", nargs="+", metavar="DECK", help="only these decks of the split (e.g. designs added "
+                    "since the last training run)")
     a = ap.parse_args()
     tr, ho = deck_names(Path(a.decks))
     use = ho if a.split == "holdout" else tr
+    if a.only:
+        if unknown := sorted(set(a.only) - set(use)):
+            ap.error(f"not decks of the {a.split} split: {', '.join(unknown)}")
+        use = [n for n in use if n in a.only]
     print("decks:", use, flush=True)
     if a.made_up_backs and a.split != "train":
         ap.error("--made-up-backs is for training scenes: the other splits measure the real decks' backs")
