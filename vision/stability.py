@@ -74,6 +74,14 @@ TWIN_STEP_SHARE = 0.7
 closer to that card's place than this share of the step to the next card's place."""
 
 
+def _settled(votes: dict[str, Vote], zone: str) -> bool:
+    """Whether ``zone`` settled this frame. A card a hand carries shows in zones that have not: a reading
+    in a settled zone that its pile does not hold is a misread (a QC read 10C now and then held the
+    table of fresh truth video seed 308 for 1.5 s, the 10C of another column taken for one in a hand)."""
+    vote = votes.get(zone)
+    return vote is not None and vote.settled
+
+
 class StabilityFilter:
     def __init__(
         self,
@@ -226,7 +234,7 @@ class StabilityFilter:
                 spots.setdefault(key, []).extend(c.points_mm)
         before = self._published_pile(zone)
         known = set(_keys(list(before.codes)))
-        seen = self._one_reading_per_place(seen, known, spots, self.fanned[zone])
+        seen = self._one_reading_per_place(zone, seen, known, spots, self.fanned[zone])
         present: list[CardKey] = []
         between = []
         for key, hits in seen.items():
@@ -260,6 +268,7 @@ class StabilityFilter:
 
     def _one_reading_per_place(
         self,
+        zone: str,
         seen: dict[CardKey, list[tuple[float, float, int]]],
         known: set[CardKey],
         spots: dict[CardKey, list[tuple[float, float]]],
@@ -268,11 +277,15 @@ class StabilityFilter:
         """One index read as one code in some frames and as another in the rest (9C / 8C) is one card,
         the better supported reading (a published one counts half again); it is seen in the frames of
         both readings, its confidence comes from its own readings only. In a fan two cards cannot lie
-        within ``same_place_mm`` along it. In a squared pile a card laid on the top card lies where
+        within ``same_place_mm`` along it, and in a tableau a new reading is a published card's twin where
+        :meth:`_twin_place` says so. In a squared pile a card laid on the top card lies where
         that one lay, so there only readings at one spot (within ``same_spot_mm``) that alternate from
         frame to frame count; one reading giving way to another is a card laid on it."""
         def place(k: CardKey) -> float:
             return _median_place(seen[k])
+
+        known_codes = {k[0] for k in known}
+        twins = fanned and zone in self.keep_covered  # a pile that keeps its cards (a tableau, not a waste)
 
         def support(k: CardKey) -> float:
             return sum(h[1] for h in seen[k]) * (1.5 if k in known else 1.0)
@@ -281,7 +294,10 @@ class StabilityFilter:
             if a[0] == b[0]:
                 return False
             if fanned:
-                return abs(place(b) - place(a)) < self.same_place_mm
+                if abs(place(b) - place(a)) < self.same_place_mm:
+                    return True
+                return twins and any(old[0] in known_codes and new[0] not in known_codes
+                                     and self._twin_place(zone, old[0], place(new)) for old, new in ((a, b), (b, a)))
             fa, fb = sorted(h[2] for h in seen[a]), sorted(h[2] for h in seen[b])
             alternate = fa[0] < fb[-1] and fb[0] < fa[-1]
             pa, pb = np.asarray(spots[a]), np.asarray(spots[b])
@@ -418,7 +434,7 @@ class StabilityFilter:
             for other, v in votes.items():
                 if other != zone and v.settled:
                     settled_elsewhere.update(v.pile.codes)
-                if other != zone and other in view.zones:
+                if other != zone and other in view.zones and not _settled(votes, other):
                     seen_elsewhere.update(c.card for c in view.zones[other].cards)
             lost = [c for c in gone if settled_elsewhere[c] == 0]
             carried = [c for c in lost if c in seen_elsewhere]
@@ -449,7 +465,7 @@ class StabilityFilter:
             codes = vote.pile.codes
             gained = any(c not in before.codes for c in codes)
             elsewhere = {c for z, v in votes.items() if z != zone for c in v.pile.codes}
-            elsewhere |= {c.card for z, zv in view.zones.items() if z != zone for c in zv.cards}
+            elsewhere |= {c.card for z, zv in view.zones.items() if z != zone and not _settled(votes, z) for c in zv.cards}
             # the seen cards in the order of their places; each covered card goes right above the card
             # it lay on before (as low as it can: the card that hides an index is the one laid over it)
             cards = list(vote.pile.cards)
@@ -465,7 +481,7 @@ class StabilityFilter:
                 above = next((b.card for b in before.cards[i + 1:] if b.card in codes or b.card in elsewhere), None)
                 if c.card not in elsewhere and above not in elsewhere and (gained or above is not None):
                     was = old_places.get(c.card)
-                    twin = self._twin_reading(zone, c, was, cards, places, before, above, i)
+                    twin = self._twin_reading(zone, c, was, cards, places, before, above)
                     if twin is not None:
                         cards[twin] = SeenCard(c.card, c.confidence / 2)
                     else:
@@ -480,32 +496,39 @@ class StabilityFilter:
         return out
 
     def _twin_reading(self, zone: str, covered: SeenCard, was: float | None, cards: list[SeenCard],
-                      places: list[float | None], before: PileState, above: str | None, i: int) -> int | None:
+                      places: list[float | None], before: PileState, above: str | None) -> int | None:
         """Where a covered card of a fan shows read as another card now (9C / 8C), the index in ``cards`` of
         that reading; the published card stays. Such a reading is new to the pile and either lies right
-        where the card lay and is less sure, or lies between the cards that still show below and above
-        it and closer to where it lay than to the next card's place (an 8S read 8D half a card lower,
-        fresh truth video seed 308). Farther off, it is a card the camera had not read there before."""
-        shown = {x.card: p for x, p in zip(cards, places) if p is not None}
-        top = shown.get(above) if above is not None else None
-        below = next((shown[b.card] for b in reversed(before.cards[:i]) if b.card in shown), None)
-        # the fan's step there: the nearer of the published neighbours (a card unread between them
-        # makes one of the gaps two steps)
-        old = self._places.get(zone, {})
-        neighbours = [old.get(before.cards[j].card) for j in (i - 1, i + 1) if 0 <= j < len(before.cards)]
-        step = min((abs(n - was) for n in neighbours if n is not None and was is not None), default=None)
+        where the card lay and is less sure, or, under a card above it that still shows, is its twin
+        (:meth:`_twin_place`). Farther off, it is a card the camera had not read there before."""
         best: tuple[float, int] | None = None
         for k, (x, p) in enumerate(zip(cards, places)):
             if x.card in before.codes or p is None:
                 continue
             near = was is not None and abs(p - was) < self.same_place_mm and x.confidence < covered.confidence
-            between = (top is not None and was is not None and step is not None and p < top
-                       and (below is None or p > below) and abs(p - was) < TWIN_STEP_SHARE * step)
-            if near or between:
+            if near or (above in {c.card for c in cards} and self._twin_place(zone, covered.card, p)):
                 gap = abs(p - was) if was is not None else 0.0
                 if best is None or gap < best[0]:
                     best = (gap, k)
         return None if best is None else best[1]
+
+    def _twin_place(self, zone: str, code: str, place: float) -> bool:
+        """Whether a new reading at ``place`` in a fan is published card ``code`` read otherwise: it lies
+        between the published cards below and above it (cards are laid on a fan's top only, so nothing
+        new comes under a card) and closer to where ``code`` lay than ``TWIN_STEP_SHARE`` of the fan's
+        step there, the nearer of its neighbours (a card unread between two makes one gap two steps).
+        An 8S was read 8D half a card lower, 10.7 mm, in fresh truth video seed 308."""
+        codes = self._published_pile(zone).codes
+        old = self._places.get(zone, {})
+        if code not in codes or code not in old:
+            return False
+        i, was = codes.index(code), old[code]
+        below = old.get(codes[i - 1]) if i > 0 else None
+        above = old.get(codes[i + 1]) if i + 1 < len(codes) else None
+        if above is None:
+            return False  # the top card: a new reading beyond it may be a card laid on it
+        step = min(abs(n - was) for n in (below, above) if n is not None)
+        return abs(place - was) < TWIN_STEP_SHARE * step and (below is None or place > below) and place < above
 
     # -- the table ------------------------------------------------------------------------------
     def _compose(self, votes: dict[str, Vote], view: FrameView) -> TableState | None:
