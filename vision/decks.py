@@ -185,6 +185,8 @@ class NpmDeck:
 _YOUNES = "younestouati-playing-cards-standard-deck-3.0.0.tgz"
 _HERUKA = "heruka_urgyen-react-playing-cards-0.5.0.tgz"
 _AGUILAR_RANKS = {"A": "1", "J": "11", "Q": "12", "K": "13"}
+_KENNARD = "CC0 cards by Adrian Kennard; package MIT (npm @heruka_urgyen/react-playing-cards 0.5.0)"
+_SMALL_INDEX, _BIG_INDEX = (0.0, 0.0, 0.14, 0.25), (0.0, 0.0, 0.26, 0.44)
 
 NPM_DECKS: list[NpmDeck] = [
     # Chris Aguilar's "Vectorized Playing Cards" as optimised by Responsive Playing Cards (ace of
@@ -194,18 +196,9 @@ NPM_DECKS: list[NpmDeck] = [
     # Adrian Kennard's CC0 cards (www.me.uk/cards); "bf" = big-face variant with large corner
     # indices, "4color" = four-colour suits (clubs green, diamonds blue). @letele/playing-cards is the
     # same design again (as compiled JSX) and is not used.
-    NpmDeck("kennard", _HERUKA, "src/images/2color", "kennard", (0.0, 0.0, 0.14, 0.25),
-            "CC0 cards by Adrian Kennard; package MIT (npm @heruka_urgyen/react-playing-cards 0.5.0)",
-            "src/images/back.svg"),
-    NpmDeck("kennard_big", _HERUKA, "src/images/2color-bf", "kennard", (0.0, 0.0, 0.26, 0.44),
-            "CC0 cards by Adrian Kennard; package MIT (npm @heruka_urgyen/react-playing-cards 0.5.0)",
-            "src/images/back.svg"),
-    NpmDeck("kennard_4c", _HERUKA, "src/images/4color", "kennard", (0.0, 0.0, 0.14, 0.25),
-            "CC0 cards by Adrian Kennard; package MIT (npm @heruka_urgyen/react-playing-cards 0.5.0)",
-            "src/images/back.svg"),
-    NpmDeck("kennard_4c_big", _HERUKA, "src/images/4color-bf", "kennard", (0.0, 0.0, 0.26, 0.44),
-            "CC0 cards by Adrian Kennard; package MIT (npm @heruka_urgyen/react-playing-cards 0.5.0)",
-            "src/images/back.svg"),
+    *(NpmDeck(name, _HERUKA, f"src/images/{folder}", "kennard", region, _KENNARD, "src/images/back.svg")
+      for name, folder, region in (("kennard", "2color", _SMALL_INDEX), ("kennard_big", "2color-bf", _BIG_INDEX),
+                                   ("kennard_4c", "4color", _SMALL_INDEX), ("kennard_4c_big", "4color-bf", _BIG_INDEX))),
 ]
 
 def npm_file(deck: NpmDeck, card: str) -> str:
