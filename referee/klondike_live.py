@@ -21,6 +21,11 @@ back under a face-up card, so the observed count is not compared. What matters i
 cards: a column the position says is empty must show neither cards nor backs (a king may only go to an
 empty column).
 
+A column that shows its backs but none of the face-up cards the position puts on them says nothing
+about those cards: the top of a column with face-down cards is face up (K6), so they are there, unseen
+(a card the detector stopped finding would otherwise make every later view unrecognised). A move that
+takes them away is still found from where they land.
+
 Observations use the zone names of the calibration templates: ``stock``, ``waste``,
 ``foundation1`` .. ``foundation4`` and ``tableau1`` .. ``tableau8``.
 """
@@ -205,6 +210,8 @@ def _match(view: _View, obs: Observation, known: frozenset[Card]) -> dict[Card, 
                 continue
             if not up and pile.backs:
                 raise _Mismatch  # an empty column, or backs left unturned
+            if up and pile.backs and not pile.cards:
+                continue  # backs and no face-up card: the face-up cards on them are there, unseen (below)
             _match_cards(up, pile.cards, known, bind)
         waste = obs.piles.get("waste")
         if waste is not None and not waste.held:
