@@ -504,6 +504,26 @@ def test_a_misread_in_a_settled_pile_is_not_a_card_in_a_hand() -> None:
     assert published[1][0] < 30 / 30 + 0.5
 
 
+def test_a_card_the_camera_stopped_reading_does_not_hold_the_rest_of_the_table() -> None:
+    """Column 1's 6S stops showing with nothing moving there (the detector lost it); then a 5H is drawn
+    to the waste. The waste is published at once, column 1 held with its 6S (penguins truth video seed
+    7: the whole table was held 22 s and every draw went by unpublished); the 6S is believed gone only
+    after vanish_hold_s."""
+    layout = template("klondike", 1, 7)
+    tracker = TableTracker(layout, _flat(), TrackerSettings(image_motion=False))
+    column = [_det("BACK", 40, 130), _det("6S", 20, 175), _det("6S", 60, 243)]
+    published = []
+    for i in range(120):
+        dets = column if i < 20 else column[:1]
+        if i >= 30:
+            dets = dets + [_det("5H", 215, 12), _det("5H", 255, 80)]
+        if (s := tracker.update(i / 30, i, dets)) is not None:
+            published.append((s.t, s.piles["tableau1"].codes, s.piles["waste"].codes, s.held))
+    assert [x[1:] for x in published] == [(("6S",), (), ()), (("6S",), ("5H",), ("tableau1",)), ((), ("5H",), ())]
+    assert published[1][0] < 30 / 30 + 0.5
+    assert published[2][0] >= 20 / 30 + tracker.filter.vanish_hold_s
+
+
 def test_an_index_read_two_ways_from_frame_to_frame_is_one_card() -> None:
     layout = template("klondike", 1, 7)
     tracker = TableTracker(layout, _flat(), TrackerSettings(image_motion=False))

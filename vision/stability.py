@@ -40,6 +40,9 @@ class Vote:
     """Unsettled only because some card or back is seen now and then (no motion): a longer look may settle it."""
     places: tuple[float, ...] = ()
     """Each card's place along a fan (mm), as ``pile.cards``; empty for squared piles."""
+    doubt: bool = False
+    """Unsettled only because the camera doubts what it reads there with nothing moving (a card or a
+    back stopped showing): the rest of the table does not wait for it (:meth:`StabilityFilter._compose`)."""
 
 
 def _keys(cards: list[str]) -> list[CardKey]:
@@ -210,7 +213,7 @@ class StabilityFilter:
                 elif self._under_top_only(zone, vote.pile, before):
                     out[zone] = replace(vote, pile=before)
                 else:
-                    out[zone] = Vote(False, vote.pile, "changed with nothing moving there: a misreading?")
+                    out[zone] = Vote(False, vote.pile, "changed with nothing moving there: a misreading?", doubt=True)
         return out
 
     # -- one zone -------------------------------------------------------------------------------
@@ -425,7 +428,7 @@ class StabilityFilter:
                 if codes == before.codes:  # a back missed for now: keep the count, not the whole table
                     out[zone] = replace(vote, pile=replace(vote.pile, backs=before.backs))
                 else:
-                    out[zone] = Vote(False, vote.pile, "face-down cards vanished, nothing turned up")
+                    out[zone] = Vote(False, vote.pile, "face-down cards vanished, nothing turned up", doubt=True)
                 continue
             if not gone:
                 continue
@@ -445,7 +448,7 @@ class StabilityFilter:
                 if self._under_top_only(zone, vote.pile, before):
                     out[zone] = replace(vote, pile=before)
                 else:
-                    out[zone] = Vote(False, vote.pile, f"vanished, maybe covered: {lost}")
+                    out[zone] = Vote(False, vote.pile, f"vanished, maybe covered: {lost}", doubt=True)
         return out
 
     def _keep_covered_cards(self, votes: dict[str, Vote], view: FrameView) -> dict[str, Vote]:
@@ -532,10 +535,14 @@ class StabilityFilter:
 
     # -- the table ------------------------------------------------------------------------------
     def _compose(self, votes: dict[str, Vote], view: FrameView) -> TableState | None:
-        if self.scope == "table" or self.published is None:
-            if not all(v.settled for v in votes.values()):
-                return None
+        """The table to publish, or None. Scope ``table``: once every zone settled, or every zone that
+        has not only doubts what it reads with nothing moving there; those are published held, with
+        their published piles (a card the detector finds now and then held a whole Klondike table
+        for 22 s, while the draws went by unpublished). Scope ``zone``: any zone still changing is held."""
+        if all(v.settled for v in votes.values()):
             return self._state(view, {z: v.pile for z, v in votes.items()}, ())
+        if self.published is None or (self.scope == "table" and not all(v.settled or v.doubt for v in votes.values())):
+            return None
         piles: dict[str, PileState] = {}
         held: list[str] = []
         previous = dict(self.published.piles)
