@@ -73,8 +73,8 @@ def _back_groups(places: list[tuple[float, int]], gap: float) -> list[set[int]]:
 
 
 TWIN_STEP_SHARE = 0.7
-"""A new reading under a fan card that stayed is the covered card below read otherwise when it lies
-closer to that card's place than this share of the step to the next card's place."""
+"""A new reading in a tableau, between a published card's neighbours, is that card read otherwise when
+it lies closer to the card's place than this share of the fan step there (:meth:`StabilityFilter._twin_place`)."""
 
 
 def _settled(votes: dict[str, Vote], zone: str) -> bool:
