@@ -524,6 +524,20 @@ def test_a_card_the_camera_stopped_reading_does_not_hold_the_rest_of_the_table()
     assert published[2][0] >= 20 / 30 + tracker.filter.vanish_hold_s
 
 
+def test_a_card_turned_up_where_the_top_card_left_does_not_cover_it() -> None:
+    """Column 1's QH goes onto column 2's KC, where the camera does not read it; the card under it is
+    turned up, one fan step higher than the QH lay. The QH is not kept in column 1 as covered by it: a
+    card covers another only lying over it (penguins truth video seed 13: 1/16 moves, 16/16 now)."""
+    layout = template("klondike", 1, 7)
+    tracker = TableTracker(layout, _flat(), TrackerSettings(image_motion=False))
+    king = [_det("KC", 100, 200), _det("KC", 140, 268)]
+    before = king + [_det("BACK", 40, 140), _det("QH", 20, 197), _det("QH", 60, 265)]
+    after = king + [_det("BACK", 40, 130), _det("2C", 20, 175), _det("2C", 60, 243)]
+    states = [s.piles["tableau1"].codes for i in range(60)
+              if (s := tracker.update(i / 30, i, before if i < 20 else [] if i < 26 else after)) is not None]
+    assert states == [("QH",), ("2C",)]
+
+
 def test_an_index_read_two_ways_from_frame_to_frame_is_one_card() -> None:
     layout = template("klondike", 1, 7)
     tracker = TableTracker(layout, _flat(), TrackerSettings(image_motion=False))

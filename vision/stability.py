@@ -482,8 +482,13 @@ class StabilityFilter:
                 # they left together as a run (cards leave a column from the top: one that stayed
                 # above it means it stayed too, whatever left higher up)
                 above = next((b.card for b in before.cards[i + 1:] if b.card in codes or b.card in elsewhere), None)
-                if c.card not in elsewhere and above not in elsewhere and (gained or above is not None):
-                    was = old_places.get(c.card)
+                was = old_places.get(c.card)
+                # a new card covers it only if it lies over it, beyond its place: a card turned up where
+                # the top card left lies below that place (penguins seed 13: an unread QH that left was
+                # kept under the 2C turned up in its column)
+                laid_on = gained if was is None else any(
+                    x.card not in before.codes and p is not None and p > was for x, p in zip(cards, places))
+                if c.card not in elsewhere and above not in elsewhere and (laid_on or above is not None):
                     twin = self._twin_reading(zone, c, was, cards, places, before, above)
                     if twin is not None:
                         cards[twin] = SeenCard(c.card, c.confidence / 2)
