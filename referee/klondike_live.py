@@ -90,11 +90,15 @@ them, and no move that involves them is judged before that."""
 def start(observation: Observation, rules: KlondikeRules | None = None) -> LiveKlondike:
     """A new game from the first steady view of a fresh deal: the face-up tableau cards are read,
     everything else is unseen; column i holds i face-down cards (K2), whatever count the camera made.
-    Up to ``MAX_UNREAD_AT_START`` of the face-up cards may be seen but not read."""
+    Up to ``MAX_UNREAD_AT_START`` of the face-up cards may be seen but not read, or not seen on a column
+    that shows its backs (its top is face up, K6: the card is there, unseen)."""
     rules = rules or KlondikeRules.make()
     layout: list[Card | None] = []
     for i in range(rules.columns):
         pile = observation.piles.get(tableau_zone(i), SeenPile())
+        if i and pile.backs and not pile.cards:
+            layout.append(None)
+            continue
         if len(pile.cards) != 1:
             raise ValueError(f"cannot start: {tableau_zone(i)} must show exactly one face-up card")
         layout.append(None if pile.cards[0] is None else Card.parse(pile.cards[0]))
@@ -354,6 +358,8 @@ def observe(live: LiveKlondike, obs: Observation, pairs: bool = True) -> tuple[L
     def judge(move: Move, view: _View) -> None:
         """Sort a candidate move whose result ``view`` is: legal, refused or not judged yet."""
         nonlocal unread
+        if _from_unseen(state, move, obs, known):
+            return
         b = _match(view, obs, known)
         if b is None:
             return
@@ -423,6 +429,19 @@ def observe_pairs(live: LiveKlondike, obs: Observation) -> tuple[LiveKlondike, l
     return after, [one, two]
 
 
+def _from_unseen(state: KlondikeState, move: Move, obs: Observation, known: frozenset[Card]) -> bool:
+    """A move of cards nobody has read from a column that shows only its backs: nothing in the view says
+    they left (the column is not judged) nor what they are but where they land, so it would explain
+    any new card anywhere (penguins seed 15: a QD drawn and played onto a KC was taken for the unread
+    card of a column showing only its backs). Such a move is never a candidate."""
+    if not move.src.startswith("t"):
+        return False
+    pile = obs.piles.get(tableau_zone(int(move.src[1:]) - 1))
+    if pile is None or pile.held or pile.cards or not pile.backs:
+        return False
+    return any(c not in known for c in state.tableau[int(move.src[1:]) - 1][-move.count:])
+
+
 def _involved(state: KlondikeState, move: Move) -> list[Card]:
     """The cards whose identity decides a move: the cards moved and the card they go onto."""
     out: list[Card] = []
@@ -476,9 +495,13 @@ def _two_moves(state: KlondikeState, obs: Observation, known: frozenset[Card], t
     as for a single move, on a card no view has read)."""
     out = []
     for m1 in klondike.legal_moves(state):
+        if _from_unseen(state, m1, obs, known):
+            continue
         v1 = klondike.apply(state, replace(m1, t=t))
         assert isinstance(v1, Legal)
         for m2, view in _physical_views(v1.state):
+            if _from_unseen(v1.state, m2, obs, known):
+                continue
             b1 = _match(view, obs, known)
             if b1 is None:
                 continue
