@@ -96,7 +96,7 @@ def start(observation: Observation, rules: KlondikeRules | None = None) -> LiveK
     layout: list[Card | None] = []
     for i in range(rules.columns):
         pile = observation.piles.get(tableau_zone(i), SeenPile())
-        if i and pile.backs and not pile.cards:
+        if i and _backs_only(pile):
             layout.append(None)
             continue
         if len(pile.cards) != 1:
@@ -214,8 +214,8 @@ def _match(view: _View, obs: Observation, known: frozenset[Card]) -> dict[Card, 
                 continue
             if not up and pile.backs:
                 raise _Mismatch  # an empty column, or backs left unturned
-            if up and pile.backs and not pile.cards:
-                continue  # backs and no face-up card: the face-up cards on them are there, unseen (below)
+            if up and _backs_only(pile):
+                continue  # the face-up cards on the backs are there, unseen (the module's docstring)
             _match_cards(up, pile.cards, known, bind)
         waste = obs.piles.get("waste")
         if waste is not None and not waste.held:
@@ -429,6 +429,12 @@ def observe_pairs(live: LiveKlondike, obs: Observation) -> tuple[LiveKlondike, l
     return after, [one, two]
 
 
+def _backs_only(pile: SeenPile) -> bool:
+    """A column seen with its backs and no face-up card: by K6 its top card is face up, so its face-up
+    cards are there, unseen (not read at the deal, lost by the detector, or not turned up yet)."""
+    return bool(pile.backs) and not pile.cards
+
+
 def _from_unseen(state: KlondikeState, move: Move, obs: Observation, known: frozenset[Card]) -> bool:
     """A move of cards nobody has read from a column that shows only its backs: nothing in the view says
     they left (the column is not judged) nor what they are but where they land, so it would explain
@@ -436,10 +442,11 @@ def _from_unseen(state: KlondikeState, move: Move, obs: Observation, known: froz
     card of a column showing only its backs). Such a move is never a candidate."""
     if not move.src.startswith("t"):
         return False
-    pile = obs.piles.get(tableau_zone(int(move.src[1:]) - 1))
-    if pile is None or pile.held or pile.cards or not pile.backs:
+    i = int(move.src[1:]) - 1
+    pile = obs.piles.get(tableau_zone(i))
+    if pile is None or pile.held or not _backs_only(pile):
         return False
-    return any(c not in known for c in state.tableau[int(move.src[1:]) - 1][-move.count:])
+    return any(c not in known for c in state.tableau[i][-move.count:])
 
 
 def _involved(state: KlondikeState, move: Move) -> list[Card]:

@@ -514,7 +514,9 @@ class StabilityFilter:
             if x.card in before.codes or p is None:
                 continue
             near = was is not None and abs(p - was) < self.same_place_mm and x.confidence < covered.confidence
-            if near or (above in {c.card for c in cards} and self._twin_place(zone, covered.card, p)):
+            # (``above`` is the nearest card above it that shows, and it shows here: the caller keeps
+            # no card whose nearest shown card above went elsewhere)
+            if near or (above is not None and self._twin_place(zone, covered.card, p)):
                 gap = abs(p - was) if was is not None else 0.0
                 if best is None or gap < best[0]:
                     best = (gap, k)
@@ -540,8 +542,8 @@ class StabilityFilter:
 
     # -- the table ------------------------------------------------------------------------------
     def _compose(self, votes: dict[str, Vote], view: FrameView) -> TableState | None:
-        """The table to publish, or None. Scope ``table``: once every zone settled, or every zone that
-        has not only doubts what it reads with nothing moving there; those are published held, with
+        """The table to publish, or None. Scope ``table``: once every zone settled, or once every zone
+        not settled only doubts what it reads with nothing moving there; those are published held, with
         their published piles (a card the detector finds now and then held a whole Klondike table
         for 22 s, while the draws went by unpublished). Scope ``zone``: any zone still changing is held."""
         if all(v.settled for v in votes.values()):
