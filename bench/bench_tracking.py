@@ -18,7 +18,6 @@ import argparse
 import statistics
 import sys
 import tempfile
-import threading
 import time
 from pathlib import Path
 from typing import Any, Callable
@@ -30,7 +29,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
 
 from calibration.templates import template  # noqa: E402
 from vision.capture import Capture, CaptureSettings  # noqa: E402
-from vision.frame_sources import Frame, Read, ReadStatus, VideoFileSource  # noqa: E402
+from vision.frame_sources import Read, ReadStatus, VideoFileSource  # noqa: E402
 from vision.synthetic_scenes import Action, Pile, Scene  # noqa: E402
 from vision.synthetic_scenes import Frame as SceneFrame  # noqa: E402
 from vision.tracking import TableTracker, TrackerSettings  # noqa: E402

@@ -38,6 +38,7 @@ def observation_from_table(table: TableState, min_confidence: float = 0.5) -> Ob
             tuple(c.card if c.confidence >= min_confidence else None for c in pile.cards),
             pile.backs,
             held=name in table.held,
+            guesses=tuple(c.card for c in pile.cards),
         )
         for name, pile in table.piles.items()
     }
@@ -177,6 +178,7 @@ class LiveReferee:
             "game": self.game,
             "rules": self.follower.rules_spec(self.rules),
             "players": list(getattr(header, "players", ()) or ()),
+            "inputs": sorted(self.follower.inputs),
             "state": picture,
         }
         # the facts the pages show beside the table

@@ -34,7 +34,7 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass, field, replace
-from typing import Iterator
+from typing import Iterator, Mapping
 
 from . import klondike
 from .cards import DECK, Card
@@ -80,6 +80,8 @@ class LiveKlondike:
     pending: Move | None = None
     pending_view: _View | None = field(default=None, compare=False)
     moves: int = 0
+    guessed: Mapping[Card, str] = field(default_factory=dict, compare=False)
+    """Unread cards that a view showed on a pile's top -> what the camera made of them (``_guessed``)."""
 
 
 MAX_UNREAD_AT_START = 2
@@ -117,7 +119,8 @@ def start(observation: Observation, rules: KlondikeRules | None = None) -> LiveK
     state = KlondikeState(rules, tuple(tableau), tuple(range(rules.columns)), tuple(unseen))
     if rules.scoring.startswith("vegas"):
         state = replace(state, score=-52)
-    return LiveKlondike(state, frozenset(seen))
+    known = frozenset(seen)
+    return LiveKlondike(state, known, guessed=_guessed({}, {}, state, known, observation))
 
 
 # --- matching a view against an observation --------------------------------------------------------
@@ -344,12 +347,27 @@ def observe(live: LiveKlondike, obs: Observation, pairs: bool = True) -> tuple[L
         state = _learn(state, bind)
         learned = tuple((p.code, c) for p, c in bind.items() if p.code != c)
         after = replace(live, state=state, known=known | _read(bind), pending=None, pending_view=None)
+        after = replace(after, guessed=_guessed(live.guessed, bind, state, after.known, obs))
         if live.pending is not None:
             return after, [Finding("taken_back", t, move=live.pending, frame=frame, learned=learned)]
+        if any(live.guessed.get(p, code) != code for p, code in bind.items()):
+            # An unread top the camera took for one card now reads as another: a new card may lie there
+            # (penguins seed 12: a drawn 10C guessed at 0.29, then the 6D drawn onto it read at 0.47 was
+            # taken for the 10C read at last, and the draw was lost). One legal move that explains the
+            # view beats nothing happened; anything less leaves it at nothing happened.
+            moved, findings = _explain(live, obs, pairs=False)
+            if [f.kind for f in findings] == ["move"]:
+                return moved, findings
         return after, []
-
     if live.pending_view is not None and _match(live.pending_view, obs, known) is not None:
         return live, []  # still the same illegal move on the table: said once already
+    return _explain(live, obs, pairs)
+
+
+def _explain(live: LiveKlondike, obs: Observation, pairs: bool) -> tuple[LiveKlondike, list[Finding]]:
+    """The move, illegal move or pair of moves that explains a view the position does not show."""
+    t, frame = max(obs.t, live.state.time), obs.frame
+    state, known = live.state, live.known
 
     found: list[tuple[Move, Legal[KlondikeState], dict[Card, str]]] = []
     refused: list[tuple[Move, Illegal, _View, dict[Card, str]]] = []
@@ -379,7 +397,7 @@ def observe(live: LiveKlondike, obs: Observation, pairs: bool = True) -> tuple[L
         judge(move, _view(verdict.state))
     if len(found) == 1:
         move, verdict, b = found[0]
-        after, finding = _moved(live, verdict, b, frame)
+        after, finding = _moved(live, verdict, b, obs)
         return after, [finding]
     if len(found) > 1:
         names = ", ".join(str(m) for m, _, _ in found)
@@ -391,7 +409,7 @@ def observe(live: LiveKlondike, obs: Observation, pairs: bool = True) -> tuple[L
         judge(move, view)
     if len(found) == 1 and not refused:
         move, verdict, b = found[0]
-        after, finding = _moved(live, verdict, b, frame)
+        after, finding = _moved(live, verdict, b, obs)
         return after, [finding]
     if found:
         names = ", ".join([str(m) for m, _, _ in found] + [str(m) for m, _, _, _ in refused])
@@ -424,8 +442,8 @@ def observe_pairs(live: LiveKlondike, obs: Observation) -> tuple[LiveKlondike, l
         names = "; ".join(f"{a.move}, {b.move}" for a, _, b, _ in pairs)
         return live, [Finding("ambiguous", t, frame=frame, detail=f"several pairs of moves fit: {names}")]
     first, b1, second, b2 = pairs[0]
-    middle, one = _moved(live, first, b1, frame)
-    after, two = _moved(middle, second, b2, frame)
+    middle, one = _moved(live, first, b1, obs)
+    after, two = _moved(middle, second, b2, obs)
     return after, [one, two]
 
 
@@ -480,17 +498,39 @@ def _judged(state: KlondikeState, move: Move, t: float, known: frozenset[Card], 
     return klondike.apply(real, replace(move, t=t))
 
 
-def _moved(live: LiveKlondike, verdict: Legal[KlondikeState], b: dict[Card, str], frame: int | None
+def _moved(live: LiveKlondike, verdict: Legal[KlondikeState], b: dict[Card, str], obs: Observation
            ) -> tuple[LiveKlondike, Finding]:
-    """The running picture after a legal move whose view revealed the cards ``b`` binds, and its finding."""
+    """The running picture after a legal move whose view ``obs`` revealed the cards ``b`` binds, and its
+    finding. (The first of a pair of moves takes the guesses of the view after both: its own tops that
+    the second covers or takes away are guessed anew by the second.)"""
     new_state = _learn(verdict.state, b)
     learned = tuple((p.code, c) for p, c in b.items() if p.code != c)
     # K6: the event names the card as the camera read it, not the placeholder.
     events = tuple(replace(e, cards=tuple(Card.parse(b.get(c, c.code)) for c in e.cards)) for e in verdict.events)
     verdict = Legal(verdict.move, new_state, verdict.score_delta, events)
-    after = LiveKlondike(new_state, live.known | _read(b), None, None, live.moves + 1)
+    known = live.known | _read(b)
+    after = LiveKlondike(new_state, known, None, None, live.moves + 1, _guessed(live.guessed, b, new_state, known, obs))
     t = verdict.move.t if verdict.move.t is not None else new_state.time
-    return after, Finding("move", t, move=replace(verdict.move, t=None), verdict=verdict, frame=frame, learned=learned)
+    return after, Finding("move", t, move=replace(verdict.move, t=None), verdict=verdict, frame=obs.frame,
+                          learned=learned)
+
+
+def _guessed(before: Mapping[Card, str], bind: dict[Card, str], state: KlondikeState, known: frozenset[Card],
+             obs: Observation) -> dict[Card, str]:
+    """What the camera made of the unread cards on the piles' tops (the waste's, the columns'), with the
+    earlier guesses of cards still unread. A guess never decides what a card is: a reading that differs
+    from it only makes the referee look for a move before it learns the card (``observe``). The guesses
+    of placeholders ``bind`` revealed go: ``_learn`` moved them to other slots."""
+    out = {c: g for c, g in before.items() if c not in known and c not in bind}
+    tops = [("waste", state.waste[-1:])] + [
+        (tableau_zone(i), p[h:][-1:]) for i, (p, h) in enumerate(zip(state.tableau, state.hidden))
+    ]
+    for zone, top in tops:
+        pile = obs.piles.get(zone)
+        if not top or top[0] in known or pile is None or pile.held or pile.top_guess is None:
+            continue
+        out[top[0]] = pile.top_guess
+    return out
 
 
 def _two_moves(state: KlondikeState, obs: Observation, known: frozenset[Card], t: float

@@ -16,11 +16,21 @@ from typing import Any, Mapping
 class SeenPile:
     """One pile as seen: ``backs`` face-down cards (None: could not count), then the face-up cards
     bottom to top (``None`` for a card that was seen but not read). ``held``: a hand or a moving card
-    covers the pile, so it is not judged."""
+    covers the pile, so it is not judged. ``guesses``: per card, what the camera made of it however
+    unsure (``None``: nothing; empty: not given), for cards too unsure to be read: such a guess never
+    decides what a card is, but a later reading that disagrees with it says a card may have changed."""
 
     cards: tuple[str | None, ...] = ()
     backs: int | None = 0
     held: bool = False
+    guesses: tuple[str | None, ...] = ()
+
+    @property
+    def top_guess(self) -> str | None:
+        """What the camera made of the top card when it could not read it."""
+        if not self.cards or self.cards[-1] is not None or len(self.guesses) != len(self.cards):
+            return None
+        return self.guesses[-1]
 
     @property
     def top(self) -> str | None:

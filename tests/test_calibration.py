@@ -13,7 +13,7 @@ import pytest
 from calibration.homography import CalibrationError, TableHomography
 from calibration.marker_sheet import marker_bits, sheet_image, sheet_pdf
 from calibration.markers import MarkerLayout, PlacedMarker, calibrate_from_markers, detect_markers
-from calibration.store import CalibrationFile, LayoutSpec, load_calibration, make_calibration, save_calibration
+from calibration.store import LayoutSpec, load_calibration, make_calibration, save_calibration
 from calibration.templates import template, template_size
 from calibration.zones import Zone
 

@@ -5,7 +5,6 @@ from __future__ import annotations
 from dataclasses import replace
 
 from referee import double_solitaire as ds
-from referee import klondike
 from referee.cards import DECK, card, cards
 from referee.double_solitaire import DoubleMove, DoubleState, FoundationCard
 from referee.klondike import KlondikeRules, KlondikeState, Move

@@ -390,3 +390,39 @@ def test_no_useful_move_is_never_called_on_cards_nobody_has_read() -> None:
     seen_all = replace(live, state=stuck, known=live.known | frozenset(stuck.stock))
     result = klondike_live.ending(seen_all, 1.0)
     assert result is not None and result[0] == "lost"
+
+
+def _waste_unread(obs: Observation, guess: str) -> Observation:
+    """``obs`` with its waste top seen but too unsure to read: the camera's guess is ``guess``."""
+    return replace(obs, piles={**obs.piles, "waste": SeenPile((None,), 0, guesses=(guess,))})
+
+
+def test_a_draw_onto_an_unread_card_is_not_taken_for_reading_it_at_last() -> None:
+    """Penguins seed 12: a drawn card (deal 1's 8D) is seen but only guessed; the next draw (4S) lies on
+    it and is read. "Nothing happened, the unread card was the 4S" fits the view as well as the draw,
+    but the camera had taken the card for an 8D: the draw is found, and the 8D is read when the 4S
+    leaves."""
+    r = KlondikeRules.make(draw=1)
+    truth = klondike.new_game(klondike.deal(1), r)
+    live = klondike_live.start(expected_observation(truth), r)
+    truth = klondike.replay(truth, [Move.draw()])
+    live, findings = klondike_live.observe(live, _waste_unread(expected_observation(truth, t=1.0), "8D"))
+    assert [f.move for f in findings] == [Move.draw()]
+    assert live.state.waste[-1] not in live.known
+    truth = klondike.replay(truth, [Move.draw()])
+    live, findings = klondike_live.observe(live, expected_observation(truth, t=2.0))
+    assert [f.move for f in findings] == [Move.draw()]
+    assert live.state.waste[-1].code == "4S" and len(live.state.waste) == 2
+
+
+def test_an_unread_card_read_as_it_was_guessed_is_learned_where_it_lies() -> None:
+    """The same first draw, the guess and the later reading agreeing: nothing happened, the 8D is
+    learned on the waste (no second draw), and so it is when the camera had no guess at all."""
+    r = KlondikeRules.make(draw=1)
+    drawn = klondike.replay(klondike.new_game(klondike.deal(1), r), [Move.draw()])
+    for guess in ("8D", None):
+        live = klondike_live.start(expected_observation(klondike.new_game(klondike.deal(1), r)), r)
+        live, _ = klondike_live.observe(live, _waste_unread(expected_observation(drawn, t=1.0), guess))
+        live, findings = klondike_live.observe(live, expected_observation(drawn, t=2.0))
+        assert findings == [] and len(live.state.waste) == 1
+        assert live.state.waste[-1].code == "8D" and live.state.waste[-1] in live.known

@@ -31,7 +31,16 @@ def test_observation_keeps_unsure_cards_unread_and_held_zones_unjudged() -> None
     )
     obs = observation_from_table(table, min_confidence=0.5)
     assert obs.piles["tableau1"].cards == ("9D", None) and obs.piles["tableau1"].backs == 2
+    assert obs.piles["tableau1"].top_guess == "8S"  # what the camera made of it, for the referee's doubts
     assert obs.piles["waste"].held and obs.frame == 3
+
+
+def test_the_state_message_names_the_inputs_the_game_takes() -> None:
+    """The referee screen shows slap buttons only for the games that take a slap."""
+    sent: list[dict[str, object]] = []
+    LiveReferee("klondike", "draw=1", publish=sent.append).feed(table_of(klondike.new_game(klondike.deal(1), KlondikeRules.make()), 0.0, 0))
+    assert sent[-1]["type"] == "state" and sent[-1]["inputs"] == []
+    assert "slap" in LiveReferee("stress", "").follower.inputs
 
 
 def test_a_recorded_game_is_refereed_logged_and_published(tmp_path: pathlib.Path) -> None:
@@ -56,7 +65,6 @@ def test_a_recorded_game_is_refereed_logged_and_published(tmp_path: pathlib.Path
         truth = klondike.replay(truth, [move])
         ref.feed(table_of(truth, float(i + 1), i + 3, unsure=truth.tableau[0][-1].code if truth.tableau[0] else ""))
     writer.close()
-    kinds = [m["type"] for m in messages]
     verdicts = [m for m in messages if m["type"] == "verdict"]
     assert [m["kind"] for m in verdicts] == ["illegal", "taken_back"] + ["move"] * len(moves)
     assert messages[-1]["type"] == "call" and messages[-1]["call"] == "won"

@@ -14,7 +14,7 @@ import pytest
 from calibration.store import LayoutSpec, make_calibration, save_calibration
 from calibration.templates import template
 from cardref.cli import main as cardref
-from vision.synthetic_scenes import Action, Pile, Scene
+from vision.synthetic_scenes import Action, Scene
 from vision.table_state import TableState
 
 SIZE = (640, 360)

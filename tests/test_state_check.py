@@ -9,7 +9,7 @@ from pathlib import Path
 from calibration.templates import template
 from cardref.cli import main as cardref
 from vision.state_check import compare, read_states, read_truth, steady_spans
-from vision.synthetic_scenes import Action, Pile, Scene
+from vision.synthetic_scenes import Action, Scene
 from vision.table_state import PileState, SeenCard, TableState
 from vision.tracking import TableTracker, TrackerSettings
 

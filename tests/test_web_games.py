@@ -6,7 +6,7 @@ from __future__ import annotations
 import io
 import json
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Iterator
 
 import pytest
 from fastapi.testclient import TestClient

@@ -19,7 +19,7 @@ import numpy as np
 import numpy.typing as npt
 
 from calibration.homography import TableHomography
-from calibration.zones import Zone, ZoneLayout
+from calibration.zones import ZoneLayout
 from vision.detections import BACK, Detection
 
 CARD_W, CARD_H = 63.0, 88.0

@@ -4,7 +4,6 @@ action (a stranger must not be able to feed the referee pictures)."""
 
 from __future__ import annotations
 
-from typing import Any
 
 from fastapi import APIRouter, Depends, HTTPException, Request, WebSocket, WebSocketDisconnect
 from pydantic import BaseModel, Field

@@ -1,6 +1,7 @@
 // The referee screen: one big verdict at a time, readable from across the table. "STRESS!" comes
-// with a sound. Keys: 1-4 record a slap by that player, C says the referee was wrong (retracts the
-// latest verdict), F goes full screen. Pushed over /ws/live without camera pictures.
+// with a sound. Keys: 1-4 record a slap by that player (games that take slaps: the buttons show only
+// for them), C says the referee was wrong (retracts the latest verdict), F goes full screen. Pushed over
+// /ws/live without camera pictures.
 "use strict";
 
 (() => {
@@ -10,7 +11,8 @@
   const reason = document.getElementById("reason");
   const cards = document.getElementById("cards");
   const msgEl = document.getElementById("ctl-msg");
-  let audio = null, players = [], lastSeq = null, holdUntil = 0, current = "watching";
+  const slapsEl = document.getElementById("slaps");
+  let audio = null, players = [], lastSeq = null, holdUntil = 0, current = "watching", slappers = 0;
 
   function sound(kind) {
     if (!audio) return;
@@ -88,8 +90,26 @@
     show(kind, c[0], c[1], text, msg.cards || [], kind === "result" ? 3600 : 5);
   }
 
+  // one slap button per player, for the games whose referee takes a slap (Stress, Zenuwen)
+  function slapButtons(inputs) {
+    const n = inputs.includes("slap") ? Math.min(Math.max(players.length, 2), 4) : 0;
+    const key = `${n}:${players.join("|")}`;
+    if (key === slapsEl.dataset.key) return;
+    slapsEl.dataset.key = key;
+    slappers = n;
+    slapsEl.innerHTML = "";
+    for (let p = 0; p < n; p++) {
+      const b = CR.el("button", "", `Slap ${who(p)} `);
+      b.appendChild(CR.el("kbd", "", String(p + 1)));
+      b.onclick = () => slap(p);
+      slapsEl.appendChild(b);
+    }
+    slapsEl.classList.toggle("hidden", n === 0);
+  }
+
   function onState(msg) {
     players = msg.players || players;
+    if (msg.inputs) slapButtons(msg.inputs);
     document.getElementById("game").textContent = `${msg.game || ""} ${msg.players && msg.players.length ? "· " + msg.players.join(" vs ") : ""}`;
     const scores = msg.scores || (msg.score !== undefined ? [msg.score] : []);
     document.getElementById("score").textContent = scores.length ? (msg.game === "klondike" ? `score ${scores[0]}` : `rounds ${scores.join(" – ")}`) : "";
@@ -125,13 +145,11 @@
   function wrong() { control("/api/session/correction", { action: "retract", target: lastSeq, reason: "marked wrong on the referee screen" }, "correction sent"); }
   function full() { document.fullscreenElement ? document.exitFullscreen() : document.documentElement.requestFullscreen().catch(() => {}); }
 
-  document.getElementById("slap1").onclick = () => slap(0);
-  document.getElementById("slap2").onclick = () => slap(1);
   document.getElementById("wrong").onclick = wrong;
   document.getElementById("full").onclick = full;
   document.addEventListener("keydown", (e) => {
     enableSound();
-    if (e.key >= "1" && e.key <= "4") slap(Number(e.key) - 1);
+    if (e.key >= "1" && e.key <= "4" && Number(e.key) <= slappers) slap(Number(e.key) - 1);
     else if (e.key === "c" || e.key === "C" || e.key === "Backspace") wrong();
     else if (e.key === "f" || e.key === "F") full();
   });
