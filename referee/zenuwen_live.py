@@ -455,12 +455,15 @@ def _set(seq: tuple[Any, ...], i: int, value: Any) -> tuple[Any, ...]:
 
 def _physical(state: ZenuwenState, t: float, obs: Observation) -> Iterator[tuple[PendingIllegal, ZenuwenState, dict[Unseen, Card]]]:
     """Every single move a hand could make that the rules forbid, with the table it leaves and the
-    hand card it shows (a hand card laid where it does not fit is the card the centre pile shows)."""
+    hand card it shows (a hand card laid where it does not fit is the card the centre pile shows).
+    Never a move onto or of a card nobody has read: a stand-in fits nothing, so the rules would
+    forbid any such move (zen4: a 5C played onto a centre card turned while the view was held and
+    covered before it was read was called illegal)."""
     real: Counter[Card] | None = None
     for j in range(state.players):
         seen = judged(obs, centre_zone(j))
         c = parse_seen(seen.top) if seen is not None else None
-        if c is None or not state.centre[j] or c is state.centre[j][-1]:
+        if c is None or not state.centre[j] or c is state.centre[j][-1] or is_unseen(state.centre[j][-1]):
             continue
         for p, seat in enumerate(state.seats):
             subs: dict[Unseen, Card] = {}
@@ -478,10 +481,12 @@ def _physical(state: ZenuwenState, t: float, obs: Observation) -> Iterator[tuple
                 yield PendingIllegal(hand_play, v), after, subs
     for p, seat in enumerate(state.seats):
         for i, pile in enumerate(seat.piles):
-            if pile.top is None:
+            if pile.top is None or is_unseen(pile.top):
                 continue
-            moves: list[Play | Join] = [Play(p, i, j, t) for j in range(state.players) if state.centre[j]]
-            moves += [Join(p, i, k, t) for k in range(PILES) if k != i and seat.piles[k].top is not None]
+            moves: list[Play | Join] = [Play(p, i, j, t) for j in range(state.players)
+                                        if state.centre[j] and not is_unseen(state.centre[j][-1])]
+            moves += [Join(p, i, k, t) for k in range(PILES)
+                      if k != i and seat.piles[k].top is not None and not is_unseen(seat.piles[k].top)]
             for m in moves:
                 v = zenuwen.apply(state, m)
                 if isinstance(v, Illegal):
@@ -717,25 +722,37 @@ def _dealt(rules: ZenuwenRules, p: int) -> int:
     return total // rules.players + (1 if p < total % rules.players else 0)
 
 
+MAX_UNREAD_AT_START = 0.25
+"""The share of the patience piles whose top the first view may show unread (or not at all: Z2 lays a
+face-up card on each, so it is there, unseen). A stand-in takes its place and is learned when a view
+reads it, as a card turned up unseen is; no move or call rests on it before. With three or four
+players the side and far seats' small indices are read one view in two or three: a table that
+waits for all fifteen or twenty tops at once may never start."""
+
+
 def start(observation: Observation, rules: ZenuwenRules | None = None) -> LiveZenuwen:
-    """A new game from the first steady view of the layout (Z2): every patience pile shows one readable
-    top card (pile K laid with K cards); centre cards may already lie (all readable) or not (the first
-    move is the turn, Z5). The cards are dealt evenly (Z1); the rest of each player's share is the
-    unseen stock."""
+    """A new game from the first steady view of the layout (Z2): every patience pile shows its top card
+    (pile K laid with K cards), all but ``MAX_UNREAD_AT_START`` of them read; centre cards may already
+    lie (all readable) or not (the first move is the turn, Z5). The cards are dealt evenly (Z1); the
+    rest of each player's share is the unseen stock."""
     rules = rules or ZenuwenRules()
     n = rules.players
     seats = []
     seen: list[Card] = []
+    unread: list[str] = []
     for p in range(n):
         piles = []
         for i in range(PILES):
             zone = pile_zone(p, i)
             pile = observation.piles.get(zone, SeenPile())
             c = parse_seen(pile.top)
-            if pile.held or len(pile.cards) != 1 or c is None:
-                raise ValueError(f"cannot start: {zone} must show exactly one readable face-up card")
-            piles.append(ZPile(tuple(unseen() for _ in range(i)) + (c,), 1))
-            seen.append(c)
+            if pile.held or len(pile.cards) > 1:
+                raise ValueError(f"cannot start: {zone} must show exactly one face-up card")
+            if c is None:
+                unread.append(zone)
+            else:
+                seen.append(c)
+            piles.append(ZPile(tuple(unseen() for _ in range(i)) + (c or unseen(),), 1))
         stock = tuple(unseen() for _ in range(_dealt(rules, p) - 15))
         seats.append(ZSeat(tuple(piles), stock, (), bool(stock)))
     centre: list[tuple[Card, ...]] = []
@@ -749,6 +766,8 @@ def start(observation: Observation, rules: ZenuwenRules | None = None) -> LiveZe
             seen.append(c)
         else:
             centre.append(())
+    if len(unread) > int(n * PILES * MAX_UNREAD_AT_START):
+        raise ValueError(f"cannot start: the tops of {', '.join(unread)} cannot be read")
     over = [c.code for c, k in Counter(seen).items() if k > rules.deck_count]
     if over:
         raise ValueError(f"cannot start: seen more often than {rules.deck_count} deck(s) hold: {', '.join(over)}")

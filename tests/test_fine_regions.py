@@ -6,7 +6,7 @@ import numpy as np
 
 import scripted_klondike
 from calibration.templates import template
-from vision.fine_regions import MAX_MM_PER_INPUT_PX, TableDetector, fine_regions
+from vision.fine_regions import MAX_MM_PER_INPUT_PX, TableDetector, fine_regions, sideways_regions
 
 SIZE = (1280, 720)
 
@@ -48,3 +48,24 @@ def test_the_table_detector_picks_its_tiles_at_the_first_frame() -> None:
     small = TableDetector(h, layout)
     small(np.full((360, 640, 3), 90, np.uint8))  # a 640 frame runs whole at its own size already
     assert small.detector is not None and small.detector.config.tiles == ()
+
+
+def test_the_side_seats_of_a_four_player_table_are_turned_up_the_others_not() -> None:
+    layout = template("zenuwen", 4)
+    h = scripted_klondike.camera_for(layout, SIZE, squeeze=0.3)  # filmed from seat 1's side
+    regions = sideways_regions(h, layout, SIZE)
+    assert len(regions) == 2
+    for zone in layout.zones:
+        x, y = _image_centre(h, zone)
+        holding = [r for r in regions if r.holds(x, y)]
+        if zone.seat in (2, 4):
+            (region,) = holding
+            # turned as np.rot90 turns a picture, the zone's card runs down the picture
+            top, bottom = h.to_image(zone.polygon()[[0, 3]])
+            dx, dy = bottom - top
+            for _ in range(region.turns):
+                dx, dy = dy, -dx
+            assert dy > abs(dx), zone.name
+        else:
+            assert holding == [], zone.name
+    assert sideways_regions(h, template("klondike"), SIZE) == ()

@@ -392,12 +392,49 @@ def test_a_card_from_nowhere_is_unrecognised() -> None:
 def test_the_start_needs_a_readable_layout() -> None:
     truth = zenuwen.new_game(zenuwen.deal(3, 2)).state
     obs = view(truth, 0.0)
+    unread = {pile_zone(p, i): SeenPile.of("?") for p in range(2) for i in range(2)} | {"p2.pile3": SeenPile()}
     with pytest.raises(ValueError, match="p2.pile3"):
-        zenuwen_live.start(replace(obs, piles={**obs.piles, "p2.pile3": SeenPile.of("?")}))
+        zenuwen_live.start(replace(obs, piles={**obs.piles, **unread}))  # five of ten tops unread
+    with pytest.raises(ValueError, match="p2.pile3"):
+        zenuwen_live.start(replace(obs, piles={**obs.piles, "p2.pile3": SeenPile.of("KS KH")}))
     live = zenuwen_live.start(obs)
     assert live.state.phase is Phase.TURN and [len(s.stock) for s in live.state.seats] == [11, 11]
     state = zenuwen_live.public_state(live)
     assert state["players"][0]["piles"][4] == {"down": 4, "up": [truth.seats[0].piles[4].top.code]}  # type: ignore[index, union-attr]
+
+
+def test_a_card_laid_on_a_centre_card_nobody_read_is_never_called_illegal() -> None:
+    """The same play as above, onto a centre card the referee never read (turned while the view was
+    held, covered before it was read): a stand-in fits nothing, but that says nothing of the card."""
+    live, truth = turned()
+    tops = truth.tops()
+    p, i, j = next(
+        (p, i, j)
+        for p, seat in enumerate(truth.seats)
+        for i, pile in enumerate(seat.piles)
+        for j, top in enumerate(tops)
+        if pile.top is not None and top is not None and not zenuwen.fits(pile.top, top)
+    )
+    state = live.state
+    centre = state.centre[:j] + (state.centre[j][:-1] + (unseen(),),) + state.centre[j + 1:]
+    live = replace(live, state=replace(state, centre=centre))
+    physical = zenuwen_live._physical_move(truth, Play(p, i, j, 2.0))
+    assert physical is not None
+    live, f = zenuwen_live.observe(live, view(physical, 2.0, frozenset({(p, i)})))
+    assert "illegal" not in [x.kind for x in f]
+
+
+def test_a_top_unread_at_the_start_is_learned_when_read_and_nothing_rests_on_it_before() -> None:
+    """Up to a quarter of the tops may be unread at the start (a side seat's small indices): a stand-in
+    lies there until a view reads the card."""
+    truth = zenuwen.new_game(zenuwen.deal(3, 2)).state
+    obs = view(truth, 0.0)
+    live = zenuwen_live.start(replace(obs, piles={**obs.piles, "p2.pile5": SeenPile.of("?"), "p1.pile1": SeenPile()}))
+    assert is_unseen(live.state.seats[1].piles[4].top) and is_unseen(live.state.seats[0].piles[0].top)
+    assert [len(p.cards) for p in live.state.seats[1].piles] == [1, 2, 3, 4, 5]
+    live, f = zenuwen_live.observe(live, view(truth, 0.5))
+    assert f == [] and live.state.seats[1].piles[4].top == truth.seats[1].piles[4].top
+    assert live.state.seats[0].piles[0].top == truth.seats[0].piles[0].top
 
 
 def test_the_next_layout_can_be_given_explicitly() -> None:

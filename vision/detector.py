@@ -38,12 +38,15 @@ class ImageError(ValueError):
     """An input that is not a readable image."""
 
 
-def crop_square(img: np.ndarray, box: Sequence[float], size: int, margin: float = 1.3) -> np.ndarray:
-    """A ``size`` x ``size`` crop centred on ``box``, its side ``margin`` times the box's longer side.
+def crop_square(img: np.ndarray, box: Sequence[float], size: int, margin: float = 1.3, turns: int = 0) -> np.ndarray:
+    """A ``size`` x ``size`` crop centred on ``box``, its side ``margin`` times the box's longer side,
+    turned by ``turns`` quarter turns counter-clockwise (``np.rot90``).
 
     Parts outside the frame are filled by repeating the border. The same rule is used to make the
     classifier's training crops and at run time.
     """
+    if turns % 4:
+        return np.ascontiguousarray(np.rot90(crop_square(img, box, size, margin), turns))
     x1, y1, x2, y2 = (float(v) for v in box)
     cx, cy = (x1 + x2) / 2, (y1 + y2) / 2
     side = max(x2 - x1, y2 - y1, 2.0) * margin
@@ -132,6 +135,33 @@ class DetectorConfig:
     """Parts of the frame (x1, y1, x2, y2 in its pixels) also run at their own resolution, candidates
     pooled with the whole frame's: where a table's far cards are too small for the whole-frame sizes
     (vision.fine_regions picks them from the calibration)."""
+    turned: tuple["Turned", ...] = ()
+    """Parts of the frame where cards lie sideways, as a side seat's do (vision.fine_regions picks them
+    from the calibration)."""
+
+
+@dataclass(frozen=True)
+class Turned:
+    """A part of the frame where cards lie sideways: the outline (x, y frame pixels) holds them, and
+    ``turns`` quarter turns (``np.rot90``) stand them up. The rectangle around the outline is run again
+    at its own resolution, turned, and an index whose centre lies inside the outline is read turned.
+    The models learnt upright and upside-down indices (every card shows both); sideways ones they
+    barely read. The outline, not the rectangle, decides: a neighbouring seat's upright cards in the
+    rectangle's corner are read as they are (read turned, the near seat lost three of 29 tops)."""
+
+    turns: int
+    outline: tuple[tuple[float, float], ...]
+    pad: int = 16
+    """Pixels of table around the outline in the tile the detector runs on (context for its edges)."""
+
+    @property
+    def tile(self) -> tuple[int, int, int, int]:
+        xs, ys = [p[0] for p in self.outline], [p[1] for p in self.outline]
+        return (int(np.floor(min(xs))) - self.pad, int(np.floor(min(ys))) - self.pad,
+                int(np.ceil(max(xs))) + self.pad, int(np.ceil(max(ys))) + self.pad)
+
+    def holds(self, x: float, y: float) -> bool:
+        return cv2.pointPolygonTest(np.asarray(self.outline, np.float32), (float(x), float(y)), False) >= 0
 
 
 class CardDetector:
@@ -193,11 +223,13 @@ class CardDetector:
         sizes = (c.imgsz,) if isinstance(c.imgsz, int) else tuple(c.imgsz)
         parts = [self._run(img, s) for s in sizes]
         H, W = img.shape[:2]
-        for x1, y1, x2, y2 in c.tiles:
+        for x1, y1, x2, y2, turns in [(*t, 0) for t in c.tiles] + [(*t.tile, t.turns) for t in c.turned]:
             x1, y1, x2, y2 = max(0, x1), max(0, y1), min(W, x2), min(H, y2)
             if x2 - x1 < 32 or y2 - y1 < 32:
                 continue
-            b, sc, k = self._run(img[y1:y2, x1:x2], -(-max(x2 - x1, y2 - y1) // 32) * 32)
+            tile = np.ascontiguousarray(np.rot90(img[y1:y2, x1:x2], turns))
+            b, sc, k = self._run(tile, -(-max(x2 - x1, y2 - y1) // 32) * 32)
+            b = _unturn(b, turns, x2 - x1, y2 - y1)
             parts.append((b + np.array([x1, y1, x1, y1], np.float32), sc, k))
         boxes = np.concatenate([p[0] for p in parts])
         scores = np.concatenate([p[1] for p in parts])
@@ -230,13 +262,34 @@ class CardDetector:
         return boxes, scores.astype(np.float32), kinds.astype(np.int64)
 
     def _read(self, img: np.ndarray, boxes: np.ndarray) -> tuple[list[str], np.ndarray]:
-        crops = np.stack([crop_square(img, b, self.crop_size, self.crop_margin) for b in boxes])
+        """The classifier's code and probability per box (cut turned up where cards lie sideways)."""
+        crops = np.stack([crop_square(img, b, self.crop_size, self.crop_margin, self._turns(b)) for b in boxes])
         x = np.ascontiguousarray(crops[..., ::-1].transpose(0, 3, 1, 2), dtype=np.float32) / 255.0
         logits = self._cls.run(None, {self._cls.get_inputs()[0].name: x})[0]
         e = np.exp(logits - logits.max(1, keepdims=True))
         p = e / e.sum(1, keepdims=True)
         best = p.argmax(1)
         return [self.classes[int(i)] for i in best], p[np.arange(len(best)), best]
+
+    def _turns(self, box: np.ndarray) -> int:
+        """The quarter turns that stand up a card whose index is at ``box`` (0 outside ``turned``)."""
+        cx, cy = (box[0] + box[2]) / 2, (box[1] + box[3]) / 2
+        return next((t.turns % 4 for t in self.config.turned if t.holds(cx, cy)), 0)
+
+
+def _unturn(boxes: np.ndarray, turns: int, w: int, h: int) -> np.ndarray:
+    """Boxes found in ``np.rot90(tile, turns)`` in the pixels of the ``w`` x ``h`` tile itself."""
+    k = turns % 4
+    if k == 0 or len(boxes) == 0:
+        return boxes
+    x1, y1, x2, y2 = boxes.T
+    if k == 1:  # rot90 ccw: (x, y) of the turned image is (w - y, x) of the tile
+        out = np.stack([w - y2, x1, w - y1, x2], 1)
+    elif k == 2:
+        out = np.stack([w - x2, h - y2, w - x1, h - y1], 1)
+    else:  # k == 3, rot90 cw: (x, y) of the turned image is (y, h - x) of the tile
+        out = np.stack([y1, h - x2, y2, h - x1], 1)
+    return out.astype(np.float32)
 
 
 def _dedupe(dets: list[Detection], iou: float = 0.5, inside: float = 0.4) -> list[Detection]:
@@ -267,6 +320,7 @@ def _ios(a: Sequence[float], b: Sequence[float]) -> float:
 
 @lru_cache(maxsize=4)
 def default_detector(threads: int = 2, imgsz: int | tuple[int, ...] = (384, 640),
-                     tiles: tuple[tuple[int, int, int, int], ...] = ()) -> CardDetector:
-    """The shipped models, loaded once per (threads, imgsz, tiles)."""
-    return CardDetector(config=DetectorConfig(threads=threads, imgsz=imgsz, tiles=tiles))
+                     tiles: tuple[tuple[int, int, int, int], ...] = (),
+                     turned: tuple[Turned, ...] = ()) -> CardDetector:
+    """The shipped models, loaded once per (threads, imgsz, tiles, turned)."""
+    return CardDetector(config=DetectorConfig(threads=threads, imgsz=imgsz, tiles=tiles, turned=turned))

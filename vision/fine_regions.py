@@ -1,20 +1,28 @@
-"""Where a table's far cards are too small for the detector's whole-frame sizes, from the calibration.
+"""Where the detector must look again, from the calibration: far cards too small for its whole-frame
+sizes, and a side seat's cards lying sideways.
 
 The shipped detector reads indices at up to about 2 mm of table per input pixel: on a three-player
 Zenuwen table filmed from one side, at its 640 size, the near row (1.8) is read, the centre piles (2.3)
 barely, the side seat's far cards (2.5-2.6) and the far seat (2.8) never. The zones beyond
 ``MAX_MM_PER_INPUT_PX`` are run again at the frame's own resolution, cut out as one tile
 (``DetectorConfig.tiles``), which costs far less than running the whole frame larger.
+
+A seat at the side of the picture has its cards turned a quarter: the models, which learnt upright
+and upside-down indices, barely read them. Each such seat's zones are cut out as one tile turned to
+stand its cards up (``DetectorConfig.turned``). Which way a zone's cards lie comes from its polygon:
+templates list a zone's corners from the top-left as its seat sees it, so the first corner to the
+last runs down the card.
 """
 
 from __future__ import annotations
 
+import cv2
 import numpy as np
 
 from calibration.homography import TableHomography
 from calibration.zones import ZoneLayout
 from vision.detections import Detection
-from vision.detector import CardDetector, DetectorConfig, default_detector
+from vision.detector import CardDetector, DetectorConfig, Turned, default_detector
 
 MAX_MM_PER_INPUT_PX = 2.2
 
@@ -44,9 +52,40 @@ def fine_regions(homography: TableHomography, layout: ZoneLayout, frame_size: tu
     return ((x1, y1, x2, y2),) if x2 - x1 >= 32 and y2 - y1 >= 32 else ()
 
 
+def sideways_regions(homography: TableHomography, layout: ZoneLayout, frame_size: tuple[int, int],
+                     margin_px: int = 8) -> tuple[Turned, ...]:
+    """One region per seat whose cards lie sideways in the picture (more across than along the
+    picture's vertical): the outline around its zones, and the quarter turns that stand its cards up."""
+    w, h = frame_size
+    cam = homography.for_image_size(frame_size)
+    seats: dict[tuple[int, int], list[np.ndarray]] = {}
+    for zone in layout.zones:
+        poly = zone.polygon()
+        if len(poly) != 4:
+            continue
+        img = cam.to_image(poly)
+        dx, dy = img[3] - img[0]  # down the card, in the picture
+        if abs(dx) <= abs(dy):
+            continue
+        turns = 1 if dx < 0 else 3  # np.rot90 takes a vector (dx, dy) to (dy, -dx), three times to (-dy, dx)
+        seats.setdefault((zone.seat, turns), []).append(img)
+    out = []
+    for (_, turns), corners in sorted(seats.items()):
+        hull = cv2.convexHull(np.concatenate(corners).astype(np.float32))[:, 0]
+        centre = hull.mean(axis=0)
+        away = hull - centre
+        grown = hull + away / np.maximum(np.linalg.norm(away, axis=1, keepdims=True), 1e-6) * margin_px
+        grown = np.clip(grown, 0, [w, h])
+        x1, y1 = grown.min(axis=0)
+        x2, y2 = grown.max(axis=0)
+        if x2 - x1 >= 32 and y2 - y1 >= 32:
+            out.append(Turned(turns, tuple((float(x), float(y)) for x, y in grown)))
+    return tuple(out)
+
+
 class TableDetector:
-    """A detector (``frame -> detections``) that also looks closer where this table needs it: the
-    tiles are chosen at the first frame, from its size. ``detector``: other corner-detector weights
+    """A detector (``frame -> detections``) that also looks closer where this table needs it, and turns
+    its side seats' cards up: the tiles are chosen at the first frame, from its size. ``detector``: other corner-detector weights
     (default: the shipped ones)."""
 
     def __init__(self, homography: TableHomography, layout: ZoneLayout, detector: str | None = None,
@@ -56,9 +95,12 @@ class TableDetector:
 
     def __call__(self, image: np.ndarray) -> list[Detection]:
         if self.detector is None:
-            tiles = fine_regions(self.homography, self.layout, (image.shape[1], image.shape[0]))
+            size = (image.shape[1], image.shape[0])
+            tiles = fine_regions(self.homography, self.layout, size)
+            turned = sideways_regions(self.homography, self.layout, size)
             if self.weights is None:
-                self.detector = default_detector(self.threads, tiles=tiles)
+                self.detector = default_detector(self.threads, tiles=tiles, turned=turned)
             else:
-                self.detector = CardDetector(detector=self.weights, config=DetectorConfig(threads=self.threads, tiles=tiles))
+                config = DetectorConfig(threads=self.threads, tiles=tiles, turned=turned)
+                self.detector = CardDetector(detector=self.weights, config=config)
         return self.detector.detect(image)
