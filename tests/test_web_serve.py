@@ -27,6 +27,16 @@ def test_serve_refuses_a_bad_host() -> None:
     assert main(["serve", "--host", "a b"]) == 2
 
 
+def test_serve_says_which_clips_it_cannot_replay(tmp_path: Path, capsys) -> None:  # type: ignore[no-untyped-def]
+    from cardref.cli import main
+
+    stress = Path(__file__).resolve().parents[1] / "cardref" / "demo" / "clips" / "stress_slap"
+    assert main(["serve", "--replay-video", str(stress)]) == 2
+    assert "stress video" in capsys.readouterr().out
+    assert main(["serve", "--replay-video", str(tmp_path)]) == 2
+    assert "not a truth video" in capsys.readouterr().out
+
+
 def test_serve_runs_the_replay_and_prints_the_token_when_open_to_the_network(tmp_path: Path) -> None:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))

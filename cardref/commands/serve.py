@@ -36,9 +36,10 @@ def _source(args: argparse.Namespace) -> Callable[[Any], Any] | None:
     """What feeds the pages when no live pipeline does: a replay of a recorded game or video."""
     loop = args.replay_loop
     if args.replay_video is not None:
-        from cardref.web.clip import ClipSource
+        from cardref.web.clip import ClipSource, clip_info, default_clip
 
         folder = args.replay_video or None
+        clip_info(Path(folder) if folder else default_clip())  # a wrong folder is said now, not at start-up
         video_speed = args.replay_speed or 1.0
         return lambda services: ClipSource(services.hub, folder, speed=video_speed, loop=loop)
     if args.replay:
@@ -61,6 +62,11 @@ def main(args: argparse.Namespace) -> int:
     except ValidationError as exc:
         print(f"cardref serve: {exc}")
         return 2
-    app = create_app(settings, source=_source(args))
+    try:
+        source = _source(args)
+    except ValueError as exc:
+        print(f"cardref serve: {exc}")
+        return 2
+    app = create_app(settings, source=source)
     serve(app, log_level=args.log_level, ssl_certfile=args.ssl_certfile, ssl_keyfile=args.ssl_keyfile)
     return 0

@@ -41,6 +41,19 @@ def default_clip() -> Path:
     return Path(str(resources.files("cardref") / "demo" / "clips" / "klondike"))
 
 
+def clip_info(folder: Path) -> dict[str, Any]:
+    """The clip's ``render.json``; ValueError (one line) for a folder that is not a Klondike truth video:
+    the verdicts come from the Klondike engine and the clip's deal."""
+    try:
+        info = json.loads((folder / "render.json").read_text())
+    except (OSError, ValueError) as exc:
+        raise ValueError(f"{folder} is not a truth video made by cardref render (render.json: {exc})") from None
+    if info.get("game", "klondike") != "klondike":
+        raise ValueError(f"{folder} is a {info.get('game')} video: the clip replay plays Klondike truth videos only "
+                         "(cardref analyze referees any game's video)")
+    return info
+
+
 def _read_boxes(folder: Path) -> list[list[dict[str, Any]]] | None:
     import gzip
 
@@ -70,7 +83,7 @@ class ClipSource:
         self._clock = clock
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
-        info = json.loads((self.folder / "render.json").read_text())
+        info = clip_info(self.folder)
         self.video_fps = float(info.get("fps", 10.0))
         self.rules = klondike.KlondikeRules.from_spec(str(info.get("rules", "")))
         self.deal = klondike.Deal.from_json(json.loads((self.folder / "deal.json").read_text()))

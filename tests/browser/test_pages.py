@@ -89,6 +89,12 @@ def test_referee_screen_is_big_and_calls_stress(page: Any, server: Server) -> No
     page.wait_for_timeout(400)  # the colour fades in
     screenshot(page, "referee-stress")
     server.drain_commands()
+    assert page.locator("#slaps button").count() == 0  # Klondike takes no slap
+    page.keyboard.press("2")  # not a slap in this game
+    server.hub.publish(state_message("stress", {}, game_id="live", players=["Anna", "Bob"], t=12.0,
+                                     extra={"inputs": ["new_round", "slap"]}))
+    page.wait_for_function("() => document.querySelectorAll('#slaps button').length === 2")
+    assert page.locator("#slaps button").nth(1).inner_text().startswith("Slap Bob")
     page.keyboard.press("2")  # a slap by player 2
     page.keyboard.press("c")  # the referee was wrong
     page.wait_for_function("() => document.getElementById('ctl-msg').textContent.includes('correction sent')")
