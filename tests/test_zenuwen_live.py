@@ -424,6 +424,22 @@ def test_a_card_laid_on_a_centre_card_nobody_read_is_never_called_illegal() -> N
     assert "illegal" not in [x.kind for x in f]
 
 
+def test_a_turned_card_covered_before_any_view_read_it_is_judged_as_a_card_that_fits() -> None:
+    """The first turn is seen only together with a pile top already played onto one of the new centre
+    cards: that card was never read. The turn and the play are both found (the covered card judged as
+    one that fits, and left unseen), not an unrecognised view nor a play called illegal."""
+    truth = zenuwen.new_game(zenuwen.deal(3, 2)).state
+    live = zenuwen_live.start(view(truth, 0.0))
+    truth, _ = apply(truth, Turn(1.0))
+    tops = truth.tops()
+    p, i, j = next((p, i, j) for p, seat in enumerate(truth.seats) for i, pile in enumerate(seat.piles)
+                   for j, top in enumerate(tops) if pile.top is not None and top is not None and zenuwen.fits(pile.top, top))
+    truth, _ = apply(truth, Play(p, i, j, 2.0))
+    live, f = zenuwen_live.observe(live, view(truth, 2.0))
+    assert moves_of(f) == sorted([("turn",), ("play", p, i, j)]) and "illegal" not in [x.kind for x in f]
+    assert is_unseen(live.state.centre[j][-2]) and live.state.centre[j][-1] == truth.centre[j][-1]
+
+
 def test_a_top_unread_at_the_start_is_learned_when_read_and_nothing_rests_on_it_before() -> None:
     """Up to a quarter of the tops may be unread at the start (a side seat's small indices): a stand-in
     lies there until a view reads the card."""
