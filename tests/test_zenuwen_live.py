@@ -656,3 +656,20 @@ def timing(seeds: range = range(1, 6)) -> list[str]:
 
 if __name__ == "__main__":
     print("\n".join(timing()))
+
+
+def test_two_piles_that_look_unchanged_are_not_two_moves() -> None:
+    """Two decks: a pile may look unchanged because the card under the one that left was its twin, but
+    not two in one view. A card that fits neither centre top alone shows on a centre pile while every
+    pile looks as before: two plays from two piles that each turned up a twin would explain it (the
+    four-player render invented them so); the referee calls the one illegal card instead."""
+    truth = zenuwen.new_game(zenuwen.deal(1, 3)).state
+    live = zenuwen_live.start(view(truth, 0.0), truth.rules)
+    truth, _ = apply(truth, Turn(1.0))
+    live, _ = zenuwen_live.observe(live, view(truth, 1.0))
+    top, under, over = truth.tops()[0], truth.seats[0].piles[1].top, truth.seats[2].piles[4].top
+    assert top is not None and under is not None and over is not None
+    assert zenuwen.fits(under, top) and zenuwen.fits(over, under) and not zenuwen.fits(over, top)
+    obs = view(truth, 2.0)
+    live, f = zenuwen_live.observe(live, replace(obs, piles={**obs.piles, "centre1": SeenPile((over.code,))}))
+    assert [x.kind for x in f] == ["illegal"] and key(f[0].move) == ("play", 2, 4, 0)
