@@ -8,7 +8,9 @@ that were seen face up are ever compared, so a placeholder's identity never deci
 
 From the previous confirmed position and a new steady observation:
 
-1. the table as expected: nothing happened (unseen cards it shows are learned);
+1. the table as expected: nothing happened (unseen cards it shows are learned; but where such a card
+   had been shown unread and the camera's guess at it was another card, one legal move that explains
+   the view comes first: a card drawn onto an unread one is not that card read at last);
 2. exactly one legal move explains it: that move (ambiguity waits for a clearer view);
 3. only a move that breaks a rule explains it: an illegal move, named with its rule; the game waits
    until the table is back as it was (``taken_back``) or a legal move explains it;

@@ -8,6 +8,10 @@ Two stages, both small ONNX models shipped in ``models/``:
    full-resolution frame (:func:`crop_square`); its last class ``NONE`` rejects boxes that are not a
    readable index.
 
+Parts of the frame may be run again on their own (``DetectorConfig.tiles``: far cards at the frame's
+own resolution; ``DetectorConfig.turned``: a side seat's sideways cards turned up), their candidates
+pooled with the whole frame's before NMS.
+
 The result is one :class:`~vision.detections.Detection` per corner index (``card`` = ``10H`` ...) or
 back (``card`` = ``BACK``), boxes in the pixels of the image that was passed in. Sessions are cached
 per (model file, thread count). NumPy and OpenCV are imported here; ONNX Runtime only when a model is
