@@ -344,6 +344,14 @@ def test_four_players_holding_the_same_hand_card_are_told_apart_later(seed: int,
 # --- scripted positions ----------------------------------------------------------------------------
 
 
+def play_where(truth: ZenuwenState, fits: bool) -> tuple[int, int, int]:
+    """The first (player, pile, centre pile) where that pile's top does (or does not) fit the centre top."""
+    tops = truth.tops()
+    return next((p, i, j) for p, seat in enumerate(truth.seats) for i, pile in enumerate(seat.piles)
+                for j, top in enumerate(tops)
+                if pile.top is not None and top is not None and zenuwen.fits(pile.top, top) == fits)
+
+
 def turned(seed: int = 3, players: int = 2) -> tuple[LiveZenuwen, ZenuwenState]:
     """A dealt game after the first turn (Z5), followed by the live referee."""
     truth = zenuwen.new_game(zenuwen.deal(seed, players)).state
@@ -356,21 +364,14 @@ def turned(seed: int = 3, players: int = 2) -> tuple[LiveZenuwen, ZenuwenState]:
 
 def test_a_card_that_does_not_fit_is_illegal_until_taken_back() -> None:
     live, truth = turned()
-    tops = truth.tops()
-    p, i, j = next(
-        (p, i, j)
-        for p, seat in enumerate(truth.seats)
-        for i, pile in enumerate(seat.piles)
-        for j, top in enumerate(tops)
-        if pile.top is not None and top is not None and not zenuwen.fits(pile.top, top)
-    )
+    p, i, j = play_where(truth, fits=False)
     move = Play(p, i, j, 2.0)
     physical = zenuwen_live._physical_move(truth, move)
     assert physical is not None
     wrong = view(physical, 2.0, frozenset({(p, i)}))  # the next card not turned up yet
     live, f = zenuwen_live.observe(live, wrong)
     assert [x.kind for x in f] == ["illegal"] and f[0].rule == "Z6" and key(f[0].move) == ("play", p, i, j)
-    assert zenuwen_live.involved_cards(live, f[0]) == [truth.seats[p].piles[i].top.code, tops[j].code]  # type: ignore[union-attr]
+    assert zenuwen_live.involved_cards(live, f[0]) == [truth.seats[p].piles[i].top.code, truth.tops()[j].code]  # type: ignore[union-attr]
     live, f = zenuwen_live.observe(live, replace(wrong, t=2.5))
     assert f == []
     live, f = zenuwen_live.observe(live, view(truth, 3.0))
@@ -407,14 +408,7 @@ def test_a_card_laid_on_a_centre_card_nobody_read_is_never_called_illegal() -> N
     """The same play as above, onto a centre card the referee never read (turned while the view was
     held, covered before it was read): a stand-in fits nothing, but that says nothing of the card."""
     live, truth = turned()
-    tops = truth.tops()
-    p, i, j = next(
-        (p, i, j)
-        for p, seat in enumerate(truth.seats)
-        for i, pile in enumerate(seat.piles)
-        for j, top in enumerate(tops)
-        if pile.top is not None and top is not None and not zenuwen.fits(pile.top, top)
-    )
+    p, i, j = play_where(truth, fits=False)
     state = live.state
     centre = state.centre[:j] + (state.centre[j][:-1] + (unseen(),),) + state.centre[j + 1:]
     live = replace(live, state=replace(state, centre=centre))
@@ -431,9 +425,7 @@ def test_a_turned_card_covered_before_any_view_read_it_is_judged_as_a_card_that_
     truth = zenuwen.new_game(zenuwen.deal(3, 2)).state
     live = zenuwen_live.start(view(truth, 0.0))
     truth, _ = apply(truth, Turn(1.0))
-    tops = truth.tops()
-    p, i, j = next((p, i, j) for p, seat in enumerate(truth.seats) for i, pile in enumerate(seat.piles)
-                   for j, top in enumerate(tops) if pile.top is not None and top is not None and zenuwen.fits(pile.top, top))
+    p, i, j = play_where(truth, fits=True)
     truth, _ = apply(truth, Play(p, i, j, 2.0))
     live, f = zenuwen_live.observe(live, view(truth, 2.0))
     assert moves_of(f) == sorted([("turn",), ("play", p, i, j)]) and "illegal" not in [x.kind for x in f]
