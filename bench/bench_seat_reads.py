@@ -4,8 +4,9 @@
     python bench/bench_seat_reads.py DIR [--every 25]
 
 Every ``--every``-th frame where the truth says the table is at rest and no hand is over it goes through
-the shipped detector twice: with the far tile only (``vision.fine_regions.fine_regions``) and with the
-side seats turned up too (``sideways_regions``). For each seat's patience piles it counts the frames in
+the shipped detector twice: with the far tile only (``vision.fine_regions.fine_regions``), with the
+side seats turned up too (``sideways_regions``), and with far seats read from a top-down view
+(``top_down_regions``). For each seat's patience piles it counts the frames in
 which the surest detection located in the pile is its true top ("right"), another card ("wrong"), or
 none. The tracker is not in the loop: this measures what a single frame gives it.
 """
@@ -22,7 +23,7 @@ import cv2
 def main(argv: list[str] | None = None) -> int:
     from calibration.store import load_calibration
     from vision.detector import CardDetector, DetectorConfig
-    from vision.fine_regions import fine_regions, sideways_regions
+    from vision.fine_regions import fine_regions, sideways_regions, top_down_regions
 
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("folder", type=Path, help="a cardref render folder (video.mp4, truth.jsonl, calibration.json)")
@@ -45,10 +46,12 @@ def main(argv: list[str] | None = None) -> int:
     size = (frames[0][0].shape[1], frames[0][0].shape[0])
     cam = homography.for_image_size(size)
     tiles, turned = fine_regions(homography, layout, size), sideways_regions(homography, layout, size)
+    top_down = top_down_regions(homography, layout, size)
     print(f"{args.folder}: {len(frames)} frames; far tile {tiles or 'none'}; "
           f"side seats turned: {[(t.tile, t.turns) for t in turned] or 'none'}")
     for name, config in (("far tile only", DetectorConfig(tiles=tiles)),
-                         ("side seats turned", DetectorConfig(tiles=tiles, turned=turned))):
+                         ("side seats turned", DetectorConfig(tiles=tiles, turned=turned)),
+                         ("far seats top-down", DetectorConfig(tiles=tiles, turned=turned, top_down=top_down))):
         detector = CardDetector(config=config)
         seats: dict[str, list[int]] = {}
         for frame, line in frames:

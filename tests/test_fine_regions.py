@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+import cv2
 import numpy as np
 
 import scripted_klondike
 from calibration.templates import template
-from vision.fine_regions import MAX_MM_PER_INPUT_PX, TableDetector, fine_regions, sideways_regions
+from vision.fine_regions import MAX_MM_PER_INPUT_PX, TableDetector, fine_regions, sideways_regions, top_down_regions
 
 SIZE = (1280, 720)
 
@@ -69,3 +70,19 @@ def test_the_side_seats_of_a_four_player_table_are_turned_up_the_others_not() ->
         else:
             assert holding == [], zone.name
     assert sideways_regions(h, template("klondike"), SIZE) == ()
+
+
+def test_the_far_seat_of_a_four_player_table_is_read_from_above_the_side_seats_not() -> None:
+    layout = template("zenuwen", 4)
+    h = scripted_klondike.camera_for(layout, SIZE, squeeze=0.3)
+    (view,) = top_down_regions(h, layout, SIZE)
+    matrix = np.asarray(view.matrix).reshape(3, 3)
+    for zone in layout.zones:
+        x, y = _image_centre(h, zone)
+        assert view.holds(x, y) == (zone.seat == 3), zone.name
+        if zone.seat == 3:
+            # in the picture, the zone lies inside it and its card runs down (the seat faces the camera)
+            top, bottom = cv2.perspectiveTransform(h.to_image(zone.polygon()[[0, 3]])[None], matrix)[0]
+            assert 0 <= top[0] <= view.size[0] and 0 <= top[1] <= view.size[1]
+            assert bottom[1] - top[1] > abs(bottom[0] - top[0])
+    assert top_down_regions(h, template("klondike"), SIZE) == ()

@@ -13,8 +13,8 @@ import pytest
 
 from cardref.cli import main
 from vision.detections import Detection
-from vision.detector import (CardDetector, DetectorConfig, ImageError, Turned, _dedupe, _unturn, default_detector, letterbox,
-                             nms, read_image)
+from vision.detector import (CardDetector, DetectorConfig, ImageError, TopDown, Turned, _dedupe, _unturn,
+                             default_detector, letterbox, nms, read_image)
 
 DATA = Path(__file__).parent / "data" / "vision"
 REAL_VAL = Path(__file__).resolve().parents[2] / "shared" / "data" / "real-cards" / "val"
@@ -202,3 +202,19 @@ def test_boxes_found_in_a_turned_tile_map_back_to_the_tile(turns: int) -> None:
     ys, xs = np.nonzero(np.rot90(tile, turns))
     found = np.array([[xs.min(), ys.min(), xs.max() + 1, ys.max() + 1]], np.float32)
     assert _unturn(found, turns, 80, 50).tolist() == [[30, 10, 45, 20]]
+
+
+def test_a_top_down_view_replaces_the_frame_inside_its_outline() -> None:
+    # A view that turns the close-up upside down: what it finds maps back onto the labelled corners
+    # of the frame, and replaces the frame's own detections there.
+    img = read_image(DATA / "closeup_holdout.jpg")
+    truth = labels("closeup_holdout")
+    h, w = img.shape[:2]
+    upside_down = (-1.0, 0.0, float(w), 0.0, -1.0, float(h), 0.0, 0.0, 1.0)
+    view = TopDown(upside_down, (w, h), ((0, 0), (w, 0), (w, h), (0, h)))
+    assert view.to_frame((10, 20, 30, 60)) == pytest.approx((w - 30, h - 60, w - 10, h - 20))
+    dets = CardDetector(config=DetectorConfig(top_down=(view,))).detect(img)
+    assert read_right(dets, truth) >= len(truth) - 1 and len(wrong(dets, truth)) <= 1
+    half = TopDown(upside_down, (w, h), ((0, 0), (w, 0), (w, 1), (0, 1)))  # an outline that holds nothing
+    assert sorted(d.card for d in CardDetector(config=DetectorConfig(top_down=(half,))).detect(img)) == sorted(
+        d.card for d in default_detector().detect(img))

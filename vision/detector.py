@@ -142,6 +142,35 @@ class DetectorConfig:
     turned: tuple["Turned", ...] = ()
     """Parts of the frame where cards lie sideways, as a side seat's do (vision.fine_regions picks them
     from the calibration)."""
+    top_down: tuple["TopDown", ...] = ()
+    """Parts of the table read from a view warped to look straight down on them: a far seat, whose
+    indices the camera sees small and squashed (vision.fine_regions picks them from the calibration)."""
+
+
+@dataclass(frozen=True)
+class TopDown:
+    """A part of the table seen from straight above: ``matrix`` (3x3, row by row) takes frame pixels to
+    the pixels of a ``size`` (width, height) picture of it, cards standing upright there. The detector
+    reads that picture whole, at its usual sizes; what it finds inside ``outline`` (frame pixels) is
+    mapped back and replaces what the frame itself gave there."""
+
+    matrix: tuple[float, ...]
+    size: tuple[int, int]
+    outline: tuple[tuple[float, float], ...]
+
+    def holds(self, x: float, y: float) -> bool:
+        return cv2.pointPolygonTest(np.asarray(self.outline, np.float32), (float(x), float(y)), False) >= 0
+
+    def picture(self, img: np.ndarray) -> np.ndarray:
+        return cv2.warpPerspective(img, np.asarray(self.matrix, np.float64).reshape(3, 3), self.size,
+                                   flags=cv2.INTER_AREA, borderMode=cv2.BORDER_REPLICATE)
+
+    def to_frame(self, box: Sequence[float]) -> tuple[float, float, float, float]:
+        """A box of the picture as the frame box around it."""
+        x1, y1, x2, y2 = box
+        pts = np.array([[[x1, y1], [x2, y1], [x2, y2], [x1, y2]]], np.float64)
+        back = cv2.perspectiveTransform(pts, np.linalg.inv(np.asarray(self.matrix, np.float64).reshape(3, 3)))[0]
+        return float(back[:, 0].min()), float(back[:, 1].min()), float(back[:, 0].max()), float(back[:, 1].max())
 
 
 @dataclass(frozen=True)
@@ -177,6 +206,7 @@ class CardDetector:
         for p in (detector, classifier):
             if not Path(p).is_file():
                 raise FileNotFoundError(f"model file not found: {str(p)!r}")
+        self._models = (detector, classifier)
         self._det = _session(str(Path(detector).resolve()), self.config.threads)
         self._cls = _session(str(Path(classifier).resolve()), self.config.threads)
         meta = _meta(self._cls)
@@ -184,11 +214,32 @@ class CardDetector:
         self.crop_size = int(meta.get("crop_size", 64))
         self.crop_margin = float(meta.get("crop_margin", 1.3))
         self._lock = threading.Lock()
+        self._plain_detector: CardDetector | None = None
 
     def detect(self, img: np.ndarray) -> list[Detection]:
         """Detections in one BGR frame (any size), boxes in that frame's pixels."""
         if not isinstance(img, np.ndarray) or img.ndim != 3 or img.shape[2] != 3 or img.size == 0:
             raise ImageError(f"expected a BGR image of shape (H, W, 3), got {getattr(img, 'shape', type(img))}")
+        out = self._detect(img)
+        for view in self.config.top_down:
+            out = [d for d in out if not view.holds((d.box[0] + d.box[2]) / 2, (d.box[1] + d.box[3]) / 2)]
+            for d in self._plain.detect(view.picture(img)):
+                box = view.to_frame(d.box)
+                if view.holds((box[0] + box[2]) / 2, (box[1] + box[3]) / 2):
+                    out.append(Detection(d.card, box, d.confidence))
+        return _dedupe(out) if self.config.top_down else out
+
+    @property
+    def _plain(self) -> "CardDetector":
+        """The same models and sizes with no parts of their own (for a top-down picture; the sessions
+        are shared)."""
+        if self._plain_detector is None:
+            c = self.config
+            self._plain_detector = CardDetector(*self._models, config=DetectorConfig(c.imgsz, c.conf, c.iou,
+                                                                                     c.candidate_factor, c.threads))
+        return self._plain_detector
+
+    def _detect(self, img: np.ndarray) -> list[Detection]:
         boxes, scores, kinds = self._find(img)
         out: list[Detection] = []
         corner = np.nonzero(kinds == 0)[0]
@@ -325,6 +376,7 @@ def _ios(a: Sequence[float], b: Sequence[float]) -> float:
 @lru_cache(maxsize=4)
 def default_detector(threads: int = 2, imgsz: int | tuple[int, ...] = (384, 640),
                      tiles: tuple[tuple[int, int, int, int], ...] = (),
-                     turned: tuple[Turned, ...] = ()) -> CardDetector:
-    """The shipped models, loaded once per (threads, imgsz, tiles, turned)."""
-    return CardDetector(config=DetectorConfig(threads=threads, imgsz=imgsz, tiles=tiles, turned=turned))
+                     turned: tuple[Turned, ...] = (), top_down: tuple[TopDown, ...] = ()) -> CardDetector:
+    """The shipped models, loaded once per (threads, imgsz, tiles, turned, top_down)."""
+    return CardDetector(config=DetectorConfig(threads=threads, imgsz=imgsz, tiles=tiles, turned=turned,
+                                              top_down=top_down))

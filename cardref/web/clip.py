@@ -48,6 +48,8 @@ def clip_info(folder: Path) -> dict[str, Any]:
         info = json.loads((folder / "render.json").read_text())
     except (OSError, ValueError) as exc:
         raise ValueError(f"{folder} is not a truth video made by cardref render (render.json: {exc})") from None
+    if not isinstance(info, dict):
+        raise ValueError(f"{folder} is not a truth video made by cardref render (render.json is not an object)")
     if info.get("game", "klondike") != "klondike":
         raise ValueError(f"{folder} is a {info.get('game')} video: the clip replay plays Klondike truth videos only "
                          "(cardref analyze referees any game's video)")
