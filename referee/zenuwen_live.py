@@ -65,6 +65,7 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass, replace
+from functools import cache
 from typing import Any, Callable, Iterator, Mapping, Sequence
 
 from . import zenuwen
@@ -285,9 +286,9 @@ def _unguess(node: Node[ZenuwenState], final: ZenuwenState, findings: list[Findi
             continue
         for j in onto:
             pile = list(centre[j])
-            k = next((k for k in range(len(pile) - 2, -1, -1) if pile[k] == c), None)
-            if k is not None:
-                pile[k] = u
+            under = [k for k in range(len(pile) - 2, -1, -1) if pile[k] == c]
+            if under:
+                pile[under[0]] = u
                 centre[j] = tuple(pile)
                 break
     if findings is not None:
@@ -434,7 +435,8 @@ def _expand(
         for j, cpile in enumerate(state.centre):
             seen = judged(obs, centre_zone(j))
             c = parse_seen(seen.top) if seen is not None else None
-            if c is None or not cpile or not is_unseen(cpile[-1]) or centre_zone(j) not in diff:
+            u = cpile[-1] if cpile else None
+            if c is None or not isinstance(u, Unseen) or centre_zone(j) not in diff:
                 continue
             for p, seat in enumerate(state.seats):
                 if node.count[p] >= MAX_PER_PLAYER:
@@ -444,9 +446,9 @@ def _expand(
                         continue
                     move = Play(p, i, j, t)
                     for stand in _stand_ins(state, c):
-                        v = zenuwen.apply(substitute_cards(state, {cpile[-1]: stand}), move)
+                        v = zenuwen.apply(substitute_cards(state, {u: stand}), move)
                         if isinstance(v, Legal):
-                            yield node.then(v.state, move, p, ((cpile[-1], stand),), _touches(move, state),
+                            yield node.then(v.state, move, p, ((u, stand),), _touches(move, state),
                                             ENGINE.called(v), guess=True)
 
     return expand
@@ -607,16 +609,12 @@ def observe(live: LiveZenuwen, obs: Observation) -> tuple[LiveZenuwen, list[Find
     changed = diff | unjudged(obs)
     hits = [h for h in breadth_first(start_node, _expand(obs, diff, t, depth=depth), goals, depth, needs=needs)
             if _looks_unchanged(h[0].moves, changed) <= 1]
-    illegal: list[tuple[LiveZenuwen, list[Finding]] | None] = []
-
+    @cache
     def illegal_move() -> tuple[LiveZenuwen, list[Finding]] | None:
-        if not illegal:
-            found = None
-            if pend is None and state.phase in (Phase.TURN, Phase.PLAY, Phase.CHOOSE, Phase.NEXT):
-                starts = [start_node] + list(_expand(obs, diff, t, depth=1)(start_node))  # no guessed hand cards
-                found = ENGINE.illegal_explanation(live, obs, starts, lambda s: _physical(s, t, obs), _in_view, match, t, _waiting)
-            illegal.append(found)
-        return illegal[0]
+        if pend is not None or state.phase not in (Phase.TURN, Phase.PLAY, Phase.CHOOSE, Phase.NEXT):
+            return None
+        starts = [start_node] + list(_expand(obs, diff, t, depth=1)(start_node))  # no guessed hand cards
+        return ENGINE.illegal_explanation(live, obs, starts, lambda s: _physical(s, t, obs), _in_view, match, t, _waiting)
 
     if not hits and state.rules.deck_count > 1:
         # an illegal move is likelier than the coincidences the relaxed search allows

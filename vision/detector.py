@@ -283,9 +283,9 @@ class CardDetector:
             if x2 - x1 < 32 or y2 - y1 < 32:
                 continue
             tile = np.ascontiguousarray(np.rot90(img[y1:y2, x1:x2], turns))
-            b, sc, k = self._run(tile, -(-max(x2 - x1, y2 - y1) // 32) * 32)
+            b, sc, kind = self._run(tile, -(-max(x2 - x1, y2 - y1) // 32) * 32)
             b = _unturn(b, turns, x2 - x1, y2 - y1)
-            parts.append((b + np.array([x1, y1, x1, y1], np.float32), sc, k))
+            parts.append((b + np.array([x1, y1, x1, y1], np.float32), sc, kind))
         boxes = np.concatenate([p[0] for p in parts])
         scores = np.concatenate([p[1] for p in parts])
         kinds = np.concatenate([p[2] for p in parts])
