@@ -182,7 +182,8 @@ class LiveReferee:
             "state": picture,
         }
         # the facts the pages show beside the table
-        for key in ("score", "scores", "moves", "cards_left", "standings", "passes_left", "waiting_for_take_back"):
+        for key in ("score", "scores", "moves", "cards_left", "standings", "passes_left", "waiting_for",
+                    "waiting_for_take_back", "choosing", "free_piles"):
             if key in picture:
                 message[key] = picture[key]
         return message

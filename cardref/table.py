@@ -160,10 +160,10 @@ class TableRunner:
                 self.paused.clear()
         elif kind == "end":
             self._end_game("ended", "ended on the set-up page")
-        elif kind == "slap":
+        elif kind in ("slap", "choose"):
             referee = self.referee
             if referee is not None:
-                referee.act("slap", t=referee.last_t, player=int(data.get("player", 0)), pile=int(data.get("pile") or 0))
+                referee.act(kind, t=referee.last_t, player=int(data.get("player", 0)), pile=int(data.get("pile") or 0))
         elif kind == "correction":
             self._correct(data)
 

@@ -968,7 +968,10 @@ def public_state(live: LiveZenuwen) -> dict[str, object]:
         }
         for s in state.seats
     ]
-    return public_picture(live, players, _text, wins=list(state.wins), takes=list(state.takes))
+    order = zenuwen.choice_order(state) if state.phase is Phase.CHOOSE else []
+    choosing = order[0] if order and not (state.rules.pile_choice == "slap_race" and not state.raced) else None
+    return public_picture(live, players, _text, wins=list(state.wins), takes=list(state.takes),
+                          choosing=choosing, free_piles=zenuwen._free_piles(state) if choosing is not None else [])
 
 
 def ending(live: LiveZenuwen, t: float) -> tuple[str, Event] | None:

@@ -71,6 +71,22 @@ def test_the_shipped_video_is_refereed_end_to_end(tmp_path: pathlib.Path) -> Non
     assert any(getattr(r, "corrected_by", None) for r in log.records)
 
 
+def test_slaps_and_pile_choices_from_the_pages_go_to_the_referee() -> None:
+    class Referee:
+        last_t = 7.5
+        acts: list[tuple[str, float, dict]] = []
+
+        def act(self, name: str, t: float, **kwargs: int) -> list:
+            self.acts.append((name, t, kwargs))
+            return []
+
+    runner = TableRunner(Services(Hub(), GameStore.__new__(GameStore)), TableConfig("x", None))  # type: ignore[arg-type]
+    runner.referee = Referee()  # type: ignore[assignment]
+    runner.handle("slap", {"player": 1, "pile": None})
+    runner.handle("choose", {"player": 2, "pile": 1})
+    assert Referee.acts == [("slap", 7.5, {"player": 1, "pile": 0}), ("choose", 7.5, {"player": 2, "pile": 1})]
+
+
 def test_pause_holds_judging() -> None:
     runner = TableRunner(Services(Hub(), GameStore.__new__(GameStore)), TableConfig("x", None))  # type: ignore[arg-type]
     runner.handle("pause", {})

@@ -116,6 +116,7 @@ CONTROL = [
     ("post", "/api/session/pause", None),
     ("post", "/api/session/end", None),
     ("post", "/api/session/slap", {"player": 0}),
+    ("post", "/api/session/choose", {"player": 0, "pile": 1}),
     ("post", "/api/session/correction", {"action": "retract"}),
     ("post", "/api/calibration/points", {"image_px": [[0, 0], [10, 0], [10, 10], [0, 10]], "image_size": [10, 10]}),
     ("delete", "/api/games/nope", None),
@@ -293,15 +294,18 @@ def test_control_actions_reach_the_pipeline_as_commands_and_viewers_as_session_m
     local.put("/api/session/setup", json={"game": "zenuwen", "players": [{"name": "A", "seat": 1}, {"name": "B", "seat": 2}, {"name": "C", "seat": 3}]})
     assert local.post("/api/session/start").json()["phase"] == "playing"
     assert local.post("/api/session/slap", json={"player": 1, "pile": 0}).status_code == 202
+    assert local.post("/api/session/choose", json={"player": 2, "pile": 1}).status_code == 202
+    assert local.post("/api/session/choose", json={"player": 2}).status_code == 422  # which pile?
     assert local.post("/api/session/correction", json={"action": "retract", "target": 5, "reason": "a hand"}).status_code == 202
     assert local.post("/api/session/end").json()["phase"] == "ended"
     got = []
     while (c := hub.commands.get()) is not None:
         got.append(c)
-    assert [c.kind for c in got] == ["setup", "start", "slap", "correction", "end"]
+    assert [c.kind for c in got] == ["setup", "start", "slap", "choose", "correction", "end"]
     assert got[1].data["setup"]["game"] == "zenuwen"
     assert got[2].data == {"player": 1, "pile": 0, "by": ""}
-    assert got[3].data["target"] == 5
+    assert got[3].data == {"player": 2, "pile": 1, "by": ""}
+    assert got[4].data["target"] == 5
     assert hub.latest("session")["phase"] == "ended"  # type: ignore[index]
 
 

@@ -148,6 +148,9 @@ def play_match(
                 truth, c = apply(truth, move)
                 live, f = zenuwen_live.observe(live, view(truth, t))
             else:
+                if not live.undecided:  # the referee screen offers the chooser the free piles
+                    shown = zenuwen_live.public_state(live)
+                    assert shown["choosing"] == order[0] and shown["free_piles"] == free, shown
                 truth, c = apply(truth, move)
                 live, f = zenuwen_live.choose(live, order[0], t, pile)
             f = settle(owed, f, t, live, rules)

@@ -100,6 +100,18 @@ def test_referee_screen_is_big_and_calls_stress(page: Any, server: Server) -> No
     page.wait_for_function("() => document.getElementById('ctl-msg').textContent.includes('correction sent')")
     kinds = [(c.kind, c.data.get("player")) for c in server.drain_commands()]
     assert kinds == [("slap", 1), ("correction", None)]
+    # the end of a Zenuwen round: the player whose turn it is taps the centre pile taken
+    assert page.locator("#choices button").count() == 0
+    server.hub.publish(state_message("zenuwen", {}, game_id="live", players=["Anna", "Bob", "Carl"], t=30.0,
+                                     extra={"inputs": ["choose", "new_round", "slap"], "choosing": 1, "free_piles": [0, 2]}))
+    page.wait_for_function("() => document.querySelectorAll('#choices button').length === 2")
+    assert page.locator("#slaps button").count() == 3
+    page.locator("#choices button").nth(1).click()
+    page.wait_for_function("() => document.getElementById('ctl-msg').textContent.includes('takes centre 3')")
+    assert [(c.kind, c.data) for c in server.drain_commands()] == [("choose", {"player": 1, "pile": 2, "by": ""})]
+    server.hub.publish(state_message("zenuwen", {}, game_id="live", players=["Anna", "Bob", "Carl"], t=31.0,
+                                     extra={"inputs": ["choose", "new_round", "slap"], "choosing": None, "free_piles": []}))
+    page.wait_for_function("() => document.querySelectorAll('#choices button').length === 0")
 
 
 def test_setup_page_calibrates_from_the_markers_and_starts_a_game(page: Any, server: Server) -> None:

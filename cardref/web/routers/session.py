@@ -31,6 +31,14 @@ class SlapIn(BaseModel):
     by: str = Field(default="", max_length=40, title="recorded by")
 
 
+class ChooseIn(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    player: int = Field(ge=0, le=3, title="player", description="seat index from 0")
+    pile: int = Field(ge=0, le=3, title="centre pile taken", description="from 0")
+    by: str = Field(default="", max_length=40, title="recorded by")
+
+
 class CorrectionIn(BaseModel):
     """A person fixing the referee from the referee screen. ``target`` is the game-log ``seq`` of the
     verdict (default: the latest one)."""
@@ -93,6 +101,13 @@ for _kind, _summary in (("start", "Start a game with the current set-up"), ("pau
 def slap(body: SlapIn, svc: Services = Depends(get_services)) -> Accepted:
     svc.session.forward("slap", body.model_dump())
     return Accepted(command="slap")
+
+
+@router.post("/choose", response_model=Accepted, status_code=202, dependencies=[Depends(require_control)],
+             summary="Record which centre pile a player takes at the end of a Zenuwen round (Z10/Z11)")
+def choose(body: ChooseIn, svc: Services = Depends(get_services)) -> Accepted:
+    svc.session.forward("choose", body.model_dump())
+    return Accepted(command="choose")
 
 
 @router.post("/correction", response_model=Accepted, status_code=202, dependencies=[Depends(require_control)],

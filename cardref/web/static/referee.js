@@ -1,7 +1,8 @@
 // The referee screen: one big verdict at a time, readable from across the table. "STRESS!" comes
 // with a sound. Keys: 1-4 record a slap by that player (games that take slaps: the buttons show only
-// for them), C says the referee was wrong (retracts the latest verdict), F goes full screen. Pushed over
-// /ws/live without camera pictures.
+// for them), C says the referee was wrong (retracts the latest verdict), F goes full screen. At the end
+// of a Zenuwen round the player whose turn it is to take a centre pile taps it here (the camera cannot
+// always tell). Pushed over /ws/live without camera pictures.
 "use strict";
 
 (() => {
@@ -12,6 +13,7 @@
   const cards = document.getElementById("cards");
   const msgEl = document.getElementById("ctl-msg");
   const slapsEl = document.getElementById("slaps");
+  const choicesEl = document.getElementById("choices");
   let audio = null, players = [], lastSeq = null, holdUntil = 0, current = "watching", slappers = 0;
 
   function sound(kind) {
@@ -107,9 +109,23 @@
     slapsEl.classList.toggle("hidden", n === 0);
   }
 
+  // Z10/Z11: one button per free centre pile for the player who chooses now
+  function choiceButtons(msg) {
+    const p = (msg.inputs || []).includes("choose") ? msg.choosing : null;
+    const piles = p === null || p === undefined ? [] : (msg.free_piles || []);
+    choicesEl.innerHTML = "";
+    for (const j of piles) {
+      const b = CR.el("button", "", `${who(p)} takes centre ${j + 1}`);
+      b.onclick = () => control("/api/session/choose", { player: p, pile: j }, `${who(p)} takes centre ${j + 1}: recorded`);
+      choicesEl.appendChild(b);
+    }
+    choicesEl.classList.toggle("hidden", piles.length === 0);
+  }
+
   function onState(msg) {
     players = msg.players || players;
     if (msg.inputs) slapButtons(msg.inputs);
+    choiceButtons(msg);
     document.getElementById("game").textContent = `${msg.game || ""} ${msg.players && msg.players.length ? "· " + msg.players.join(" vs ") : ""}`;
     const scores = msg.scores || (msg.score !== undefined ? [msg.score] : []);
     document.getElementById("score").textContent = scores.length ? (msg.game === "klondike" ? `score ${scores[0]}` : `rounds ${scores.join(" – ")}`) : "";
