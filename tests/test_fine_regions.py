@@ -86,3 +86,6 @@ def test_the_far_seat_of_a_four_player_table_is_read_from_above_the_side_seats_n
             assert 0 <= top[0] <= view.size[0] and 0 <= top[1] <= view.size[1]
             assert bottom[1] - top[1] > abs(bottom[0] - top[0])
     assert top_down_regions(h, template("klondike"), SIZE) == ()
+    double = template("klondike", 2)  # Double Solitaire: fanned columns, far seat and all
+    assert fine_regions(scripted_klondike.camera_for(double, SIZE, squeeze=0.3), double, SIZE) != ()
+    assert top_down_regions(scripted_klondike.camera_for(double, SIZE, squeeze=0.3), double, SIZE) == ()

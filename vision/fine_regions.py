@@ -88,8 +88,10 @@ def top_down_regions(homography: TableHomography, layout: ZoneLayout, frame_size
                      mm_per_px: float = 0.5, margin_mm: float = 10.0, margin_px: int = 8) -> tuple[TopDown, ...]:
     """One top-down view per seat facing the camera or away from it with a zone beyond
     ``max_mm_per_px`` (as for :func:`fine_regions`): its zones warped through the calibration to
-    ``mm_per_px``, turned so its cards stand upright. (A side seat read so, beside its turned-up
-    reading in the frame, lost 4 of 30 and 8 of 24 tops: not offered.)"""
+    ``mm_per_px``, turned so its cards stand upright. Only a row of squared piles: its picture is
+    small enough to be read at the usual sizes (a Double Solitaire seat's fanned columns would come
+    to 1160 x 1210 pixels, 1.8 mm per pixel at 640: coarser than the far tile). A side seat read so,
+    beside its turned-up reading in the frame, lost 4 of 30 and 8 of 24 tops: not offered."""
     w, h = frame_size
     shrink = max(w, h) / max(sizes)
     if shrink <= 1:
@@ -100,7 +102,9 @@ def top_down_regions(homography: TableHomography, layout: ZoneLayout, frame_size
         poly = zone.polygon()
         centre = tuple(float(v) for v in poly.mean(axis=0))
         if zone.seat and len(poly) == 4 and cam.mm_per_pixel(centre) * shrink > max_mm_per_px:  # type: ignore[arg-type]
-            seats[zone.seat] = [z.polygon() for z in layout.zones if z.seat == zone.seat]
+            seat = [z for z in layout.zones if z.seat == zone.seat]
+            if all(z.fan is None for z in seat):  # a row of squared piles (Stress, Zenuwen)
+                seats[zone.seat] = [z.polygon() for z in seat]
     out = []
     for seat, polys in sorted(seats.items()):
         pts = np.concatenate(polys)
