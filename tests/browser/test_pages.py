@@ -96,6 +96,8 @@ def test_referee_screen_is_big_and_calls_stress(page: Any, server: Server) -> No
     page.wait_for_function("() => document.querySelectorAll('#slaps button').length === 2")
     assert page.locator("#slaps button").nth(1).inner_text().startswith("Slap Bob")
     page.keyboard.press("2")  # a slap by player 2
+    # (each key's request is answered on its own: wait for the first, or its answer may come last)
+    page.wait_for_function("() => document.getElementById('ctl-msg').textContent.includes('slap by Bob')")
     page.keyboard.press("c")  # the referee was wrong
     page.wait_for_function("() => document.getElementById('ctl-msg').textContent.includes('correction sent')")
     kinds = [(c.kind, c.data.get("player")) for c in server.drain_commands()]
