@@ -348,8 +348,9 @@ def observe(live: LiveKlondike, obs: Observation, pairs: bool = True) -> tuple[L
     if bind is not None:
         state = _learn(state, bind)
         learned = tuple((p.code, c) for p, c in bind.items() if p.code != c)
-        after = replace(live, state=state, known=known | _read(bind), pending=None, pending_view=None)
-        after = replace(after, guessed=_guessed(live.guessed, bind, state, after.known, obs))
+        seen = known | _read(bind)
+        after = replace(live, state=state, known=seen, pending=None, pending_view=None,
+                        guessed=_guessed(live.guessed, bind, state, seen, obs))
         if live.pending is not None:
             return after, [Finding("taken_back", t, move=live.pending, frame=frame, learned=learned)]
         if any(live.guessed.get(p, code) != code for p, code in bind.items()):

@@ -159,7 +159,7 @@ class TopDown:
     outline: tuple[tuple[float, float], ...]
 
     def holds(self, x: float, y: float) -> bool:
-        return cv2.pointPolygonTest(np.asarray(self.outline, np.float32), (float(x), float(y)), False) >= 0
+        return _holds(self.outline, x, y)
 
     def picture(self, img: np.ndarray) -> np.ndarray:
         return cv2.warpPerspective(img, np.asarray(self.matrix, np.float64).reshape(3, 3), self.size,
@@ -194,7 +194,12 @@ class Turned:
                 int(np.ceil(max(xs))) + self.pad, int(np.ceil(max(ys))) + self.pad)
 
     def holds(self, x: float, y: float) -> bool:
-        return cv2.pointPolygonTest(np.asarray(self.outline, np.float32), (float(x), float(y)), False) >= 0
+        return _holds(self.outline, x, y)
+
+
+def _holds(outline: Sequence[tuple[float, float]], x: float, y: float) -> bool:
+    """Whether the point lies inside the outline or on it (frame pixels)."""
+    return cv2.pointPolygonTest(np.asarray(outline, np.float32), (float(x), float(y)), False) >= 0
 
 
 class CardDetector:

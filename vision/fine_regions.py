@@ -20,7 +20,7 @@ import cv2
 import numpy as np
 
 from calibration.homography import TableHomography
-from calibration.zones import ZoneLayout
+from calibration.zones import Zone, ZoneLayout
 from vision.detections import Detection
 from vision.detector import CardDetector, DetectorConfig, TopDown, Turned, default_detector
 
@@ -33,16 +33,8 @@ def fine_regions(homography: TableHomography, layout: ZoneLayout, frame_size: tu
     """One tile (x1, y1, x2, y2 in frame pixels) around every zone whose table, at the largest of
     ``sizes``, comes to more than ``max_mm_per_px``; none when all zones are fine as they are."""
     w, h = frame_size
-    shrink = max(w, h) / max(sizes)
-    if shrink <= 1:
-        return ()
     cam = homography.for_image_size(frame_size)
-    corners = []
-    for zone in layout.zones:
-        poly = zone.polygon()
-        centre = tuple(float(v) for v in poly.mean(axis=0))
-        if cam.mm_per_pixel(centre) * shrink > max_mm_per_px:  # type: ignore[arg-type]
-            corners.append(cam.to_image(poly))
+    corners = [cam.to_image(z.polygon()) for z in _far_zones(cam, layout, frame_size, sizes, max_mm_per_px)]
     if not corners:
         return ()
     pts = np.concatenate(corners)
@@ -52,11 +44,28 @@ def fine_regions(homography: TableHomography, layout: ZoneLayout, frame_size: tu
     return ((x1, y1, x2, y2),) if x2 - x1 >= 32 and y2 - y1 >= 32 else ()
 
 
+def _far_zones(cam: TableHomography, layout: ZoneLayout, frame_size: tuple[int, int], sizes: tuple[int, ...],
+               max_mm_per_px: float) -> list[Zone]:
+    """The zones whose table, at the largest of ``sizes``, comes to more than ``max_mm_per_px``."""
+    shrink = max(frame_size) / max(sizes)
+    if shrink <= 1:
+        return []
+    return [z for z in layout.zones
+            if cam.mm_per_pixel(tuple(float(v) for v in z.polygon().mean(axis=0))) * shrink > max_mm_per_px]  # type: ignore[arg-type]
+
+
+def _outline(corners: list[np.ndarray], margin_px: int, frame_size: tuple[int, int]) -> np.ndarray:
+    """The convex outline around the corners (frame pixels), grown by ``margin_px``, within the frame."""
+    hull = cv2.convexHull(np.concatenate(corners).astype(np.float32))[:, 0]
+    away = hull - hull.mean(axis=0)
+    grown = hull + away / np.maximum(np.linalg.norm(away, axis=1, keepdims=True), 1e-6) * margin_px
+    return np.asarray(np.clip(grown, 0, frame_size), np.float32)
+
+
 def sideways_regions(homography: TableHomography, layout: ZoneLayout, frame_size: tuple[int, int],
                      margin_px: int = 8) -> tuple[Turned, ...]:
     """One region per seat whose cards lie sideways in the picture (more across than along the
     picture's vertical): the outline around its zones, and the quarter turns that stand its cards up."""
-    w, h = frame_size
     cam = homography.for_image_size(frame_size)
     seats: dict[tuple[int, int], list[np.ndarray]] = {}
     for zone in layout.zones:
@@ -71,11 +80,7 @@ def sideways_regions(homography: TableHomography, layout: ZoneLayout, frame_size
         seats.setdefault((zone.seat, turns), []).append(img)
     out = []
     for (_, turns), corners in sorted(seats.items()):
-        hull = cv2.convexHull(np.concatenate(corners).astype(np.float32))[:, 0]
-        centre = hull.mean(axis=0)
-        away = hull - centre
-        grown = hull + away / np.maximum(np.linalg.norm(away, axis=1, keepdims=True), 1e-6) * margin_px
-        grown = np.clip(grown, 0, [w, h])
+        grown = _outline(corners, margin_px, frame_size)
         x1, y1 = grown.min(axis=0)
         x2, y2 = grown.max(axis=0)
         if x2 - x1 >= 32 and y2 - y1 >= 32:
@@ -92,21 +97,14 @@ def top_down_regions(homography: TableHomography, layout: ZoneLayout, frame_size
     small enough to be read at the usual sizes (a Double Solitaire seat's fanned columns would come
     to 1160 x 1210 pixels, 1.8 mm per pixel at 640: coarser than the far tile). A side seat read so,
     beside its turned-up reading in the frame, lost 4 of 30 and 8 of 24 tops: not offered."""
-    w, h = frame_size
-    shrink = max(w, h) / max(sizes)
-    if shrink <= 1:
-        return ()
     cam = homography.for_image_size(frame_size)
-    seats: dict[int, list[np.ndarray]] = {}
-    for zone in layout.zones:
-        poly = zone.polygon()
-        centre = tuple(float(v) for v in poly.mean(axis=0))
-        if zone.seat and len(poly) == 4 and cam.mm_per_pixel(centre) * shrink > max_mm_per_px:  # type: ignore[arg-type]
-            seat = [z for z in layout.zones if z.seat == zone.seat]
-            if all(z.fan is None for z in seat):  # a row of squared piles (Stress, Zenuwen)
-                seats[zone.seat] = [z.polygon() for z in seat]
+    far = {z.seat for z in _far_zones(cam, layout, frame_size, sizes, max_mm_per_px) if z.seat}
     out = []
-    for seat, polys in sorted(seats.items()):
+    for seat in sorted(far):
+        zones = [z for z in layout.zones if z.seat == seat]
+        if any(z.fan is not None or len(z.polygon_mm) != 4 for z in zones):
+            continue  # not a row of squared piles (Stress, Zenuwen)
+        polys = [z.polygon() for z in zones]
         pts = np.concatenate(polys)
         (x0, y0), (x1, y1) = pts.min(axis=0) - margin_mm, pts.max(axis=0) + margin_mm
         tw, th = int(np.ceil((x1 - x0) / mm_per_px)), int(np.ceil((y1 - y0) / mm_per_px))
@@ -120,18 +118,16 @@ def top_down_regions(homography: TableHomography, layout: ZoneLayout, frame_size
             to_tile = np.array([[0, 1, 0], [-1, 0, tw], [0, 0, 1]]) @ to_tile
             tw, th = th, tw
         matrix = to_tile @ cam.image_to_table
-        hull = cv2.convexHull(np.concatenate([cam.to_image(p) for p in polys]).astype(np.float32))[:, 0]
-        away = hull - hull.mean(axis=0)
-        grown = np.clip(hull + away / np.maximum(np.linalg.norm(away, axis=1, keepdims=True), 1e-6) * margin_px, 0, [w, h])
+        grown = _outline([cam.to_image(p) for p in polys], margin_px, frame_size)
         out.append(TopDown(tuple(float(v) for v in (matrix / matrix[2, 2]).ravel()), (tw, th),
                            tuple((float(x), float(y)) for x, y in grown)))
     return tuple(out)
 
 
 class TableDetector:
-    """A detector (``frame -> detections``) that also looks closer where this table needs it, and turns
-    its side seats' cards up: the tiles are chosen at the first frame, from its size. ``detector``: other corner-detector weights
-    (default: the shipped ones)."""
+    """A detector (``frame -> detections``) that also looks closer where this table needs it, turns its
+    side seats' cards up and reads its far seats from above: the parts are chosen at the first frame,
+    from its size. ``detector``: other corner-detector weights (default: the shipped ones)."""
 
     def __init__(self, homography: TableHomography, layout: ZoneLayout, detector: str | None = None,
                  threads: int = 2) -> None:
