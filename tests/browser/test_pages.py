@@ -108,6 +108,7 @@ def test_referee_screen_is_big_and_calls_stress(page: Any, server: Server) -> No
                                      extra={"inputs": ["choose", "new_round", "slap"], "choosing": 1, "free_piles": [0, 2]}))
     page.wait_for_function("() => document.querySelectorAll('#choices button').length === 2")
     assert page.locator("#slaps button").count() == 3
+    screenshot(page, "referee-choose")
     page.locator("#choices button").nth(1).click()
     page.wait_for_function("() => document.getElementById('ctl-msg').textContent.includes('takes centre 3')")
     assert [(c.kind, c.data) for c in server.drain_commands()] == [("choose", {"player": 1, "pile": 2, "by": ""})]
