@@ -151,40 +151,53 @@ def _match_cards(
     expected: tuple[Card, ...], seen: tuple[str | None, ...], known: frozenset[Card], bind: dict[Card, str]
 ) -> None:
     """``seen`` shows ``expected`` (bottom to top). The top card must be seen. Cards under it may be
-    missing from the view (glare, a covering card's shadow, the small indices of a long cascade), but
-    only cards already known: a card the camera has never shown is learned from where it is seen, never
-    assumed. The seen cards must be the expected ones in their order; where several alignments fit,
-    the one that matches the most cards from the top down wins."""
+    missing from the view (glare, a covering card's shadow, the small indices of a long cascade). A card
+    the camera has never shown is learned from where it is seen, never assumed: where one is missing
+    too (a card covered before it was ever read clearly, whose index the detector keeps missing: the
+    penguins 10s and queens), the view still fits, but then nothing in that column is learned, since
+    which slot a seen card stands for is no longer sure. The seen cards must be the expected ones in
+    their order; where several alignments fit, the one that matches the most cards from the top down
+    wins."""
     if len(seen) > len(expected) or (expected and not seen):
         raise _Mismatch
-    failed: set[tuple[int, int]] = set()
-
-    def align(i: int, j: int) -> dict[Card, str] | None:
-        # expected[:i] against seen[:j], from the top down
-        if j == 0:
-            return {} if all(e in known for e in expected[:i]) else None
-        if i < j or (i, j) in failed:
-            return None
-        e = expected[i - 1]
-        code = _fits(e, seen[j - 1], known)
-        if code is not None:
-            rest = align(i - 1, j - 1)
-            if rest is not None:
-                return {**rest, e: code} if code else rest
-        if e in known and i < len(expected):  # missed by the camera (never the top)
-            rest = align(i - 1, j)
-            if rest is not None:
-                return rest
-        failed.add((i, j))
-        return None
-
-    found = align(len(expected), len(seen))
+    found = _align(expected, seen, known, learn=True)
+    if found is None:
+        found = _align(expected, seen, known, learn=False)
     if found is None:
         raise _Mismatch
     for e, code in found.items():
         if bind.get(e, code) != code:
             raise _Mismatch
     bind.update(found)
+
+
+def _align(expected: tuple[Card, ...], seen: tuple[str | None, ...], known: frozenset[Card], learn: bool
+           ) -> dict[Card, str] | None:
+    """What ``seen`` teaches about ``expected`` if it shows it, else None. ``learn``: unseen cards are
+    learned where they show and only known cards may be missing; else no card is learned and any card
+    under the top may be missing."""
+    failed: set[tuple[int, int]] = set()
+
+    def align(i: int, j: int) -> dict[Card, str] | None:
+        # expected[:i] against seen[:j], from the top down
+        if j == 0:
+            return {} if not learn or all(e in known for e in expected[:i]) else None
+        if i < j or (i, j) in failed:
+            return None
+        e = expected[i - 1]
+        code = _fits(e, seen[j - 1], known)
+        if code is not None and (learn or not code):
+            rest = align(i - 1, j - 1)
+            if rest is not None:
+                return {**rest, e: code} if code else rest
+        if (e in known or not learn) and i < len(expected):  # missed by the camera (never the top)
+            rest = align(i - 1, j)
+            if rest is not None:
+                return rest
+        failed.add((i, j))
+        return None
+
+    return align(len(expected), len(seen))
 
 
 def _match_waste(
@@ -209,8 +222,10 @@ def _match_waste(
             raise _Mismatch
 
 
-def _match(view: _View, obs: Observation, known: frozenset[Card]) -> dict[Card, str] | None:
-    """The placeholders the observation reveals (placeholder -> seen code), or None if it does not fit."""
+def _match(view: _View, obs: Observation, known: frozenset[Card], faint: frozenset[Card] = frozenset()
+           ) -> dict[Card, str] | None:
+    """The placeholders the observation reveals (placeholder -> seen code), or None if it does not fit.
+    ``faint``: unread cards the camera took for backs (:func:`_faint`)."""
     bind: dict[Card, str] = {}
     try:
         for i, (_, up) in enumerate(view.tableau):
@@ -224,8 +239,10 @@ def _match(view: _View, obs: Observation, known: frozenset[Card]) -> dict[Card, 
             _match_cards(up, pile.cards, known, bind)
         waste = obs.piles.get("waste")
         if waste is not None and not waste.held:
-            if len(waste.cards) > len(view.waste) or (view.waste and not waste.cards):
-                raise _Mismatch  # (the waste's top is as visible as a column's)
+            if len(waste.cards) > len(view.waste) or (view.waste and not waste.cards and view.waste[-1] not in faint):
+                # (the waste's top is as visible as a column's; only a top the camera took for a back
+                # may go unseen: penguins seed 9's QC, later not found at all)
+                raise _Mismatch
             if waste.cards:
                 _match_waste(view.waste, waste.cards, known, bind)
         stock = obs.piles.get("stock")
@@ -343,8 +360,11 @@ def observe(live: LiveKlondike, obs: Observation, pairs: bool = True) -> tuple[L
     ``pairs``: when no single move explains it, try two (:func:`observe_pairs`)."""
     t, frame = max(obs.t, live.state.time), obs.frame
     state, known = live.state, live.known
+    covered = _waste_seen_as_back(obs)
+    if covered:
+        obs = replace(obs, piles={**obs.piles, "waste": SeenPile((None,), 0, guesses=(TAKEN_FOR_A_BACK,))})
 
-    bind = _match(_view(state), obs, known)
+    bind = _match(_view(state), obs, known, _faint(live))
     if bind is not None:
         state = _learn(state, bind)
         learned = tuple((p.code, c) for p, c in bind.items() if p.code != c)
@@ -353,16 +373,18 @@ def observe(live: LiveKlondike, obs: Observation, pairs: bool = True) -> tuple[L
                         guessed=_guessed(live.guessed, bind, state, seen, obs))
         if live.pending is not None:
             return after, [Finding("taken_back", t, move=live.pending, frame=frame, learned=learned)]
-        if any(live.guessed.get(p, code) != code for p, code in bind.items()):
+        if covered and state.waste and state.waste[-1] in known or any(
+                live.guessed.get(p, code) != code for p, code in bind.items()):
             # An unread top the camera took for one card now reads as another: a new card may lie there
             # (penguins seed 12: a drawn 10C guessed at 0.29, then the 6D drawn onto it read at 0.47 was
-            # taken for the 10C read at last, and the draw was lost). One legal move that explains the
+            # taken for the 10C read at last, and the draw was lost). So too where a card read on the
+            # waste's top is now a back (a drawn card taken for one). One legal move that explains the
             # view beats nothing happened; anything less leaves it at nothing happened.
             moved, findings = _explain(live, obs, pairs=False)
             if [f.kind for f in findings] == ["move"]:
                 return moved, findings
         return after, []
-    if live.pending_view is not None and _match(live.pending_view, obs, known) is not None:
+    if live.pending_view is not None and _match(live.pending_view, obs, known, _faint(live)) is not None:
         return live, []  # still the same illegal move on the table: said once already
     return _explain(live, obs, pairs)
 
@@ -370,7 +392,7 @@ def observe(live: LiveKlondike, obs: Observation, pairs: bool = True) -> tuple[L
 def _explain(live: LiveKlondike, obs: Observation, pairs: bool) -> tuple[LiveKlondike, list[Finding]]:
     """The move, illegal move or pair of moves that explains a view the position does not show."""
     t, frame = max(obs.t, live.state.time), obs.frame
-    state, known = live.state, live.known
+    state, known, faint = live.state, live.known, _faint(live)
 
     found: list[tuple[Move, Legal[KlondikeState], dict[Card, str]]] = []
     refused: list[tuple[Move, Illegal, _View, dict[Card, str]]] = []
@@ -381,16 +403,16 @@ def _explain(live: LiveKlondike, obs: Observation, pairs: bool) -> tuple[LiveKlo
         nonlocal unread
         if _from_unseen(state, move, obs, known):
             return
-        b = _match(view, obs, known)
+        b = _match(view, obs, known, faint)
         if b is None:
             return
-        judged = _judged(state, move, t, known, b)
+        judged = _judged(state, move, t, known, b, live.guessed)
         if judged is None:
             unread = True
         elif isinstance(judged, Illegal):
             refused.append((move, judged, view, b))
         elif all(m != move for m, _, _ in found):
-            after_b = _match(_view(judged.state), obs, known)
+            after_b = _match(_view(judged.state), obs, known, faint)
             if after_b is not None:
                 found.append((move, judged, after_b))
 
@@ -450,6 +472,28 @@ def observe_pairs(live: LiveKlondike, obs: Observation) -> tuple[LiveKlondike, l
     return after, [one, two]
 
 
+TAKEN_FOR_A_BACK = "back"
+"""The camera's guess at a face-up card it took for a card back (no card's code: it matches no reading,
+so a card read there later is taken for a new card laid on it where a draw explains that, and it never
+clears a move as :func:`_judged` does). The detector that takes a card for a back does so again and
+again: penguins seed 9's QC showed as a back or as nothing in every view until the game's end, while
+three cards were drawn onto it and played away. So a card once taken for a back and read in place later
+is counted as a draw: the price of following such games."""
+
+
+def _faint(live: LiveKlondike) -> frozenset[Card]:
+    """The unread cards the camera took for backs."""
+    return frozenset(c for c, g in live.guessed.items() if g == TAKEN_FOR_A_BACK)
+
+
+def _waste_seen_as_back(obs: Observation) -> bool:
+    """Whether the camera sees a back and no face on the waste. Nothing lies face down there, so it is
+    a face-up card it cannot read: penguins seed 9's QC, whose court picture the detector takes for a
+    card back, made every view after its draw unrecognised (the waste looked empty)."""
+    waste = obs.piles.get("waste")
+    return waste is not None and not waste.held and not waste.cards and bool(waste.backs)
+
+
 def _backs_only(pile: SeenPile) -> bool:
     """A column seen with its backs and no face-up card: by K6 its top card is face up, so its face-up
     cards are there, unseen (not read at the deal, lost by the detector, or not turned up yet)."""
@@ -489,16 +533,36 @@ def _before_move(state: KlondikeState, b: dict[Card, str]) -> dict[Card, str]:
     return {p: c for p, c in b.items() if p in up}
 
 
-def _judged(state: KlondikeState, move: Move, t: float, known: frozenset[Card], b: dict[Card, str]
-            ) -> Legal[KlondikeState] | Illegal | None:
+def _judged(state: KlondikeState, move: Move, t: float, known: frozenset[Card], b: dict[Card, str],
+            guessed: Mapping[Card, str] = {}) -> Legal[KlondikeState] | Illegal | None:
     """The rules' verdict on ``move`` given what the view reads; None while a card it involves has never
-    been read (a deal card or a drawn card seen but not read): its rank and suit would be guessed."""
+    been read (a deal card or a drawn card seen but not read): its rank and suit would be guessed.
+
+    The camera's guess at such a card may still clear a move: when the move is legal with every unread
+    card it involves taken as guessed (a JD laid on a deal card read QC at 0.2 and never again, as it
+    lay covered: penguins seed 8 stopped there for good), it is that move, and the guessed card stands
+    in the position, still unread (a later reading replaces it). A guess never makes a move illegal."""
     involved = _involved(state, move)
-    if any(c not in known and c not in b for c in involved):
-        return None
+    unread = [c for c in involved if c not in known and c not in b]
+    if unread:
+        guesses = {c: guessed.get(c) for c in unread}
+        taken = {code for code in b.values()} | {c.code for c in known}
+        codes = [g for g in guesses.values() if g is not None]
+        if len(codes) < len(unread) or len(set(codes)) < len(codes) or taken & set(codes) or not all(map(_is_code, codes)):
+            return None
+        verdict = _judged(state, move, t, known | frozenset(unread), {**b, **guesses})  # type: ignore[dict-item]
+        return verdict if isinstance(verdict, Legal) else None
     first = _before_move(state, b)
     real = _learn(state, first) if first else state
     return klondike.apply(real, replace(move, t=t))
+
+
+def _is_code(code: str) -> bool:
+    try:
+        Card.parse(code)
+    except ValueError:
+        return False
+    return True
 
 
 def _moved(live: LiveKlondike, verdict: Legal[KlondikeState], b: dict[Card, str], obs: Observation

@@ -426,3 +426,88 @@ def test_an_unread_card_read_as_it_was_guessed_is_learned_where_it_lies() -> Non
         live, findings = klondike_live.observe(live, expected_observation(drawn, t=2.0))
         assert findings == [] and len(live.state.waste) == 1
         assert live.state.waste[-1].code == "8D" and live.state.waste[-1] in live.known
+
+
+def test_a_move_onto_an_unread_card_is_judged_on_the_cameras_guess() -> None:
+    """Deal 1's QD is seen at the start but only guessed, and the JC is laid on it before any view
+    reads it (penguins seed 8: it was never read again and the game stopped there). The move is legal
+    with the card taken as guessed: it is found, and the QD stays unread (a later reading may still
+    say what it is). A guess that would make the move illegal decides nothing: the referee waits."""
+    r = KlondikeRules.make(draw=1)
+    truth = klondike.new_game(klondike.deal(1), r)
+    first = expected_observation(truth)
+    moved = klondike.replay(truth, [Move.move("t1", "t2")])
+    seen = expected_observation(moved, t=1.0)
+    for guess, kinds in (("QD", ["move"]), ("9C", ["ambiguous"])):
+        live = klondike_live.start(replace(first, piles={**first.piles, "tableau2": SeenPile((None,), 1, guesses=(guess,))}), r)
+        after, findings = klondike_live.observe(live, replace(seen, piles={**seen.piles, "tableau2": SeenPile((None, "JC"), 1)}))
+        assert [f.kind for f in findings] == kinds, guess
+    assert findings[0].move is None and after.state == live.state
+    live = klondike_live.start(replace(first, piles={**first.piles, "tableau2": SeenPile((None,), 1, guesses=("QD",))}), r)
+    live, findings = klondike_live.observe(live, replace(seen, piles={**seen.piles, "tableau2": SeenPile((None, "JC"), 1)}))
+    under = live.state.tableau[1][-2]
+    assert under.code == "QD" and under not in live.known
+
+
+def test_a_covered_card_never_read_may_be_missed_by_the_camera() -> None:
+    """A card covered before any view read it, whose index the camera keeps missing (the penguins 10s
+    and queens under a fanned column): a view without it still shows the column, and a move elsewhere
+    is found. Nothing is learned from that column then (which slot a seen card stands for is no longer
+    sure), and its top must still be read."""
+    r = KlondikeRules.make(draw=1)
+    truth = klondike.new_game(klondike.deal(1), r)
+    first = expected_observation(truth)
+    live = klondike_live.start(replace(first, piles={**first.piles, "tableau2": SeenPile((None,), 1, guesses=("QD",))}), r)
+    truth = klondike.replay(truth, [Move.move("t1", "t2")])
+    live, _ = klondike_live.observe(live, replace(expected_observation(truth, t=1.0), piles={
+        **expected_observation(truth).piles, "tableau2": SeenPile((None, "JC"), 1)}))
+    truth = klondike.replay(truth, [Move.draw()])
+    seen = expected_observation(truth, t=2.0)
+    missed = replace(seen, piles={**seen.piles, "tableau2": SeenPile(("JC",), 1)})
+    live, findings = klondike_live.observe(live, missed)
+    assert [f.move for f in findings] == [Move.draw()]
+    assert "QD" not in {c.code for c in live.known}
+    wrong_top = replace(seen, piles={**seen.piles, "tableau2": SeenPile(("QD",), 1)})
+    _, findings = klondike_live.observe(live, wrong_top)
+    assert [f.kind for f in findings] == ["unrecognised"]
+
+
+def test_a_drawn_card_taken_for_a_back_is_followed_until_it_is_read() -> None:
+    """Penguins seed 9: the detector took a drawn QC (its court picture) for a card back, and later
+    found nothing there at all. Nothing lies face down on the waste, so a back there is a face-up card
+    not read: the draw is found; the card drawn onto it is a new card, not that one read at last; and
+    when that card is played, the waste showing nothing still holds the card taken for a back. (Had
+    the camera read the 2H in place instead, that would have counted as a draw too: see
+    ``klondike_live.TAKEN_FOR_A_BACK``.)"""
+    r = KlondikeRules.make(draw=1)
+    truth = klondike.new_game(klondike.deal(1), r)
+    live = klondike_live.start(expected_observation(truth), r)
+    for i, (move, waste) in enumerate([
+        (Move.draw(), None), (Move.draw(), None), (Move.draw(), None),
+        (Move.draw(), SeenPile((), 1)),  # the 2H, taken for a back
+        (Move.draw(), None),  # the 5H, read
+        (Move.move("waste", "t4"), SeenPile()),  # the 2H under it not found
+    ]):
+        truth = klondike.replay(truth, [move])
+        seen = expected_observation(truth, t=float(i + 1))
+        if waste is not None:
+            seen = replace(seen, piles={**seen.piles, "waste": waste})
+        live, findings = klondike_live.observe(live, seen)
+        assert [f.move for f in findings] == [move], (i, findings)
+    assert [c.code for c in live.state.waste[-2:]] == ["6H", live.state.waste[-1].code]
+    assert live.state.waste[-1] not in live.known and len(live.state.waste) == 4
+
+
+def test_a_waste_seen_empty_is_not_explained_by_a_card_nobody_took_for_a_back() -> None:
+    """Only a card the camera took for a back may go unseen on the waste: a drawn card never seen at
+    all still makes an empty-looking waste unrecognised (a draw and a play of the drawn card explained
+    a card that had come from a column showing only its backs)."""
+    r = KlondikeRules.make(draw=1)
+    truth = klondike.new_game(klondike.deal(1), r)
+    live = klondike_live.start(expected_observation(truth), r)
+    truth = klondike.replay(truth, [Move.draw()])
+    live, _ = klondike_live.observe(live, expected_observation(truth, t=1.0))
+    truth = klondike.replay(truth, [Move.draw()])
+    seen = expected_observation(truth, t=2.0)
+    _, findings = klondike_live.observe(live, replace(seen, piles={**seen.piles, "waste": SeenPile()}))
+    assert [f.kind for f in findings] == ["unrecognised"]
