@@ -219,6 +219,8 @@ class LiveReferee:
         elif finding.kind in ("unrecognised", "ambiguous"):
             if self.writer is not None:
                 self.writer.unrecognised(t, finding.detail, data={"why": finding.kind}, frame=jpeg)
+        if finding.kind in ("move", "illegal", "taken_back") and finding.detail and self.writer is not None:
+            self.writer.note(t, finding.detail)  # how the referee got there (a card it had misread)
         self.history.append(message)
         self._send(message)
 

@@ -57,7 +57,7 @@ FOLLOWERS: dict[str, Follower] = {
         klondike_live.ending,
         klondike_live.involved_cards,
         lambda rules: rules.spec(),
-        observe_further=klondike_live.observe_pairs,
+        observe_further=klondike_live.observe_further,
     ),
     "stress": Follower(
         "stress",

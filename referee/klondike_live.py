@@ -84,6 +84,8 @@ class LiveKlondike:
     moves: int = 0
     guessed: Mapping[Card, str] = field(default_factory=dict, compare=False)
     """Unread cards that a view showed on a pile's top -> what the camera made of them (``_guessed``)."""
+    reads: Mapping[str, int] = field(default_factory=dict, compare=False)
+    """Card code -> how many of the views the referee took read it (:func:`observe_misread`)."""
 
 
 MAX_UNREAD_AT_START = 2
@@ -370,7 +372,7 @@ def observe(live: LiveKlondike, obs: Observation, pairs: bool = True) -> tuple[L
         learned = tuple((p.code, c) for p, c in bind.items() if p.code != c)
         seen = known | _read(bind)
         after = replace(live, state=state, known=seen, pending=None, pending_view=None,
-                        guessed=_guessed(live.guessed, bind, state, seen, obs))
+                        guessed=_guessed(live.guessed, bind, state, seen, obs), reads=_reads(live.reads, obs))
         if live.pending is not None:
             return after, [Finding("taken_back", t, move=live.pending, frame=frame, learned=learned)]
         if covered and state.waste and state.waste[-1] in known or any(
@@ -452,6 +454,47 @@ def _explain(live: LiveKlondike, obs: Observation, pairs: bool) -> tuple[LiveKlo
     if pairs:
         return observe_pairs(live, obs)
     return live, [Finding("unrecognised", t, frame=frame, detail=_difference(_view(state), obs))]
+
+
+def observe_further(live: LiveKlondike, obs: Observation) -> tuple[LiveKlondike, list[Finding]]:
+    """The last looks at a view nothing else explains: one card misread earlier (:func:`observe_misread`),
+    then two moves in one view (:func:`observe_pairs`)."""
+    after, findings = observe_misread(live, obs)
+    if [f.kind for f in findings] != ["unrecognised"]:
+        return after, findings
+    return observe_pairs(live, obs)
+
+
+MAX_READS_TO_DOUBT = 2
+"""A card read in more of the views the referee took is not doubted by :func:`observe_misread`: a
+reading that contradicts it is the misread (a card on show lies read in every view taken until it
+is covered; the penguins 2S read 2C was read so in two)."""
+
+
+def observe_misread(live: LiveKlondike, obs: Observation) -> tuple[LiveKlondike, list[Finding]]:
+    """A view that matches no position once one card the referee learned is taken as not read after
+    all: a misread that got past the thresholds and was learned (penguins seed 7 with a candidate
+    detector: a drawn 2S read 2C at 0.35, then played up against K7; the view showed a 2S on the
+    foundation, and every later view was unrecognised). Each card on show (a column's face-up card, the
+    waste's top, a foundation's top) read in no more than ``MAX_READS_TO_DOUBT`` views is forgotten in
+    turn; when exactly one of them makes the view explained (nothing happened but that card read anew,
+    a move, an illegal move, a take-back), that is the answer, the card learned again from this view.
+    Otherwise the view stays unrecognised."""
+    t, frame, state = max(obs.t, live.state.time), obs.frame, live.state
+    unrecognised = [Finding("unrecognised", t, frame=frame, detail=_difference(_view(state), obs))]
+    on_show = _visible(state) | set(_view(state).foundation_tops)
+    doubtful = [c for c in on_show & live.known if live.reads.get(c.code, 0) <= MAX_READS_TO_DOUBT]
+    answers = []
+    for card in sorted(doubtful, key=lambda c: c.code):
+        forgot = replace(live, known=live.known - {card})
+        after, findings = observe(forgot, obs, pairs=False)
+        if [f.kind for f in findings] in ([], ["move"], ["illegal"], ["taken_back"]) and card not in after.known:
+            if findings:
+                findings = [replace(findings[0], detail=f"the card read {card.code} earlier was misread")]
+            answers.append((after, findings))
+            if len(answers) > 1:
+                return live, unrecognised
+    return answers[0] if answers else (live, unrecognised)
 
 
 def observe_pairs(live: LiveKlondike, obs: Observation) -> tuple[LiveKlondike, list[Finding]]:
@@ -576,10 +619,22 @@ def _moved(live: LiveKlondike, verdict: Legal[KlondikeState], b: dict[Card, str]
     events = tuple(replace(e, cards=tuple(Card.parse(b.get(c, c.code)) for c in e.cards)) for e in verdict.events)
     verdict = Legal(verdict.move, new_state, verdict.score_delta, events)
     known = live.known | _read(b)
-    after = LiveKlondike(new_state, known, None, None, live.moves + 1, _guessed(live.guessed, b, new_state, known, obs))
+    after = LiveKlondike(new_state, known, None, None, live.moves + 1, _guessed(live.guessed, b, new_state, known, obs),
+                         _reads(live.reads, obs))
     t = verdict.move.t if verdict.move.t is not None else new_state.time
     return after, Finding("move", t, move=replace(verdict.move, t=None), verdict=verdict, frame=obs.frame,
                           learned=learned)
+
+
+def _reads(before: Mapping[str, int], obs: Observation) -> dict[str, int]:
+    """``before`` counting the cards ``obs`` reads (a view the referee took)."""
+    out = dict(before)
+    for pile in obs.piles.values():
+        if not pile.held:
+            for code in pile.cards:
+                if code is not None:
+                    out[code] = out.get(code, 0) + 1
+    return out
 
 
 def _guessed(before: Mapping[Card, str], bind: dict[Card, str], state: KlondikeState, known: frozenset[Card],

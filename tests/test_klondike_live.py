@@ -511,3 +511,29 @@ def test_a_waste_seen_empty_is_not_explained_by_a_card_nobody_took_for_a_back() 
     seen = expected_observation(truth, t=2.0)
     _, findings = klondike_live.observe(live, replace(seen, piles={**seen.piles, "waste": SeenPile()}))
     assert [f.kind for f in findings] == ["unrecognised"]
+
+
+def test_a_card_learned_from_a_misreading_is_read_again_when_nothing_else_explains_the_view() -> None:
+    """The first draw of deal 1 (8D) is read 8C and learned so. Put up on an empty foundation (K7) it
+    shows there as the 8D: no move of the position explains that, but with the 8C taken as not read
+    after all the view shows an illegal move of the 8D, and that is the verdict (penguins seed 7 with a
+    candidate detector: a 2S read 2C)."""
+    r = KlondikeRules.make(draw=1)
+    truth = klondike.new_game(klondike.deal(1), r)
+    live = klondike_live.start(expected_observation(truth), r)
+    truth = klondike.replay(truth, [Move.draw()])
+    seen = expected_observation(truth, t=1.0)
+    live, findings = klondike_live.observe(live, replace(seen, piles={**seen.piles, "waste": SeenPile.of("8C")}))
+    assert [f.move for f in findings] == [Move.draw()] and live.state.waste[-1].code == "8C"
+    up = replace(seen, t=2.0, piles={**seen.piles, "waste": SeenPile(), "foundation1": SeenPile.of("8D")})
+    assert [f.kind for f in klondike_live.observe(live, up)[1]] == ["unrecognised"]
+    after, findings = klondike_live.observe_further(live, up)
+    assert [(f.kind, f.rule) for f in findings] == [("illegal", "K7")]
+    assert after.state.waste[-1].code == "8D" and "8C" not in {c.code for c in after.known}
+    assert findings[0].detail == "the card read 8C earlier was misread"
+    # an 8C read so in three views is an 8C: the 8D on the foundation is the misreading
+    misread = replace(seen, piles={**seen.piles, "waste": SeenPile.of("8C")})
+    for t in (1.5, 1.7):
+        live, findings = klondike_live.observe(live, replace(misread, t=t))
+        assert findings == []
+    assert [f.kind for f in klondike_live.observe_further(live, up)[1]] == ["unrecognised"]
