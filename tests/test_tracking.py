@@ -563,6 +563,23 @@ def test_a_cards_two_indices_read_as_two_codes_are_one_card() -> None:
     assert [c.card for c in view.zones["tableau2"].cards] == ["6S"]
 
 
+def test_a_cards_other_index_read_too_faintly_to_count_still_joins_it() -> None:
+    """Penguins seed 13 with the run-7 detector: a QH's upside-down index read 6H at 0.37 and its
+    upright one QH at 0.23, under the tracker's 0.25: the column was published with a 6H lying on the
+    QH, a card that was not there. A faint reading at the other index's offset is that card read
+    otherwise: one card where its upright index lies, unsure (the margin between the two readings). A
+    faint reading that lies where no index of the card does changes nothing."""
+    layout = template("klondike", 1, 7)
+    tracker = TableTracker(layout, _flat(), TrackerSettings(image_motion=False))
+    known = [_det("6S", 100, 200), _det("6S", 146, 262), _det("KC", 20, 178)]
+    bottom = _det("6H", 66, 262, 0.37)
+    joined = tracker.view(0.0, 0, known + [_det("QH", 20, 200, 0.23), bottom]).zones["tableau1"].cards
+    apart = tracker.view(0.0, 0, known + [_det("QH", 30, 230, 0.23), bottom]).zones["tableau1"].cards
+    assert [c.card for c in joined] == [c.card for c in apart] == ["KC", "6H"]
+    assert joined[1].confidence == pytest.approx(0.14) and apart[1].confidence == 0.37
+    assert joined[1].place < apart[1].place  # (at the upright index: the card's place in the fan)
+
+
 def test_a_foundation_card_read_two_ways_is_one_card_and_a_card_laid_on_it_is_new() -> None:
     layout = template("klondike", 1, 7)
     tracker = TableTracker(layout, _flat(), TrackerSettings(image_motion=False))

@@ -102,3 +102,15 @@ def group_cards(
         groups.sort(key=lambda g: -g[0])
         cards.extend(card for _, card in groups[:decks])
     return cards
+
+
+def faint_readings(detections: list[Detection], homography: TableHomography, *, below: float, above: float
+                   ) -> list[PhysicalCard]:
+    """Each corner reading scoring at least ``above`` but under ``below`` (the grouping's threshold) as a
+    card of its own. Too weak to stand for a card, such a reading may still be a card's other index read
+    otherwise (:func:`vision.pile_assignment.join_split_readings`)."""
+    weak = [d for d in detections if above <= d.confidence < below and d.card != BACK]
+    if not weak:
+        return []
+    centres = homography.to_table(np.array([d.center for d in weak]))
+    return [PhysicalCard(d.card, ((float(c[0]), float(c[1])),), d.confidence) for d, c in zip(weak, centres)]

@@ -10,6 +10,7 @@ the fan direction (a covered card shows only the index at its top edge; the top 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Sequence
 
 import numpy as np
 
@@ -78,13 +79,15 @@ def _corner_offsets(cards: list[PhysicalCard]) -> np.ndarray:
 
 
 def join_split_readings(cards: list[PhysicalCard], before: frozenset[str] = frozenset(),
-                        tolerance_mm: float = 6.0) -> list[PhysicalCard]:
+                        tolerance_mm: float = 6.0, faint: Sequence[PhysicalCard] = ()) -> list[PhysicalCard]:
     """Two lone indices that lie as a card's two indices lie (an offset learnt from the cards read alike
     at both) are one card whose indices were read as two codes (the J of a JH read as a 5 at one
     corner; a 2C on a foundation read 2S at the other): it keeps the reading the frame ``before`` had
     (a card does not change while it lies), else the surer one, with the margin between the two as its
     confidence. A covered card's index lies a fan step away from where the top card's own index would
-    be, and the next card of a row a card's width, so they are not taken."""
+    be, and the next card of a row a card's width, so they are not taken. The other index may also be
+    one of the ``faint`` readings, too weak to count as a card (penguins seed 13: a QH's upside-down
+    index read 6H at 0.37 and its upright one QH at 0.23, and the tracker published a 6H on the QH)."""
     offsets = _corner_offsets(cards)
     if not len(offsets):
         return cards
@@ -93,8 +96,8 @@ def join_split_readings(cards: list[PhysicalCard], before: frozenset[str] = froz
     for one in lone:
         if one not in out:
             continue
-        for other in lone:
-            if other is one or other not in out or other.card == one.card:
+        for other in [*lone, *faint]:
+            if other is one or (other not in out and other not in faint) or other.card == one.card:
                 continue
             d = np.subtract(other.points_mm[0], one.points_mm[0])
             # (either way round: which of the two is the card's top index is not known)
@@ -105,7 +108,8 @@ def join_split_readings(cards: list[PhysicalCard], before: frozenset[str] = froz
             else:
                 code = one.card if one.confidence >= other.confidence else other.card
             out.remove(one)
-            out.remove(other)
+            if other in out:
+                out.remove(other)
             # the two readings contradict each other: only the margin between them is confidence, so
             # that a close call reaches the referee as unread and the rules settle it
             out.append(PhysicalCard(code, one.points_mm + other.points_mm, abs(one.confidence - other.confidence)))
@@ -122,9 +126,11 @@ def assign_piles(
     *,
     margin_mm: float = 15.0,
     hysteresis_mm: float = 10.0,
+    faint: Sequence[PhysicalCard] = (),
 ) -> FrameView:
+    """The zones' cards in one frame; ``faint``: readings too weak to be cards (:func:`join_split_readings`)."""
     before = previous.where() if previous is not None else {}
-    cards = join_split_readings(cards, frozenset(before))
+    cards = join_split_readings(cards, frozenset(before), faint=faint)
     zones = {z.name: ZoneView() for z in layout.zones}
     zones[OFF] = ZoneView()
     by_name = {z.name: z for z in layout.zones}

@@ -16,13 +16,17 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from calibration.homography import TableHomography
 from calibration.zones import ZoneLayout
-from vision.card_grouping import group_cards
+from vision.card_grouping import faint_readings, group_cards
 from vision.detections import Detection
 from vision.back_edges import back_edges
 from vision.motion import MotionMeter
 from vision.pile_assignment import OFF, FrameView, assign_piles, moved_zones
 from vision.stability import StabilityFilter
 from vision.table_state import TableState
+
+FAINT_SHARE = 0.6
+"""Readings down to this share of the detection threshold are looked at as a card's other index read
+otherwise (``faint_readings``): 0.15 at the default 0.25, the detector's own reporting threshold."""
 
 
 class TrackerSettings(BaseModel):
@@ -118,8 +122,10 @@ class TableTracker:
         cards = group_cards(detections, self._homography_for(image, frame_size), min_confidence=s.min_confidence,
                             card_span_mm=s.card_span_mm, back_merge_mm=s.back_merge_mm, decks=s.decks,
                             zone_of=self._zone_name)
+        faint = faint_readings(detections, self._homography_for(image, frame_size), below=s.min_confidence,
+                               above=s.min_confidence * FAINT_SHARE)
         view = assign_piles(cards, self.layout, t, index, self.previous,
-                            margin_mm=s.zone_margin_mm, hysteresis_mm=s.hysteresis_mm)
+                            margin_mm=s.zone_margin_mm, hysteresis_mm=s.hysteresis_mm, faint=faint)
         if image is not None and self._edge_zones:
             self._count_backs_from_edges(view, image)
         view.moving = moved_zones(view, self.previous, s.move_tolerance_mm, s.card_span_mm / 2.0)
