@@ -399,6 +399,7 @@ def _explain(live: LiveKlondike, obs: Observation, pairs: bool) -> tuple[LiveKlo
     found: list[tuple[Move, Legal[KlondikeState], dict[Card, str]]] = []
     refused: list[tuple[Move, Illegal, _View, dict[Card, str]]] = []
     unread = False
+    unjudged: list[tuple[Move, Legal[KlondikeState], dict[Card, str]]] = []
 
     def judge(move: Move, view: _View) -> None:
         """Sort a candidate move whose result ``view`` is: legal, refused or not judged yet."""
@@ -411,6 +412,11 @@ def _explain(live: LiveKlondike, obs: Observation, pairs: bool) -> tuple[LiveKlo
         judged = _judged(state, move, t, known, b, live.guessed)
         if judged is None:
             unread = True
+            onto = _onto_unread(state, move, t, known, b, obs)
+            if onto is not None and all(m != move for m, _, _ in unjudged):
+                after_b = _match(_view(onto.state), obs, known, faint)
+                if after_b is not None:
+                    unjudged.append((move, onto, after_b))
         elif isinstance(judged, Illegal):
             refused.append((move, judged, view, b))
         elif all(m != move for m, _, _ in found):
@@ -447,6 +453,13 @@ def _explain(live: LiveKlondike, obs: Observation, pairs: bool) -> tuple[LiveKlo
         move, illegal, view, b = refused[0]
         after = replace(live, state=_learn(state, _before_move(state, b)), pending=move, pending_view=view)
         return after, [Finding("illegal", t, move=move, rule=illegal.rule, reason=illegal.reason, frame=frame)]
+    if len(unjudged) == 1:
+        # laid on a card nobody has read, which it now covers: no clearer view of that card will come
+        # while it lies there, so the game goes on with the move not judged (penguins seed 8 with the
+        # run-7 detector: a JD laid on a deal QC guessed 9C stopped the game for good)
+        move, verdict, b = unjudged[0]
+        after, finding = _moved(live, verdict, b, obs)
+        return after, [replace(finding, detail=f"{move}: laid on a card not read, so not judged")]
     if unread:
         return live, [Finding("ambiguous", t, frame=frame,
                               detail="a card that moved has not been read yet: waiting for a clearer view")]
@@ -598,6 +611,28 @@ def _judged(state: KlondikeState, move: Move, t: float, known: frozenset[Card], 
     first = _before_move(state, b)
     real = _learn(state, first) if first else state
     return klondike.apply(real, replace(move, t=t))
+
+
+def _onto_unread(state: KlondikeState, move: Move, t: float, known: frozenset[Card], b: dict[Card, str],
+                 obs: Observation) -> Legal[KlondikeState] | None:
+    """``move`` as a legal move when the one card it involves that nobody has read is the column top it
+    is laid on, which the view no longer shows at all (a fan shows a covered card's index: while the
+    camera sees it, unread, a clearer view may still read it), and some card not seen anywhere yet
+    would make it legal: that card stands there, still unread (a later reading replaces it)."""
+    if not move.dst.startswith("t"):
+        return None
+    i = int(move.dst[1:]) - 1
+    column, seen = state.tableau[i], obs.piles.get(tableau_zone(i), SeenPile())
+    unread = [c for c in _involved(state, move) if c not in known and c not in b]
+    if not column or unread != [column[-1]] or len(seen.cards) > len(column) - state.hidden[i]:
+        return None
+    taken = {c.code for c in known} | set(b.values())
+    for card in DECK:
+        if card.code not in taken:
+            verdict = _judged(state, move, t, known | {column[-1]}, {**b, column[-1]: card.code})
+            if isinstance(verdict, Legal):
+                return verdict
+    return None
 
 
 def _is_code(code: str) -> bool:

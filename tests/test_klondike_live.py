@@ -537,3 +537,21 @@ def test_a_card_learned_from_a_misreading_is_read_again_when_nothing_else_explai
         live, findings = klondike_live.observe(live, replace(misread, t=t))
         assert findings == []
     assert [f.kind for f in klondike_live.observe_further(live, up)[1]] == ["unrecognised"]
+
+
+def test_a_move_onto_a_card_never_read_that_the_view_no_longer_shows_is_followed_unjudged() -> None:
+    """Deal 1's QD is not read at the start, and once the JC lies on it the camera does not see it at
+    all (penguins seed 8: a JD on a deal QC, the camera's only guess at it 9C): no clearer view will
+    come, so the move is taken, said to be not judged, and the QD stays unread. While the view still
+    shows the card, unread, the referee waits (test_a_deal_card_read_only_later_is_judged_only_then)."""
+    r = KlondikeRules.make(draw=1)
+    truth = klondike.new_game(klondike.deal(1), r)
+    first = expected_observation(truth)
+    live = klondike_live.start(replace(first, piles={**first.piles, "tableau2": SeenPile((None,), 1, guesses=("9C",))}), r)
+    seen = expected_observation(klondike.replay(truth, [Move.move("t1", "t2")]), t=1.0)
+    live, findings = klondike_live.observe(live, replace(seen, piles={**seen.piles, "tableau2": SeenPile.of("JC", 1)}))
+    assert [(f.kind, f.move) for f in findings] == [("move", Move.move("t1", "t2"))]
+    assert findings[0].detail == "t1->t2: laid on a card not read, so not judged"
+    assert live.state.tableau[1][-2] not in live.known and live.state.tableau[1][-1].code == "JC"
+    live, findings = klondike_live.observe(live, replace(seen, t=2.0))  # read at last: learned, nothing moved
+    assert findings == [] and live.state.tableau[1][-2].code == "QD" and live.state.tableau[1][-2] in live.known
