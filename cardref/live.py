@@ -75,6 +75,11 @@ class LiveReferee:
     """Log sequence numbers of the move and illegal records, for corrections from the pages."""
     camera_slaps: list[tuple[int, float]] = field(default_factory=list)
     """(player, t) of the last slaps the camera saw."""
+    unexplained: str | None = None
+    """What the last view nothing explained showed, while nothing since was explained: the same
+    unrecognised change again (the table sat still, published again for a change elsewhere) is not
+    reported again: the referee screen and the log would fill with copies (a three-player Zenuwen
+    render logged one view 9 times)."""
 
     def __post_init__(self) -> None:
         self.follower = find_follower(self.game)
@@ -109,6 +114,8 @@ class LiveReferee:
                     self.live, findings = live, second
         if [f.kind for f in findings] == ["unrecognised"] and self.follower.observe_further is not None:
             self.live, findings = self.follower.observe_further(before, obs)
+        if not findings:
+            self.unexplained = None  # nothing happened: the table is explained again
         for finding in findings:
             self._record(finding, jpeg)
         if any(f.kind in ("move", "call") for f in findings):
@@ -190,6 +197,12 @@ class LiveReferee:
 
     def _record(self, finding: Finding, jpeg: bytes | None) -> None:
         t = finding.t
+        if finding.kind in ("unrecognised", "ambiguous"):
+            if finding.detail == self.unexplained:
+                return
+            self.unexplained = finding.detail
+        else:
+            self.unexplained = None
         message: dict[str, Any] = {"type": "verdict", **finding.to_json()}
         if finding.kind == "move":
             verdict = finding.verdict

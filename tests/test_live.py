@@ -97,3 +97,25 @@ def test_a_doubtful_misreading_of_a_known_card_does_not_stop_the_game() -> None:
     findings = ref.feed(seen)
     assert [f.kind for f in findings] == ["move"] and findings[0].move == moves[0]
     assert LiveReferee("klondike", rules, doubt_below=0.3).doubt_below == 0.3  # (settable)
+
+
+def test_the_same_unrecognised_change_is_reported_once(tmp_path: pathlib.Path) -> None:
+    """A table nothing explains, published again and again (changes elsewhere, a reading that comes and
+    goes), is one unrecognised change on the screen and in the log; another one is reported, and so is
+    the first again once something in between was explained."""
+    rules = KlondikeRules.from_spec("draw=1")
+    store = GameStore(tmp_path, fsync=False)
+    writer = store.new_game("klondike", rules.spec(), ["Anna"], deal=None)
+    messages: list[dict[str, object]] = []
+    ref = LiveReferee("klondike", rules, writer=writer, publish=messages.append)
+    truth = klondike.new_game(klondike.deal(1), rules)
+    ref.feed(table_of(truth, 0.0, 0))
+    good = table_of(truth, 0.0, 0)
+    gone = TableState(1.0, 1, {**good.piles, "tableau1": PileState(0, ())})  # the JC gone: no move does that
+    also = TableState(1.0, 1, {**gone.piles, "tableau2": PileState(0, ())})  # and column 2 with its back
+    for i, table in enumerate([gone, gone, gone, also, also, gone, good, gone]):
+        ref.feed(TableState(1.0 + i, i + 1, table.piles))
+    writer.close()
+    reported = [m["t"] for m in messages if m["type"] == "verdict"]
+    assert reported == [1.0, 4.0, 6.0, 8.0]
+    assert [r.t for r in store.read(writer.id).records if r.kind.value == "unrecognised"] == reported
