@@ -362,8 +362,8 @@ def observe(live: LiveKlondike, obs: Observation, pairs: bool = True) -> tuple[L
     ``pairs``: when no single move explains it, try two (:func:`observe_pairs`)."""
     t, frame = max(obs.t, live.state.time), obs.frame
     state, known = live.state, live.known
-    covered = _waste_seen_as_back(obs)
-    if covered:
+    back_on_waste = _waste_seen_as_back(obs)
+    if back_on_waste:
         obs = replace(obs, piles={**obs.piles, "waste": SeenPile((None,), 0, guesses=(TAKEN_FOR_A_BACK,))})
 
     bind = _match(_view(state), obs, known, _faint(live))
@@ -375,7 +375,7 @@ def observe(live: LiveKlondike, obs: Observation, pairs: bool = True) -> tuple[L
                         guessed=_guessed(live.guessed, bind, state, seen, obs), reads=_reads(live.reads, obs))
         if live.pending is not None:
             return after, [Finding("taken_back", t, move=live.pending, frame=frame, learned=learned)]
-        if covered and state.waste and state.waste[-1] in known or any(
+        if (back_on_waste and state.waste and state.waste[-1] in known) or any(
                 live.guessed.get(p, code) != code for p, code in bind.items()):
             # An unread top the camera took for one card now reads as another: a new card may lie there
             # (penguins seed 12: a drawn 10C guessed at 0.29, then the 6D drawn onto it read at 0.47 was
@@ -595,18 +595,16 @@ def _judged(state: KlondikeState, move: Move, t: float, known: frozenset[Card], 
     been read (a deal card or a drawn card seen but not read): its rank and suit would be guessed.
 
     The camera's guess at such a card may still clear a move: when the move is legal with every unread
-    card it involves taken as guessed (a JD laid on a deal card read QC at 0.2 and never again, as it
-    lay covered: penguins seed 8 stopped there for good), it is that move, and the guessed card stands
-    in the position, still unread (a later reading replaces it). A guess never makes a move illegal."""
-    involved = _involved(state, move)
-    unread = [c for c in involved if c not in known and c not in b]
+    card it involves taken as guessed (a card laid on a deal card that the camera took for the right
+    card, too unsure to read it, before it was covered), it is that move, and the guessed card stands in
+    the position, still unread (a later reading replaces it). A guess never makes a move illegal."""
+    unread = [c for c in _involved(state, move) if c not in known and c not in b]
     if unread:
-        guesses = {c: guessed.get(c) for c in unread}
-        taken = {code for code in b.values()} | {c.code for c in known}
-        codes = [g for g in guesses.values() if g is not None]
-        if len(codes) < len(unread) or len(set(codes)) < len(codes) or taken & set(codes) or not all(map(_is_code, codes)):
+        taken = set(b.values()) | {c.code for c in known}
+        guesses = {c: g for c in unread if (g := guessed.get(c)) is not None and _is_code(g) and g not in taken}
+        if len(guesses) < len(unread) or len(set(guesses.values())) < len(guesses):
             return None
-        verdict = _judged(state, move, t, known | frozenset(unread), {**b, **guesses})  # type: ignore[dict-item]
+        verdict = _judged(state, move, t, known | frozenset(unread), {**b, **guesses})
         return verdict if isinstance(verdict, Legal) else None
     first = _before_move(state, b)
     real = _learn(state, first) if first else state

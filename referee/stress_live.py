@@ -457,10 +457,10 @@ def _judge_held_back(live: LiveStress, obs: Observation) -> tuple[LiveStress, li
     for zone in unjudged(held):
         now = judged(obs, zone)
         at = seat_zone(zone, live.state.seats)
-        if now is None or None in now.cards or at is None or pile_number(at[2]) is None:
+        number = pile_number(at[2]) if at is not None else None
+        if now is None or None in now.cards or at is None or number is None:
             continue
-        p, seat, place = at
-        row = seat.row[pile_number(place)]
+        row = at[1].row[number]
         if now.cards and row and not is_unseen(row[-1]) and now.cards[-1] == seen_code(row[-1]):
             piles[zone] = now
             filled = True
