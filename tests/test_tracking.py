@@ -538,6 +538,20 @@ def test_a_card_turned_up_where_the_top_card_left_does_not_cover_it() -> None:
     assert states == [("QH",), ("2C",)]
 
 
+def test_a_top_card_read_otherwise_where_it_lies_is_not_a_card_laid_on_it() -> None:
+    """Simplistic seed 311 with the run-7 detector: a column's only card, published as a 3S, was then
+    read 3C (surer) at the same place; the tracker published a 3C laid on the 3S. A card laid on another
+    lies a fan step beyond it: read where the card lay, it is that card, read otherwise."""
+    layout = template("klondike", 1, 7)
+    tracker = TableTracker(layout, _flat(), TrackerSettings(image_motion=False))
+    states = []
+    for i in range(60):
+        top = _det("3S", 20, 200, 0.3) if i < 25 else _det("3C", 20, 200.5, 0.6)  # (half a mm beyond)
+        if (s := tracker.update(i / 30, i, [_det("BACK", 20, 180), top])) is not None:
+            states.append(s.piles["tableau1"].codes)
+    assert states == [("3S",), ("3C",)]
+
+
 def test_an_index_read_two_ways_from_frame_to_frame_is_one_card() -> None:
     layout = template("klondike", 1, 7)
     tracker = TableTracker(layout, _flat(), TrackerSettings(image_motion=False))
