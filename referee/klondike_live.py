@@ -41,7 +41,7 @@ from typing import Iterator, Mapping
 from . import klondike
 from .cards import DECK, Card
 from .klondike import SUIT_INDEX, KlondikeRules, KlondikeState, Move
-from .observation import Finding, Observation, SeenPile
+from .observation import Finding, Observation, SeenPile, parse_seen
 from .verdict import Event, Illegal, Legal
 
 FOUNDATION_ZONES = tuple(f"foundation{i + 1}" for i in range(4))
@@ -366,7 +366,8 @@ def observe(live: LiveKlondike, obs: Observation, pairs: bool = True) -> tuple[L
     if back_on_waste:
         obs = replace(obs, piles={**obs.piles, "waste": SeenPile((None,), 0, guesses=(TAKEN_FOR_A_BACK,))})
 
-    bind = _match(_view(state), obs, known, _faint(live))
+    faint = _faint(live)
+    bind = _match(_view(state), obs, known, faint)
     if bind is not None:
         state = _learn(state, bind)
         learned = tuple((p.code, c) for p, c in bind.items() if p.code != c)
@@ -386,7 +387,7 @@ def observe(live: LiveKlondike, obs: Observation, pairs: bool = True) -> tuple[L
             if [f.kind for f in findings] == ["move"]:
                 return moved, findings
         return after, []
-    if live.pending_view is not None and _match(live.pending_view, obs, known, _faint(live)) is not None:
+    if live.pending_view is not None and _match(live.pending_view, obs, known, faint) is not None:
         return live, []  # still the same illegal move on the table: said once already
     return _explain(live, obs, pairs)
 
@@ -601,7 +602,7 @@ def _judged(state: KlondikeState, move: Move, t: float, known: frozenset[Card], 
     unread = [c for c in _involved(state, move) if c not in known and c not in b]
     if unread:
         taken = set(b.values()) | {c.code for c in known}
-        guesses = {c: g for c in unread if (g := guessed.get(c)) is not None and _is_code(g) and g not in taken}
+        guesses = {c: g for c in unread if (g := guessed.get(c)) is not None and parse_seen(g) is not None and g not in taken}
         if len(guesses) < len(unread) or len(set(guesses.values())) < len(guesses):
             return None
         verdict = _judged(state, move, t, known | frozenset(unread), {**b, **guesses})
@@ -631,14 +632,6 @@ def _onto_unread(state: KlondikeState, move: Move, t: float, known: frozenset[Ca
             if isinstance(verdict, Legal):
                 return verdict
     return None
-
-
-def _is_code(code: str) -> bool:
-    try:
-        Card.parse(code)
-    except ValueError:
-        return False
-    return True
 
 
 def _moved(live: LiveKlondike, verdict: Legal[KlondikeState], b: dict[Card, str], obs: Observation

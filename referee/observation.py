@@ -11,6 +11,18 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Mapping
 
+from .cards import Card, CardError
+
+
+def parse_seen(code: str | None) -> Card | None:
+    """The card the camera read, or None (unreadable or not a card code)."""
+    if code is None:
+        return None
+    try:
+        return Card.parse(code)
+    except CardError:
+        return None
+
 
 @dataclass(frozen=True, slots=True)
 class SeenPile:

@@ -30,8 +30,8 @@ from collections import Counter
 from dataclasses import dataclass, field, replace
 from typing import Any, Callable, Generic, Iterable, Mapping, Protocol, Sequence, TypeVar
 
-from .cards import Card, CardError
-from .observation import Finding, Observation, SeenPile
+from .cards import Card
+from .observation import Finding, Observation, SeenPile, parse_seen
 from .verdict import Event, Illegal, Legal
 
 # --- stand-ins for cards nobody has seen ---------------------------------------------------------
@@ -100,16 +100,6 @@ def learned_pairs(subs: Mapping[Unseen, Card]) -> tuple[tuple[str, str], ...]:
 
 
 # --- reading a view ------------------------------------------------------------------------------
-
-
-def parse_seen(code: str | None) -> Card | None:
-    """The card the camera read, or None (unreadable or not a card code)."""
-    if code is None:
-        return None
-    try:
-        return Card.parse(code)
-    except CardError:
-        return None
 
 
 def judged(obs: Observation, zone: str) -> SeenPile | None:

@@ -79,11 +79,11 @@ from typing import Any, Callable, Iterator, Mapping, Sequence
 
 from . import stress
 from .cards import Card
-from .observation import Finding, Observation, SeenPile
+from .observation import Finding, Observation, SeenPile, parse_seen
 from .options import to_spec
 from .speed_live import (
     Binder, Engine, Live, Node, Unseen, best_explanations, breadth_first, centre_zone, deferred, difference,
-    differing, explained, fits, hide_cards, is_unseen, judged, later_view, moved, parse_seen, pile_number,
+    differing, explained, fits, hide_cards, is_unseen, judged, later_view, moved, pile_number,
     pile_zone, public_picture, real_counts, seat_zone, seen_code, shown_codes, stock_zone, swap_cards, targets,
     unclear, unjudged, unseen,
 )

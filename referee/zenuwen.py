@@ -740,7 +740,8 @@ def choice_order(state: ZenuwenState) -> list[int]:
     return sorted(rest, key=lambda p: (p != state.winner, state.seats[p].pile_cards, p))
 
 
-def _free_piles(state: ZenuwenState) -> list[int]:
+def free_piles(state: ZenuwenState) -> list[int]:
+    """The centre piles that hold cards and nobody has taken yet this round."""
     taken = {x for x in state.takes if x is not None}
     return [i for i, p in enumerate(state.centre) if p and i not in taken]
 
@@ -751,7 +752,7 @@ def _complete_choices(state: ZenuwenState, t: float, events: list[Event], all_by
         order = choice_order(state)
         if not order:
             break
-        free = _free_piles(state)
+        free = free_piles(state)
         if not free:
             for p in order:
                 state = replace(state, takes=_set(state.takes, p, NONE))
@@ -971,7 +972,7 @@ def legal_moves(state: ZenuwenState) -> Iterator[Move]:
         yield NewRound(t)
         return
     if state.phase is Phase.CHOOSE:
-        free = _free_piles(state)
+        free = free_piles(state)
         if state.rules.pile_choice == "slap_race" and not state.raced:
             for p in range(state.players):
                 for k in free:

@@ -70,11 +70,11 @@ from typing import Any, Callable, Iterator, Mapping, Sequence
 
 from . import zenuwen
 from .cards import RANKS, Card
-from .observation import Finding, Observation, SeenPile
+from .observation import Finding, Observation, SeenPile, parse_seen
 from .options import to_spec
 from .speed_live import (
     Binder, Engine, Explanation, Live, Node, Unseen, best_explanations, breadth_first, centre_zone, deferred,
-    difference, differing, explained, fits, hide_cards, is_unseen, judged, later_view, parse_seen, pile_number,
+    difference, differing, explained, fits, hide_cards, is_unseen, judged, later_view, pile_number,
     pile_zone, public_picture, real_counts, seat_zone, seen_code, shown_codes, stock_zone, swap_cards, targets,
     unclear, unjudged, unseen,
 )
@@ -971,7 +971,7 @@ def public_state(live: LiveZenuwen) -> dict[str, object]:
     order = zenuwen.choice_order(state) if state.phase is Phase.CHOOSE else []
     choosing = order[0] if order and not (state.rules.pile_choice == "slap_race" and not state.raced) else None
     return public_picture(live, players, _text, wins=list(state.wins), takes=list(state.takes),
-                          choosing=choosing, free_piles=zenuwen._free_piles(state) if choosing is not None else [])
+                          choosing=choosing, free_piles=zenuwen.free_piles(state) if choosing is not None else [])
 
 
 def ending(live: LiveZenuwen, t: float) -> tuple[str, Event] | None:

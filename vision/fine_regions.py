@@ -105,15 +105,15 @@ def top_down_regions(homography: TableHomography, layout: ZoneLayout, frame_size
         if any(z.fan is not None or len(z.polygon_mm) != 4 for z in zones):
             continue  # not a row of squared piles (Stress, Zenuwen)
         polys = [z.polygon() for z in zones]
-        pts = np.concatenate(polys)
-        (x0, y0), (x1, y1) = pts.min(axis=0) - margin_mm, pts.max(axis=0) + margin_mm
-        tw, th = int(np.ceil((x1 - x0) / mm_per_px)), int(np.ceil((y1 - y0) / mm_per_px))
-        to_tile = np.array([[1 / mm_per_px, 0, -x0 / mm_per_px], [0, 1 / mm_per_px, -y0 / mm_per_px], [0, 0, 1]])
         # quarter turns that make the seat's cards run down the picture (first corner to last: down the card)
         dx, dy = polys[0][3] - polys[0][0]
         if abs(dx) > abs(dy):
             continue  # a side seat: read turned up in the frame (sideways_regions) it fares better
         turns = 0 if dy > 0 else 2
+        pts = np.concatenate(polys)
+        (x0, y0), (x1, y1) = pts.min(axis=0) - margin_mm, pts.max(axis=0) + margin_mm
+        tw, th = int(np.ceil((x1 - x0) / mm_per_px)), int(np.ceil((y1 - y0) / mm_per_px))
+        to_tile = np.array([[1 / mm_per_px, 0, -x0 / mm_per_px], [0, 1 / mm_per_px, -y0 / mm_per_px], [0, 0, 1]])
         for _ in range(turns):  # np.rot90 once: (x, y) of a w x h picture goes to (y, w - x)
             to_tile = np.array([[0, 1, 0], [-1, 0, tw], [0, 0, 1]]) @ to_tile
             tw, th = th, tw

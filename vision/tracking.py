@@ -119,11 +119,10 @@ class TableTracker:
         """What this one frame shows (no filtering). Detections are in the pixels of a frame of
         ``frame_size`` (default: the image's size, else the calibration's); ``image`` may be a smaller copy."""
         s = self.settings
-        cards = group_cards(detections, self._homography_for(image, frame_size), min_confidence=s.min_confidence,
-                            card_span_mm=s.card_span_mm, back_merge_mm=s.back_merge_mm, decks=s.decks,
-                            zone_of=self._zone_name)
-        faint = faint_readings(detections, self._homography_for(image, frame_size), below=s.min_confidence,
-                               above=s.min_confidence * FAINT_SHARE)
+        camera = self._homography_for(image, frame_size)
+        cards = group_cards(detections, camera, min_confidence=s.min_confidence, card_span_mm=s.card_span_mm,
+                            back_merge_mm=s.back_merge_mm, decks=s.decks, zone_of=self._zone_name)
+        faint = faint_readings(detections, camera, below=s.min_confidence, above=s.min_confidence * FAINT_SHARE)
         view = assign_piles(cards, self.layout, t, index, self.previous,
                             margin_mm=s.zone_margin_mm, hysteresis_mm=s.hysteresis_mm, faint=faint)
         if image is not None and self._edge_zones:
