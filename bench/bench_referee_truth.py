@@ -1,12 +1,15 @@
-"""The whole camera referee on fresh Klondike truth videos, the way issue 6 is checked (run by hand).
+"""The whole camera referee on fresh truth videos, the way issue 6 is checked (run by hand).
 
     python bench/bench_referee_truth.py --seeds 5 11 23 [--deck simplistic] [--seconds 60] [--keep DIR]
+    python bench/bench_referee_truth.py --game zenuwen --players 3 --seeds 5 6 --seconds 40 --keep DIR
+    python bench/bench_referee_truth.py --game stress --seeds 7 23 --seconds 40 --keep DIR
 
-For each seed: ``cardref render klondike`` films a new game (a deck the detector never trained on, a new
+For each seed: ``cardref render GAME`` films a new game (a deck the detector never trained on, a new
 table, camera and light, one deliberate illegal move and its take-back), then ``cardref analyze`` runs the
 shipped models and the referee on the video, and the game log is compared with the true move list:
-moves found in order (longest common subsequence of (op, from, to)), moves invented (found but not in
-the truth), illegal moves flagged with the right rule, unrecognised changes reported.
+moves found in order (longest common subsequence of (op, player, from, to, onto, pile)), moves invented
+(found but not in the truth), illegal moves flagged with the right rule, unrecognised changes reported.
+A folder that already holds a video is analysed again with the rules it was rendered with.
 """
 
 from __future__ import annotations
@@ -22,7 +25,7 @@ from pathlib import Path
 
 
 def _key(move: dict) -> tuple:
-    return move["op"], move.get("from"), move.get("to")
+    return tuple(json.dumps(move.get(k)) for k in ("op", "player", "from", "to", "onto", "pile"))
 
 
 def score(folder: Path) -> dict:
@@ -47,10 +50,12 @@ def score(folder: Path) -> dict:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--game", choices=("klondike", "stress", "zenuwen"), default="klondike")
+    parser.add_argument("--players", type=int, default=2, help="Zenuwen: 2 to 4 players")
     parser.add_argument("--seeds", type=int, nargs="+", default=[5, 11, 23])
     parser.add_argument("--deck", default="simplistic", help="a deck the detector never trained on")
     parser.add_argument("--seconds", type=float, default=60.0)
-    parser.add_argument("--rules", default="draw=3")
+    parser.add_argument("--rules", help='the game\'s options (Klondike default "draw=3")')
     parser.add_argument("--detector", help="candidate corner-detector weights X.onnx (default: shipped)")
     parser.add_argument("--keep", type=Path, help="keep the videos and logs here (seed-N folders)")
     args = parser.parse_args(argv)
@@ -60,14 +65,17 @@ def main(argv: list[str] | None = None) -> int:
     for seed in args.seeds:
         out = root / f"seed-{seed}"
         if not (out / "video.mp4").exists():
+            rules = args.rules or ("draw=3" if args.game == "klondike" else "")
             subprocess.run(
-                ["cardref", "render", "klondike", "--seed", str(seed), "--seconds", str(args.seconds),
-                 "--deck", args.deck, "--rules", args.rules, "--out", str(out)],
+                ["cardref", "render", args.game, "--seed", str(seed), "--seconds", str(args.seconds),
+                 "--deck", args.deck, "--out", str(out)] + (["--rules", rules] if rules else [])
+                + (["--players", str(args.players)] if args.game == "zenuwen" else []),
                 check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
             )
+        render = json.loads((out / "render.json").read_text())
         started = time.perf_counter()
         subprocess.run(
-            ["cardref", "analyze", str(out / "video.mp4"), "--game", "klondike", "--rules", args.rules,
+            ["cardref", "analyze", str(out / "video.mp4"), "--game", render["game"], "--rules", render["rules"],
              "--calibration", str(out / "calibration.json"), "--out", str(out / "game.jsonl"),
              "--games-dir", str(out / "games")] + (["--detector", args.detector] if args.detector else []),
             check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,

@@ -41,7 +41,7 @@ from typing import Iterator, Mapping
 from . import klondike
 from .cards import DECK, Card
 from .klondike import SUIT_INDEX, KlondikeRules, KlondikeState, Move
-from .observation import Finding, Observation, SeenPile, parse_seen
+from .observation import MAX_READS_TO_DOUBT, Finding, Observation, SeenPile, count_reads, parse_seen
 from .verdict import Event, Illegal, Legal
 
 FOUNDATION_ZONES = tuple(f"foundation{i + 1}" for i in range(4))
@@ -373,7 +373,7 @@ def observe(live: LiveKlondike, obs: Observation, pairs: bool = True) -> tuple[L
         learned = tuple((p.code, c) for p, c in bind.items() if p.code != c)
         seen = known | _read(bind)
         after = replace(live, state=state, known=seen, pending=None, pending_view=None,
-                        guessed=_guessed(live.guessed, bind, state, seen, obs), reads=_reads(live.reads, obs))
+                        guessed=_guessed(live.guessed, bind, state, seen, obs), reads=count_reads(live.reads, obs))
         if live.pending is not None:
             return after, [Finding("taken_back", t, move=live.pending, frame=frame, learned=learned)]
         if (back_on_waste and state.waste and state.waste[-1] in known) or any(
@@ -477,12 +477,6 @@ def observe_further(live: LiveKlondike, obs: Observation) -> tuple[LiveKlondike,
     if [f.kind for f in findings] != ["unrecognised"]:
         return after, findings
     return observe_pairs(live, obs)
-
-
-MAX_READS_TO_DOUBT = 2
-"""A card read in more of the views the referee took is not doubted by :func:`observe_misread`: a
-reading that contradicts it is the misread (a card on show lies read in every view taken until it
-is covered; the penguins 2S read 2C was read so in two)."""
 
 
 def observe_misread(live: LiveKlondike, obs: Observation) -> tuple[LiveKlondike, list[Finding]]:
@@ -646,21 +640,10 @@ def _moved(live: LiveKlondike, verdict: Legal[KlondikeState], b: dict[Card, str]
     verdict = Legal(verdict.move, new_state, verdict.score_delta, events)
     known = live.known | _read(b)
     after = LiveKlondike(new_state, known, None, None, live.moves + 1, _guessed(live.guessed, b, new_state, known, obs),
-                         _reads(live.reads, obs))
+                         count_reads(live.reads, obs))
     t = verdict.move.t if verdict.move.t is not None else new_state.time
     return after, Finding("move", t, move=replace(verdict.move, t=None), verdict=verdict, frame=obs.frame,
                           learned=learned)
-
-
-def _reads(before: Mapping[str, int], obs: Observation) -> dict[str, int]:
-    """``before`` counting the cards ``obs`` reads (a view the referee took)."""
-    out = dict(before)
-    for pile in obs.piles.values():
-        if not pile.held:
-            for code in pile.cards:
-                if code is not None:
-                    out[code] = out.get(code, 0) + 1
-    return out
 
 
 def _guessed(before: Mapping[Card, str], bind: dict[Card, str], state: KlondikeState, known: frozenset[Card],

@@ -24,6 +24,23 @@ def parse_seen(code: str | None) -> Card | None:
         return None
 
 
+MAX_READS_TO_DOUBT = 2
+"""A learned card read in more of the views the referee took is not doubted when a view matches no
+position: a reading that contradicts it is the misread (a card on show lies read in every view taken
+until it is covered; the penguins 2S read 2C was read so in two)."""
+
+
+def count_reads(before: Mapping[str, int], obs: "Observation") -> dict[str, int]:
+    """``before`` counting the cards ``obs`` reads (a view the referee took): card code -> views."""
+    out = dict(before)
+    for pile in obs.piles.values():
+        if not pile.held:
+            for code in pile.cards:
+                if code is not None:
+                    out[code] = out.get(code, 0) + 1
+    return out
+
+
 @dataclass(frozen=True, slots=True)
 class SeenPile:
     """One pile as seen: ``backs`` face-down cards (None: could not count), then the face-up cards

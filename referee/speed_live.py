@@ -401,6 +401,9 @@ class Live(Generic[P, Q]):
     deferred: int = 0
     """Views in a row not used: a hand (or an unread card) may hide a move, or they would make a call
     while a zone is not seen."""
+    reads: Mapping[str, int] = field(default_factory=dict, compare=False)
+    """Card code -> how many of the views the referee took read it: a learned card read in few may be
+    a misread (Zenuwen's ``observe``)."""
 
 
 L = TypeVar("L", bound=Live[Any, Any])
@@ -417,9 +420,9 @@ def awaited(state: Any, pending: Pending | None, waiting: Waiting) -> str:
 
 def moved(live: L, state: Any, pending: Any, findings: Sequence[Finding], waiting: Waiting, last: Observation | None = None) -> L:
     """The picture after a judged view or input: the new position, the moves found counted, nothing
-    left unused (anything else a game's picture holds starts afresh)."""
+    left unused (anything else a game's picture holds starts afresh, but the cards' reads)."""
     count = sum(1 for f in findings if f.kind == "move")
-    return type(live)(state, pending, live.moves + count, last, awaited(state, pending, waiting))
+    return type(live)(state, pending, live.moves + count, last, awaited(state, pending, waiting), reads=live.reads)
 
 
 def deferred(live: L, obs: Observation) -> L:

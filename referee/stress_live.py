@@ -494,11 +494,13 @@ def _illegal_once_seen(
 
 
 def _in_view(pending: PendingIllegal, obs: Observation) -> bool:
-    """Is the card of an illegal move in view where it landed (new centre cards out of turn: both)?"""
+    """Is the card of an illegal move read where it landed (new centre cards out of turn: both in view)?
+    A card laid where the camera cannot read it is no ground for a verdict."""
     move = pending.move
     if isinstance(move, Lay):
         return all((z := judged(obs, zone)) is not None and z.cards for zone in CENTRE_ZONES)
-    return judged(obs, _landing(move)) is not None
+    seen = judged(obs, _landing(move))
+    return seen is not None and seen.top is not None
 
 
 def _landing(move: Play | Stack | Lay) -> str:

@@ -41,6 +41,14 @@ because the twin of its top lay face up beneath it; both are searched, after an 
 series that needs such coincidences is less likely than a card laid against the rules).
 New centre cards (Z5/Z7/Z8 ``turn``) that cannot be read are not accepted yet (``ambiguous``).
 
+What the camera gets wrong (three and four players: the side seats' indices are read turned, the
+far seat's small): an illegal verdict needs the card read where it landed; a legal series that needs
+a card nobody saw (from a pile not read, covered in the same view) gives way, once no more views
+may be left unused, to a shorter explanation in which every card was seen; and a view nothing
+explains gets two last looks, whose legal explanations alone are taken: the piles the camera shows
+nothing on taken as not read, then one card learned from no more than ``MAX_READS_TO_DOUBT`` views
+taken as misread where the view now reads another card (noted on the first move found).
+
 **Inputs the camera cannot give** (the web app's key press / screen tap; each returns
 ``(live, findings)`` like :func:`observe`):
 
@@ -70,7 +78,7 @@ from typing import Any, Callable, Iterator, Mapping, Sequence
 
 from . import zenuwen
 from .cards import RANKS, Card
-from .observation import Finding, Observation, SeenPile, parse_seen
+from .observation import MAX_READS_TO_DOUBT, Finding, Observation, SeenPile, count_reads, parse_seen
 from .options import to_spec
 from .speed_live import (
     Binder, Engine, Explanation, Live, Node, Unseen, best_explanations, breadth_first, centre_zone, deferred,
@@ -582,7 +590,21 @@ def _unconfirmed(moves: Sequence[Any], state: ZenuwenState, obs: Observation) ->
 
 
 def observe(live: LiveZenuwen, obs: Observation) -> tuple[LiveZenuwen, list[Finding]]:
-    """Judge one steady observation; returns the new running picture and what was concluded."""
+    """Judge one steady observation; returns the new running picture and what was concluded. A view
+    the referee takes (explained, not left unused or undecided) counts the cards it reads."""
+    after, findings = _judge(live, obs)
+    taken = after.last is None and not after.deferred and not after.undecided
+    if taken and not any(f.kind in ("unrecognised", "ambiguous") for f in findings):
+        after = replace(after, reads=count_reads(live.reads, obs))
+    return after, findings
+
+
+def _judge(live: LiveZenuwen, obs: Observation, doubt: bool = True, defer: bool = True) -> tuple[LiveZenuwen, list[Finding]]:
+    """:func:`observe` without counting the reads; ``doubt``: a view that neither a legal series nor
+    an illegal move explains gets the last looks, whose legal explanations alone are taken: the piles
+    the camera shows nothing on taken as not read (:func:`_missed_piles`), then one learned card
+    taken as misread (:func:`_misread`). ``defer``: a view a hand may hide a move in may be left
+    unused (:func:`_conclude`)."""
     if live.undecided:
         t = max(obs.t, live.state.t)
         return _decide(live, lambda alt: observe(alt, obs), lambda: observe(replace(live, undecided=()), obs), t, unclear(obs))
@@ -616,9 +638,15 @@ def observe(live: LiveZenuwen, obs: Observation) -> tuple[LiveZenuwen, list[Find
         starts = [start_node] + list(_expand(obs, diff, t, depth=1)(start_node))  # no guessed hand cards
         return ENGINE.illegal_explanation(live, obs, starts, lambda s: _physical(s, t, obs), _in_view, match, t, _waiting)
 
+    @cache
+    def last_looks() -> tuple[LiveZenuwen, list[Finding]] | None:
+        if not doubt or pend is not None:
+            return None
+        return _missed_looked_past(live, obs) or _misread(live, obs, diff)
+
     if not hits and state.rules.deck_count > 1:
         # an illegal move is likelier than the coincidences the relaxed search allows
-        found = illegal_move()
+        found = illegal_move() or last_looks()
         if found is not None:
             return found
         hits = [h for h in breadth_first(start_node, _expand(obs, diff, t, False, depth), goals, depth, RELAXED_BUDGET, needs)
@@ -626,16 +654,27 @@ def observe(live: LiveZenuwen, obs: Observation) -> tuple[LiveZenuwen, list[Find
 
     if hits:
         best = best_explanations(hits, substitute_cards, lambda n, final: _unguess(n, final))
+        last_chance = not defer or live.deferred >= MAX_DEFERRED
+        if pend is None and last_chance and all(_unseen_plays(x[1].moves, obs) for x in best):
+            # every legal series needs a card nobody saw, and no view left unused showed more: a
+            # shorter explanation in which every card was seen is the likelier, with a pile the camera
+            # did not find taken as not read, or even with a card laid against the rules (zen4 with
+            # run 7: a 9H laid on a JD was taken for a 10S from a pile not read, laid on the JD and
+            # covered by the 9H at once)
+            fewest = min(len(x[1].moves) for x in best)
+            for found in ((_missed_looked_past(live, obs) if doubt else None), illegal_move()):
+                if found is not None and _all_seen(found[1], obs, fewest):
+                    return found
         if len(best) > 1 and state.phase in (Phase.CHOOSE, Phase.NEXT):
             # which pile who took cannot be told from the table: wait for choose() / slap()
             return replace(live, last=obs, waiting=_waiting(state)), []
         if len(best) > 1:
             names = "; ".join(", ".join(_text(m) for m in x[1].moves) or "nothing" for x in best)
             ambiguous = Finding("ambiguous", t, frame=frame, detail=f"several move series fit: {names}")
-            return _undecided(live, obs, [_conclude(live, obs, x, t) for x in best], ambiguous)
-        return _conclude(live, obs, best[0], t)
+            return _undecided(live, obs, [_conclude(live, obs, x, t, defer) for x in best], ambiguous)
+        return _conclude(live, obs, best[0], t, defer)
 
-    found = illegal_move()
+    found = illegal_move() or last_looks()
     if found is not None:
         return found
 
@@ -645,17 +684,152 @@ def observe(live: LiveZenuwen, obs: Observation) -> tuple[LiveZenuwen, list[Find
     return replace(live, last=obs), [Finding("unrecognised", t, frame=frame, detail=_difference(state, obs))]
 
 
+def _unseen_plays(moves: Sequence[Any], obs: Observation) -> int:
+    """How many plays of a series nobody saw: from a pile the view does not read (under a hand, or its
+    card not read: nothing shows the card left) onto a centre pile a later play of the series covers
+    (nothing shows it arrived)."""
+    hidden = unjudged(obs)
+    count = 0
+    for k, m in enumerate(moves):
+        if not isinstance(m, Play) or m.from_hand or not isinstance(m.source, int):
+            continue
+        covered = any(isinstance(later, Play) and later.to == m.to for later in moves[k + 1 :])
+        if covered and pile_zone(m.player, m.source) in hidden:
+            count += 1
+    return count
+
+
+def _all_seen(findings: Sequence[Finding], obs: Observation, fewer_than: int) -> bool:
+    """Are these the findings of a view explained by fewer than ``fewer_than`` moves (an illegal one
+    among them, or none), each of whose cards was seen?"""
+    moves = [f.move for f in findings if f.kind in ("move", "illegal")]
+    kinds_ok = all(f.kind in ("move", "call", "illegal") for f in findings)
+    return kinds_ok and len(moves) < fewer_than and not _unseen_plays(moves, obs)
+
+
+def _missed_piles(state: ZenuwenState, obs: Observation) -> Observation:
+    """The view with each patience pile that shows nothing at all, where the position has a card,
+    taken as a card not read: a last look at a view nothing else explains (zen3 with run 7: the left
+    seat's 8C and the far seat's 9C not found for seconds, every view unrecognised meanwhile). Only a
+    legal explanation is taken from it: a card that left unseen would have made a move the first
+    look finds (a pile of several cards is never empty but after the last cards go into the hand,
+    Z9; a card leaving turns the next one up, a back shows until then)."""
+    missed = {}
+    if state.phase is Phase.PLAY or state.phase is Phase.TURN:
+        for p, seat in enumerate(state.seats):
+            for i, pile in enumerate(seat.piles):
+                zone = pile_zone(p, i)
+                seen = obs.piles.get(zone)
+                if pile.cards and (seen is None or not seen.held and not seen.cards and not seen.backs):
+                    missed[zone] = SeenPile((None,), backs=None)
+    return replace(obs, piles={**obs.piles, **missed}) if missed else obs
+
+
+def _missed_looked_past(live: LiveZenuwen, obs: Observation) -> tuple[LiveZenuwen, list[Finding]] | None:
+    """The view judged with the piles the camera did not find taken as not read
+    (:func:`_missed_piles`), when legal moves (or nothing) then explain it, or an illegal move that
+    none of those piles has a part in."""
+    missed = _missed_piles(live.state, obs)
+    if missed is obs:
+        return None
+    after, findings = _judge(live, missed, doubt=False)
+    if _taken_legal(live, after, findings):
+        return after, findings
+    blank = frozenset(missed.piles) - frozenset(z for z, p in obs.piles.items() if p.cards or p.backs)
+    illegal = [f for f in findings if f.kind == "illegal"]
+    if illegal and after.pending is not None and not _touches(after.pending.move, live.state) & blank:
+        return after, findings
+    return None
+
+
+def _taken_legal(live: LiveZenuwen, after: LiveZenuwen, findings: Sequence[Finding]) -> bool:
+    """Did a second look explain the view by legal moves (or nothing), or leave it unused as any view
+    a hand may hide a move in?"""
+    if after.deferred > live.deferred:
+        return not findings
+    return after.last is None and not after.undecided and all(f.kind in ("move", "call", "taken_back") for f in findings)
+
+
+def _misread(live: LiveZenuwen, obs: Observation, diff: frozenset[str]) -> tuple[LiveZenuwen, list[Finding]] | None:
+    """A view no legal series explains, looked at with one learned card taken as not read after all: a
+    misread that got past the thresholds (zen3 with run 7: the left seat's 8C read 6C once, in the
+    first view; when the next view read it 8C, a 6C joined against the rules onto a pile not read
+    was the only explanation). Each pile top or centre top that the view reads as another card, read
+    in no more than ``MAX_READS_TO_DOUBT`` views, is forgotten in turn; when exactly one then makes the
+    view explained by legal moves (or by nothing but the card read anew, or left unused as any view a
+    hand may hide a move in), that is the answer, the card learned again from this view, and the first
+    move found says which card was misread."""
+    answers = []
+    for zone in sorted(diff):
+        forgot = _forget(live.state, zone, live.reads)
+        seen = judged(obs, zone)
+        if forgot is None or seen is None or parse_seen(seen.top) in (None, forgot[1]):
+            continue  # only where the camera now reads another card: a face-up card read once never turns back
+        state, card = forgot
+        after, findings = _judge(replace(live, state=state), obs, doubt=False, defer=False)
+        if not _taken_legal(live, after, findings) or _top(after.state, zone) != (len(_pile_at(state, zone)), seen.top):
+            continue  # the card must be read anew where it lies: one covered now could be anything
+        # as any view a hand may hide a move in, it may be left unused (the card forgotten meanwhile)
+        after, findings = _judge(replace(live, state=state), obs, doubt=False)
+        if findings:
+            findings = [replace(findings[0], detail=f"the card read {card.code} earlier was misread"), *findings[1:]]
+        answers.append((after, findings))
+        if len(answers) > 1:
+            return None
+    return answers[0] if answers else None
+
+
+def _top(state: ZenuwenState, zone: str) -> tuple[int, str | None]:
+    """How many cards lie on a pile zone and the code of its top (None: none, or not seen)."""
+    cards = _pile_at(state, zone)
+    return len(cards), seen_code(cards[-1]) if cards else None
+
+
+def _pile_at(state: ZenuwenState, zone: str) -> tuple[Card, ...]:
+    if zone.startswith("centre") and zone[6:].isdigit():
+        j = int(zone[6:]) - 1
+        return state.centre[j] if 0 <= j < len(state.centre) else ()
+    at = seat_zone(zone, state.seats)
+    i = pile_number(at[2]) if at is not None else None
+    return at[1].piles[i].cards if at is not None and i is not None and 0 <= i < PILES else ()
+
+
+def _forget(state: ZenuwenState, zone: str, reads: Mapping[str, int]) -> tuple[ZenuwenState, Card] | None:
+    """The position with the card on top of ``zone`` a stand-in again, when it was learned from no more
+    than ``MAX_READS_TO_DOUBT`` views (None otherwise)."""
+    cards = _pile_at(state, zone)
+    top = cards[-1] if cards else None
+    if top is None or is_unseen(top) or reads.get(top.code, 0) > MAX_READS_TO_DOUBT:
+        return None
+    if zone.startswith("centre"):
+        j = int(zone[6:]) - 1
+        return replace(state, centre=_set(state.centre, j, cards[:-1] + (unseen(),))), top
+    at = seat_zone(zone, state.seats)
+    assert at is not None
+    p, seat, place = at
+    i = pile_number(place)
+    assert i is not None
+    piles = _set(seat.piles, i, ZPile(cards[:-1] + (unseen(),), seat.piles[i].up))
+    return replace(state, seats=_set(state.seats, p, replace(seat, piles=piles))), top
+
+
 def _in_view(pending: PendingIllegal, obs: Observation) -> bool:
-    """Is the card of an illegal move in view where it landed?"""
+    """Is the card of an illegal move read where it landed? A card laid where the camera cannot read it
+    is no ground for a verdict (zen3 with run 7: an AC taken up in a hand, its pile showing a back, was
+    judged joined against the rules onto a pile whose top the view did not read)."""
     move = pending.move
+    zone = None
     if isinstance(move, Play) and isinstance(move.to, int):
-        return judged(obs, centre_zone(move.to)) is not None
-    if isinstance(move, Join) and isinstance(move.onto, int):
-        return judged(obs, pile_zone(move.player, move.onto)) is not None
-    return False
+        zone = centre_zone(move.to)
+    elif isinstance(move, Join) and isinstance(move.onto, int):
+        zone = pile_zone(move.player, move.onto)
+    seen = judged(obs, zone) if zone is not None else None
+    return seen is not None and seen.top is not None
 
 
-def _conclude(live: LiveZenuwen, obs: Observation, best: Explanation[ZenuwenState], t: float) -> tuple[LiveZenuwen, list[Finding]]:
+def _conclude(
+    live: LiveZenuwen, obs: Observation, best: Explanation[ZenuwenState], t: float, defer: bool = True
+) -> tuple[LiveZenuwen, list[Finding]]:
     """The picture after one explanation of the view (``best``: final position, search node, target
     index, what the view reveals), or the view left unused (new centre cards not readable yet, a hand
     that may hide a move) or unrecognised (the series is not legal with the revealed cards)."""
@@ -674,7 +848,7 @@ def _conclude(live: LiveZenuwen, obs: Observation, best: Explanation[ZenuwenStat
     findings += later
     calls = any(f.kind == "call" for f in findings)
     risky = _covered_risk(state, final, obs) or _unconfirmed(node.moves, state, obs) or (unclear(obs) and calls)
-    if node.moves and live.deferred < MAX_DEFERRED and risky:
+    if defer and node.moves and live.deferred < MAX_DEFERRED and risky:
         return deferred(live, obs), []
     return explained(live, new_state, findings, k, t, frame, _waiting)
 
@@ -833,7 +1007,7 @@ def start(observation: Observation, rules: ZenuwenRules | None = None) -> LiveZe
         raise ValueError(f"cannot start: seen more often than {rules.deck_count} deck(s) hold: {', '.join(over)}")
     layout = Layout(tuple(seats), tuple(centre) if any(centre) else None)
     v = zenuwen.new_game(layout, rules, observation.t)
-    return LiveZenuwen(v.state, waiting=_waiting(v.state))
+    return LiveZenuwen(v.state, waiting=_waiting(v.state), reads=count_reads({}, observation))
 
 
 def _packets(state: ZenuwenState, t: float) -> tuple[ZenuwenState, list[tuple[Card, ...]]]:

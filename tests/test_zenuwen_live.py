@@ -668,3 +668,72 @@ def test_two_piles_that_look_unchanged_are_not_two_moves() -> None:
     obs = view(truth, 2.0)
     live, f = zenuwen_live.observe(live, replace(obs, piles={**obs.piles, "centre1": SeenPile((over.code,))}))
     assert [x.kind for x in f] == ["illegal"] and key(f[0].move) == ("play", 2, 4, 0)
+
+
+def misread_at_start(seed: int = 3) -> tuple[LiveZenuwen, ZenuwenState, str, str]:
+    """A dealt game whose first view read one pile top as another card (the card learned wrong); the
+    turn follows. Returns the live referee before the turn, the truth after it, the zone and the
+    card read wrongly."""
+    truth = zenuwen.new_game(zenuwen.deal(seed, 2)).state
+    zone = pile_zone(1, 1)
+    real = truth.seats[1].piles[1].top
+    assert real is not None
+    first = view(truth, 0.0)
+    truth, _ = apply(truth, Turn(1.0))
+    shown = {c for pile in {**first.piles, **view(truth, 1.0).piles}.values() for c in pile.cards}
+    wrong = next(c for c in ("6C", "8C", "6S", "8S", "9D", "3H") if c not in shown)
+    live = zenuwen_live.start(replace(first, piles={**first.piles, zone: SeenPile((wrong,))}))
+    assert live.state.seats[1].piles[1].top == card(wrong)
+    return live, truth, zone, wrong
+
+
+def test_a_card_misread_in_one_view_is_read_anew_when_a_later_view_reads_it_otherwise() -> None:
+    """zen3 with run 7: the left seat's 8C read 6C once, in the first view; the next view (the turn)
+    read it 8C. Only a join of the 6C against the rules onto a pile not read explained that. The card
+    learned from one view is taken as misread: the turn is found, noted, and the card is learned."""
+    live, truth, zone, wrong = misread_at_start()
+    obs = view(truth, 1.0)
+    live, f = zenuwen_live.observe(live, obs)
+    assert moves_of(f) == [("turn",)] and "illegal" not in [x.kind for x in f]
+    assert f[0].detail == f"the card read {wrong} earlier was misread"
+    same_table(live, truth)
+    assert live.state.seats[1].piles[1].top == truth.seats[1].piles[1].top
+
+
+def test_a_card_read_in_several_views_is_not_doubted() -> None:
+    """The same misread, read so in three views: then the reading that contradicts it is the misread."""
+    live, truth, zone, wrong = misread_at_start()
+    before = live.state
+    layout = replace(view(before, 0.5), piles={**view(before, 0.5).piles, zone: SeenPile((wrong,))})
+    for t in (0.3, 0.6):
+        live, f = zenuwen_live.observe(live, replace(layout, t=t))
+        assert f == []
+    assert live.reads[wrong] == 3
+    live, f = zenuwen_live.observe(live, view(truth, 1.0))
+    assert [x.kind for x in f] == ["unrecognised"] and live.state == before
+
+
+def test_an_illegal_verdict_needs_the_card_read_where_it_landed() -> None:
+    """The play the first illegal test judges, seen while the centre pile it lands on shows a card not
+    read: no verdict (zen3: an AC taken up, its pile showing a back, was judged joined against the
+    rules onto a pile whose top was not read)."""
+    live, truth = turned()
+    p, i, j = play_where(truth, fits=False)
+    physical = zenuwen_live._physical_move(truth, Play(p, i, j, 2.0))
+    assert physical is not None
+    wrong = view(physical, 2.0, frozenset({(p, i)}))
+    after, f = zenuwen_live.observe(live, replace(wrong, piles={**wrong.piles, centre_zone(j): SeenPile((None,))}))
+    assert "illegal" not in [x.kind for x in f] and after.pending is None
+
+
+def test_a_pile_the_camera_does_not_find_is_taken_as_not_read_when_nothing_else_explains_the_view() -> None:
+    """zen3 with run 7: the far seat's lone 9C not found for seconds while the game went on. A play
+    elsewhere is found in a view that shows that pile empty (no move emptied it)."""
+    live, truth = turned()
+    p, i, j = play_where(truth, fits=True)
+    truth, _ = apply(truth, Play(p, i, j, 2.0))
+    lone = pile_zone(1 - p, 0)
+    obs = view(truth, 2.0)
+    live, f = zenuwen_live.observe(live, replace(obs, piles={**obs.piles, lone: SeenPile()}))
+    assert moves_of(f) == [("play", p, i, j)]
+    same_table(live, truth)
