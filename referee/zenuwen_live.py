@@ -814,9 +814,11 @@ def _forget(state: ZenuwenState, zone: str, reads: Mapping[str, int]) -> tuple[Z
 
 
 def _in_view(pending: PendingIllegal, obs: Observation) -> bool:
-    """Is the card of an illegal move read where it landed? A card laid where the camera cannot read it
-    is no ground for a verdict (zen3 with run 7: an AC taken up in a hand, its pile showing a back, was
-    judged joined against the rules onto a pile whose top the view did not read)."""
+    """Was the card of an illegal move seen leaving and read where it landed? A card laid where the
+    camera cannot read it is no ground for a verdict (zen3 with run 7: an AC taken up in a hand, its
+    pile showing a back, was judged joined against the rules onto a pile whose top the view did not
+    read), nor is one taken from a pile the camera does not read (zen4: the far seat's 6D read on a
+    second pile while the pile it lay on showed a card not read, judged joined there against Z3)."""
     move = pending.move
     zone = None
     if isinstance(move, Play) and isinstance(move.to, int):
@@ -824,7 +826,12 @@ def _in_view(pending: PendingIllegal, obs: Observation) -> bool:
     elif isinstance(move, Join) and isinstance(move.onto, int):
         zone = pile_zone(move.player, move.onto)
     seen = judged(obs, zone) if zone is not None else None
-    return seen is not None and seen.top is not None
+    if seen is None or seen.top is None:
+        return False
+    if isinstance(move, Play) and move.from_hand or not isinstance(move.source, int):
+        return True
+    left = judged(obs, pile_zone(move.player, move.source))
+    return left is not None and (left.top is not None or not left.cards)
 
 
 def _conclude(

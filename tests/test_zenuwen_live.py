@@ -713,7 +713,7 @@ def test_a_card_read_in_several_views_is_not_doubted() -> None:
     assert [x.kind for x in f] == ["unrecognised"] and live.state == before
 
 
-def test_an_illegal_verdict_needs_the_card_read_where_it_landed() -> None:
+def test_an_illegal_verdict_needs_the_card_seen_leaving_and_read_where_it_landed() -> None:
     """The play the first illegal test judges, seen while the centre pile it lands on shows a card not
     read: no verdict (zen3: an AC taken up, its pile showing a back, was judged joined against the
     rules onto a pile whose top was not read)."""
@@ -723,6 +723,17 @@ def test_an_illegal_verdict_needs_the_card_read_where_it_landed() -> None:
     assert physical is not None
     wrong = view(physical, 2.0, frozenset({(p, i)}))
     after, f = zenuwen_live.observe(live, replace(wrong, piles={**wrong.piles, centre_zone(j): SeenPile((None,))}))
+    assert "illegal" not in [x.kind for x in f] and after.pending is None
+    # nor when the pile it came from shows a card not read (zen4: the far seat's 6D read on a second
+    # pile while its own showed a card not read was judged joined there against Z3)
+    p, i, j = next((p, i, j) for p, seat in enumerate(truth.seats) for i, pile in enumerate(seat.piles)
+                   for j, top in enumerate(truth.tops()) if i > 0 and not zenuwen.fits(pile.top, top))  # type: ignore[arg-type]
+    physical = zenuwen_live._physical_move(truth, Play(p, i, j, 2.0))
+    assert physical is not None
+    turned_up = view(physical, 2.0)  # the next card turned up
+    after, f = zenuwen_live.observe(live, turned_up)
+    assert [x.kind for x in f] == ["illegal"]
+    after, f = zenuwen_live.observe(live, replace(turned_up, piles={**turned_up.piles, pile_zone(p, i): SeenPile((None,))}))
     assert "illegal" not in [x.kind for x in f] and after.pending is None
 
 
