@@ -94,6 +94,11 @@ MAX_DEPTH = 3
 one per player."""
 MAX_DEFERRED = 3
 """Views in a row that may be left unused because a hand or an unread card may hide a move."""
+MAX_UNDER_HAND = 10
+"""Views in a row that may be left unused because a card of the explanation lands on a pile under a
+hand: the card may still be in the hand (four players, seed 24: an 8D taken up to be laid on one
+centre pile was judged laid on its neighbour, under the hand, once three views had been left unused
+for piles not read)."""
 RELAXED_BUDGET = 4000
 """Positions the second, wider search (two decks) may look at before it gives up."""
 MAX_PER_PLAYER = 2
@@ -582,6 +587,20 @@ def _covered_risk(start: ZenuwenState, final: ZenuwenState, obs: Observation) ->
     return False
 
 
+def _under_hand(moves: Sequence[Any], obs: Observation) -> bool:
+    """Does a card of the series land on a pile under a hand (not seen where it lies)?"""
+    for m in moves:
+        zone = None
+        if isinstance(m, Play) and isinstance(m.to, int):
+            zone = centre_zone(m.to)
+        elif isinstance(m, Join) and isinstance(m.onto, int):
+            zone = pile_zone(m.player, m.onto)
+        seen = obs.piles.get(zone) if zone is not None else None
+        if seen is not None and seen.held:
+            return True
+    return False
+
+
 def _unconfirmed(moves: Sequence[Any], state: ZenuwenState, obs: Observation) -> bool:
     """Does a move of the explanation change a pile the view does not show (under a hand, or a card
     not read)? Then the move is a guess: a card laid under the hand could explain the view too."""
@@ -640,9 +659,9 @@ def _judge(live: LiveZenuwen, obs: Observation, doubt: bool = True, defer: bool 
 
     @cache
     def last_looks() -> tuple[LiveZenuwen, list[Finding]] | None:
-        if not doubt or pend is not None:
+        if not doubt:
             return None
-        return _missed_looked_past(live, obs) or _misread(live, obs, diff)
+        return _missed_looked_past(live, obs) or (_misread(live, obs, diff) if pend is None else None)
 
     if not hits and state.rules.deck_count > 1:
         # an illegal move is likelier than the coincidences the relaxed search allows
@@ -654,16 +673,17 @@ def _judge(live: LiveZenuwen, obs: Observation, doubt: bool = True, defer: bool 
 
     if hits:
         best = best_explanations(hits, substitute_cards, lambda n, final: _unguess(n, final))
-        last_chance = not defer or live.deferred >= MAX_DEFERRED
-        if pend is None and last_chance and all(_unseen_plays(x[1].moves, obs) for x in best):
-            # every legal series needs a card nobody saw, and no view left unused showed more: a
-            # shorter explanation in which every card was seen is the likelier, with a pile the camera
-            # did not find taken as not read, or even with a card laid against the rules (zen4 with
-            # run 7: a 9H laid on a JD was taken for a 10S from a pile not read, laid on the JD and
-            # covered by the 9H at once)
+        unseen = [_unseen_plays(x[1].moves, state, obs) for x in best]
+        last_chance = not defer or live.deferred >= MAX_DEFERRED or not any(waits for _, waits in unseen)
+        if last_chance and all(n for n, _ in unseen):
+            # every legal series needs a card nobody saw, and no later view may show more: a shorter
+            # explanation in which every card was seen is the likelier, with a pile the camera did not
+            # find taken as not read, or even with a card laid against the rules (zen4 with run 7: a
+            # 9H laid on a JD was taken for a 10S from a pile not read, laid on the JD and covered by
+            # the 9H at once; zen3: an 8S laid on a 10H for a 9C whose twin turned up under it)
             fewest = min(len(x[1].moves) for x in best)
             for found in ((_missed_looked_past(live, obs) if doubt else None), illegal_move()):
-                if found is not None and _all_seen(found[1], obs, fewest):
+                if found is not None and _all_seen(found[1], state, obs, fewest):
                     return found
         if len(best) > 1 and state.phase in (Phase.CHOOSE, Phase.NEXT):
             # which pile who took cannot be told from the table: wait for choose() / slap()
@@ -684,27 +704,37 @@ def _judge(live: LiveZenuwen, obs: Observation, doubt: bool = True, defer: bool 
     return replace(live, last=obs), [Finding("unrecognised", t, frame=frame, detail=_difference(state, obs))]
 
 
-def _unseen_plays(moves: Sequence[Any], obs: Observation) -> int:
-    """How many plays of a series nobody saw: from a pile the view does not read (under a hand, or its
-    card not read: nothing shows the card left) onto a centre pile a later play of the series covers
-    (nothing shows it arrived)."""
+def _unseen_plays(moves: Sequence[Any], state: ZenuwenState, obs: Observation) -> tuple[int, bool]:
+    """How many plays of a series (from ``state``) nobody saw, and whether a later view may still
+    show them: plays onto a centre pile that a later play of the series covers (nothing shows the
+    card arrived) from a pile the view does not read (under a hand, or its card not read: a later
+    view may), or from one that reads the very card played (two decks: the other copy turned up
+    under it; no view will tell)."""
     hidden = unjudged(obs)
-    count = 0
+    count, waits = 0, False
     for k, m in enumerate(moves):
-        if not isinstance(m, Play) or m.from_hand or not isinstance(m.source, int):
-            continue
-        covered = any(isinstance(later, Play) and later.to == m.to for later in moves[k + 1 :])
-        if covered and pile_zone(m.player, m.source) in hidden:
-            count += 1
-    return count
+        if isinstance(m, Play) and not m.from_hand and isinstance(m.source, int):
+            covered = any(isinstance(later, Play) and later.to == m.to for later in moves[k + 1 :])
+            zone = pile_zone(m.player, m.source)
+            seen = judged(obs, zone)
+            played = state.seats[m.player].piles[m.source].top
+            if covered and zone in hidden:
+                count, waits = count + 1, True
+            elif covered and seen is not None and played is not None and seen.top == seen_code(played):
+                count += 1
+        v = zenuwen.apply(state, m)
+        if not isinstance(v, Legal):
+            break
+        state = v.state
+    return count, waits
 
 
-def _all_seen(findings: Sequence[Finding], obs: Observation, fewer_than: int) -> bool:
-    """Are these the findings of a view explained by fewer than ``fewer_than`` moves (an illegal one
-    among them, or none), each of whose cards was seen?"""
+def _all_seen(findings: Sequence[Finding], state: ZenuwenState, obs: Observation, fewer_than: int) -> bool:
+    """Are these the findings of a view explained by fewer than ``fewer_than`` moves from ``state``
+    (an illegal one among them, or none), each of whose cards was seen?"""
     moves = [f.move for f in findings if f.kind in ("move", "illegal")]
     kinds_ok = all(f.kind in ("move", "call", "illegal") for f in findings)
-    return kinds_ok and len(moves) < fewer_than and not _unseen_plays(moves, obs)
+    return kinds_ok and len(moves) < fewer_than and not _unseen_plays(moves, state, obs)[0]
 
 
 def _missed_piles(state: ZenuwenState, obs: Observation) -> Observation:
@@ -855,7 +885,7 @@ def _conclude(
     findings += later
     calls = any(f.kind == "call" for f in findings)
     risky = _covered_risk(state, final, obs) or _unconfirmed(node.moves, state, obs) or (unclear(obs) and calls)
-    if defer and node.moves and live.deferred < MAX_DEFERRED and risky:
+    if defer and node.moves and (live.deferred < MAX_DEFERRED and risky or live.deferred < MAX_UNDER_HAND and _under_hand(node.moves, obs)):
         return deferred(live, obs), []
     return explained(live, new_state, findings, k, t, frame, _waiting)
 

@@ -748,3 +748,37 @@ def test_a_pile_the_camera_does_not_find_is_taken_as_not_read_when_nothing_else_
     live, f = zenuwen_live.observe(live, replace(obs, piles={**obs.piles, lone: SeenPile()}))
     assert moves_of(f) == [("play", p, i, j)]
     same_table(live, truth)
+
+
+def test_a_card_laid_against_the_rules_beats_a_play_nobody_saw_under_it() -> None:
+    """Two decks: a card that fits no centre top shows on a centre pile, its own pile showing the next
+    card. A play from a pile whose next card is its twin (the pile looks unchanged), covered at once by
+    that card, would make it legal; but nobody saw that play (zen3 with run 7, seed 22: an 8S laid on
+    a 10H was taken for a 9C whose twin turned up under it, then the 8S on the 9C)."""
+    truth = zenuwen.new_game(zenuwen.deal(1, 3)).state
+    live = zenuwen_live.start(view(truth, 0.0), truth.rules)
+    truth, _ = apply(truth, Turn(1.0))
+    live, _ = zenuwen_live.observe(live, view(truth, 1.0))
+    top, under, over = truth.tops()[0], truth.seats[0].piles[1].top, truth.seats[2].piles[4].top
+    assert top is not None and under is not None and over is not None
+    assert zenuwen.fits(under, top) and zenuwen.fits(over, under) and not zenuwen.fits(over, top)
+    physical = zenuwen_live._physical_move(truth, Play(2, 4, 0, 2.0))
+    assert physical is not None
+    live, f = zenuwen_live.observe(live, view(physical, 2.0))
+    assert [x.kind for x in f] == ["illegal"] and key(f[0].move) == ("play", 2, 4, 0)
+
+
+def test_a_card_laid_on_a_pile_under_a_hand_waits_for_the_hand_to_go() -> None:
+    """A card seen leaving its pile while the centre pile it fits lies under a hand is not taken for laid
+    there, however many views were left unused before (seed 24, four players: an 8D taken up for an
+    illegal play was judged laid on the neighbouring pile, under the hand)."""
+    live, truth = turned()
+    p, i, j = play_where(truth, fits=True)
+    truth, _ = apply(truth, Play(p, i, j, 2.0))
+    live = replace(live, deferred=zenuwen_live.MAX_DEFERRED)
+    obs = view(truth, 2.0)
+    hand = replace(obs, piles={**obs.piles, centre_zone(j): replace(obs.piles[centre_zone(j)], held=True)})
+    live, f = zenuwen_live.observe(live, hand)
+    assert f == [] and live.deferred == zenuwen_live.MAX_DEFERRED + 1
+    live, f = zenuwen_live.observe(live, replace(obs, t=2.5))
+    assert moves_of(f) == [("play", p, i, j)]
