@@ -321,10 +321,21 @@ def _unguess(node: Node[ZenuwenState], final: ZenuwenState, findings: list[Findi
     return replace(final, centre=tuple(centre))
 
 
-def _looks_unchanged(moves: Sequence[Any], changed: frozenset[str]) -> int:
-    """How many of ``moves`` take a card from a pile that looks as it did (the card under it its twin)."""
-    return sum(1 for m in moves if isinstance(m, (Play, Join)) and isinstance(m.source, int)
-               and not getattr(m, "from_hand", False) and pile_zone(m.player, m.source) not in changed)
+def _looks_unchanged(moves: Sequence[Any], changed: frozenset[str], state: ZenuwenState) -> int:
+    """How many coincidences of two decks ``moves`` (from ``state``) need: a card taken from a pile that
+    looks as it did (the card under it its twin), a new centre card laid on its twin (three players,
+    seed 21 with run 7: a turn whose new cards on two piles were the twins of the cards they covered
+    explained a 7H played on the third)."""
+    count = 0
+    for m in moves:
+        v = zenuwen.apply(state, m)
+        after = v.state if isinstance(v, Legal) else state
+        if isinstance(m, (Play, Join)) and isinstance(m.source, int) and not getattr(m, "from_hand", False):
+            count += pile_zone(m.player, m.source) not in changed
+        elif isinstance(m, Turn):
+            count += sum(1 for j, (a, b) in enumerate(zip(state.centre, after.centre)) if len(b) > len(a) and centre_zone(j) not in changed)
+        state = after
+    return count
 
 
 def _must_change(move: Any, state: ZenuwenState) -> tuple[str, ...]:
@@ -557,6 +568,9 @@ def _physical(state: ZenuwenState, t: float, obs: Observation) -> Iterator[tuple
 class LiveZenuwen(Live[ZenuwenState, PendingIllegal]):
     """The referee's running picture of a real Zenuwen game."""
 
+    glimpsed: frozenset[tuple[str, str]] = frozenset()
+    """(centre zone, card) read in the views left unused since the last view taken: a card laid and
+    covered before a view was taken was seen all the same (:func:`_unseen_plays`)."""
     undecided: tuple[tuple[LiveZenuwen, tuple[Finding, ...]], ...] = ()
     """A view that several move series explain (a card of which two players hold a copy in the hand,
     say): the picture after each series with what it concluded, until a later view or input fits only
@@ -649,7 +663,7 @@ def _judge(live: LiveZenuwen, obs: Observation, doubt: bool = True, defer: bool 
     # twins, for a 10S laid against Z6 from a pile under a hand) is not an explanation.
     changed = diff | unjudged(obs)
     hits = [h for h in breadth_first(start_node, _expand(obs, diff, t, depth=depth), goals, depth, needs=needs)
-            if _looks_unchanged(h[0].moves, changed) <= 1]
+            if _looks_unchanged(h[0].moves, changed, state) <= 1]
     @cache
     def illegal_move() -> tuple[LiveZenuwen, list[Finding]] | None:
         if pend is not None or state.phase not in (Phase.TURN, Phase.PLAY, Phase.CHOOSE, Phase.NEXT):
@@ -669,11 +683,11 @@ def _judge(live: LiveZenuwen, obs: Observation, doubt: bool = True, defer: bool 
         if found is not None:
             return found
         hits = [h for h in breadth_first(start_node, _expand(obs, diff, t, False, depth), goals, depth, RELAXED_BUDGET, needs)
-                if _looks_unchanged(h[0].moves, changed) <= 1]
+                if _looks_unchanged(h[0].moves, changed, state) <= 1]
 
     if hits:
         best = best_explanations(hits, substitute_cards, lambda n, final: _unguess(n, final))
-        unseen = [_unseen_plays(x[1].moves, state, obs) for x in best]
+        unseen = [_unseen_plays(x[1].moves, state, obs, live.glimpsed) for x in best]
         last_chance = not defer or live.deferred >= MAX_DEFERRED or not any(waits for _, waits in unseen)
         if last_chance and all(n for n, _ in unseen):
             # every legal series needs a card nobody saw, and no later view may show more: a shorter
@@ -704,20 +718,24 @@ def _judge(live: LiveZenuwen, obs: Observation, doubt: bool = True, defer: bool 
     return replace(live, last=obs), [Finding("unrecognised", t, frame=frame, detail=_difference(state, obs))]
 
 
-def _unseen_plays(moves: Sequence[Any], state: ZenuwenState, obs: Observation) -> tuple[int, bool]:
+def _unseen_plays(
+    moves: Sequence[Any], state: ZenuwenState, obs: Observation, glimpsed: frozenset[tuple[str, str]] = frozenset()
+) -> tuple[int, bool]:
     """How many plays of a series (from ``state``) nobody saw, and whether a later view may still
     show them: plays onto a centre pile that a later play of the series covers (nothing shows the
-    card arrived) from a pile the view does not read (under a hand, or its card not read: a later
-    view may), or from one that reads the very card played (two decks: the other copy turned up
-    under it; no view will tell)."""
+    card arrived, nor did a view left unused meanwhile: ``glimpsed``) from a pile the view does not
+    read (under a hand, or its card not read: a later view may), or from one that reads the very card
+    played (two decks: the other copy turned up under it; no view will tell)."""
     hidden = unjudged(obs)
     count, waits = 0, False
     for k, m in enumerate(moves):
         if isinstance(m, Play) and not m.from_hand and isinstance(m.source, int):
-            covered = any(isinstance(later, Play) and later.to == m.to for later in moves[k + 1 :])
+            played = state.seats[m.player].piles[m.source].top
+            covered = any(isinstance(later, Play) and later.to == m.to for later in moves[k + 1 :]) and (
+                played is None or (centre_zone(m.to), played.code) not in glimpsed  # type: ignore[arg-type]
+            )
             zone = pile_zone(m.player, m.source)
             seen = judged(obs, zone)
-            played = state.seats[m.player].piles[m.source].top
             if covered and zone in hidden:
                 count, waits = count + 1, True
             elif covered and seen is not None and played is not None and seen.top == seen_code(played):
@@ -886,7 +904,8 @@ def _conclude(
     calls = any(f.kind == "call" for f in findings)
     risky = _covered_risk(state, final, obs) or _unconfirmed(node.moves, state, obs) or (unclear(obs) and calls)
     if defer and node.moves and (live.deferred < MAX_DEFERRED and risky or live.deferred < MAX_UNDER_HAND and _under_hand(node.moves, obs)):
-        return deferred(live, obs), []
+        read = frozenset((z, p.top) for z, p in obs.piles.items() if z.startswith("centre") and not p.held and p.top)
+        return replace(deferred(live, obs), glimpsed=live.glimpsed | read), []
     return explained(live, new_state, findings, k, t, frame, _waiting)
 
 
