@@ -42,9 +42,11 @@ series that needs such coincidences is less likely than a card laid against the 
 New centre cards (Z5/Z7/Z8 ``turn``) that cannot be read are not accepted yet (``ambiguous``).
 
 What the camera gets wrong (three and four players: the side seats' indices are read turned, the
-far seat's small): an illegal verdict needs the card read where it landed; a legal series that needs
-a card nobody saw (from a pile not read, covered in the same view) gives way, once no more views
-may be left unused, to a shorter explanation in which every card was seen; and a view nothing
+far seat's small): an illegal verdict needs the card seen leaving its pile and read where it landed;
+a card laid on a pile under a hand waits for the hand to go (``MAX_UNDER_HAND`` views); a legal
+series that needs a play nobody saw (covered in the same view, from a pile not read or one whose
+next card is its twin, and not read on the centre in a view left unused) gives way, once no later
+view may show more, to a shorter explanation in which every card was seen; and a view nothing
 explains gets two last looks, whose legal explanations alone are taken: the piles the camera shows
 nothing on taken as not read, then one card learned from no more than ``MAX_READS_TO_DOUBT`` views
 taken as misread where the view now reads another card (noted on the first move found).
