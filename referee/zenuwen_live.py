@@ -664,8 +664,15 @@ def _judge(live: LiveZenuwen, obs: Observation, doubt: bool = True, defer: bool 
     # in a view is rare enough; twice (zen4: a 9H and a 10S played from piles that both turned up their
     # twins, for a 10S laid against Z6 from a pile under a hand) is not an explanation.
     changed = diff | unjudged(obs)
+
+    def plausible(moves: Sequence[Any]) -> bool:
+        """At most one coincidence of two decks, and no play from a pile that shows its twin covered
+        at once (zen3 with run 7, seed 22: an 8S laid on a 10H was taken for a 9C, its twin turned
+        up under it, then the 8S on it)."""
+        return _looks_unchanged(moves, changed, state) <= 1 and not _unseen_plays(moves, state, obs, live.glimpsed)[1]
+
     hits = [h for h in breadth_first(start_node, _expand(obs, diff, t, depth=depth), goals, depth, needs=needs)
-            if _looks_unchanged(h[0].moves, changed, state) <= 1]
+            if plausible(h[0].moves)]
     @cache
     def illegal_move() -> tuple[LiveZenuwen, list[Finding]] | None:
         if pend is not None or state.phase not in (Phase.TURN, Phase.PLAY, Phase.CHOOSE, Phase.NEXT):
@@ -685,18 +692,18 @@ def _judge(live: LiveZenuwen, obs: Observation, doubt: bool = True, defer: bool 
         if found is not None:
             return found
         hits = [h for h in breadth_first(start_node, _expand(obs, diff, t, False, depth), goals, depth, RELAXED_BUDGET, needs)
-                if _looks_unchanged(h[0].moves, changed, state) <= 1]
+                if plausible(h[0].moves)]
 
     if hits:
         best = best_explanations(hits, substitute_cards, lambda n, final: _unguess(n, final))
-        unseen = [_unseen_plays(x[1].moves, state, obs, live.glimpsed) for x in best]
-        last_chance = not defer or live.deferred >= MAX_DEFERRED or not any(waits for _, waits in unseen)
-        if last_chance and all(n for n, _ in unseen):
+        unseen = [_unseen_plays(x[1].moves, state, obs, live.glimpsed)[0] for x in best]
+        last_chance = not defer or live.deferred >= MAX_DEFERRED
+        if last_chance and all(unseen):
             # every legal series needs a card nobody saw, and no later view may show more: a shorter
             # explanation in which every card was seen is the likelier, with a pile the camera did not
             # find taken as not read, or even with a card laid against the rules (zen4 with run 7: a
             # 9H laid on a JD was taken for a 10S from a pile not read, laid on the JD and covered by
-            # the 9H at once; zen3: an 8S laid on a 10H for a 9C whose twin turned up under it)
+            # the 9H at once)
             fewest = min(len(x[1].moves) for x in best)
             for found in ((_missed_looked_past(live, obs) if doubt else None), illegal_move()):
                 if found is not None and _all_seen(found[1], state, obs, fewest):
@@ -722,14 +729,14 @@ def _judge(live: LiveZenuwen, obs: Observation, doubt: bool = True, defer: bool 
 
 def _unseen_plays(
     moves: Sequence[Any], state: ZenuwenState, obs: Observation, glimpsed: frozenset[tuple[str, str]] = frozenset()
-) -> tuple[int, bool]:
-    """How many plays of a series (from ``state``) nobody saw, and whether a later view may still
-    show them: plays onto a centre pile that a later play of the series covers (nothing shows the
-    card arrived, nor did a view left unused meanwhile: ``glimpsed``) from a pile the view does not
-    read (under a hand, or its card not read: a later view may), or from one that reads the very card
-    played (two decks: the other copy turned up under it; no view will tell)."""
+) -> tuple[int, int]:
+    """The plays of a series (from ``state``) nobody saw: onto a centre pile that a later play of the
+    series covers (nothing shows the card arrived, nor did a view left unused meanwhile:
+    ``glimpsed``), from a pile the view does not read (under a hand, or its card not read: a later view
+    may show more), and from a pile that reads the very card played (two decks: the other copy turned
+    up under it; two coincidences at once, which no view will tell apart from none)."""
     hidden = unjudged(obs)
-    count, waits = 0, False
+    from_hidden = twins = 0
     for k, m in enumerate(moves):
         if isinstance(m, Play) and not m.from_hand and isinstance(m.source, int):
             played = state.seats[m.player].piles[m.source].top
@@ -739,14 +746,14 @@ def _unseen_plays(
             zone = pile_zone(m.player, m.source)
             seen = judged(obs, zone)
             if covered and zone in hidden:
-                count, waits = count + 1, True
+                from_hidden += 1
             elif covered and seen is not None and played is not None and seen.top == seen_code(played):
-                count += 1
+                twins += 1
         v = zenuwen.apply(state, m)
         if not isinstance(v, Legal):
             break
         state = v.state
-    return count, waits
+    return from_hidden, twins
 
 
 def _all_seen(findings: Sequence[Finding], state: ZenuwenState, obs: Observation, fewer_than: int) -> bool:
@@ -754,7 +761,7 @@ def _all_seen(findings: Sequence[Finding], state: ZenuwenState, obs: Observation
     (an illegal one among them, or none), each of whose cards was seen?"""
     moves = [f.move for f in findings if f.kind in ("move", "illegal")]
     kinds_ok = all(f.kind in ("move", "call", "illegal") for f in findings)
-    return kinds_ok and len(moves) < fewer_than and not _unseen_plays(moves, state, obs)[0]
+    return kinds_ok and len(moves) < fewer_than and not sum(_unseen_plays(moves, state, obs))
 
 
 def _missed_piles(state: ZenuwenState, obs: Observation) -> Observation:
