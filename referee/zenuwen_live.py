@@ -673,6 +673,7 @@ def _judge(live: LiveZenuwen, obs: Observation, doubt: bool = True, defer: bool 
 
     hits = [h for h in breadth_first(start_node, _expand(obs, diff, t, depth=depth), goals, depth, needs=needs)
             if plausible(h[0].moves)]
+
     @cache
     def illegal_move() -> tuple[LiveZenuwen, list[Finding]] | None:
         if pend is not None or state.phase not in (Phase.TURN, Phase.PLAY, Phase.CHOOSE, Phase.NEXT):
@@ -681,10 +682,12 @@ def _judge(live: LiveZenuwen, obs: Observation, doubt: bool = True, defer: bool 
         return ENGINE.illegal_explanation(live, obs, starts, lambda s: _physical(s, t, obs), _in_view, match, t, _waiting)
 
     @cache
+    def missed_look() -> tuple[LiveZenuwen, list[Finding]] | None:
+        return _missed_looked_past(live, obs) if doubt else None
+
+    @cache
     def last_looks() -> tuple[LiveZenuwen, list[Finding]] | None:
-        if not doubt:
-            return None
-        return _missed_looked_past(live, obs) or (_misread(live, obs, diff) if pend is None else None)
+        return missed_look() or (_misread(live, obs, diff) if doubt and pend is None else None)
 
     if not hits and state.rules.deck_count > 1:
         # an illegal move is likelier than the coincidences the relaxed search allows
@@ -705,7 +708,7 @@ def _judge(live: LiveZenuwen, obs: Observation, doubt: bool = True, defer: bool 
             # 9H laid on a JD was taken for a 10S from a pile not read, laid on the JD and covered by
             # the 9H at once)
             fewest = min(len(x[1].moves) for x in best)
-            for found in ((_missed_looked_past(live, obs) if doubt else None), illegal_move()):
+            for found in (missed_look(), illegal_move()):
                 if found is not None and _all_seen(found[1], state, obs, fewest):
                     return found
         if len(best) > 1 and state.phase in (Phase.CHOOSE, Phase.NEXT):
