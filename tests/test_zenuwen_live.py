@@ -11,7 +11,7 @@ import pytest
 
 from noisy_views import blurred, held
 from referee import stress_live, zenuwen, zenuwen_live
-from referee.cards import card
+from referee.cards import Card, card
 from referee.observation import Finding, Observation, SeenPile
 from referee.stress_live import is_unseen, unseen
 from referee.verdict import Legal
@@ -653,11 +653,9 @@ if __name__ == "__main__":
     print("\n".join(timing()))
 
 
-def test_two_piles_that_look_unchanged_are_not_two_moves() -> None:
-    """Two decks: a pile may look unchanged because the card under the one that left was its twin, but
-    not two in one view. A card that fits neither centre top alone shows on a centre pile while every
-    pile looks as before: two plays from two piles that each turned up a twin would explain it (the
-    four-player render invented them so); the referee calls the one illegal card instead."""
+def three_after_turn() -> tuple[LiveZenuwen, ZenuwenState, Card]:
+    """Three players (two decks) after the first turn: player 0's pile 1 top fits centre top 0, and
+    player 2's pile 4 top (returned) fits that card but not centre top 0."""
     truth = zenuwen.new_game(zenuwen.deal(1, 3)).state
     live = zenuwen_live.start(view(truth, 0.0), truth.rules)
     truth, _ = apply(truth, Turn(1.0))
@@ -665,6 +663,15 @@ def test_two_piles_that_look_unchanged_are_not_two_moves() -> None:
     top, under, over = truth.tops()[0], truth.seats[0].piles[1].top, truth.seats[2].piles[4].top
     assert top is not None and under is not None and over is not None
     assert zenuwen.fits(under, top) and zenuwen.fits(over, under) and not zenuwen.fits(over, top)
+    return live, truth, over
+
+
+def test_two_piles_that_look_unchanged_are_not_two_moves() -> None:
+    """Two decks: a pile may look unchanged because the card under the one that left was its twin, but
+    not two in one view. A card that fits neither centre top alone shows on a centre pile while every
+    pile looks as before: two plays from two piles that each turned up a twin would explain it (the
+    four-player render invented them so); the referee calls the one illegal card instead."""
+    live, truth, over = three_after_turn()
     obs = view(truth, 2.0)
     live, f = zenuwen_live.observe(live, replace(obs, piles={**obs.piles, "centre1": SeenPile((over.code,))}))
     assert [x.kind for x in f] == ["illegal"] and key(f[0].move) == ("play", 2, 4, 0)
@@ -755,13 +762,7 @@ def test_a_card_laid_against_the_rules_beats_a_play_nobody_saw_under_it() -> Non
     card. A play from a pile whose next card is its twin (the pile looks unchanged), covered at once by
     that card, would make it legal; but nobody saw that play (zen3 with run 7, seed 22: an 8S laid on
     a 10H was taken for a 9C whose twin turned up under it, then the 8S on the 9C)."""
-    truth = zenuwen.new_game(zenuwen.deal(1, 3)).state
-    live = zenuwen_live.start(view(truth, 0.0), truth.rules)
-    truth, _ = apply(truth, Turn(1.0))
-    live, _ = zenuwen_live.observe(live, view(truth, 1.0))
-    top, under, over = truth.tops()[0], truth.seats[0].piles[1].top, truth.seats[2].piles[4].top
-    assert top is not None and under is not None and over is not None
-    assert zenuwen.fits(under, top) and zenuwen.fits(over, under) and not zenuwen.fits(over, top)
+    live, truth, over = three_after_turn()
     physical = zenuwen_live._physical_move(truth, Play(2, 4, 0, 2.0))
     assert physical is not None
     live, f = zenuwen_live.observe(live, view(physical, 2.0))
