@@ -289,6 +289,11 @@ def new_game(deal: StressDeal, rules: StressRules | None = None, t: float = 0.0)
 # --- moves -------------------------------------------------------------------------------------
 
 
+def _ref(ref: int | Card, place: str) -> str:
+    """A pile in notation: ``pile3`` / ``centre2`` (counted from 1, as the zones are named), or a card."""
+    return f"{place}{ref + 1}" if isinstance(ref, int) else ref.code
+
+
 @dataclass(frozen=True, slots=True)
 class Play:
     """S6: ``player`` moves an own row pile onto a centre pile.
@@ -301,6 +306,10 @@ class Play:
     to: int | Card
     t: float = 0.0
     kind: ClassVar[str] = "play"
+
+    def __str__(self) -> str:
+        """Notation, as the zones are named: ``p1 pile3->centre2`` (row places are ``pile1``-``pile4``)."""
+        return f"p{self.player + 1} {_ref(self.source, 'pile')}->{_ref(self.to, 'centre')}"
 
     def to_json(self) -> dict[str, Any]:
         src = {"card": self.source.code} if isinstance(self.source, Card) else {"from": self.source}
@@ -317,6 +326,9 @@ class Stack:
     t: float = 0.0
     kind: ClassVar[str] = "stack"
 
+    def __str__(self) -> str:
+        return f"p{self.player + 1} {_ref(self.source, 'pile')}->{_ref(self.onto, 'pile')}"
+
     def to_json(self) -> dict[str, Any]:
         src = {"card": self.source.code} if isinstance(self.source, Card) else {"from": self.source}
         return {"t": self.t, "player": self.player, "op": self.kind, **src, "onto": ref_json(self.onto)}
@@ -330,6 +342,9 @@ class Slap:
     pile: int = 0
     t: float = 0.0
     kind: ClassVar[str] = "slap"
+
+    def __str__(self) -> str:
+        return f"p{self.player + 1} slaps centre{self.pile + 1}"
 
     def to_json(self) -> dict[str, Any]:
         return {"t": self.t, "player": self.player, "op": self.kind, "pile": self.pile}
@@ -348,6 +363,9 @@ class Lay:
     kind: ClassVar[str] = "lay"
     player: ClassVar[None] = None
 
+    def __str__(self) -> str:
+        return "new centre cards" + ("" if self.cards is None else " " + " ".join(c.code for c in self.cards))
+
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {"t": self.t, "op": self.kind}
         if self.cards is not None:
@@ -364,6 +382,9 @@ class Shuffle:
     t: float = 0.0
     kind: ClassVar[str] = "shuffle"
 
+    def __str__(self) -> str:
+        return f"p{self.player + 1} shuffles the stock"
+
     def to_json(self) -> dict[str, Any]:
         return {"t": self.t, "player": self.player, "op": self.kind, "stock": [c.code for c in self.stock]}
 
@@ -376,6 +397,9 @@ class NewRound:
     deal: StressDeal | None = None
     kind: ClassVar[str] = "new_round"
     player: ClassVar[None] = None
+
+    def __str__(self) -> str:
+        return "new round"
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {"t": self.t, "op": self.kind}

@@ -366,7 +366,7 @@ def observe(live: LiveStress, obs: Observation) -> tuple[LiveStress, list[Findin
     if hits:
         best = best_explanations(hits, substitute_cards)
         if len(best) > 1:
-            names = "; ".join(", ".join(_text(m) for m in x[1].moves) or "nothing" for x in best)
+            names = "; ".join(", ".join(str(m) for m in x[1].moves) or "nothing" for x in best)
             return replace(live, last=obs), [Finding("ambiguous", t, frame=frame, detail=f"several move series fit: {names}")]
         final, node, k, subs = best[0]
         if any(is_unseen(p[-1]) for p in final.centre if p):
@@ -520,16 +520,6 @@ def _waiting(state: StressState) -> str:
     return ""
 
 
-def _text(move: Any) -> str:
-    if isinstance(move, Play):
-        return f"player {move.player} plays row {move.source} on centre {move.to}"
-    if isinstance(move, Stack):
-        return f"player {move.player} stacks row {move.source} on row {move.onto}"
-    if isinstance(move, Lay):
-        return "new centre cards"
-    return str(move)
-
-
 def _difference(state: StressState, obs: Observation) -> str:
     """Which piles do not look as expected, for the unrecognised-change report."""
     return difference(differing_zones(state, obs), obs)
@@ -668,7 +658,7 @@ def public_state(live: LiveStress) -> dict[str, object]:
         {"stock": len(s.stock), "row": [[seen_code(c) for c in p] for p in s.row]} for s in state.seats
     ]
     slaps = [{"player": p, "t": t, "pile": k} for p, t, k in state.slaps]
-    return public_picture(live, players, _text, score=list(state.score), slaps=slaps)
+    return public_picture(live, players, str, score=list(state.score), slaps=slaps)
 
 
 def ending(live: LiveStress, t: float) -> tuple[str, Event] | None:

@@ -369,6 +369,11 @@ def new_game(the_deal: ZenuwenDeal | Layout, rules: ZenuwenRules | None = None, 
 # --- moves -------------------------------------------------------------------------------------
 
 
+def _ref(ref: int | Card, place: str) -> str:
+    """A pile in notation: ``pile3`` / ``centre2`` (counted from 1, as the zones are named), or a card."""
+    return f"{place}{ref + 1}" if isinstance(ref, int) else ref.code
+
+
 @dataclass(frozen=True, slots=True)
 class Play:
     """Z6: ``player`` plays the top card of an own pile (or a hand card, Z9) onto a centre pile.
@@ -382,6 +387,11 @@ class Play:
     t: float = 0.0
     from_hand: bool = False
     kind: ClassVar[str] = "play"
+
+    def __str__(self) -> str:
+        """Notation, as the zones are named: ``p1 pile3->centre2``, ``p2 hand 7H->centre1``."""
+        src = f"hand {_ref(self.source, 'pile')}" if self.from_hand else _ref(self.source, "pile")
+        return f"p{self.player + 1} {src}->{_ref(self.to, 'centre')}"
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {"t": self.t, "player": self.player, "op": self.kind}
@@ -407,6 +417,9 @@ class Join:
     t: float = 0.0
     kind: ClassVar[str] = "join"
 
+    def __str__(self) -> str:
+        return f"p{self.player + 1} {_ref(self.source, 'pile')}->{_ref(self.onto, 'pile')}"
+
     def to_json(self) -> dict[str, Any]:
         src = {"card": self.source.code} if isinstance(self.source, Card) else {"from": self.source}
         return {"t": self.t, "player": self.player, "op": self.kind, **src, "onto": ref_json(self.onto)}
@@ -420,6 +433,9 @@ class TakeHand:
     t: float = 0.0
     kind: ClassVar[str] = "take_hand"
 
+    def __str__(self) -> str:
+        return f"p{self.player + 1} takes the pile cards into the hand"
+
     def to_json(self) -> dict[str, Any]:
         return {"t": self.t, "player": self.player, "op": self.kind}
 
@@ -431,6 +447,9 @@ class Turn:
     t: float = 0.0
     kind: ClassVar[str] = "turn"
     player: ClassVar[None] = None
+
+    def __str__(self) -> str:
+        return "all turn a card"
 
     def to_json(self) -> dict[str, Any]:
         return {"t": self.t, "op": self.kind}
@@ -445,6 +464,9 @@ class Choose:
     t: float = 0.0
     kind: ClassVar[str] = "choose"
 
+    def __str__(self) -> str:
+        return f"p{self.player + 1} takes centre{self.pile + 1}"
+
     def to_json(self) -> dict[str, Any]:
         return {"t": self.t, "player": self.player, "op": self.kind, "pile": self.pile}
 
@@ -458,6 +480,9 @@ class Slap:
     t: float = 0.0
     kind: ClassVar[str] = "slap"
 
+    def __str__(self) -> str:
+        return f"p{self.player + 1} slaps centre{self.pile + 1}"
+
     def to_json(self) -> dict[str, Any]:
         return {"t": self.t, "player": self.player, "op": self.kind, "pile": self.pile}
 
@@ -470,6 +495,9 @@ class NewRound:
     layout: Layout | None = None
     kind: ClassVar[str] = "new_round"
     player: ClassVar[None] = None
+
+    def __str__(self) -> str:
+        return "new round"
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {"t": self.t, "op": self.kind}

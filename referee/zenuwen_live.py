@@ -715,7 +715,7 @@ def _judge(live: LiveZenuwen, obs: Observation, doubt: bool = True, defer: bool 
             # which pile who took cannot be told from the table: wait for choose() / slap()
             return replace(live, last=obs, waiting=_waiting(state)), []
         if len(best) > 1:
-            names = "; ".join(", ".join(_text(m) for m in x[1].moves) or "nothing" for x in best)
+            names = "; ".join(", ".join(str(m) for m in x[1].moves) or "nothing" for x in best)
             ambiguous = Finding("ambiguous", t, frame=frame, detail=f"several move series fit: {names}")
             return _undecided(live, obs, [_conclude(live, obs, x, t, defer) for x in best], ambiguous)
         return _conclude(live, obs, best[0], t, defer)
@@ -980,7 +980,7 @@ def _decide(
     if len(kept) == 1 or all(_outline(a) == _outline(kept[0][0]) for a, _ in kept):
         after, found = kept[0]
         return after, list(found)
-    names = "; ".join(", ".join(_text(f.move) for f in found if f.kind == "move") or "nothing" for _, found in kept)
+    names = "; ".join(", ".join(str(f.move) for f in found if f.kind == "move") or "nothing" for _, found in kept)
     return replace(live, undecided=tuple(kept)), [Finding("ambiguous", t, detail=f"still several move series fit: {names}")]
 
 
@@ -995,21 +995,6 @@ def _waiting(state: ZenuwenState) -> str:
     if state.phase is Phase.NEXT:
         return "the next layout (Z11)"
     return ""
-
-
-def _text(move: Any) -> str:
-    if isinstance(move, Play):
-        src = f"hand card {move.source}" if move.from_hand else f"pile {move.source}"
-        return f"player {move.player} plays {src} on centre {move.to}"
-    if isinstance(move, Join):
-        return f"player {move.player} joins pile {move.source} onto pile {move.onto}"
-    if isinstance(move, TakeHand):
-        return f"player {move.player} takes the pile cards into the hand"
-    if isinstance(move, Turn):
-        return "all turn a card"
-    if isinstance(move, Choose):
-        return f"player {move.player} takes centre pile {move.pile}"
-    return str(move)
 
 
 def _difference(state: ZenuwenState, obs: Observation) -> str:
@@ -1212,7 +1197,7 @@ def public_state(live: LiveZenuwen) -> dict[str, object]:
     ]
     order = zenuwen.choice_order(state) if state.phase is Phase.CHOOSE else []
     choosing = order[0] if order and not (state.rules.pile_choice == "slap_race" and not state.raced) else None
-    return public_picture(live, players, _text, wins=list(state.wins), takes=list(state.takes),
+    return public_picture(live, players, str, wins=list(state.wins), takes=list(state.takes),
                           choosing=choosing, free_piles=zenuwen.free_piles(state) if choosing is not None else [])
 
 
