@@ -68,6 +68,20 @@ def test_review_steps_through_the_game_as_corrected(client: TestClient, games: t
     assert client.get(f"/api/games/{won}/frames/999999.jpg").status_code == 404
 
 
+def test_review_tells_an_undecided_view_from_an_unrecognised_one(client: TestClient, tmp_path: Path) -> None:
+    """The live referee logs a view several move series fit as unrecognised with why "ambiguous": the
+    review page shows it as unclear, as the live screens do, not as a change nothing explains."""
+    store = GameStore(tmp_path, fsync=False)
+    writer = store.new_game("zenuwen", "players=2", ["Anna", "Bob"], deal=None)
+    writer.unrecognised(1.0, "several move series fit: p1 pile1->centre2; p2 pile1->centre2", data={"why": "ambiguous"})
+    writer.unrecognised(2.0, "centre1 shows 9S", data={"why": "unrecognised"})
+    writer.close()
+    app = create_app(WebSettings(games_dir=tmp_path), hub=Hub(), store=store)
+    with TestClient(app, client=LOCAL, base_url="http://127.0.0.1") as c:
+        steps = c.get(f"/api/games/{writer.id}/review").json()["steps"]
+    assert [(s["kind"], s.get("why")) for s in steps] == [("unrecognised", "ambiguous"), ("unrecognised", "unrecognised")]
+
+
 def test_export_jsonl_and_csv(client: TestClient, games: tuple[GameStore, str, str]) -> None:
     won = games[1]
     jl = client.get(f"/api/games/{won}/export?format=jsonl")

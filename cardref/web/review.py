@@ -35,7 +35,7 @@ def _step(index: int, entry: Any, game_id: str, number: int | None) -> dict[str,
     step: dict[str, Any] = {"index": index, "seq": r.seq, "t": r.t, "kind": r.kind.value}
     if number is not None:
         step["number"] = number
-    for key in ("text", "rule", "reason", "detail", "result", "score_delta", "player", "cards", "by"):
+    for key in ("text", "rule", "reason", "detail", "why", "result", "score_delta", "player", "cards", "by"):
         if key in d:
             step[key] = d[key]
     if r.kind is RecordKind.CALL:

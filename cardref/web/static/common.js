@@ -219,7 +219,8 @@ const CR = (() => {
     switch (msg.kind) {
       case "legal": case "move": return `${msg.text || ""}${msg.score_delta ? `  (${msg.score_delta > 0 ? "+" : ""}${msg.score_delta})` : ""}`;
       case "illegal": return `ILLEGAL ${msg.text || ""} ${msg.rule}: ${msg.reason}`;
-      case "unrecognised": return `unrecognised change: ${msg.detail || ""}`;
+      case "unrecognised":  // the log keeps a view left undecided as unrecognised, why "ambiguous"
+        return msg.why === "ambiguous" ? `unclear: ${msg.detail || ""}` : `unrecognised change: ${msg.detail || ""}`;
       case "ambiguous": return `unclear: ${msg.detail || ""}`;
       case "taken_back": return `illegal move taken back`;
       case "correction": return `correction: ${msg.action || ""} ${msg.target ? "#" + msg.target : ""} ${msg.reason || ""}`;
