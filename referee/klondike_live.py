@@ -376,13 +376,15 @@ def observe(live: LiveKlondike, obs: Observation, pairs: bool = True) -> tuple[L
                         guessed=_guessed(live.guessed, bind, state, seen, obs), reads=count_reads(live.reads, obs))
         if live.pending is not None:
             return after, [Finding("taken_back", t, move=live.pending, frame=frame, learned=learned)]
-        if (back_on_waste and state.waste and state.waste[-1] in known) or any(
+        if (back_on_waste and state.waste and state.waste[-1] in known) or _guessed_over(state, known, obs) or any(
                 live.guessed.get(p, code) != code for p, code in bind.items()):
             # An unread top the camera took for one card now reads as another: a new card may lie there
             # (penguins seed 12: a drawn 10C guessed at 0.29, then the 6D drawn onto it read at 0.47 was
             # taken for the 10C read at last, and the draw was lost). So too where a card read on the
             # waste's top is now a back (a drawn card taken for one). One legal move that explains the
-            # view beats nothing happened; anything less leaves it at nothing happened.
+            # view beats nothing happened; anything less leaves it at nothing happened. And so where the
+            # waste's top, read before, shows unread with the camera's guess another card (penguins seed
+            # 15: a 10H drawn on a 5H, read at 0.17-0.33, published as a card not read).
             moved, findings = _explain(live, obs, pairs=False)
             if [f.kind for f in findings] == ["move"]:
                 return moved, findings
@@ -468,6 +470,15 @@ def _explain(live: LiveKlondike, obs: Observation, pairs: bool) -> tuple[LiveKlo
     if pairs:
         return observe_pairs(live, obs)
     return live, [Finding("unrecognised", t, frame=frame, detail=_difference(_view(state), obs))]
+
+
+def _guessed_over(state: KlondikeState, known: frozenset[Card], obs: Observation) -> bool:
+    """Does the view show the waste's top, a card read before, unread with the camera's guess another
+    card (one drawn on it, too unsure to read)?"""
+    pile = obs.piles.get("waste")
+    guess = pile.top_guess if pile is not None and not pile.held else None
+    top = state.waste[-1] if state.waste else None
+    return top is not None and top in known and guess is not None and guess not in (top.code, TAKEN_FOR_A_BACK)
 
 
 def observe_further(live: LiveKlondike, obs: Observation) -> tuple[LiveKlondike, list[Finding]]:

@@ -555,3 +555,24 @@ def test_a_move_onto_a_card_never_read_that_the_view_no_longer_shows_is_followed
     assert live.state.tableau[1][-2] not in live.known and live.state.tableau[1][-1].code == "JC"
     live, findings = klondike_live.observe(live, replace(seen, t=2.0))  # read at last: learned, nothing moved
     assert findings == [] and live.state.tableau[1][-2].code == "QD" and live.state.tableau[1][-2] in live.known
+
+
+def test_a_draw_shown_unread_on_a_waste_top_read_before_is_a_draw() -> None:
+    """Penguins seed 15: a 10H drawn on the waste's 5H is read too faintly to count; the tracker shows
+    the waste's top unread with the camera's guess. "Nothing happened, the 5H is there unread" fits the
+    view as well as the draw, but the camera took the card for another: the draw is found."""
+    r = KlondikeRules.make(draw=1)
+    truth = klondike.new_game(klondike.deal(1), r)
+    live = klondike_live.start(expected_observation(truth), r)
+    truth = klondike.replay(truth, [Move.draw()])
+    live, findings = klondike_live.observe(live, expected_observation(truth, t=1.0))
+    assert [f.move for f in findings] == [Move.draw()] and live.state.waste[-1] in live.known
+    truth = klondike.replay(truth, [Move.draw()])
+    drawn = truth.waste[-1].code
+    live, findings = klondike_live.observe(live, _waste_unread(expected_observation(truth, t=2.0), drawn))
+    assert [f.move for f in findings] == [Move.draw()]
+    # the same card shown unread with the camera's guess at it: nothing happened
+    live, findings = klondike_live.observe(live, expected_observation(truth, t=3.0))
+    assert findings == [] and live.state.waste[-1].code == drawn
+    live, findings = klondike_live.observe(live, _waste_unread(expected_observation(truth, t=4.0), drawn))
+    assert findings == []

@@ -672,3 +672,28 @@ def test_a_held_zone_settling_unchanged_gives_a_clearer_view_not_a_new_state() -
     clearer = tracker.filter.take_clearer()
     assert clearer is not None and clearer.held == () and clearer.same_table(published[-1])
     assert tracker.filter.take_clearer() is None
+
+
+def test_a_card_drawn_on_the_waste_read_too_faintly_is_published_as_a_card_not_read() -> None:
+    """A 10H is drawn on the waste's 5H; the camera reads it only at 0.17-0.22, under the tracker's
+    threshold, in most frames (penguins seed 15 with run 7). The 5H is gone and nothing readable came:
+    the waste was held until the next draw covered the 10H, and that draw was never seen. The faint
+    reading is published as the waste's top with its weak score (a card the referee cannot read, the
+    camera's guess in hand); a waste showing nothing at all is still held."""
+    layout = template("klondike", 1, 7)
+    column = [_det("KC", 20, 175), _det("KC", 60, 243)]
+    five = [_det("5H", 215, 12), _det("5H", 255, 80)]
+
+    def waste_tops(faint: list[Detection]) -> list[tuple[tuple[str, ...], tuple[str, ...], float]]:
+        tracker = TableTracker(layout, _flat(), TrackerSettings(image_motion=False))
+        out = []
+        for i in range(60):
+            dets = column + (five if i < 20 else faint if i % 4 else [])
+            if (s := tracker.update(i / 30, i, dets)) is not None:
+                w = s.piles["waste"]
+                out.append((w.codes, s.held, round(w.cards[-1].confidence, 2) if w.cards else 0.0))
+        return out
+
+    faint = waste_tops([_det("10H", 215, 12, 0.2), _det("10H", 255, 80, 0.17)])
+    assert [x[:2] for x in faint] == [(("5H",), ()), (("10H",), ())] and faint[1][2] < 0.25
+    assert [x[:2] for x in waste_tops([])] == [(("5H",), ())]  # held as "vanished, maybe covered"

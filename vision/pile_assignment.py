@@ -53,6 +53,9 @@ class FrameView:
     """Zones (and ``off``) where something moved since the previous frame."""
     motion_measured: bool = False
     """Whether ``moving`` includes motion measured in the image (hands), not only card shifts."""
+    faint: dict[str, list[tuple[str, float]]] = field(default_factory=dict)
+    """Zone -> (code, score) of the readings too weak to stand for a card (``faint_readings``) in a
+    zone where no card is read: what the camera half sees there."""
 
     def where(self) -> dict[str, str]:
         """Card code -> zone (the first when a code is in several)."""

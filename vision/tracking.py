@@ -125,6 +125,10 @@ class TableTracker:
         faint = faint_readings(detections, camera, below=s.min_confidence, above=s.min_confidence * FAINT_SHARE)
         view = assign_piles(cards, self.layout, t, index, self.previous,
                             margin_mm=s.zone_margin_mm, hysteresis_mm=s.hysteresis_mm, faint=faint)
+        for reading in faint:
+            zone = self._zone_name(reading.points_mm[0])
+            if zone in view.zones and not view.zones[zone].cards:
+                view.faint.setdefault(zone, []).append((reading.card, reading.confidence))
         if image is not None and self._edge_zones:
             self._count_backs_from_edges(view, image)
         view.moving = moved_zones(view, self.previous, s.move_tolerance_mm, s.card_span_mm / 2.0)
