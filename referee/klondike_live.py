@@ -376,7 +376,7 @@ def observe(live: LiveKlondike, obs: Observation, pairs: bool = True) -> tuple[L
                         guessed=_guessed(live.guessed, bind, state, seen, obs), reads=count_reads(live.reads, obs))
         if live.pending is not None:
             return after, [Finding("taken_back", t, move=live.pending, frame=frame, learned=learned)]
-        if (back_on_waste and state.waste and state.waste[-1] in known) or _guessed_over(state, known, obs) or any(
+        if (back_on_waste and state.waste and state.waste[-1] in known) or _guessed_over(state, known, live.guessed, obs) or any(
                 live.guessed.get(p, code) != code for p, code in bind.items()):
             # An unread top the camera took for one card now reads as another: a new card may lie there
             # (penguins seed 12: a drawn 10C guessed at 0.29, then the 6D drawn onto it read at 0.47 was
@@ -472,13 +472,15 @@ def _explain(live: LiveKlondike, obs: Observation, pairs: bool) -> tuple[LiveKlo
     return live, [Finding("unrecognised", t, frame=frame, detail=_difference(_view(state), obs))]
 
 
-def _guessed_over(state: KlondikeState, known: frozenset[Card], obs: Observation) -> bool:
-    """Does the view show the waste's top, a card read before, unread with the camera's guess another
-    card (one drawn on it, too unsure to read)?"""
+def _guessed_over(state: KlondikeState, known: frozenset[Card], guessed: Mapping[Card, str], obs: Observation) -> bool:
+    """Does the view show the waste's top unread with the camera's guess another card than the top was
+    read as, or guessed as when it was not read (one drawn on it, too unsure to read; fresh penguins
+    seed 17: a QH drawn on a card taken for a back)?"""
     pile = obs.piles.get("waste")
     guess = pile.top_guess if pile is not None and not pile.held else None
     top = state.waste[-1] if state.waste else None
-    return top is not None and top in known and guess is not None and guess not in (top.code, TAKEN_FOR_A_BACK)
+    before = None if top is None else top.code if top in known else guessed.get(top)
+    return before is not None and guess is not None and guess not in (before, TAKEN_FOR_A_BACK)
 
 
 def observe_further(live: LiveKlondike, obs: Observation) -> tuple[LiveKlondike, list[Finding]]:

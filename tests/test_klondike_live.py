@@ -576,3 +576,19 @@ def test_a_draw_shown_unread_on_a_waste_top_read_before_is_a_draw() -> None:
     assert findings == [] and live.state.waste[-1].code == drawn
     live, findings = klondike_live.observe(live, _waste_unread(expected_observation(truth, t=4.0), drawn))
     assert findings == []
+
+
+def test_a_draw_shown_unread_on_a_card_taken_for_a_back_is_a_draw() -> None:
+    """Fresh penguins seed 17: a drawn card was taken for a back (a face-up card not read); the next
+    draw, a QH, is read too faintly to count and shown unread with the camera's guess. That guess
+    differs from the earlier one at the top (a back): the draw is found, not nothing happened."""
+    r = KlondikeRules.make(draw=1)
+    truth = klondike.new_game(klondike.deal(1), r)
+    live = klondike_live.start(expected_observation(truth), r)
+    truth = klondike.replay(truth, [Move.draw()])
+    seen = expected_observation(truth, t=1.0)
+    live, findings = klondike_live.observe(live, replace(seen, piles={**seen.piles, "waste": SeenPile((), 1)}))
+    assert [f.move for f in findings] == [Move.draw()] and live.state.waste[-1] not in live.known
+    truth = klondike.replay(truth, [Move.draw()])
+    live, findings = klondike_live.observe(live, _waste_unread(expected_observation(truth, t=2.0), truth.waste[-1].code))
+    assert [f.move for f in findings] == [Move.draw()]
