@@ -603,14 +603,19 @@ def _covered_risk(start: ZenuwenState, final: ZenuwenState, obs: Observation) ->
     return False
 
 
+def _landing(move: Any) -> str | None:
+    """The zone where the card of a play or join lands (None for other moves)."""
+    if isinstance(move, Play) and isinstance(move.to, int):
+        return centre_zone(move.to)
+    if isinstance(move, Join) and isinstance(move.onto, int):
+        return pile_zone(move.player, move.onto)
+    return None
+
+
 def _under_hand(moves: Sequence[Any], obs: Observation) -> bool:
     """Does a card of the series land on a pile under a hand (not seen where it lies)?"""
     for m in moves:
-        zone = None
-        if isinstance(m, Play) and isinstance(m.to, int):
-            zone = centre_zone(m.to)
-        elif isinstance(m, Join) and isinstance(m.onto, int):
-            zone = pile_zone(m.player, m.onto)
+        zone = _landing(m)
         seen = obs.piles.get(zone) if zone is not None else None
         if seen is not None and seen.held:
             return True
@@ -880,11 +885,7 @@ def _in_view(pending: PendingIllegal, obs: Observation) -> bool:
     read), nor is one taken from a pile the camera does not read (zen4: the far seat's 6D read on a
     second pile while the pile it lay on showed a card not read, judged joined there against Z3)."""
     move = pending.move
-    zone = None
-    if isinstance(move, Play) and isinstance(move.to, int):
-        zone = centre_zone(move.to)
-    elif isinstance(move, Join) and isinstance(move.onto, int):
-        zone = pile_zone(move.player, move.onto)
+    zone = _landing(move)
     seen = judged(obs, zone) if zone is not None else None
     if seen is None or seen.top is None:
         return False
