@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable
 
 from referee.followers import FOLLOWERS, find_follower
-from referee.observation import Finding, Observation, SeenPile
+from referee.observation import DOUBT_BELOW, Finding, Observation, SeenPile
 from referee.verdict import Event, Illegal, Legal
 from vision.table_state import TableState
 
@@ -39,6 +39,7 @@ def observation_from_table(table: TableState, min_confidence: float = 0.5) -> Ob
             pile.backs,
             held=name in table.held,
             guesses=tuple(c.card for c in pile.cards),
+            confidences=tuple(c.confidence for c in pile.cards),
         )
         for name, pile in table.piles.items()
     }
@@ -63,7 +64,7 @@ class LiveReferee:
     a whole table score 0.3-0.8 with the shipped model, and at 0.5 the demo clip's deal was never seen
     (one column read at 0.496) and a draw of two half-read cards was taken for nothing happening. A
     misread that gets through makes the table match no position: an unrecognised change, reported."""
-    doubt_below: float = 0.6
+    doubt_below: float = DOUBT_BELOW
     """When a view matches no position, it is looked at again with cards read below this left unread:
     an illegal verdict is never drawn from that second look (a card it leaves unread may be the one
     that decides), only a move, a take-back, or nothing happened."""

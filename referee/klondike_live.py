@@ -450,9 +450,11 @@ def _explain(live: LiveKlondike, obs: Observation, pairs: bool) -> tuple[LiveKlo
     if found:
         names = ", ".join([str(m) for m, _, _ in found] + [str(m) for m, _, _, _ in refused])
         return live, [Finding("ambiguous", t, frame=frame, detail=f"several moves fit: {names}")]
-    if refused:
+    if refused and len(unjudged) != 1:
         # the first refused move (a card moved against the rules, or one the view has just shown to be
-        # another card than the rules could assume)
+        # another card than the rules could assume); not where a move the rules cannot judge, with a card
+        # nobody has read that the view no longer shows, explains the view as well: only a move against
+        # the rules is an illegal move
         move, illegal, view, b = refused[0]
         after = replace(live, state=_learn(state, _before_move(state, b)), pending=move, pending_view=view)
         return after, [Finding("illegal", t, move=move, rule=illegal.rule, reason=illegal.reason, frame=frame)]
@@ -462,7 +464,9 @@ def _explain(live: LiveKlondike, obs: Observation, pairs: bool) -> tuple[LiveKlo
         # run-7 detector: a JD laid on a deal QC guessed 9C stopped the game for good)
         move, verdict, b = unjudged[0]
         after, finding = _moved(live, verdict, b, obs)
-        return after, [replace(finding, detail=f"{move}: laid on a card not read, so not judged")]
+        onto = state.tableau[int(move.dst[1:]) - 1][-1:]
+        how = "laid on" if onto and onto[0] not in known else "moved with"
+        return after, [replace(finding, detail=f"{move}: {how} a card not read, so not judged")]
     if unread:
         return live, [Finding("ambiguous", t, frame=frame,
                               detail="a card that moved has not been read yet: waiting for a clearer view")]
@@ -621,21 +625,29 @@ def _judged(state: KlondikeState, move: Move, t: float, known: frozenset[Card], 
 
 def _onto_unread(state: KlondikeState, move: Move, t: float, known: frozenset[Card], b: dict[Card, str],
                  obs: Observation) -> Legal[KlondikeState] | None:
-    """``move`` as a legal move when the one card it involves that nobody has read is the column top it
-    is laid on, which the view no longer shows at all (a fan shows a covered card's index: while the
-    camera sees it, unread, a clearer view may still read it), and some card not seen anywhere yet
-    would make it legal: that card stands there, still unread (a later reading replaces it)."""
+    """``move`` as a legal move when the one card it involves that nobody has read is no longer shown by
+    the view at all (a fan shows a covered card's index: while the camera sees it, unread, a clearer
+    view may still read it), and some card not seen anywhere yet would make it legal: that card stands
+    there, still unread (a later reading replaces it). The card is the column top the move is laid on,
+    or the bottom card of the run moved (penguins, eight columns, seed 42: a JD laid on a QS nobody had
+    read, both moved onto a KH, and the fan showed the KH and the JD, the QS's index missed: the JD
+    alone on the KH was judged against K4, and the game stopped for good)."""
     if not move.dst.startswith("t"):
         return None
     i = int(move.dst[1:]) - 1
     column, seen = state.tableau[i], obs.piles.get(tableau_zone(i), SeenPile())
     unread = [c for c in _involved(state, move) if c not in known and c not in b]
-    if not column or unread != [column[-1]] or len(seen.cards) > len(column) - state.hidden[i]:
+    up = len(column) - state.hidden[i]
+    if unread == list(column[-1:]):
+        if len(seen.cards) > up:
+            return None  # (seen, unread, on the column under the cards laid on it)
+    elif not (move.src.startswith("t") and unread == list(state.tableau[int(move.src[1:]) - 1][-move.count:][:1])
+              and move.count > 1 and len(seen.cards) < up + move.count):
         return None
     taken = {c.code for c in known} | set(b.values())
     for card in DECK:
         if card.code not in taken:
-            verdict = _judged(state, move, t, known | {column[-1]}, {**b, column[-1]: card.code})
+            verdict = _judged(state, move, t, known | {unread[0]}, {**b, unread[0]: card.code})
             if isinstance(verdict, Legal):
                 return verdict
     return None

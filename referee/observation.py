@@ -30,6 +30,12 @@ position: a reading that contradicts it is the misread (a card on show lies read
 until it is covered; the penguins 2S read 2C was read so in two)."""
 
 
+DOUBT_BELOW = 0.6
+"""A card read less surely than this may be a misread when the view it is in matches no position (right
+reads of the small indices of a whole table score 0.3-0.8 with the shipped models; the misreads that
+got through scored 0.31-0.43)."""
+
+
 def count_reads(before: Mapping[str, int], obs: "Observation") -> dict[str, int]:
     """``before`` counting the cards ``obs`` reads (a view the referee took): card code -> views."""
     out = dict(before)
@@ -47,12 +53,14 @@ class SeenPile:
     bottom to top (``None`` for a card that was seen but not read). ``held``: a hand or a moving card
     covers the pile, so it is not judged. ``guesses``: per card, what the camera made of it however
     unsure (``None``: nothing; empty: not given), for cards too unsure to be read: such a guess never
-    decides what a card is, but a later reading that disagrees with it says a card may have changed."""
+    decides what a card is, but a later reading that disagrees with it says a card may have changed.
+    ``confidences``: per card, how sure the camera was (empty: not given)."""
 
     cards: tuple[str | None, ...] = ()
     backs: int | None = 0
     held: bool = False
     guesses: tuple[str | None, ...] = ()
+    confidences: tuple[float, ...] = ()
 
     @property
     def top_guess(self) -> str | None:
@@ -64,6 +72,11 @@ class SeenPile:
     @property
     def top(self) -> str | None:
         return self.cards[-1] if self.cards else None
+
+    @property
+    def top_weak(self) -> bool:
+        """Is the top card read, but less surely than ``DOUBT_BELOW``?"""
+        return self.top is not None and len(self.confidences) == len(self.cards) and self.confidences[-1] < DOUBT_BELOW
 
     @staticmethod
     def of(codes: str, backs: int | None = 0) -> "SeenPile":

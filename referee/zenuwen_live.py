@@ -639,7 +639,9 @@ def observe(live: LiveZenuwen, obs: Observation) -> tuple[LiveZenuwen, list[Find
     return after, findings
 
 
-def _judge(live: LiveZenuwen, obs: Observation, doubt: bool = True, defer: bool = True) -> tuple[LiveZenuwen, list[Finding]]:
+def _judge(
+    live: LiveZenuwen, obs: Observation, doubt: bool = True, defer: bool = True, weak: bool = True
+) -> tuple[LiveZenuwen, list[Finding]]:
     """:func:`observe` without counting the reads; ``doubt``: a view that neither a legal series nor
     an illegal move explains gets the last looks, whose legal explanations alone are taken: the piles
     the camera shows nothing on taken as not read (:func:`_missed_piles`), then one learned card
@@ -648,6 +650,8 @@ def _judge(live: LiveZenuwen, obs: Observation, doubt: bool = True, defer: bool 
     if live.undecided:
         t = max(obs.t, live.state.t)
         return _decide(live, lambda alt: observe(alt, obs), lambda: observe(replace(live, undecided=()), obs), t, unclear(obs))
+    if live.deferred and live.last is not None:
+        obs = _recalled(obs, live.last)
     state = live.state
     t, frame = max(obs.t, state.t), obs.frame
     pend = live.pending
@@ -683,7 +687,12 @@ def _judge(live: LiveZenuwen, obs: Observation, doubt: bool = True, defer: bool 
     def illegal_move() -> tuple[LiveZenuwen, list[Finding]] | None:
         if pend is not None or state.phase not in (Phase.TURN, Phase.PLAY, Phase.CHOOSE, Phase.NEXT):
             return None
-        starts = [start_node] + list(_expand(obs, diff, t, depth=1)(start_node))  # no guessed hand cards
+        # no guessed hand cards; a legal play whose card a view left unused read where it lands comes
+        # first (zen4 seed 6: a JD played and read on a QC while a hand hovered, then a 9H laid on it
+        # against Z6 with the JD's pile still under the hand was judged laid on the QC)
+        kids = list(_expand(obs, diff, t, depth=1)(start_node))
+        seen_laid = [n for n in kids if _glimpsed_play(n.moves[-1], state, live.glimpsed)]
+        starts = seen_laid + [start_node] + [n for n in kids if n not in seen_laid]
         return ENGINE.illegal_explanation(live, obs, starts, lambda s: _physical(s, t, obs), _in_view, match, t, _waiting)
 
     @cache
@@ -692,7 +701,10 @@ def _judge(live: LiveZenuwen, obs: Observation, doubt: bool = True, defer: bool 
 
     @cache
     def last_looks() -> tuple[LiveZenuwen, list[Finding]] | None:
-        return missed_look() or (_misread(live, obs, diff) if doubt and pend is None else None)
+        if not doubt:
+            return None
+        found = missed_look() or (_misread(live, obs, diff) if pend is None else None)
+        return found or (_weak_read(live, obs, diff) if weak else None)
 
     if not hits and state.rules.deck_count > 1:
         # an illegal move is likelier than the coincidences the relaxed search allows
@@ -704,6 +716,10 @@ def _judge(live: LiveZenuwen, obs: Observation, doubt: bool = True, defer: bool 
 
     if hits:
         best = best_explanations(hits, substitute_cards, lambda n, final: _unguess(n, final))
+        if pend is None and len(best) == 1 and not best[0][1].moves:
+            guessed = _guessed_play(live, obs, t)
+            if guessed is not None:
+                return guessed
         unseen = [_unseen_plays(x[1].moves, state, obs, live.glimpsed)[0] for x in best]
         last_chance = not defer or live.deferred >= MAX_DEFERRED
         if last_chance and all(unseen):
@@ -735,6 +751,54 @@ def _judge(live: LiveZenuwen, obs: Observation, doubt: bool = True, defer: bool 
     return replace(live, last=obs), [Finding("unrecognised", t, frame=frame, detail=_difference(state, obs))]
 
 
+def _recalled(obs: Observation, before: Observation) -> Observation:
+    """The view with each top card it could not read taken as read where the camera's guess is the card
+    the view left unused just before read there (zen3 seed 21: a join left unused while the pile joined
+    onto showed a card not read; in the next view the new card on the other pile was read too faintly,
+    guessed the same, and "nothing happened" explained that view: the join was lost)."""
+    piles = dict(obs.piles)
+    for zone, seen in obs.piles.items():
+        guess = seen.top_guess if not seen.held else None
+        was = before.piles.get(zone)
+        if guess is not None and was is not None and not was.held and was.top == guess:
+            piles[zone] = replace(seen, cards=seen.cards[:-1] + (guess,))
+    return obs if piles == obs.piles else replace(obs, piles=piles)
+
+
+def _guessed_play(live: LiveZenuwen, obs: Observation, t: float) -> tuple[LiveZenuwen, list[Finding]] | None:
+    """A view that fits the position as it is, but shows a centre pile's top, read before, unread with
+    the camera's guess another card: a card too unsure to read may have been laid there (zen3 seed
+    21: an 8S played from a side seat's pile never read, read at 0.14 on the 7D it covered, and the
+    pile's next card read for the first time; "nothing happened" learned that card as the pile's
+    top, and the 7H laid on the 8S next was judged against Z6). With the guess taken as read, one
+    play onto that pile from a pile that now reads another card, and only one, is the answer;
+    anything less leaves the view at nothing happened."""
+    state = live.state
+    for j, cpile in enumerate(state.centre):
+        zone = centre_zone(j)
+        seen = judged(obs, zone)
+        guess = parse_seen(seen.top_guess) if seen is not None else None
+        if seen is None or guess is None or not cpile or is_unseen(cpile[-1]) or guess == cpile[-1]:
+            continue
+        view = replace(obs, piles={**obs.piles, zone: replace(seen, cards=seen.cards[:-1] + (guess.code,))})
+
+        def seen_leaving(move: Any) -> bool:
+            if not isinstance(move, Play) or move.from_hand or move.to != j or not isinstance(move.source, int):
+                return False
+            source = judged(view, pile_zone(move.player, move.source))
+            left = state.seats[move.player].piles[move.source].top
+            # the pile shows a card read, and not the one that left (its twin turned up: a coincidence)
+            return source is not None and source.top is not None and left is not None and source.top != seen_code(left)
+
+        start = Node(state, count=(0,) * state.players)
+        expand = _expand(view, differing_zones(state, view), t, strict=False, depth=1)
+        hits = [h for h in breadth_first(start, expand, [lambda s: match(s, view)], 1) if len(h[0].moves) == 1 and seen_leaving(h[0].moves[0])]
+        best = best_explanations(hits, substitute_cards, lambda n, final: _unguess(n, final))
+        if len(best) == 1:
+            return _conclude(live, view, best[0], t)
+    return None
+
+
 def _unseen_plays(
     moves: Sequence[Any], state: ZenuwenState, obs: Observation, glimpsed: frozenset[tuple[str, str]] = frozenset()
 ) -> tuple[int, int]:
@@ -762,6 +826,14 @@ def _unseen_plays(
             break
         state = v.state
     return from_hidden, twins
+
+
+def _glimpsed_play(move: Any, state: ZenuwenState, glimpsed: frozenset[tuple[str, str]]) -> bool:
+    """Is ``move`` a play of a pile top (from ``state``) that a view left unused read where it lands?"""
+    if not isinstance(move, Play) or move.from_hand or not isinstance(move.source, int) or not isinstance(move.to, int):
+        return False
+    played = state.seats[move.player].piles[move.source].top
+    return played is not None and not is_unseen(played) and (centre_zone(move.to), played.code) in glimpsed
 
 
 def _all_seen(findings: Sequence[Finding], state: ZenuwenState, obs: Observation, fewer_than: int) -> bool:
@@ -816,32 +888,95 @@ def _taken_legal(live: LiveZenuwen, after: LiveZenuwen, findings: Sequence[Findi
 
 
 def _misread(live: LiveZenuwen, obs: Observation, diff: frozenset[str]) -> tuple[LiveZenuwen, list[Finding]] | None:
-    """A view no legal series explains, looked at with one learned card taken as not read after all: a
-    misread that got past the thresholds (zen3 with run 7: the left seat's 8C read 6C once, in the
-    first view; when the next view read it 8C, a 6C joined against the rules onto a pile not read
-    was the only explanation). Each pile top or centre top that the view reads as another card, read
-    in no more than ``MAX_READS_TO_DOUBT`` views, is forgotten in turn; when exactly one then makes the
+    """A view no legal series explains, looked at with one learned card taken as misread: each pile top
+    or centre top that the view reads as another card is doubted in turn; of the doubts that make the
     view explained by legal moves (or by nothing but the card read anew, or left unused as any view a
-    hand may hide a move in), that is the answer, the card learned again from this view, and the first
-    move found says which card was misread."""
+    hand may hide a move in), the one with the fewest moves is the answer if only one has that few,
+    and the first move found says which card was misread. Two doubts are tried:
+
+    - a card read in no more than ``MAX_READS_TO_DOUBT`` views is forgotten (a stand-in again) and must
+      be read anew where it lies (zen3 with run 7: the left seat's 8C read 6C once, in the first view;
+      when the next view read it 8C, a 6C joined against the rules onto a pile not read was the only
+      explanation);
+    - a card read in any number of views is taken for another card of its rank that the view reads,
+      and the series must move it (zen3 seed 5: a side seat's 3H read 3D at 0.35 in every view, then
+      played onto a 2H and read 3H there). The rules look at ranks only, so a suit misread changes no
+      verdict."""
     answers = []
     for zone in sorted(diff):
-        forgot = _forget(live.state, zone, live.reads)
+        top = _pile_at(live.state, zone)[-1:]
         seen = judged(obs, zone)
-        if forgot is None or seen is None or parse_seen(seen.top) in (None, forgot[1]):
+        if seen is None or not top or is_unseen(top[0]) or parse_seen(seen.top) in (None, top[0]):
             continue  # only where the camera now reads another card: a face-up card read once never turns back
-        state, card = forgot
-        after, findings = _judge(replace(live, state=state), obs, doubt=False, defer=False)
-        if not _taken_legal(live, after, findings) or _top(after.state, zone) != (len(_pile_at(state, zone)), seen.top):
-            continue  # the card must be read anew where it lies: one covered now could be anything
-        # as any view a hand may hide a move in, it may be left unused (the card forgotten meanwhile)
-        after, findings = _judge(replace(live, state=state), obs, doubt=False)
-        if findings:
-            findings = [replace(findings[0], detail=f"the card read {card.code} earlier was misread"), *findings[1:]]
-        answers.append((after, findings))
-        if len(answers) > 1:
-            return None
-    return answers[0] if answers else None
+        card = top[0]
+        doubtful = live.reads.get(card.code, 0) <= MAX_READS_TO_DOUBT
+        # a doubtful card forgotten (a stand-in again); any card taken for another of its rank read in the
+        # view, of which the decks hold a copy not known elsewhere
+        real = real_counts(live.state)
+        others = sorted((c for c in _same_rank_read(obs, card) if real[c] < live.state.rules.deck_count), key=lambda c: c.code)
+        for instead in ([unseen()] if doubtful else []) + others:
+            state = _retop(live.state, zone, instead)
+            after, findings = _judge(replace(live, state=state), obs, doubt=False, defer=False)
+            if not _taken_legal(live, after, findings):
+                continue
+            if is_unseen(instead) and _top(after.state, zone) != (len(_pile_at(state, zone)), seen.top):
+                continue  # the card must be read anew where it lies: one covered now could be anything
+            if not is_unseen(instead) and not _moved(findings, zone):
+                continue  # taken for another of its rank: seen so where the series took it
+            # as any view a hand may hide a move in, it may be left unused (the card forgotten meanwhile)
+            after, findings = _judge(replace(live, state=state), obs, doubt=False)
+            if findings:
+                findings = [replace(findings[0], detail=f"the card read {card.code} earlier was misread"), *findings[1:]]
+            answers.append((after, findings))
+    return _fewest_moves(answers)
+
+
+def _fewest_moves(answers: Sequence[tuple[LiveZenuwen, list[Finding]]]) -> tuple[LiveZenuwen, list[Finding]] | None:
+    """Of the answers of a last look, the one with the fewest moves, if only one has that few."""
+    if not answers:
+        return None
+    counts = [sum(f.kind == "move" for f in findings) for _, findings in answers]
+    fewest = [a for a, n in zip(answers, counts) if n == min(counts)]
+    return fewest[0] if len(fewest) == 1 else None
+
+
+def _same_rank_read(obs: Observation, card: Card) -> set[Card]:
+    """The other cards of ``card``'s rank that the view reads on top of a zone."""
+    out = set()
+    for zone in obs.piles:
+        seen = judged(obs, zone)
+        c = parse_seen(seen.top) if seen is not None else None
+        if c is not None and c.rank == card.rank and c != card:
+            out.add(c)
+    return out
+
+
+def _moved(findings: Sequence[Finding], zone: str) -> bool:
+    """Does a move found take the top card of the pile ``zone``?"""
+    return any(
+        f.kind == "move" and isinstance(f.move, (Play, Join)) and isinstance(f.move.source, int)
+        and not getattr(f.move, "from_hand", False) and pile_zone(f.move.player, f.move.source) == zone
+        for f in findings
+    )
+
+
+def _weak_read(live: LiveZenuwen, obs: Observation, diff: frozenset[str]) -> tuple[LiveZenuwen, list[Finding]] | None:
+    """A view nothing else explains, looked at with one card it reads unsurely (under ``DOUBT_BELOW``)
+    where the position has another taken as not read: the camera misread it in this view (zen3 seed 5:
+    a side seat's 8C, read in every view before, read 6C at 0.31 in the view where a 3H was played
+    from the seat across; the 3H's own suit misread needed the misread look, which one wrong card
+    more defeated). Of the cards that make legal moves (or nothing) explain the view, with every other
+    look allowed, the one whose explanation has the fewest moves is the answer, if only one has."""
+    answers = []
+    for zone in sorted(diff):
+        seen = judged(obs, zone)
+        if seen is None or not seen.top_weak:
+            continue
+        unread = replace(obs, piles={**obs.piles, zone: replace(seen, cards=seen.cards[:-1] + (None,))})
+        after, findings = _judge(live, unread, weak=False)
+        if _taken_legal(live, after, findings):
+            answers.append((after, findings))
+    return _fewest_moves(answers)
 
 
 def _top(state: ZenuwenState, zone: str) -> tuple[int, str | None]:
@@ -859,23 +994,19 @@ def _pile_at(state: ZenuwenState, zone: str) -> tuple[Card, ...]:
     return at[1].piles[i].cards if at is not None and i is not None and 0 <= i < PILES else ()
 
 
-def _forget(state: ZenuwenState, zone: str, reads: Mapping[str, int]) -> tuple[ZenuwenState, Card] | None:
-    """The position with the card on top of ``zone`` a stand-in again, when it was learned from no more
-    than ``MAX_READS_TO_DOUBT`` views (None otherwise)."""
+def _retop(state: ZenuwenState, zone: str, card: Card) -> ZenuwenState:
+    """The position with ``card`` (a stand-in: forgotten) instead of the top card of ``zone``."""
     cards = _pile_at(state, zone)
-    top = cards[-1] if cards else None
-    if top is None or is_unseen(top) or reads.get(top.code, 0) > MAX_READS_TO_DOUBT:
-        return None
     if zone.startswith("centre"):
         j = int(zone[6:]) - 1
-        return replace(state, centre=_set(state.centre, j, cards[:-1] + (unseen(),))), top
+        return replace(state, centre=_set(state.centre, j, cards[:-1] + (card,)))
     at = seat_zone(zone, state.seats)
     assert at is not None
     p, seat, place = at
     i = pile_number(place)
     assert i is not None
-    piles = _set(seat.piles, i, ZPile(cards[:-1] + (unseen(),), seat.piles[i].up))
-    return replace(state, seats=_set(state.seats, p, replace(seat, piles=piles))), top
+    piles = _set(seat.piles, i, ZPile(cards[:-1] + (card,), seat.piles[i].up))
+    return replace(state, seats=_set(state.seats, p, replace(seat, piles=piles)))
 
 
 def _in_view(pending: PendingIllegal, obs: Observation) -> bool:

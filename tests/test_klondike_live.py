@@ -592,3 +592,25 @@ def test_a_draw_shown_unread_on_a_card_taken_for_a_back_is_a_draw() -> None:
     truth = klondike.replay(truth, [Move.draw()])
     live, findings = klondike_live.observe(live, _waste_unread(expected_observation(truth, t=2.0), truth.waste[-1].code))
     assert [f.move for f in findings] == [Move.draw()]
+
+
+def test_a_run_moved_with_a_card_never_read_that_the_view_no_longer_shows_is_not_called_illegal() -> None:
+    """Deal 1's QD is not read at the start and the JC is laid on it (not judged); then both go onto the
+    KS, and the fan there shows the KS and the JC, the QD's index missed (penguins, eight columns, seed
+    42: a JD on a QS nobody read, moved with it onto a KH). The JC alone on the KS would break K4, but
+    the run with the card nobody read explains the view as well: only a move against the rules is an
+    illegal move, so the run is taken, not judged."""
+    r = KlondikeRules.make(draw=1)
+    truth = klondike.new_game(klondike.deal(1), r)
+    first = expected_observation(truth)
+    live = klondike_live.start(replace(first, piles={**first.piles, "tableau2": SeenPile((None,), 1, guesses=("9C",))}), r)
+    truth = klondike.replay(truth, [Move.move("t1", "t2")])
+    seen = expected_observation(truth, t=1.0)
+    live, findings = klondike_live.observe(live, replace(seen, piles={**seen.piles, "tableau2": SeenPile.of("JC", 1)}))
+    assert [f.move for f in findings] == [Move.move("t1", "t2")]
+    run = Move.move("t2", "t6", 2)
+    seen = expected_observation(klondike.replay(truth, [run]), t=2.0)
+    live, findings = klondike_live.observe(live, replace(seen, piles={**seen.piles, "tableau6": SeenPile.of("KS JC", 5)}))
+    assert [(f.kind, f.move) for f in findings] == [("move", run)]
+    assert findings[0].detail == "t2->t6 x2: moved with a card not read, so not judged" and live.pending is None
+    assert [c.code for c in live.state.tableau[5][-3:]][::2] == ["KS", "JC"] and live.state.tableau[5][-2] not in live.known
