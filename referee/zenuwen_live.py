@@ -76,7 +76,7 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass, replace
 from functools import cache
-from typing import Any, Callable, Iterator, Mapping, Sequence
+from typing import Any, Callable, Iterator, Mapping, NamedTuple, Sequence
 
 from . import zenuwen
 from .cards import RANKS, Card
@@ -613,11 +613,13 @@ def _landing(move: Any) -> str | None:
 
 
 def _under_hand(moves: Sequence[Any], obs: Observation) -> bool:
-    """Does a card of the series land on a pile under a hand (not seen where it lies)?"""
+    """Does a card of the series land on a pile under a hand, or one whose top the view does not read
+    (not seen where it lies; four players, seed 15: a KD read 6D on its pile, unsurely, taken for
+    played onto a centre pile not read)?"""
     for m in moves:
         zone = _landing(m)
         seen = obs.piles.get(zone) if zone is not None else None
-        if seen is not None and seen.held:
+        if seen is not None and (seen.held or seen.top is None):
             return True
     return False
 
@@ -640,18 +642,19 @@ def observe(live: LiveZenuwen, obs: Observation) -> tuple[LiveZenuwen, list[Find
 
 
 def _judge(
-    live: LiveZenuwen, obs: Observation, doubt: bool = True, defer: bool = True, weak: bool = True
+    live: LiveZenuwen, obs: Observation, doubt: bool = True, defer: bool = True, weak: bool = True, remember: bool = True
 ) -> tuple[LiveZenuwen, list[Finding]]:
     """:func:`observe` without counting the reads; ``doubt``: a view that neither a legal series nor
     an illegal move explains gets the last looks, whose legal explanations alone are taken: the piles
     the camera shows nothing on taken as not read (:func:`_missed_piles`), then one learned card
-    taken as misread (:func:`_misread`). ``defer``: a view a hand may hide a move in may be left
-    unused (:func:`_conclude`)."""
+    taken as misread (:func:`_misread`), then (``weak``) one card read unsurely taken as not read
+    (:func:`_weak_read`). ``defer``: a view a hand may hide a move in may be left unused
+    (:func:`_conclude`). ``remember``: a view that nothing happened explains only because it does
+    not judge what the view left unused before it read is judged with those readings
+    (:func:`_remembered`)."""
     if live.undecided:
         t = max(obs.t, live.state.t)
         return _decide(live, lambda alt: observe(alt, obs), lambda: observe(replace(live, undecided=()), obs), t, unclear(obs))
-    if live.deferred and live.last is not None:
-        obs = _recalled(obs, live.last)
     state = live.state
     t, frame = max(obs.t, state.t), obs.frame
     pend = live.pending
@@ -678,7 +681,7 @@ def _judge(
         """At most one coincidence of two decks, and no play from a pile that shows its twin covered
         at once (zen3 with run 7, seed 22: an 8S laid on a 10H was taken for a 9C, its twin turned
         up under it, then the 8S on it)."""
-        return _looks_unchanged(moves, changed, state) <= 1 and not _unseen_plays(moves, state, obs, live.glimpsed)[1]
+        return _looks_unchanged(moves, changed, state) <= 1 and not _unseen_plays(moves, state, obs, live.glimpsed).twins
 
     hits = [h for h in breadth_first(start_node, _expand(obs, diff, t, depth=depth), goals, depth, needs=needs)
             if plausible(h[0].moves)]
@@ -720,7 +723,16 @@ def _judge(
             guessed = _guessed_play(live, obs, t)
             if guessed is not None:
                 return guessed
-        unseen = [_unseen_plays(x[1].moves, state, obs, live.glimpsed)[0] for x in best]
+            if remember and live.deferred and live.last is not None:
+                # a view left unused showed a change that this one, nothing happened as it looks, does
+                # not show because it cannot: what it does not judge is as that view read it (zen3 seed
+                # 21: a join left unused, its pile's new card read in the next view too faintly)
+                merged = _remembered(obs, live.last)
+                if merged != obs:
+                    after, findings = _judge(live, merged, doubt, defer, weak, remember=False)
+                    if _taken_legal(live, after, findings):
+                        return after, findings
+        unseen = [_unseen_plays(x[1].moves, state, obs, live.glimpsed).from_hidden for x in best]
         last_chance = not defer or live.deferred >= MAX_DEFERRED
         if last_chance and all(unseen):
             # every legal series needs a card nobody saw, and no later view may show more: a shorter
@@ -751,17 +763,14 @@ def _judge(
     return replace(live, last=obs), [Finding("unrecognised", t, frame=frame, detail=_difference(state, obs))]
 
 
-def _recalled(obs: Observation, before: Observation) -> Observation:
-    """The view with each top card it could not read taken as read where the camera's guess is the card
-    the view left unused just before read there (zen3 seed 21: a join left unused while the pile joined
-    onto showed a card not read; in the next view the new card on the other pile was read too faintly,
-    guessed the same, and "nothing happened" explained that view: the join was lost)."""
+def _remembered(obs: Observation, before: Observation) -> Observation:
+    """The view with each pile it does not judge (under a hand, or its top not read) as the view left
+    unused just before read it: nothing seen since says it changed."""
     piles = dict(obs.piles)
-    for zone, seen in obs.piles.items():
-        guess = seen.top_guess if not seen.held else None
-        was = before.piles.get(zone)
-        if guess is not None and was is not None and not was.held and was.top == guess:
-            piles[zone] = replace(seen, cards=seen.cards[:-1] + (guess,))
+    for zone in unjudged(obs):
+        was = judged(before, zone)
+        if was is not None and was.top is not None:
+            piles[zone] = was
     return obs if piles == obs.piles else replace(obs, piles=piles)
 
 
@@ -799,14 +808,22 @@ def _guessed_play(live: LiveZenuwen, obs: Observation, t: float) -> tuple[LiveZe
     return None
 
 
+class UnseenPlays(NamedTuple):
+    """The plays of a series nobody saw: onto a centre pile that a later play of the series covers
+    (nothing shows the card arrived, nor did a view left unused meanwhile: ``glimpsed``), and"""
+
+    from_hidden: int
+    """from a pile the view does not read (under a hand, or its card not read: a later view may show
+    more), or"""
+    twins: int
+    """from a pile that reads the very card played (two decks: the other copy turned up under it; two
+    coincidences at once, which no view will tell apart from none)."""
+
+
 def _unseen_plays(
     moves: Sequence[Any], state: ZenuwenState, obs: Observation, glimpsed: frozenset[tuple[str, str]] = frozenset()
-) -> tuple[int, int]:
-    """The plays of a series (from ``state``) nobody saw: onto a centre pile that a later play of the
-    series covers (nothing shows the card arrived, nor did a view left unused meanwhile:
-    ``glimpsed``), from a pile the view does not read (under a hand, or its card not read: a later view
-    may show more), and from a pile that reads the very card played (two decks: the other copy turned
-    up under it; two coincidences at once, which no view will tell apart from none)."""
+) -> UnseenPlays:
+    """The plays of a series (from ``state``) nobody saw."""
     hidden = unjudged(obs)
     from_hidden = twins = 0
     for k, m in enumerate(moves):
@@ -825,7 +842,7 @@ def _unseen_plays(
         if not isinstance(v, Legal):
             break
         state = v.state
-    return from_hidden, twins
+    return UnseenPlays(from_hidden, twins)
 
 
 def _glimpsed_play(move: Any, state: ZenuwenState, glimpsed: frozenset[tuple[str, str]]) -> bool:
@@ -841,7 +858,8 @@ def _all_seen(findings: Sequence[Finding], state: ZenuwenState, obs: Observation
     (an illegal one among them, or none), each of whose cards was seen?"""
     moves = [f.move for f in findings if f.kind in ("move", "illegal")]
     kinds_ok = all(f.kind in ("move", "call", "illegal") for f in findings)
-    return kinds_ok and len(moves) < fewer_than and not sum(_unseen_plays(moves, state, obs))
+    unseen = _unseen_plays(moves, state, obs)
+    return kinds_ok and len(moves) < fewer_than and not unseen.from_hidden and not unseen.twins
 
 
 def _missed_piles(state: ZenuwenState, obs: Observation) -> Observation:
