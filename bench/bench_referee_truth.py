@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import argparse
 import difflib
+import itertools
 import json
 import subprocess
 import sys
@@ -28,12 +29,26 @@ def _key(move: dict) -> tuple:
     return tuple(json.dumps(move.get(k)) for k in ("op", "player", "from", "to", "onto", "pile"))
 
 
+def _in_truth_order(records: list[dict], want: list[tuple]) -> list[tuple]:
+    """The moves of the log; those found in one view (the same time), which the view cannot order
+    (a draw and a column move both done between two views), in the order the truth has them."""
+    out: list[tuple] = []
+    start = 0
+    for _, group in itertools.groupby(records, key=lambda r: r["t"]):
+        keys = [_key(r["data"]["move"]) for r in group]
+        at = [next((i for i in range(start, len(want)) if want[i] == k), None) for k in keys]
+        order = sorted(range(len(keys)), key=lambda n: (at[n] is None, at[n] or 0, n))
+        out += [keys[n] for n in order]
+        start = min((i for i in at if i is not None), default=start - 1) + 1
+    return out
+
+
 def score(folder: Path) -> dict:
     """Compare ``game.jsonl`` (cardref analyze) with ``moves.jsonl`` (cardref render) in ``folder``."""
     truth = [json.loads(line) for line in (folder / "moves.jsonl").read_text().splitlines() if line.strip()]
     log = [json.loads(line) for line in (folder / "game.jsonl").read_text().splitlines() if line.strip()]
     want = [_key(m) for m in truth if m["kind"] in ("legal", "illegal")]
-    got = [_key(r["data"]["move"]) for r in log if r.get("kind") in ("move", "illegal")]
+    got = _in_truth_order([r for r in log if r.get("kind") in ("move", "illegal")], want)
     matcher = difflib.SequenceMatcher(a=want, b=got, autojunk=False)
     found = sum(block.size for block in matcher.get_matching_blocks())
     illegal_want = [(_key(m), m["rule"]) for m in truth if m["kind"] == "illegal"]

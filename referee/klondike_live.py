@@ -436,6 +436,11 @@ def _explain(live: LiveKlondike, obs: Observation, pairs: bool) -> tuple[LiveKlo
         after, finding = _moved(live, verdict, b, obs)
         return after, [finding]
     if len(found) > 1:
+        agreed = _fewest_guess_conflicts(found, obs, known)
+        if agreed is not None:
+            move, verdict, b = agreed
+            after, finding = _moved(live, verdict, b, obs)
+            return after, [finding]
         names = ", ".join(str(m) for m, _, _ in found)
         return live, [Finding("ambiguous", t, frame=frame, detail=f"several moves fit: {names}")]
 
@@ -474,6 +479,32 @@ def _explain(live: LiveKlondike, obs: Observation, pairs: bool) -> tuple[LiveKlo
     if pairs:
         return observe_pairs(live, obs)
     return live, [Finding("unrecognised", t, frame=frame, detail=_difference(_view(state), obs))]
+
+
+def _fewest_guess_conflicts(
+    found: list[tuple[Move, Legal[KlondikeState], dict[Card, str]]], obs: Observation, known: frozenset[Card]
+) -> tuple[Move, Legal[KlondikeState], dict[Card, str]] | None:
+    """Of several legal moves that explain a view, the one that leaves fewest pile tops the view shows
+    unread with the camera's guess another card than the known card it would put there, if only one
+    does (penguins, draw 3, seed 48: a draw, or the waste's 5D, read at 0.72 before, laid on the first
+    column's unread card with the next waste card unread under it; the column's top, unread, guessed
+    6S as before). A guess never decides a card, but it may tell two explanations apart."""
+
+    def conflicts(state: KlondikeState) -> int:
+        view = _view(state)
+        tops = {tableau_zone(i): up[-1] for i, (_, up) in enumerate(view.tableau) if up}
+        if view.waste:
+            tops["waste"] = view.waste[-1]
+        n = 0
+        for zone, card in tops.items():
+            seen = obs.piles.get(zone)
+            guess = seen.top_guess if seen is not None and not seen.held else None
+            n += card in known and guess is not None and parse_seen(guess) is not None and guess != card.code
+        return n
+
+    counts = [conflicts(verdict.state) for _, verdict, _ in found]
+    fewest = [x for x, n in zip(found, counts) if n == min(counts)]
+    return fewest[0] if len(fewest) == 1 else None
 
 
 def _guessed_over(state: KlondikeState, known: frozenset[Card], guessed: Mapping[Card, str], obs: Observation) -> bool:

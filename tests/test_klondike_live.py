@@ -614,3 +614,23 @@ def test_a_run_moved_with_a_card_never_read_that_the_view_no_longer_shows_is_not
     assert [(f.kind, f.move) for f in findings] == [("move", run)]
     assert findings[0].detail == "t2->t6 x2: moved with a card not read, so not judged" and live.pending is None
     assert [c.code for c in live.state.tableau[5][-3:]][::2] == ["KS", "JC"] and live.state.tableau[5][-2] not in live.known
+
+
+def test_of_two_moves_that_fit_the_one_the_cameras_guesses_agree_with_is_taken() -> None:
+    """Deal 1, draw 1: the 2H drawn is not read, the 5H drawn on it is. Then the 6C is drawn, in a view
+    that shows the fourth column's 6S unread, guessed 6S. The view fits that draw, and as well the 5H
+    laid on the 6S with the unread 2H under it read as 6C at last; but the column's top is guessed 6S,
+    not the 5H that move would put there (penguins, draw 3, seed 48: the first column's unread 6S)."""
+    r = KlondikeRules.make(draw=1)
+    truth = klondike.new_game(klondike.deal(1), r)
+    live = klondike_live.start(expected_observation(truth), r)
+    for k in range(6):
+        truth = klondike.replay(truth, [Move.draw()])
+        seen = expected_observation(truth, t=float(k + 1))
+        if truth.waste[-1].code == "2H":
+            seen = replace(seen, piles={**seen.piles, "waste": SeenPile((None,), guesses=("QC",))})
+        if truth.waste[-1].code == "6C":
+            seen = replace(seen, piles={**seen.piles, "tableau4": SeenPile((None,), 3, guesses=("6S",))})
+        live, findings = klondike_live.observe(live, seen)
+        assert [f.move for f in findings] == [Move.draw()], (k, findings)
+    assert [c.code for c in live.state.waste[-2:]] == ["5H", "6C"]

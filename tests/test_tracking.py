@@ -697,3 +697,27 @@ def test_a_card_drawn_on_the_waste_read_too_faintly_is_published_as_a_card_not_r
     faint = waste_tops([_det("10H", 215, 12, 0.2), _det("10H", 255, 80, 0.17)])
     assert [x[:2] for x in faint] == [(("5H",), ()), (("10H",), ())] and faint[1][2] < 0.25
     assert [x[:2] for x in waste_tops([])] == [(("5H",), ())]  # held as "vanished, maybe covered"
+
+
+def test_a_lone_column_card_read_too_faintly_stays_a_card_not_read_while_backs_show_elsewhere() -> None:
+    """The first column's lone 6S, read at 0.3 and then only at 0.1-0.25 (penguins, draw 3, seed 48),
+    while a back shows up on the stock: face-up cards turned down elsewhere (a waste turned over) may
+    explain cards that vanish, so the column was published empty at once and its card taken for moved.
+    A reading too weak to stand for a card in most frames says a card lies there: it is published as a
+    card not read. With nothing read there at all the column is empty."""
+    layout = template("klondike", 1, 7)
+    six = [_det("6S", 20, 175, 0.6), _det("6S", 60, 243, 0.6)]
+    back = [_det("BACK", 40, 50)]
+
+    def first_column(faint: list[Detection]) -> list[tuple[tuple[str, ...], int]]:
+        tracker = TableTracker(layout, _flat(), TrackerSettings(image_motion=False))
+        out = []
+        for i in range(60):
+            dets = six if i < 20 else (back if i >= 30 else []) + (faint if i % 4 else [])
+            if (s := tracker.update(i / 30, i, dets)) is not None:
+                out.append((s.piles["tableau1"].codes, s.piles["stock"].backs))
+        return out
+
+    faint = first_column([_det("6S", 20, 175, 0.2), _det("6S", 60, 243, 0.17)])
+    assert faint[0] == (("6S",), 0) and faint[-1] == (("6S",), 1)
+    assert first_column([])[-1] == ((), 1)

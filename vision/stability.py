@@ -448,7 +448,8 @@ class StabilityFilter:
             came = [c for c in codes if c not in before.codes]
             if carried:
                 out[zone] = Vote(False, vote.pile, f"card in hand: {carried}")
-            elif lost and not came and not new_backs and (faint := self._faint_top(zone, vote.pile)) is not None:
+            elif lost and not came and (faint := self._faint_top(zone, vote.pile)) is not None:
+                # (whatever turned face down elsewhere: a reading in most frames says a card lies here)
                 out[zone] = replace(vote, pile=faint)
             elif lost and not came and not new_backs and now - first[1] < self.vanish_hold_s:
                 if self._under_top_only(zone, vote.pile, before):
@@ -458,12 +459,14 @@ class StabilityFilter:
         return out
 
     def _faint_top(self, zone: str, pile: PileState) -> PileState | None:
-        """A waste whose published top vanished while nothing readable shows there, but a reading too
-        weak to stand for a card does in most frames: a card lies there, drawn on the top and not
-        read. Published with its weak score, so that a referee takes it for a card it cannot read (the
-        camera's guess in hand) instead of the whole table being held until the next draw covers it
-        (penguins seed 15: a 10H read at 0.17-0.33 lay there 3 s, and its draw was never seen)."""
-        if not self.fanned[zone] or zone in self.keep_covered or pile.codes or not self.window:
+        """A fanned pile whose published top vanished while nothing readable shows there, but a reading
+        too weak to stand for a card does in most frames: a card lies there, not read. Published with
+        its weak score, so that a referee takes it for a card it cannot read (the camera's guess in
+        hand) instead of the whole table being held until the next draw covers it (penguins seed 15: a
+        10H drawn on the waste, read at 0.17-0.33, lay there 3 s and its draw was never seen), or the
+        pile taken for empty (penguins, draw 3, seed 48: the first column's lone 6S, read at 0.08-0.36,
+        published as an empty column, and its card taken for moved)."""
+        if not self.fanned[zone] or pile.codes or not self.window:
             return None
         frames = [view.faint.get(zone, []) for view in self.window]
         if sum(1 for f in frames if f) < self.hi * len(frames):
