@@ -703,11 +703,14 @@ def _judge(
         return _missed_looked_past(live, obs) if doubt else None
 
     @cache
+    def weak_look() -> tuple[LiveZenuwen, list[Finding]] | None:
+        return _weak_read(live, obs, diff) if doubt and weak else None
+
+    @cache
     def last_looks() -> tuple[LiveZenuwen, list[Finding]] | None:
         if not doubt:
             return None
-        found = missed_look() or (_misread(live, obs, diff) if pend is None else None)
-        return found or (_weak_read(live, obs, diff) if weak else None)
+        return missed_look() or (_misread(live, obs, diff) if pend is None else None) or weak_look()
 
     if not hits and state.rules.deck_count > 1:
         # an illegal move is likelier than the coincidences the relaxed search allows
@@ -741,7 +744,8 @@ def _judge(
             # 9H laid on a JD was taken for a 10S from a pile not read, laid on the JD and covered by
             # the 9H at once)
             fewest = min(len(x[1].moves) for x in best)
-            for found in (missed_look(), illegal_move()):
+            for look in (missed_look, illegal_move, weak_look):
+                found = look()
                 if found is not None and _all_seen(found[1], state, obs, fewest):
                     return found
         if len(best) > 1 and state.phase in (Phase.CHOOSE, Phase.NEXT):
@@ -834,7 +838,7 @@ def _unseen_plays(
             )
             zone = pile_zone(m.player, m.source)
             seen = judged(obs, zone)
-            if covered and zone in hidden:
+            if covered and (zone in hidden or seen is not None and seen.top_weak):
                 from_hidden += 1
             elif covered and seen is not None and played is not None and seen.top == seen_code(played):
                 twins += 1

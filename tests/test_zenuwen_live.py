@@ -952,3 +952,30 @@ def test_one_card_read_unsurely_as_another_is_taken_as_not_read_when_nothing_els
     live, obs, _, _, _ = suit_misread(confidence=0.9)
     after, f = zenuwen_live.observe(live, obs)
     assert [x.kind for x in f] == ["unrecognised"]
+
+
+def test_a_play_covered_at_once_from_a_pile_read_unsurely_was_not_seen() -> None:
+    """Four players, seed 15: a KD read in every view, then read 6D at 0.49 on its pile, was taken for
+    played onto a centre pile and covered at once by a twin of that pile's top, in a series of four
+    moves; with the 6D taken as not read, two moves explained the view. A play covered in the series
+    from a pile read unsurely counts as one nobody saw, as from a pile under a hand."""
+    for seed in range(1, 40):
+        live, truth = turned(seed)
+        tops = truth.tops()
+        pairs = [((p, i, j), (q, k)) for p, seat in enumerate(truth.seats) for i, pile in enumerate(seat.piles)
+                 for j, top in enumerate(tops) if i > 0 and pile.top is not None and top is not None and zenuwen.fits(pile.top, top)
+                 for q, other in enumerate(truth.seats) for k, second in enumerate(other.piles)
+                 if (q, k) != (p, i) and second.top is not None and zenuwen.fits(second.top, pile.top)]
+        if pairs:
+            break
+    (p, i, j), (q, k) = pairs[0]
+    moves = [Play(p, i, j, 2.0), Play(q, k, j, 2.0)]
+    after, _ = apply(truth, moves[0])
+    after, _ = apply(after, moves[1])
+    obs = view(after, 2.0)
+    turned_up = obs.piles[pile_zone(p, i)]
+    assert zenuwen_live._unseen_plays(moves, truth, obs).from_hidden == 0
+    unsure = replace(obs, piles={**obs.piles, pile_zone(p, i): replace(turned_up, confidences=(0.49,))})
+    assert zenuwen_live._unseen_plays(moves, truth, unsure).from_hidden == 1
+    sure = replace(obs, piles={**obs.piles, pile_zone(p, i): replace(turned_up, confidences=(0.9,))})
+    assert zenuwen_live._unseen_plays(moves, truth, sure).from_hidden == 0
