@@ -524,18 +524,24 @@ def _set(seq: tuple[Any, ...], i: int, value: Any) -> tuple[Any, ...]:
     return seq[:i] + (value,) + seq[i + 1 :]
 
 
-def _physical(state: ZenuwenState, t: float, obs: Observation) -> Iterator[tuple[PendingIllegal, ZenuwenState, dict[Unseen, Card]]]:
+def _physical(
+    state: ZenuwenState, t: float, obs: Observation, unread_tops: bool = True
+) -> Iterator[tuple[PendingIllegal, ZenuwenState, dict[Unseen, Card]]]:
     """Every single move a hand could make that the rules forbid, with the table it leaves and the
-    hand card it shows (a hand card laid where it does not fit is the card the centre pile shows).
-    Never a move onto or of a card nobody has read: a stand-in fits nothing, so the rules would
-    forbid any such move (zen4: a 5C played onto a centre card turned while the view was held and
-    covered before it was read was called illegal)."""
+    hand card it shows (a hand card laid where it does not fit is the card the centre pile shows, as is
+    a pile top nobody read played onto a centre pile, with ``unread_tops``: not the card a legal move
+    of the same series would have turned up). Never a move onto a card nobody has read, nor
+    a join of one: a stand-in fits nothing, so the rules would forbid any such move (zen4: a 5C played
+    onto a centre card turned while the view was held and covered before it was read was called
+    illegal)."""
     real: Counter[Card] | None = None
+    read_on_centre: dict[int, Card] = {}
     for j in range(state.players):
         seen = judged(obs, centre_zone(j))
         c = parse_seen(seen.top) if seen is not None else None
         if c is None or not state.centre[j] or c is state.centre[j][-1] or is_unseen(state.centre[j][-1]):
             continue
+        read_on_centre[j] = c
         for p, seat in enumerate(state.seats):
             subs: dict[Unseen, Card] = {}
             if c not in seat.hand:
@@ -552,6 +558,20 @@ def _physical(state: ZenuwenState, t: float, obs: Observation) -> Iterator[tuple
                 yield PendingIllegal(hand_play, v), after, subs
     for p, seat in enumerate(state.seats):
         for i, pile in enumerate(seat.piles):
+            if isinstance(pile.top, Unseen) and unread_tops:
+                # a pile top nobody read, read where it landed on a centre pile (three players, seed 5:
+                # a side seat's KH, read at 0.25 on its pile, laid on a JS and read there at 0.56)
+                for j, c in read_on_centre.items():
+                    real = real if real is not None else real_counts(state)
+                    if real[c] >= state.rules.deck_count:
+                        continue
+                    before = substitute_cards(state, {pile.top: c})
+                    play = Play(p, i, j, t)
+                    v = zenuwen.apply(before, play)
+                    after = _physical_move(before, play)
+                    if isinstance(v, Illegal) and after is not None:
+                        yield PendingIllegal(play, v), after, {pile.top: c}
+                continue
             if pile.top is None or is_unseen(pile.top):
                 continue
             moves: list[Play | Join] = [Play(p, i, j, t) for j in range(state.players)
@@ -696,7 +716,7 @@ def _judge(
         kids = list(_expand(obs, diff, t, depth=1)(start_node))
         seen_laid = [n for n in kids if _glimpsed_play(n.moves[-1], state, live.glimpsed)]
         starts = seen_laid + [start_node] + [n for n in kids if n not in seen_laid]
-        return ENGINE.illegal_explanation(live, obs, starts, lambda s: _physical(s, t, obs), _in_view, match, t, _waiting)
+        return ENGINE.illegal_explanation(live, obs, starts, lambda s: _physical(s, t, obs, unread_tops=s is state), _in_view, match, t, _waiting)
 
     @cache
     def missed_look() -> tuple[LiveZenuwen, list[Finding]] | None:

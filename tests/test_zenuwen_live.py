@@ -979,3 +979,18 @@ def test_a_play_covered_at_once_from_a_pile_read_unsurely_was_not_seen() -> None
     assert zenuwen_live._unseen_plays(moves, truth, unsure).from_hidden == 1
     sure = replace(obs, piles={**obs.piles, pile_zone(p, i): replace(turned_up, confidences=(0.9,))})
     assert zenuwen_live._unseen_plays(moves, truth, sure).from_hidden == 0
+
+
+def test_a_pile_top_nobody_read_laid_against_the_rules_is_judged_on_the_card_read_where_it_landed() -> None:
+    """Three players, seed 5: a side seat's KH, read at 0.25 on its pile (not read), laid on a JS and
+    read there at 0.56, the pile then showing its next card face down. A stand-in is never judged, but
+    the card read where it landed is the card that left: illegal (Z6), in the one clear view that
+    showed it before it was taken back."""
+    live, truth = turned()
+    p, i, j = next((p, i, j) for p, seat in enumerate(truth.seats) for i, pile in enumerate(seat.piles)
+                   for j, top in enumerate(truth.tops()) if i > 0 and not zenuwen.fits(pile.top, top))  # type: ignore[arg-type]
+    live = replace(live, state=zenuwen_live._retop(live.state, pile_zone(p, i), unseen()))
+    physical = zenuwen_live._physical_move(truth, Play(p, i, j, 2.0))
+    assert physical is not None
+    live, f = zenuwen_live.observe(live, view(physical, 2.0, frozenset({(p, i)})))
+    assert [(x.kind, x.rule) for x in f] == [("illegal", "Z6")] and key(f[0].move) == ("play", p, i, j)
