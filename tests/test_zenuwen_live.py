@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 import random
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import Any, Callable
 
 import pytest
 
@@ -790,22 +790,30 @@ def test_a_card_laid_on_a_pile_under_a_hand_waits_for_the_hand_to_go() -> None:
     assert f == [] and after.deferred == zenuwen_live.MAX_DEFERRED + 1
 
 
+def two_plays(second_fits: Callable[[Card, Card, Card, int], bool]) -> tuple[LiveZenuwen, ZenuwenState, tuple[int, int, int], tuple[int, int]]:
+    """A game after the first turn (the first seed that has these) with pile (p, i)'s top fitting centre
+    top j (not the first pile: its next card turns up when it is played) and another pile (q, k) whose
+    top passes ``second_fits(second top, first top, centre top, k)``."""
+    for seed in range(1, 60):
+        live, truth = turned(seed)
+        for p, seat in enumerate(truth.seats):
+            for i, pile in enumerate(seat.piles):
+                for j, top in enumerate(truth.tops()):
+                    if i == 0 or pile.top is None or top is None or not zenuwen.fits(pile.top, top):
+                        continue
+                    for q, other in enumerate(truth.seats):
+                        for k, second in enumerate(other.piles):
+                            if (q, k) != (p, i) and second.top is not None and second_fits(second.top, pile.top, top, k):
+                                return live, truth, (p, i, j), (q, k)
+    raise AssertionError("no seed has such plays")
+
+
 def test_a_card_seen_in_a_view_left_unused_was_seen_all_the_same() -> None:
     """A card laid on a centre pile is read there in a view left unused (a hand over its pile), then
     covered by a second card before a view is taken, its pile now showing a card not read. The play was
     seen, if not in a view taken: the two legal plays are found, not the second card called illegal
     on the first's centre card (three players, seed 21: an 8S read on the centre in a view left unused)."""
-    for seed in range(1, 40):
-        live, truth = turned(seed)
-        tops = truth.tops()
-        pairs = [((p, i, j), (q, k)) for p, seat in enumerate(truth.seats) for i, pile in enumerate(seat.piles)
-                 for j, top in enumerate(tops) if i > 0 and pile.top is not None and top is not None and zenuwen.fits(pile.top, top)
-                 for q, other in enumerate(truth.seats) for k, second in enumerate(other.piles)
-                 if (q, k) != (p, i) and second.top is not None and zenuwen.fits(second.top, pile.top)
-                 and not zenuwen.fits(second.top, top)]
-        if pairs:
-            break
-    (p, i, j), (q, k) = pairs[0]
+    live, truth, (p, i, j), (q, k) = two_plays(lambda second, first, top, k: zenuwen.fits(second, first) and not zenuwen.fits(second, top))
     first, _ = apply(truth, Play(p, i, j, 2.0))
     second, _ = apply(first, Play(q, k, j, 3.0))
     live = replace(live, deferred=zenuwen_live.MAX_DEFERRED - 1)
@@ -888,17 +896,8 @@ def test_a_card_laid_against_the_rules_on_one_read_in_a_view_left_unused_is_judg
     pile), then a 9H laid on it against Z6 with the JD's pile still under the hand. The 9H laid on the
     QC explained that view too, with one move fewer, and was the verdict; the play read in the view
     left unused comes first."""
-    for seed in range(1, 60):
-        live, truth = turned(seed)
-        tops = truth.tops()
-        pairs = [((p, i, j), (q, k)) for p, seat in enumerate(truth.seats) for i, pile in enumerate(seat.piles)
-                 for j, top in enumerate(tops) if i > 0 and pile.top is not None and top is not None and zenuwen.fits(pile.top, top)
-                 for q, other in enumerate(truth.seats) for k, second in enumerate(other.piles)
-                 if (q, k) != (p, i) and k > 0 and second.top is not None
-                 and not zenuwen.fits(second.top, pile.top) and not zenuwen.fits(second.top, top)]
-        if pairs:
-            break
-    (p, i, j), (q, k) = pairs[0]
+    live, truth, (p, i, j), (q, k) = two_plays(
+        lambda second, first, top, k: k > 0 and not zenuwen.fits(second, first) and not zenuwen.fits(second, top))
     first, _ = apply(truth, Play(p, i, j, 2.0))
     hand = {pile_zone(p, i): SeenPile(held=True)}
     obs = view(first, 2.0)
@@ -959,16 +958,7 @@ def test_a_play_covered_at_once_from_a_pile_read_unsurely_was_not_seen() -> None
     played onto a centre pile and covered at once by a twin of that pile's top, in a series of four
     moves; with the 6D taken as not read, two moves explained the view. A play covered in the series
     from a pile read unsurely counts as one nobody saw, as from a pile under a hand."""
-    for seed in range(1, 40):
-        live, truth = turned(seed)
-        tops = truth.tops()
-        pairs = [((p, i, j), (q, k)) for p, seat in enumerate(truth.seats) for i, pile in enumerate(seat.piles)
-                 for j, top in enumerate(tops) if i > 0 and pile.top is not None and top is not None and zenuwen.fits(pile.top, top)
-                 for q, other in enumerate(truth.seats) for k, second in enumerate(other.piles)
-                 if (q, k) != (p, i) and second.top is not None and zenuwen.fits(second.top, pile.top)]
-        if pairs:
-            break
-    (p, i, j), (q, k) = pairs[0]
+    live, truth, (p, i, j), (q, k) = two_plays(lambda second, first, top, k: zenuwen.fits(second, first))
     moves = [Play(p, i, j, 2.0), Play(q, k, j, 2.0)]
     after, _ = apply(truth, moves[0])
     after, _ = apply(after, moves[1])
