@@ -671,7 +671,7 @@ def _onto_unread(state: KlondikeState, move: Move, t: float, known: frozenset[Ca
     up = len(column) - state.hidden[i]
     if unread == list(column[-1:]):
         if len(seen.cards) > up:
-            return None  # (seen, unread, on the column under the cards laid on it)
+            return None  # the view still shows it, unread: a clearer view may read it
     elif not (move.src.startswith("t") and unread == list(state.tableau[int(move.src[1:]) - 1][-move.count:][:1])
               and move.count > 1 and len(seen.cards) < up + move.count):
         return None

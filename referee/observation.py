@@ -33,7 +33,7 @@ until it is covered; the penguins 2S read 2C was read so in two)."""
 DOUBT_BELOW = 0.6
 """A card read less surely than this may be a misread when the view it is in matches no position (right
 reads of the small indices of a whole table score 0.3-0.8 with the shipped models; the misreads that
-got through scored 0.31-0.43)."""
+got through scored 0.31-0.53)."""
 
 
 def count_reads(before: Mapping[str, int], obs: "Observation") -> dict[str, int]:

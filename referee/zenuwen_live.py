@@ -833,15 +833,15 @@ def _guessed_play(live: LiveZenuwen, obs: Observation, t: float) -> tuple[LiveZe
 
 
 class UnseenPlays(NamedTuple):
-    """The plays of a series nobody saw: onto a centre pile that a later play of the series covers
-    (nothing shows the card arrived, nor did a view left unused meanwhile: ``glimpsed``), and"""
+    """How many plays of a series nobody saw: plays onto a centre pile that a later play of the series
+    covers (nothing shows the card arrived, nor did a view left unused meanwhile: ``glimpsed``) ..."""
 
     from_hidden: int
-    """from a pile the view does not read (under a hand, or its card not read: a later view may show
-    more), or"""
+    """... from a pile the view does not read (under a hand, its card not read or read unsurely: a
+    later view may show more)"""
     twins: int
-    """from a pile that reads the very card played (two decks: the other copy turned up under it; two
-    coincidences at once, which no view will tell apart from none)."""
+    """... from a pile that reads the very card played (two decks: the other copy turned up under it;
+    two coincidences at once, which no view will tell apart from none)"""
 
 
 def _unseen_plays(
