@@ -644,6 +644,17 @@ def _under_hand(moves: Sequence[Any], obs: Observation) -> bool:
     return False
 
 
+def _from_under_hand(before: ZenuwenState, after: ZenuwenState, subs: Mapping[Unseen, Card], obs: Observation) -> bool:
+    """Does the series learn a centre card nobody read before (a card turned up) as the top card of a
+    pile under a hand? It may have been played from there onto the turned card, covering it before any
+    view read it (three players, seed 26: the 8D turned up was never read, the 7H played onto it from
+    the pile under the hand was taken for the card turned up, and that 7H, seen leaving its pile in the
+    next view, was judged laid on itself against Z6)."""
+    held = {pile.top for p, seat in enumerate(before.seats) for i, pile in enumerate(seat.piles)
+            if pile.top is not None and not is_unseen(pile.top) and (seen := obs.piles.get(pile_zone(p, i))) is not None and seen.held}
+    return any(isinstance(cp[-1], Unseen) and subs.get(cp[-1]) in held for cp in after.centre if cp)
+
+
 def _unconfirmed(moves: Sequence[Any], state: ZenuwenState, obs: Observation) -> bool:
     """Does a move of the explanation change a pile the view does not show (under a hand, or a card
     not read)? Then the move is a guess: a card laid under the hand could explain the view too."""
@@ -1089,7 +1100,8 @@ def _conclude(
     findings += later
     calls = any(f.kind == "call" for f in findings)
     risky = _covered_risk(state, final, obs) or _unconfirmed(node.moves, state, obs) or (unclear(obs) and calls)
-    if defer and node.moves and (live.deferred < MAX_DEFERRED and risky or live.deferred < MAX_UNDER_HAND and _under_hand(node.moves, obs)):
+    hidden = _under_hand(node.moves, obs) or _from_under_hand(state, node.state, subs, obs)
+    if defer and node.moves and (live.deferred < MAX_DEFERRED and risky or live.deferred < MAX_UNDER_HAND and hidden):
         read = frozenset((z, p.top) for z, p in obs.piles.items() if z.startswith("centre") and not p.held and p.top)
         return replace(deferred(live, obs), glimpsed=live.glimpsed | read), []
     return explained(live, new_state, findings, k, t, frame, _waiting)
@@ -1183,12 +1195,14 @@ def _dealt(rules: ZenuwenRules, p: int) -> int:
     return total // rules.players + (1 if p < total % rules.players else 0)
 
 
-MAX_UNREAD_AT_START = 0.25
+MAX_UNREAD_AT_START = 1 / 3
 """The share of the patience piles whose top the first view may show unread (or not at all: Z2 lays a
 face-up card on each, so it is there, unseen). A stand-in takes its place and is learned when a view
 reads it, as a card turned up unseen is; no move or call rests on it before. With three or four
 players the side and far seats' small indices are read one view in two or three: a table that
-waits for all fifteen or twenty tops at once may never start."""
+waits for all fifteen or twenty tops at once may never start (three players, seed 26: four of the
+side seat's five tops read at 0.15-0.28 in the one view without hands before the first turn, and
+with a quarter allowed the game was never followed)."""
 
 
 def start(observation: Observation, rules: ZenuwenRules | None = None) -> LiveZenuwen:

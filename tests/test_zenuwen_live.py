@@ -984,3 +984,25 @@ def test_a_pile_top_nobody_read_laid_against_the_rules_is_judged_on_the_card_rea
     assert physical is not None
     live, f = zenuwen_live.observe(live, view(physical, 2.0, frozenset({(p, i)})))
     assert [(x.kind, x.rule) for x in f] == [("illegal", "Z6")] and key(f[0].move) == ("play", p, i, j)
+
+
+def test_a_turned_card_covered_from_a_pile_under_a_hand_is_not_taken_for_the_card_that_covers_it() -> None:
+    """Three players (two decks), seed 26: the card turned up on a centre pile was never read, and the
+    7H played onto it from a pile under a hand was taken for the turned card; once the hand left, the
+    7H seen gone from its pile was judged laid on itself against Z6. A centre card learned as the top
+    of a pile under a hand waits for the hand to go."""
+    truth = zenuwen.new_game(zenuwen.deal(1, 3)).state
+    live = zenuwen_live.start(view(truth, 0.0), truth.rules)
+    after_turn, _ = apply(truth, Turn(1.0))
+    p, i, j = fitting_play(after_turn)
+    unread_centre = {centre_zone(j): SeenPile((None,))}
+    turn_view = view(after_turn, 1.0)
+    live, f = zenuwen_live.observe(live, replace(turn_view, piles={**turn_view.piles, **unread_centre}))
+    assert [x.kind for x in f] == ["ambiguous"]  # the new centre card not readable yet
+    after_play, _ = apply(after_turn, Play(p, i, j, 2.0))
+    obs = view(after_play, 2.0)
+    live = replace(live, deferred=zenuwen_live.MAX_DEFERRED)  # (seed 26: views had been left unused before)
+    live, f = zenuwen_live.observe(live, replace(obs, piles={**obs.piles, pile_zone(p, i): SeenPile(held=True)}))
+    assert f == []
+    live, f = zenuwen_live.observe(live, replace(obs, t=2.5))
+    assert moves_of(f) == sorted([("turn",), ("play", p, i, j)])
