@@ -448,8 +448,9 @@ def _explain(live: LiveKlondike, obs: Observation, pairs: bool) -> tuple[LiveKlo
     # just read (the rules assumed another before)
     for move, view in _physical_views(state):
         judge(move, view)
-    if len(found) == 1 and not refused:
-        move, verdict, b = found[0]
+    agreed = (found[0] if len(found) == 1 else _fewest_guess_conflicts(found, obs, known)) if found and not refused else None
+    if agreed is not None:
+        move, verdict, b = agreed
         after, finding = _moved(live, verdict, b, obs)
         return after, [finding]
     if found:
@@ -488,18 +489,31 @@ def _fewest_guess_conflicts(
     unread with the camera's guess another card than the known card it would put there, if only one
     does (penguins, draw 3, seed 48: a draw, or the waste's 5D, read at 0.72 before, laid on the first
     column's unread card with the next waste card unread under it; the column's top, unread, guessed
-    6S as before). A guess never decides a card, but it may tell two explanations apart."""
+    6S as before), a guess of another rank counting more than one of another suit (seed 53: a 3S
+    played up onto the 2S, guessed 3C there). A guess never decides a card, but it may tell two
+    explanations apart."""
 
     def conflicts(state: KlondikeState) -> int:
         view = _view(state)
         tops = {tableau_zone(i): up[-1] for i, (_, up) in enumerate(view.tableau) if up}
         if view.waste:
             tops["waste"] = view.waste[-1]
+        def apart(guessed: Card, card: Card) -> int:
+            return 0 if guessed == card else 1 if guessed.rank == card.rank else 2  # (a suit misread is the likelier)
+
         n = 0
         for zone, card in tops.items():
             seen = obs.piles.get(zone)
-            guess = seen.top_guess if seen is not None and not seen.held else None
-            n += card in known and guess is not None and parse_seen(guess) is not None and guess != card.code
+            guessed = parse_seen(seen.top_guess) if seen is not None and not seen.held else None
+            if card in known and guessed is not None:
+                n += apart(guessed, card)
+        # a foundation shows its top wherever it lies: the nearest known top is the one guessed at
+        up = [c for c in view.foundation_tops if c in known]
+        for zone in FOUNDATION_ZONES:
+            seen = obs.piles.get(zone)
+            guessed = parse_seen(seen.top_guess) if seen is not None and not seen.held else None
+            if guessed is not None and up:
+                n += min(apart(guessed, c) for c in up)
         return n
 
     counts = [conflicts(verdict.state) for _, verdict, _ in found]
@@ -510,12 +524,23 @@ def _fewest_guess_conflicts(
 def _guessed_over(state: KlondikeState, known: frozenset[Card], guessed: Mapping[Card, str], obs: Observation) -> bool:
     """Does the view show the waste's top unread with the camera's guess another card than the top was
     read as, or guessed as when it was not read (one drawn on it, too unsure to read; fresh penguins
-    seed 17: a QH drawn on a card taken for a back)?"""
+    seed 17: a QH drawn on a card taken for a back), or a foundation's top unread with a guess that is
+    none of the known foundation tops (penguins, eight columns, draw 3, seed 53: the waste's 3S played
+    up onto the 2S, read 3C at 0.38 there and the JS left on the waste read JC at 0.32; with the two
+    unsure readings left unread, nothing happened fitted the view)?"""
     pile = obs.piles.get("waste")
     guess = pile.top_guess if pile is not None and not pile.held else None
     top = state.waste[-1] if state.waste else None
     before = None if top is None else top.code if top in known else guessed.get(top)
-    return before is not None and guess is not None and guess not in (before, TAKEN_FOR_A_BACK)
+    if before is not None and guess is not None and guess not in (before, TAKEN_FOR_A_BACK):
+        return True
+    tops = {c.code for c in _view(state).foundation_tops if c in known}
+    for zone in FOUNDATION_ZONES:
+        pile = obs.piles.get(zone)
+        guess = pile.top_guess if pile is not None and not pile.held else None
+        if guess is not None and parse_seen(guess) is not None and guess not in tops:
+            return True
+    return False
 
 
 def observe_further(live: LiveKlondike, obs: Observation) -> tuple[LiveKlondike, list[Finding]]:

@@ -634,3 +634,27 @@ def test_of_two_moves_that_fit_the_one_the_cameras_guesses_agree_with_is_taken()
         live, findings = klondike_live.observe(live, seen)
         assert [f.move for f in findings] == [Move.draw()], (k, findings)
     assert [c.code for c in live.state.waste[-2:]] == ["5H", "6C"]
+
+
+def test_a_foundation_top_shown_unread_and_guessed_another_card_may_have_been_played_on() -> None:
+    """Penguins, eight columns, draw 3, seed 53: the waste's 3S played up onto the 2S was read 3C at
+    0.38 there, and the JS left on the waste read JC at 0.32; with those unsure readings left unread,
+    nothing happened fitted the view. A foundation top shown unread with a guess that is none of the
+    known foundation tops makes the referee look for a move first."""
+    r = KlondikeRules.make(draw=1)
+    truth = klondike.new_game(klondike.deal(1), r)
+    live = klondike_live.start(expected_observation(truth), r)
+    for k in range(7):  # deal 1's seventh card drawn is the AS
+        truth = klondike.replay(truth, [Move.draw()])
+        live, _ = klondike_live.observe(live, expected_observation(truth, t=float(k + 1)))
+    truth = klondike.replay(truth, [Move.move("waste", "foundation")])
+    live, findings = klondike_live.observe(live, expected_observation(truth, t=8.0))
+    assert [f.move for f in findings] == [Move.move("waste", "foundation")]
+    seen = expected_observation(truth, t=9.0)
+    up = next(z for z in klondike_live.FOUNDATION_ZONES if seen.piles[z].cards)
+
+    def guessed(guess: str) -> bool:
+        view = replace(seen, piles={**seen.piles, up: SeenPile((None,), guesses=(guess,))})
+        return klondike_live._guessed_over(live.state, live.known, live.guessed, view)
+
+    assert guessed("2C") and not guessed("AS")
