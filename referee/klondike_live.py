@@ -456,11 +456,13 @@ def _explain(live: LiveKlondike, obs: Observation, pairs: bool) -> tuple[LiveKlo
     if found:
         names = ", ".join([str(m) for m, _, _ in found] + [str(m) for m, _, _, _ in refused])
         return live, [Finding("ambiguous", t, frame=frame, detail=f"several moves fit: {names}")]
-    if refused and len(unjudged) != 1:
+    if refused and len(unjudged) != 1 and not any(p.held for p in obs.piles.values()):
         # the first refused move (a card moved against the rules, or one the view has just shown to be
         # another card than the rules could assume); not where a move the rules cannot judge, with a card
-        # nobody has read that the view no longer shows, explains the view as well: only a move against
-        # the rules is an illegal move
+        # nobody has read that the view no longer shows, explains the view as well (only a move against
+        # the rules is an illegal move), nor while a hand covers a pile: it may hide the legal move
+        # that explains the view (penguins, eight columns, draw 3, seed 54: a 2H played up from the
+        # column under the hand, the 3H up on it from another, judged laid on the AH against K7)
         move, illegal, view, b = refused[0]
         after = replace(live, state=_learn(state, _before_move(state, b)), pending=move, pending_view=view)
         return after, [Finding("illegal", t, move=move, rule=illegal.rule, reason=illegal.reason, frame=frame)]
@@ -549,7 +551,12 @@ def observe_further(live: LiveKlondike, obs: Observation) -> tuple[LiveKlondike,
     after, findings = observe_misread(live, obs)
     if [f.kind for f in findings] != ["unrecognised"]:
         return after, findings
-    return observe_pairs(live, obs)
+    after, findings = observe_pairs(live, obs)
+    if [f.kind for f in findings] == ["unrecognised"] and any(p.held for p in obs.piles.values()):
+        # a hand still over the table may hide what explains the rest (no illegal verdict is drawn
+        # while it does): said as a wait, not as a change nothing explains
+        findings = [replace(findings[0], kind="ambiguous", detail="a hand covers part of the table: waiting for a clearer view")]
+    return after, findings
 
 
 def observe_misread(live: LiveKlondike, obs: Observation) -> tuple[LiveKlondike, list[Finding]]:

@@ -658,3 +658,22 @@ def test_a_foundation_top_shown_unread_and_guessed_another_card_may_have_been_pl
         return klondike_live._guessed_over(live.state, live.known, live.guessed, view)
 
     assert guessed("2C") and not guessed("AS")
+
+
+def test_no_illegal_verdict_while_a_hand_covers_a_pile() -> None:
+    """Penguins, eight columns, draw 3, seed 54: a 2H played up from a column under a hand, then the 3H
+    up on it from another column, was judged laid on the AH against K7. While a hand covers a pile it
+    may hide the legal move that explains the view: the verdict waits for the hand to go (the QD on the
+    KD of the test above, with a hand over the seventh column)."""
+    r = KlondikeRules.make(draw=1)
+    truth = klondike.new_game(klondike.deal(1), r)
+    live = klondike_live.start(expected_observation(truth), r)
+    piles = dict(expected_observation(truth, t=1.0).piles)
+    piles["tableau2"] = SeenPile.of("10S", backs=0)
+    piles["tableau3"] = SeenPile(("KD", "QD"), 2)
+    hand = {**piles, "tableau7": replace(piles["tableau7"], held=True)}
+    after, findings = klondike_live.observe_further(live, Observation(2.0, hand))
+    assert "illegal" not in [f.kind for f in klondike_live.observe(live, Observation(2.0, hand))[1]]
+    assert [f.kind for f in findings] == ["ambiguous"] and after.pending is None
+    live, findings = klondike_live.observe(live, Observation(2.5, piles))
+    assert [(f.kind, f.rule) for f in findings] == [("illegal", "K4")]
