@@ -495,28 +495,22 @@ def _fewest_guess_conflicts(
     played up onto the 2S, guessed 3C there). A guess never decides a card, but it may tell two
     explanations apart."""
 
+    def guess_at(zone: str) -> Card | None:
+        seen = obs.piles.get(zone)
+        return parse_seen(seen.top_guess) if seen is not None and not seen.held else None
+
+    def apart(guessed: Card, card: Card) -> int:
+        return 0 if guessed == card else 1 if guessed.rank == card.rank else 2  # (a suit misread is the likelier)
+
     def conflicts(state: KlondikeState) -> int:
         view = _view(state)
         tops = {tableau_zone(i): up[-1] for i, (_, up) in enumerate(view.tableau) if up}
         if view.waste:
             tops["waste"] = view.waste[-1]
-        def apart(guessed: Card, card: Card) -> int:
-            return 0 if guessed == card else 1 if guessed.rank == card.rank else 2  # (a suit misread is the likelier)
-
-        n = 0
-        for zone, card in tops.items():
-            seen = obs.piles.get(zone)
-            guessed = parse_seen(seen.top_guess) if seen is not None and not seen.held else None
-            if card in known and guessed is not None:
-                n += apart(guessed, card)
+        n = sum(apart(g, card) for zone, card in tops.items() if card in known and (g := guess_at(zone)) is not None)
         # a foundation shows its top wherever it lies: the nearest known top is the one guessed at
         up = [c for c in view.foundation_tops if c in known]
-        for zone in FOUNDATION_ZONES:
-            seen = obs.piles.get(zone)
-            guessed = parse_seen(seen.top_guess) if seen is not None and not seen.held else None
-            if guessed is not None and up:
-                n += min(apart(guessed, c) for c in up)
-        return n
+        return n + sum(min(apart(g, c) for c in up) for zone in FOUNDATION_ZONES if up and (g := guess_at(zone)) is not None)
 
     counts = [conflicts(verdict.state) for _, verdict, _ in found]
     fewest = [x for x, n in zip(found, counts) if n == min(counts)]
