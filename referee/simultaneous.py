@@ -135,6 +135,11 @@ def ref_json(ref: int | Card) -> int | str:
     return ref.code if isinstance(ref, Card) else ref
 
 
+def ref_text(ref: int | Card, place: str) -> str:
+    """A pile in notation: ``pile3`` / ``centre2`` (counted from 1, as the zones are named), or a card."""
+    return f"{place}{ref + 1}" if isinstance(ref, int) else ref.code
+
+
 def event_type(obj: Mapping[str, Any]) -> str:
     """The event's ``op`` (as in the Klondike move lines; ``type``, ``kind`` and ``event`` are read
     too), lower case."""

@@ -33,7 +33,7 @@ from typing import Any, ClassVar, Iterator, Union
 
 from .cards import DECK, Card, CardError, parse_card_list, rank_name
 from .options import choice, int_choice, option, parse_bool, parse_options
-from .simultaneous import adjacent, event_type, read_player, read_ref, read_time, ref_json
+from .simultaneous import adjacent, event_type, read_player, read_ref, read_time, ref_json, ref_text
 from .verdict import Event, Illegal, Legal, NotationError
 
 PLAYERS = 2
@@ -289,11 +289,6 @@ def new_game(deal: StressDeal, rules: StressRules | None = None, t: float = 0.0)
 # --- moves -------------------------------------------------------------------------------------
 
 
-def _ref(ref: int | Card, place: str) -> str:
-    """A pile in notation: ``pile3`` / ``centre2`` (counted from 1, as the zones are named), or a card."""
-    return f"{place}{ref + 1}" if isinstance(ref, int) else ref.code
-
-
 @dataclass(frozen=True, slots=True)
 class Play:
     """S6: ``player`` moves an own row pile onto a centre pile.
@@ -309,7 +304,7 @@ class Play:
 
     def __str__(self) -> str:
         """Notation, as the zones are named: ``p1 pile3->centre2`` (row places are ``pile1``-``pile4``)."""
-        return f"p{self.player + 1} {_ref(self.source, 'pile')}->{_ref(self.to, 'centre')}"
+        return f"p{self.player + 1} {ref_text(self.source, 'pile')}->{ref_text(self.to, 'centre')}"
 
     def to_json(self) -> dict[str, Any]:
         src = {"card": self.source.code} if isinstance(self.source, Card) else {"from": self.source}
@@ -327,7 +322,7 @@ class Stack:
     kind: ClassVar[str] = "stack"
 
     def __str__(self) -> str:
-        return f"p{self.player + 1} {_ref(self.source, 'pile')}->{_ref(self.onto, 'pile')}"
+        return f"p{self.player + 1} {ref_text(self.source, 'pile')}->{ref_text(self.onto, 'pile')}"
 
     def to_json(self) -> dict[str, Any]:
         src = {"card": self.source.code} if isinstance(self.source, Card) else {"from": self.source}

@@ -33,7 +33,7 @@ from typing import Any, ClassVar, Iterator, Union
 
 from .cards import Card, CardError, parse_card_list, shuffled_decks
 from .options import choice, int_choice, option, parse_options
-from .simultaneous import adjacent, event_type, read_player, read_ref, read_time, ref_json
+from .simultaneous import adjacent, event_type, read_player, read_ref, read_time, ref_json, ref_text
 from .verdict import Event, Illegal, Legal, NotationError
 
 PILES = 5
@@ -369,11 +369,6 @@ def new_game(the_deal: ZenuwenDeal | Layout, rules: ZenuwenRules | None = None, 
 # --- moves -------------------------------------------------------------------------------------
 
 
-def _ref(ref: int | Card, place: str) -> str:
-    """A pile in notation: ``pile3`` / ``centre2`` (counted from 1, as the zones are named), or a card."""
-    return f"{place}{ref + 1}" if isinstance(ref, int) else ref.code
-
-
 @dataclass(frozen=True, slots=True)
 class Play:
     """Z6: ``player`` plays the top card of an own pile (or a hand card, Z9) onto a centre pile.
@@ -390,8 +385,8 @@ class Play:
 
     def __str__(self) -> str:
         """Notation, as the zones are named: ``p1 pile3->centre2``, ``p2 hand 7H->centre1``."""
-        src = f"hand {_ref(self.source, 'pile')}" if self.from_hand else _ref(self.source, "pile")
-        return f"p{self.player + 1} {src}->{_ref(self.to, 'centre')}"
+        src = f"hand {ref_text(self.source, 'pile')}" if self.from_hand else ref_text(self.source, "pile")
+        return f"p{self.player + 1} {src}->{ref_text(self.to, 'centre')}"
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {"t": self.t, "player": self.player, "op": self.kind}
@@ -418,7 +413,7 @@ class Join:
     kind: ClassVar[str] = "join"
 
     def __str__(self) -> str:
-        return f"p{self.player + 1} {_ref(self.source, 'pile')}->{_ref(self.onto, 'pile')}"
+        return f"p{self.player + 1} {ref_text(self.source, 'pile')}->{ref_text(self.onto, 'pile')}"
 
     def to_json(self) -> dict[str, Any]:
         src = {"card": self.source.code} if isinstance(self.source, Card) else {"from": self.source}
