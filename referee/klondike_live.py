@@ -431,11 +431,7 @@ def _explain(live: LiveKlondike, obs: Observation, pairs: bool) -> tuple[LiveKlo
         verdict = klondike.apply(state, replace(move, t=t))
         assert isinstance(verdict, Legal)
         judge(move, _view(verdict.state))
-    if len(found) == 1:
-        move, verdict, b = found[0]
-        after, finding = _moved(live, verdict, b, obs)
-        return after, [finding]
-    if len(found) > 1:
+    if found:
         agreed = _fewest_guess_conflicts(found, obs, known)
         if agreed is not None:
             move, verdict, b = agreed
@@ -448,7 +444,7 @@ def _explain(live: LiveKlondike, obs: Observation, pairs: bool) -> tuple[LiveKlo
     # just read (the rules assumed another before)
     for move, view in _physical_views(state):
         judge(move, view)
-    agreed = (found[0] if len(found) == 1 else _fewest_guess_conflicts(found, obs, known)) if found and not refused else None
+    agreed = _fewest_guess_conflicts(found, obs, known) if found and not refused else None
     if agreed is not None:
         move, verdict, b = agreed
         after, finding = _moved(live, verdict, b, obs)
@@ -487,17 +483,16 @@ def _explain(live: LiveKlondike, obs: Observation, pairs: bool) -> tuple[LiveKlo
 def _fewest_guess_conflicts(
     found: list[tuple[Move, Legal[KlondikeState], dict[Card, str]]], obs: Observation, known: frozenset[Card]
 ) -> tuple[Move, Legal[KlondikeState], dict[Card, str]] | None:
-    """Of several legal moves that explain a view, the one that leaves fewest pile tops the view shows
-    unread with the camera's guess another card than the known card it would put there, if only one
-    does (penguins, draw 3, seed 48: a draw, or the waste's 5D, read at 0.72 before, laid on the first
+    """Of the legal moves that explain a view (one: that one), the one that leaves fewest pile tops the
+    view shows unread with the camera's guess another card than the known card it would put there, if
+    only one does (penguins, draw 3, seed 48: a draw, or the waste's 5D, read at 0.72 before, laid on the first
     column's unread card with the next waste card unread under it; the column's top, unread, guessed
     6S as before), a guess of another rank counting more than one of another suit (seed 53: a 3S
     played up onto the 2S, guessed 3C there). A guess never decides a card, but it may tell two
     explanations apart."""
 
     def guess_at(zone: str) -> Card | None:
-        seen = obs.piles.get(zone)
-        return parse_seen(seen.top_guess) if seen is not None and not seen.held else None
+        return parse_seen(_top_guess(obs, zone))
 
     def apart(guessed: Card, card: Card) -> int:
         return 0 if guessed == card else 1 if guessed.rank == card.rank else 2  # (a suit misread is the likelier)
@@ -524,19 +519,20 @@ def _guessed_over(state: KlondikeState, known: frozenset[Card], guessed: Mapping
     none of the known foundation tops (penguins, eight columns, draw 3, seed 53: the waste's 3S played
     up onto the 2S, read 3C at 0.38 there and the JS left on the waste read JC at 0.32; with the two
     unsure readings left unread, nothing happened fitted the view)?"""
-    pile = obs.piles.get("waste")
-    guess = pile.top_guess if pile is not None and not pile.held else None
+    guess = _top_guess(obs, "waste")
     top = state.waste[-1] if state.waste else None
     before = None if top is None else top.code if top in known else guessed.get(top)
     if before is not None and guess is not None and guess not in (before, TAKEN_FOR_A_BACK):
         return True
     tops = {c.code for c in _view(state).foundation_tops if c in known}
-    for zone in FOUNDATION_ZONES:
-        pile = obs.piles.get(zone)
-        guess = pile.top_guess if pile is not None and not pile.held else None
-        if guess is not None and parse_seen(guess) is not None and guess not in tops:
-            return True
-    return False
+    guesses = (_top_guess(obs, zone) for zone in FOUNDATION_ZONES)
+    return any(g is not None and parse_seen(g) is not None and g not in tops for g in guesses)
+
+
+def _top_guess(obs: Observation, zone: str) -> str | None:
+    """The camera's guess at a zone's top card that it could not read (None: read, none, or under a hand)."""
+    pile = obs.piles.get(zone)
+    return pile.top_guess if pile is not None and not pile.held else None
 
 
 def observe_further(live: LiveKlondike, obs: Observation) -> tuple[LiveKlondike, list[Finding]]:

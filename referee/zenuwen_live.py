@@ -956,6 +956,7 @@ def _misread(live: LiveZenuwen, obs: Observation, diff: frozenset[str]) -> tuple
       played onto a 2H and read 3H there). The rules look at ranks only, so a suit misread changes no
       verdict."""
     answers = []
+    real = real_counts(live.state)
     for zone in sorted(diff):
         top = _pile_at(live.state, zone)[-1:]
         seen = judged(obs, zone)
@@ -965,7 +966,6 @@ def _misread(live: LiveZenuwen, obs: Observation, diff: frozenset[str]) -> tuple
         doubtful = live.reads.get(card.code, 0) <= MAX_READS_TO_DOUBT
         # a doubtful card forgotten (a stand-in again); any card taken for another of its rank read in the
         # view, of which the decks hold a copy not known elsewhere
-        real = real_counts(live.state)
         others = sorted((c for c in _same_rank_read(obs, card) if real[c] < live.state.rules.deck_count), key=lambda c: c.code)
         for instead in ([unseen()] if doubtful else []) + others:
             state = _retop(live.state, zone, instead)
