@@ -99,7 +99,7 @@ class LiveReferee:
                 return []
             self._send({"type": "state", "t": table.t, **self.state_message()})
             if self.writer is not None:
-                self.writer.note(table.t, "deal seen: game starts", frame=jpeg)
+                self.writer.note(table.t, "deal seen: game starts", frame=jpeg, state=self.follower.public_state(self.live))
             return []
         if self.ended is not None:
             return []

@@ -74,7 +74,7 @@ Zone names (``calibration.templates``): ``p{seat}.pile1`` .. ``pile5``, ``p{seat
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from functools import cache
 from typing import Any, Callable, Iterator, Mapping, NamedTuple, Sequence
 
@@ -487,6 +487,8 @@ class PendingIllegal:
 
     move: Play | Join
     verdict: Illegal
+    card: Card | None = None
+    """The pile top laid, when the referee knew it (None: a hand card, or a top known from its landing)."""
 
 
 def _physical_move(state: ZenuwenState, move: Play | Join) -> ZenuwenState | None:
@@ -583,7 +585,7 @@ def _physical(
                 if isinstance(v, Illegal):
                     after = _physical_move(state, m)
                     if after is not None:
-                        yield PendingIllegal(m, v), after, {}
+                        yield PendingIllegal(m, v, pile.top), after, {}
 
 
 @dataclass(frozen=True, slots=True)
@@ -597,6 +599,10 @@ class LiveZenuwen(Live[ZenuwenState, PendingIllegal]):
     """A view that several move series explain (a card of which two players hold a copy in the hand,
     say): the picture after each series with what it concluded, until a later view or input fits only
     one of them. ``state`` stays the last position that is certain."""
+    seen_tops: Mapping[str, str] = field(default_factory=dict)
+    """Patience pile zone -> the card its top was last read as, or guessed as when it was too unsure to
+    read (views with a hand over the pile left out): what a move series that takes that card off the
+    pile is held against (:func:`_fewest_guess_conflicts`)."""
 
 
 def _covered_risk(start: ZenuwenState, final: ZenuwenState, obs: Observation) -> bool:
@@ -669,7 +675,67 @@ def observe(live: LiveZenuwen, obs: Observation) -> tuple[LiveZenuwen, list[Find
     taken = after.last is None and not after.deferred and not after.undecided
     if taken and not any(f.kind in ("unrecognised", "ambiguous") for f in findings):
         after = replace(after, reads=count_reads(live.reads, obs))
-    return after, findings
+    # the tops as the position the referee is sure of shows them: from the views it took
+    return replace(after, seen_tops=_seen_tops(live.seen_tops, obs, live.state, after.state) if taken else live.seen_tops), findings
+
+
+def _pile_tops(state: ZenuwenState) -> dict[str, Card | None]:
+    return {pile_zone(p, i): pile.top for p, seat in enumerate(state.seats) for i, pile in enumerate(seat.piles)}
+
+
+def _seen_tops(before: Mapping[str, str], obs: Observation, was: ZenuwenState | None = None, now: ZenuwenState | None = None) -> dict[str, str]:
+    """``before`` with the tops of the patience piles ``obs`` shows (read, else the camera's guess;
+    a pile showing no face-up card drops out; piles under a hand keep what they had, unless the
+    position went from ``was`` to ``now`` with another top there)."""
+    out = dict(before)
+    if was is not None and now is not None:
+        old = _pile_tops(was)
+        for zone, card in _pile_tops(now).items():
+            if old.get(zone) != card:
+                out.pop(zone, None)
+    for zone, pile in obs.piles.items():
+        if ".pile" not in zone or pile.held:
+            continue
+        top = pile.top or pile.top_guess
+        if top is None:
+            out.pop(zone, None)
+        else:
+            out[zone] = top
+    return out
+
+
+def _fewest_guess_conflicts(
+    best: list[Explanation[ZenuwenState]], state: ZenuwenState, seen_tops: Mapping[str, str]
+) -> list[Explanation[ZenuwenState]]:
+    """Of several move series that explain a view, those whose cards taken off the patience piles
+    differ least from what the camera last made of those piles' tops before (a guess of another rank
+    counting more than one of another suit): four players, seed 27, a 4H played from the far seat's
+    pile read 4H at 0.39 before, and another pile of that seat guessed QD all along, also unread;
+    either pile fitted the view, and no later view told them apart. A guess never decides a card, but
+    it may tell two explanations apart."""
+
+    def apart(guess: Card, card: Card) -> int:
+        return 0 if guess == card else 1 if guess.rank == card.rank else 2
+
+    def conflicts(x: Explanation[ZenuwenState]) -> int:
+        now, n = substitute_cards(state, x[3]), 0
+        touched: set[str] = set()  # a pile the series changed before shows another top than was seen
+        for m in x[1].moves:
+            if isinstance(m, (Play, Join)) and isinstance(m.source, int) and not getattr(m, "from_hand", False):
+                zone = pile_zone(m.player, m.source)
+                top = now.seats[m.player].piles[m.source].top
+                guess = parse_seen(seen_tops.get(zone)) if zone not in touched else None
+                if top is not None and not is_unseen(top) and guess is not None:
+                    n += apart(guess, top)
+            touched |= _touches(m, now)
+            v = zenuwen.apply(now, m)
+            if not isinstance(v, Legal):
+                break
+            now = v.state
+        return n
+
+    counts = [conflicts(x) for x in best]
+    return [x for x, n in zip(best, counts) if n == min(counts)]
 
 
 def _judge(
@@ -741,7 +807,30 @@ def _judge(
     def last_looks() -> tuple[LiveZenuwen, list[Finding]] | None:
         if not doubt:
             return None
-        return missed_look() or (_misread(live, obs, diff) if pend is None else None) or weak_look()
+        return shown_first((missed_look, misread_look, weak_look))
+
+    @cache
+    def misread_look() -> tuple[LiveZenuwen, list[Finding]] | None:
+        return _misread(live, obs, diff) if pend is None else None
+
+    def shown_first(
+        looks: Sequence[Callable[[], tuple[LiveZenuwen, list[Finding]] | None]],
+        ok: Callable[[list[Finding]], bool] = lambda findings: True,
+    ) -> tuple[LiveZenuwen, list[Finding]] | None:
+        """The first answer of ``looks`` that ``ok`` takes; but one whose moves change a pile the view
+        does not show gives way to a later one whose moves all show (four players, seed 27: a 3C
+        played from a near pile, read 3S where it landed at 0.52; the pile it left taken for one the
+        camera did not find, and the 3S for a card from a pile under a hand; the 3S read unsurely is
+        the likelier)."""
+        first = None
+        for look in looks:
+            found = look()
+            if found is None or not ok(found[1]):
+                continue
+            if not _unconfirmed([f.move for f in found[1] if f.kind in ("move", "illegal")], state, obs):
+                return found
+            first = first or found
+        return first
 
     if not hits and state.rules.deck_count > 1:
         # an illegal move is likelier than the coincidences the relaxed search allows
@@ -775,10 +864,11 @@ def _judge(
             # 9H laid on a JD was taken for a 10S from a pile not read, laid on the JD and covered by
             # the 9H at once)
             fewest = min(len(x[1].moves) for x in best)
-            for look in (missed_look, illegal_move, weak_look):
-                found = look()
-                if found is not None and _all_seen(found[1], state, obs, fewest):
-                    return found
+            found = shown_first((missed_look, illegal_move, weak_look), lambda findings: _all_seen(findings, state, obs, fewest))
+            if found is not None:
+                return found
+        if len(best) > 1:
+            best = _fewest_guess_conflicts(best, state, live.seen_tops)
         if len(best) > 1 and state.phase in (Phase.CHOOSE, Phase.NEXT):
             # which pile who took cannot be told from the table: wait for choose() / slap()
             return replace(live, last=obs, waiting=_waiting(state)), []
@@ -1067,11 +1157,14 @@ def _in_view(pending: PendingIllegal, obs: Observation) -> bool:
     camera cannot read it is no ground for a verdict (zen3 with run 7: an AC taken up in a hand, its
     pile showing a back, was judged joined against the rules onto a pile whose top the view did not
     read), nor is one taken from a pile the camera does not read (zen4: the far seat's 6D read on a
-    second pile while the pile it lay on showed a card not read, judged joined there against Z3)."""
+    second pile while the pile it lay on showed a card not read, judged joined there against Z3).
+    A card read where it lay, and guessed as that very card where it landed, too unsurely to read,
+    was seen landing (four players, seed 27: a 2C laid on a 4H, guessed 2C there at 0.12-0.29, then
+    read 2S)."""
     move = pending.move
     zone = _landing(move)
     seen = judged(obs, zone) if zone is not None else None
-    if seen is None or seen.top is None:
+    if seen is None or seen.top is None and (pending.card is None or seen.top_guess != pending.card.code):
         return False
     if isinstance(move, Play) and move.from_hand or not isinstance(move.source, int):
         return True
@@ -1248,7 +1341,7 @@ def start(observation: Observation, rules: ZenuwenRules | None = None) -> LiveZe
         raise ValueError(f"cannot start: seen more often than {rules.deck_count} deck(s) hold: {', '.join(over)}")
     layout = Layout(tuple(seats), tuple(centre) if any(centre) else None)
     v = zenuwen.new_game(layout, rules, observation.t)
-    return LiveZenuwen(v.state, waiting=_waiting(v.state), reads=count_reads({}, observation))
+    return LiveZenuwen(v.state, waiting=_waiting(v.state), reads=count_reads({}, observation), seen_tops=_seen_tops({}, observation))
 
 
 def _packets(state: ZenuwenState, t: float) -> tuple[ZenuwenState, list[tuple[Card, ...]]]:

@@ -51,7 +51,7 @@ def test_a_recorded_game_is_refereed_logged_and_published(tmp_path: pathlib.Path
     writer = store.new_game("klondike", rules.spec(), ["Anna"], deal=None)
     messages: list[dict[str, object]] = []
     ref = LiveReferee("klondike", rules, writer=writer, publish=messages.append)
-    truth = klondike.new_game(deal, rules)
+    truth = truth_start = klondike.new_game(deal, rules)
     ref.feed(table_of(truth, 0.0, 0), jpeg=b"\xff\xd8fake")
     # an illegal move first: the 2nd pile's top card laid on the 1st pile's, where it does not fit
     first = table_of(truth, 0.5, 1)
@@ -74,6 +74,9 @@ def test_a_recorded_game_is_refereed_logged_and_published(tmp_path: pathlib.Path
     assert len(recorded) == len(moves)
     assert [r.kind.value for r in log.records][-2:] == ["call", "end"]
     assert [r.kind.value for r in log.records][:3] == ["note", "illegal", "note"]
+    # the header has no deal: the first note carries the deal as seen, for the review page's first step
+    start = log.records[0].data["state"]
+    assert start["tableau"][0]["up"] == [truth_start.tableau[0][-1].code] and start["stock"] == len(truth_start.stock)
     assert (store.game_dir(writer.id) / "frames").exists()
     assert not log.errors
 

@@ -721,3 +721,28 @@ def test_a_lone_column_card_read_too_faintly_stays_a_card_not_read_while_backs_s
     faint = first_column([_det("6S", 20, 175, 0.2), _det("6S", 60, 243, 0.17)])
     assert faint[0] == (("6S",), 0) and faint[-1] == (("6S",), 1)
     assert first_column([])[-1] == ((), 1)
+
+
+def test_a_squared_pile_read_only_too_faintly_is_a_card_not_read_not_an_empty_pile() -> None:
+    """Four players, seed 27: the far seat's QD, its index a few pixels high, read at 0.18-0.25 in
+    every frame (under the tracker's threshold) and nothing else there: the pile was published empty
+    for the whole game. A reading too weak to stand for a card in most frames says a card lies there:
+    it is published as a card not read (its weak score), from the first state on. Nothing read at
+    all: the pile is empty; a back showing: the back."""
+    layout = template("zenuwen", 2)
+    pile = next(z for z in layout.zones if z.name == "p2.pile3").polygon()
+    (x0, y0), (x1, y1) = pile.min(axis=0), pile.max(axis=0)
+
+    def published(dets: list[Detection]) -> list[tuple[tuple[str, ...], int, float]]:
+        tracker = TableTracker(layout, _flat(), TrackerSettings(image_motion=False))
+        out = []
+        for i in range(30):
+            if (s := tracker.update(i / 30, i, dets if i % 4 else [])) is not None:
+                p = s.piles["p2.pile3"]
+                out.append((p.codes, p.backs, round(p.cards[-1].confidence, 2) if p.cards else 0.0))
+        return out
+
+    faint = published([_det("QD", x0 + 8, y0 + 14, 0.2), _det("QD", x1 - 8, y1 - 14, 0.18)])
+    assert [x[:2] for x in faint] == [(("QD",), 0)] and faint[0][2] < 0.25
+    assert [x[:2] for x in published([])] == [((), 0)]
+    assert [x[:2] for x in published([_det("BACK", (x0 + x1) / 2, (y0 + y1) / 2), _det("QD", x0 + 8, y0 + 14, 0.2)])] == [((), 1)]

@@ -114,3 +114,24 @@ def faint_readings(detections: list[Detection], homography: TableHomography, *, 
         return []
     centres = homography.to_table(np.array([d.center for d in weak]))
     return [PhysicalCard(d.card, ((float(c[0]), float(c[1])),), d.confidence) for d, c in zip(weak, centres)]
+
+
+def faint_cards(readings: list[PhysicalCard], span_mm: float) -> list[PhysicalCard]:
+    """The ``faint_readings`` of one frame as cards: two readings of one code within ``span_mm`` of
+    each other are one card's two indices (the nearest pairs first), placed between them, so that a
+    card's zone is where the card lies and not where one corner reaches (a waste card's upper index
+    lies over the foundations' edge)."""
+    out: list[PhysicalCard] = []
+    pairs = sorted(
+        ((float(np.hypot(a.centre_mm[0] - b.centre_mm[0], a.centre_mm[1] - b.centre_mm[1])), i, j)
+         for i, a in enumerate(readings) for j, b in enumerate(readings) if i < j and a.card == b.card),
+    )
+    used: set[int] = set()
+    for d, i, j in pairs:
+        if d > span_mm or i in used or j in used:
+            continue
+        used |= {i, j}
+        a, b = readings[i], readings[j]
+        out.append(PhysicalCard(a.card, a.points_mm + b.points_mm, max(a.confidence, b.confidence)))
+    out += [r for k, r in enumerate(readings) if k not in used]
+    return out

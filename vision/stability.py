@@ -263,6 +263,8 @@ class StabilityFilter:
         back_share = min([share for share in back_shares if share > lo], default=1.0)
         ordered = self._order(zone, present, seen)
         cards = tuple(SeenCard(k[0], sum(h[1] for h in seen[k]) / n) for k in ordered)
+        if not cards and not back_count and not between and not self.fanned[zone]:
+            cards = self._faint_card(zone, window)
         places = tuple(_median_place(seen[k]) for k in ordered) if self.fanned[zone] else ()
         pile = PileState(back_count, cards, back_share)
         why = ("not enough frames yet" if not covered else "motion" if moved
@@ -465,18 +467,28 @@ class StabilityFilter:
         hand) instead of the whole table being held until the next draw covers it (penguins seed 15: a
         10H drawn on the waste, read at 0.17-0.33, lay there 3 s and its draw was never seen), or the
         pile taken for empty (penguins, draw 3, seed 48: the first column's lone 6S, read at 0.08-0.36,
-        published as an empty column, and its card taken for moved)."""
-        if not self.fanned[zone] or pile.codes or not self.window:
+        published as an empty column, and its card taken for moved). (A squared pile gets its faint
+        card in :meth:`_vote`, whatever was published before.)"""
+        if not self.fanned[zone] or pile.codes:
             return None
-        frames = [view.faint.get(zone, []) for view in self.window]
-        if sum(1 for f in frames if f) < self.hi * len(frames):
-            return None
+        faint = self._faint_card(zone, self.window)
+        return replace(pile, cards=faint) if faint else None
+
+    def _faint_card(self, zone: str, window: deque[FrameView]) -> tuple[SeenCard, ...]:
+        """The reading too weak to stand for a card that shows in the zone in most frames of ``window``
+        (the best supported one, with its mean score over the window), or none. A squared pile that
+        shows nothing readable and no back, but such a reading, holds a card the camera cannot read
+        (a far seat's cards, a few pixels an index: four players, seed 27, a queen of diamonds read at
+        0.18-0.25 in every frame was published as an empty pile for the whole game)."""
+        frames = [view.faint.get(zone, []) for view in window]
+        if not frames or sum(1 for f in frames if f) < self.hi * len(frames):
+            return ()
         scores: dict[str, float] = {}
         for readings in frames:
             for code, score in readings:
                 scores[code] = scores.get(code, 0.0) + score
         code = max(scores, key=lambda c: scores[c])
-        return replace(pile, cards=(SeenCard(code, scores[code] / len(frames)),))
+        return (SeenCard(code, scores[code] / len(frames)),)
 
     def _keep_covered_cards(self, votes: dict[str, Vote], view: FrameView) -> dict[str, Vote]:
         """In a fanned pile that keeps its cards (a tableau, not a waste) cards come off the top only: a

@@ -16,7 +16,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from calibration.homography import TableHomography
 from calibration.zones import ZoneLayout
-from vision.card_grouping import faint_readings, group_cards
+from vision.card_grouping import faint_cards, faint_readings, group_cards
 from vision.detections import Detection
 from vision.back_edges import back_edges
 from vision.motion import MotionMeter
@@ -125,8 +125,8 @@ class TableTracker:
         faint = faint_readings(detections, camera, below=s.min_confidence, above=s.min_confidence * FAINT_SHARE)
         view = assign_piles(cards, self.layout, t, index, self.previous,
                             margin_mm=s.zone_margin_mm, hysteresis_mm=s.hysteresis_mm, faint=faint)
-        for reading in faint:
-            zone = self._zone_name(reading.points_mm[0])
+        for reading in faint_cards(faint, s.card_span_mm):
+            zone = self._zone_name(reading.centre_mm)
             if zone in view.zones and not view.zones[zone].cards:
                 view.faint.setdefault(zone, []).append((reading.card, reading.confidence))
         if image is not None and self._edge_zones:

@@ -408,10 +408,15 @@ class GameWriter:
         """Log a change the camera saw but could not explain (never a move)."""
         return self.append(RecordKind.UNRECOGNISED, t, {"detail": detail, **(data or {})}, frame=frame)
 
-    def note(self, t: float, text: str, *, by: str = "", frame: bytes | str | None = None) -> Record:
+    def note(self, t: float, text: str, *, by: str = "", frame: bytes | str | None = None,
+             state: JSONObject | None = None) -> Record:
+        """A note; ``state``: the position it speaks of (the deal as the camera saw it, for a game
+        followed from the table, whose header has no deal to draw the start from)."""
         body: JSONObject = {"text": text}
         if by:
             body["by"] = by
+        if state is not None:
+            body["state"] = state
         return self.append(RecordKind.NOTE, t, body, frame=frame)
 
     def correct(self, t: float, target: int, correction: Correction, *, frame: bytes | str | None = None) -> Record:
