@@ -340,6 +340,22 @@ def _looks_unchanged(moves: Sequence[Any], changed: frozenset[str], state: Zenuw
     return count
 
 
+def _guessed_onto_unchanged(moves: Sequence[Any], changed: frozenset[str], state: ZenuwenState) -> bool:
+    """Does ``moves`` (from ``state``) lay a pile top nobody has seen onto a centre pile that looks as
+    it did? Only the twin of the card it covered, laid after another play, leaves it so: a guess on
+    a coincidence. (Two seen cards doing that can be told: both their piles show another card.)"""
+    for m in moves:
+        if isinstance(m, Play) and not m.from_hand and isinstance(m.source, int) and isinstance(m.to, int):
+            top = state.seats[m.player].piles[m.source].top
+            if centre_zone(m.to) not in changed and top is not None and is_unseen(top):
+                return True
+        v = zenuwen.apply(state, m)
+        if not isinstance(v, Legal):
+            return False
+        state = v.state
+    return False
+
+
 def _must_change(move: Any, state: ZenuwenState) -> tuple[str, ...]:
     """The piles that must look different in the view (or have changed earlier in the series) for
     the move to be part of an explanation: the pile a card leaves (another card shows), and the pile
@@ -775,10 +791,14 @@ def _judge(
     changed = diff | unjudged(obs)
 
     def plausible(moves: Sequence[Any]) -> bool:
-        """At most one coincidence of two decks, and no play from a pile that shows its twin covered
+        """At most one coincidence of two decks, no play from a pile that shows its twin covered
         at once (zen3 with run 7, seed 22: an 8S laid on a 10H was taken for a 9C, its twin turned
-        up under it, then the 8S on it)."""
-        return _looks_unchanged(moves, changed, state) <= 1 and not _unseen_plays(moves, state, obs, live.glimpsed).twins
+        up under it, then the 8S on it), and no play onto a centre pile that looks as it did: a card
+        laid there by a card nobody has seen, the twin of the card it covered (three players, seed
+        26: a far pile's top, learned as 2C and read 2S later, taken for laid on an AD and covered by
+        the other AD from under it; a misread is far likelier)."""
+        return (not _guessed_onto_unchanged(moves, changed, state) and _looks_unchanged(moves, changed, state) <= 1
+                and not _unseen_plays(moves, state, obs, live.glimpsed).twins)
 
     hits = [h for h in breadth_first(start_node, _expand(obs, diff, t, depth=depth), goals, depth, needs=needs)
             if plausible(h[0].moves)]
@@ -807,30 +827,7 @@ def _judge(
     def last_looks() -> tuple[LiveZenuwen, list[Finding]] | None:
         if not doubt:
             return None
-        return shown_first((missed_look, misread_look, weak_look))
-
-    @cache
-    def misread_look() -> tuple[LiveZenuwen, list[Finding]] | None:
-        return _misread(live, obs, diff) if pend is None else None
-
-    def shown_first(
-        looks: Sequence[Callable[[], tuple[LiveZenuwen, list[Finding]] | None]],
-        ok: Callable[[list[Finding]], bool] = lambda findings: True,
-    ) -> tuple[LiveZenuwen, list[Finding]] | None:
-        """The first answer of ``looks`` that ``ok`` takes; but one whose moves change a pile the view
-        does not show gives way to a later one whose moves all show (four players, seed 27: a 3C
-        played from a near pile, read 3S where it landed at 0.52; the pile it left taken for one the
-        camera did not find, and the 3S for a card from a pile under a hand; the 3S read unsurely is
-        the likelier)."""
-        first = None
-        for look in looks:
-            found = look()
-            if found is None or not ok(found[1]):
-                continue
-            if not _unconfirmed([f.move for f in found[1] if f.kind in ("move", "illegal")], state, obs):
-                return found
-            first = first or found
-        return first
+        return missed_look() or (_misread(live, obs, diff) if pend is None else None) or weak_look()
 
     if not hits and state.rules.deck_count > 1:
         # an illegal move is likelier than the coincidences the relaxed search allows
@@ -864,9 +861,10 @@ def _judge(
             # 9H laid on a JD was taken for a 10S from a pile not read, laid on the JD and covered by
             # the 9H at once)
             fewest = min(len(x[1].moves) for x in best)
-            found = shown_first((missed_look, illegal_move, weak_look), lambda findings: _all_seen(findings, state, obs, fewest))
-            if found is not None:
-                return found
+            for look in (missed_look, illegal_move, weak_look):
+                found = look()
+                if found is not None and _all_seen(found[1], state, obs, fewest):
+                    return found
         if len(best) > 1:
             best = _fewest_guess_conflicts(best, state, live.seen_tops)
         if len(best) > 1 and state.phase in (Phase.CHOOSE, Phase.NEXT):
@@ -1160,7 +1158,9 @@ def _in_view(pending: PendingIllegal, obs: Observation) -> bool:
     second pile while the pile it lay on showed a card not read, judged joined there against Z3).
     A card read where it lay, and guessed as that very card where it landed, too unsurely to read,
     was seen landing (four players, seed 27: a 2C laid on a 4H, guessed 2C there at 0.12-0.29, then
-    read 2S)."""
+    read 2S). A card whose pile still shows it, read unsurely where it landed, was not seen leaving
+    (three players, seed 26: a centre JD read 5D at 0.42, and a pile's 5D judged laid on it against Z6,
+    its twin turned up under it)."""
     move = pending.move
     zone = _landing(move)
     seen = judged(obs, zone) if zone is not None else None
@@ -1169,6 +1169,8 @@ def _in_view(pending: PendingIllegal, obs: Observation) -> bool:
     if isinstance(move, Play) and move.from_hand or not isinstance(move.source, int):
         return True
     left = judged(obs, pile_zone(move.player, move.source))
+    if left is not None and pending.card is not None and left.top == pending.card.code and seen.top_weak:
+        return False  # its pile shows it still (a twin under it?), and it is read unsurely where it landed
     return left is not None and (left.top is not None or not left.cards)
 
 

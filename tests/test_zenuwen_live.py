@@ -673,8 +673,13 @@ def test_two_piles_that_look_unchanged_are_not_two_moves() -> None:
     four-player render invented them so); the referee calls the one illegal card instead."""
     live, truth, over = three_after_turn()
     obs = view(truth, 2.0)
-    live, f = zenuwen_live.observe(live, replace(obs, piles={**obs.piles, "centre1": SeenPile((over.code,))}))
+    after, f = zenuwen_live.observe(live, replace(obs, piles={**obs.piles, "centre1": SeenPile((over.code,))}))
     assert [x.kind for x in f] == ["illegal"] and key(f[0].move) == ("play", 2, 4, 0)
+    # read unsurely there, the card its pile still shows was not seen leaving (three players, seed
+    # 26: a centre JD read 5D at 0.42, and a pile's 5D judged laid on it against Z6)
+    unsure = SeenPile((over.code,), confidences=(0.42,))
+    after, f = zenuwen_live.observe(live, replace(obs, piles={**obs.piles, "centre1": unsure}))
+    assert "illegal" not in [x.kind for x in f] and after.pending is None
 
 
 def misread_at_start(seed: int = 3) -> tuple[LiveZenuwen, ZenuwenState, str, str]:
@@ -1065,3 +1070,20 @@ def test_an_illegal_card_guessed_as_itself_where_it_landed_was_seen_landing() ->
     other = next(c for c in ("2S", "2C", "2D") if c != laid.code)
     after, f = zenuwen_live.observe(live, unread(wrong, {centre_zone(j): other}))
     assert "illegal" not in [x.kind for x in f] and after.pending is None
+
+
+def test_a_pile_read_as_another_card_is_not_two_plays_that_leave_the_centre_as_it_was() -> None:
+    """Three players (two decks), seed 26: the far seat's 2S, learned as 2C, read 2S later. Its 2C laid
+    on the AD and the card under it, nobody has seen, being the other AD laid on that would leave
+    the centre pile as it was and the pile showing the 2S: two plays invented on one misreading."""
+    live, truth = turned(3, players=3)
+    p, i, j = next((p, i, j) for p, seat in enumerate(truth.seats) for i, pile in enumerate(seat.piles) if i >= 2
+                   for j, c in enumerate(truth.tops()) if c is not None and zenuwen.fits(pile.top, c))  # type: ignore[arg-type]
+    shown = {c for pile in view(truth, 1.0).piles.values() for c in pile.cards}
+    other = next(c for c in ("9C", "9S", "9H", "9D", "8C", "8S") if c not in shown)
+    obs = view(truth, 2.0)
+    held_zone = pile_zone((p + 1) % 3, 0)
+    misread = replace(obs, piles={**obs.piles, pile_zone(p, i): SeenPile((other,)), held_zone: replace(obs.piles[held_zone], held=True)})
+    after, f = zenuwen_live.observe(live, misread)
+    assert "move" not in [x.kind for x in f], brief(f)
+    assert after.state.centre == truth.centre
