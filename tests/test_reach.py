@@ -46,7 +46,9 @@ def test_the_whole_stress_clip_is_refereed_from_the_camera_alone(tmp_path: Path)
     out = tmp_path / "game.jsonl"
     assert main(["analyze", str(CLIP / "video.mp4"), "--game", "stress", "--calibration", str(CLIP / "calibration.json"),
                  "--out", str(out), "--games-dir", str(tmp_path / "games")]) == 0
-    log = [json.loads(line) for line in out.read_text().splitlines()[1:]]
+    header, *lines = out.read_text().splitlines()
+    assert json.loads(header)["players"] == ["Player 1", "Player 2"]  # no names given: one per seat
+    log = [json.loads(line) for line in lines]
 
     def key(m: dict) -> tuple:
         return m["op"], m.get("player"), m.get("from"), m.get("to"), m.get("pile")

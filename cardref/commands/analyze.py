@@ -70,7 +70,8 @@ def main(args: argparse.Namespace) -> int:
             print(f"cardref analyze: --detector: {exc}", file=sys.stderr)
             return 2
     store = GameStore(args.games_dir)
-    players = [p.strip() for p in args.players.split(",") if p.strip()] or ["player"]
+    seats = int(getattr(rules, "players", 1) or 1)
+    players = [p.strip() for p in args.players.split(",") if p.strip()] or [f"Player {i + 1}" for i in range(seats)]
     writer = store.new_game(args.game, follower.rules_spec(rules), players, deal=None)
     referee = LiveReferee(args.game, rules, writer=writer)
     pipeline = Pipeline(args.video, calibration, referee, detect=detect, realtime=False, replay=replay,
