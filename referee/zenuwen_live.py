@@ -827,7 +827,14 @@ def _judge(
     def last_looks() -> tuple[LiveZenuwen, list[Finding]] | None:
         if not doubt:
             return None
-        return missed_look() or (_misread(live, obs, diff) if pend is None else None) or weak_look()
+        # the first look that explains the view, unless a later one assumes fewer cards nobody had seen
+        # (three players, seed 22: a lone 2S taken as not found and a 2C from under a 10H played, or
+        # the 2S a misread 2C, played where it is read 2C: the second)
+        answers = [a for a in (missed_look(), _misread(live, obs, diff) if pend is None else None, weak_look()) if a is not None]
+        moving = [a for a in answers if any(f.kind in ("move", "illegal") for f in a[1])]
+        if moving and moving[0] is answers[0]:
+            return min(moving, key=lambda a: sum(len(f.learned) for f in a[1]))
+        return answers[0] if answers else None
 
     if not hits and state.rules.deck_count > 1:
         # an illegal move is likelier than the coincidences the relaxed search allows
@@ -1048,10 +1055,14 @@ def _misread(live: LiveZenuwen, obs: Observation, diff: frozenset[str]) -> tuple
     for zone in sorted(diff):
         top = _pile_at(live.state, zone)[-1:]
         seen = judged(obs, zone)
-        if seen is None or not top or is_unseen(top[0]) or parse_seen(seen.top) in (None, top[0]):
-            continue  # only where the camera now reads another card: a face-up card read once never turns back
+        now = parse_seen(seen.top) if seen is not None else None
+        if seen is None or not top or is_unseen(top[0]) or now == top[0]:
+            continue
         card = top[0]
-        doubtful = live.reads.get(card.code, 0) <= MAX_READS_TO_DOUBT
+        # forgotten only where the camera now reads another card: a face-up card read once never turns
+        # back; taken for another of its rank also where its pile shows no card now (three players,
+        # seed 22: a side seat's lone 2C, read 2S, played onto an AS and read 2C there)
+        doubtful = now is not None and live.reads.get(card.code, 0) <= MAX_READS_TO_DOUBT
         # a doubtful card forgotten (a stand-in again); any card taken for another of its rank read in the
         # view, of which the decks hold a copy not known elsewhere
         others = sorted((c for c in _same_rank_read(obs, card) if real[c] < live.state.rules.deck_count), key=lambda c: c.code)

@@ -1087,3 +1087,30 @@ def test_a_pile_read_as_another_card_is_not_two_plays_that_leave_the_centre_as_i
     after, f = zenuwen_live.observe(live, misread)
     assert "move" not in [x.kind for x in f], brief(f)
     assert after.state.centre == truth.centre
+
+
+def test_a_lone_card_read_in_another_suit_is_followed_by_its_rank_when_its_pile_is_empty() -> None:
+    """Three players, seed 22: a side seat's lone 2C, read 2S in every view, played onto an AS and read
+    2C there, its pile now empty. Taken for a pile the camera did not find, the view was explained by
+    a 2C nobody had seen, from under the 10H played from another pile at the same time. The misread
+    assumes no card nobody saw: it is the answer."""
+    for seed in range(1, 40):
+        live, truth = turned(seed)
+        tops = truth.tops()
+        found = next(((p, j) for p, seat in enumerate(truth.seats) for j, top in enumerate(tops)
+                      if seat.piles[0].top is not None and top is not None and zenuwen.fits(seat.piles[0].top, top)), None)
+        if found is not None:
+            break
+    assert found is not None
+    p, j = found
+    real = truth.seats[p].piles[0].top
+    assert real is not None
+    shown = {c for pile in view(truth, 1.0).piles.values() for c in pile.cards}
+    wrong = next(real.code[:-1] + s for s in "CDHS" if real.code[:-1] + s not in shown and s != real.suit)
+    live = replace(live, state=zenuwen_live._retop(live.state, pile_zone(p, 0), card(wrong)), reads={**live.reads, wrong: 5})
+    after, _ = apply(truth, Play(p, 0, j, 2.0))
+    obs = view(after, 2.0)
+    assert obs.piles[pile_zone(p, 0)].cards == ()
+    live, f = zenuwen_live.observe(live, obs)
+    assert moves_of(f) == [("play", p, 0, j)] and f[0].detail == f"the card read {wrong} earlier was misread"
+    assert live.state.centre[j][-1] == real
