@@ -830,11 +830,11 @@ def _judge(
         # the first look that explains the view, unless a later one assumes fewer cards nobody had seen
         # (three players, seed 22: a lone 2S taken as not found and a 2C from under a 10H played, or
         # the 2S a misread 2C, played where it is read 2C: the second)
-        answers = [a for a in (missed_look(), _misread(live, obs, diff) if pend is None else None, weak_look()) if a is not None]
+        answers = [a for a in (missed_look(), _misread(live, obs, diff) if pend is None else None) if a is not None]
         moving = [a for a in answers if any(f.kind in ("move", "illegal") for f in a[1])]
         if moving and moving[0] is answers[0]:
             return min(moving, key=lambda a: sum(len(f.learned) for f in a[1]))
-        return answers[0] if answers else None
+        return answers[0] if answers else weak_look()
 
     if not hits and state.rules.deck_count > 1:
         # an illegal move is likelier than the coincidences the relaxed search allows
