@@ -127,6 +127,18 @@ def shift(x: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     return out
 
 
+def lowres(x: np.ndarray, rng: np.random.Generator, share: float, sides: tuple[int, int] = (10, 24)) -> np.ndarray:
+    """A ``share`` of the batch seen from far: each crop shrunk to ``sides`` pixels across (a far seat's
+    index is 6-9 pixels high in a 1280x720 frame, its crop 10-14) and enlarged back, as the detector's
+    crop of it is."""
+    out = x.copy()
+    for i in np.nonzero(rng.random(len(x)) < share)[0]:
+        side = int(rng.integers(sides[0], sides[1] + 1))
+        small = cv2.resize(x[i], (side, side), interpolation=cv2.INTER_AREA)
+        out[i] = cv2.resize(small, (CROP, CROP), interpolation=cv2.INTER_LINEAR)
+    return out
+
+
 def augment(x: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     """Photometric jitter on a uint8 batch (N, H, W, 3): brightness, contrast, colour, noise, blur."""
     x = x.astype(np.float32)
@@ -185,7 +197,7 @@ def train(a: argparse.Namespace) -> None:
         tot, correct, lsum = 0, 0, 0.0
         for i in range(0, len(perm) - a.batch + 1, a.batch):
             idx = perm[i:i + a.batch]
-            xb = to_tensor(augment(shift(xtr[idx], rng), rng))
+            xb = to_tensor(augment(lowres(shift(xtr[idx], rng), rng, a.lowres), rng))
             yb = torch.from_numpy(ytr[idx])
             out = model(xb)
             loss = F.cross_entropy(out, yb, label_smoothing=0.05)
@@ -199,8 +211,9 @@ def train(a: argparse.Namespace) -> None:
             tot += len(idx)
             correct += int((out.argmax(1) == yb).sum())
         acc = evaluate(model, xva, yva)
+        far = evaluate(model, lowres(xva, np.random.default_rng(0), 1.0), yva)  # the same draw every epoch
         print(f"epoch {epoch + 1}/{a.epochs} loss {lsum / tot:.4f} train_acc {correct / tot:.4f} "
-              f"val_acc {acc:.4f} {time.time() - t0:.0f}s", flush=True)
+              f"val_acc {acc:.4f} val_far_acc {far:.4f} {time.time() - t0:.0f}s", flush=True)
         ck = {"model": model.state_dict(), "opt": opt.state_dict(), "sched": sched.state_dict(),
               "epoch": epoch, "best": max(best, acc), "classes": CLASSES, "arch": a.arch}
         torch.save(ck, last)
@@ -251,6 +264,7 @@ if __name__ == "__main__":
     ap.add_argument("--threads", type=int, default=1)
     ap.add_argument("--real-repeat", type=int, default=2)
     ap.add_argument("--arch", choices=sorted(ARCHS), default="f40")
+    ap.add_argument("--lowres", type=float, default=0.0, help="share of crops seen from far (shrunk and enlarged back)")
     ap.add_argument("--data", nargs="+", default=["data/synth/cls/train"], help="crop folders (CODE/*.png) besides the real ones")
     ap.add_argument("--fresh", action="store_true")
     ap.add_argument("--init", metavar="PT", help="start a new run from this checkpoint's weights")
