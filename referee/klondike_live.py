@@ -41,7 +41,7 @@ from typing import Iterator, Mapping
 from . import klondike
 from .cards import DECK, Card
 from .klondike import SUIT_INDEX, KlondikeRules, KlondikeState, Move
-from .observation import MAX_READS_TO_DOUBT, Finding, Observation, SeenPile, count_reads, parse_seen
+from .observation import MAX_READS_TO_DOUBT, Finding, Observation, SeenPile, count_reads, guess_apart, parse_seen
 from .verdict import Event, Illegal, Legal
 
 FOUNDATION_ZONES = tuple(f"foundation{i + 1}" for i in range(4))
@@ -494,18 +494,15 @@ def _fewest_guess_conflicts(
     def guess_at(zone: str) -> Card | None:
         return parse_seen(_top_guess(obs, zone))
 
-    def apart(guessed: Card, card: Card) -> int:
-        return 0 if guessed == card else 1 if guessed.rank == card.rank else 2  # (a suit misread is the likelier)
-
     def conflicts(state: KlondikeState) -> int:
         view = _view(state)
         tops = {tableau_zone(i): up[-1] for i, (_, up) in enumerate(view.tableau) if up}
         if view.waste:
             tops["waste"] = view.waste[-1]
-        n = sum(apart(g, card) for zone, card in tops.items() if card in known and (g := guess_at(zone)) is not None)
+        n = sum(guess_apart(g, card) for zone, card in tops.items() if card in known and (g := guess_at(zone)) is not None)
         # a foundation shows its top wherever it lies: the nearest known top is the one guessed at
         up = [c for c in view.foundation_tops if c in known]
-        return n + sum(min(apart(g, c) for c in up) for zone in FOUNDATION_ZONES if up and (g := guess_at(zone)) is not None)
+        return n + sum(min(guess_apart(g, c) for c in up) for zone in FOUNDATION_ZONES if up and (g := guess_at(zone)) is not None)
 
     counts = [conflicts(verdict.state) for _, verdict, _ in found]
     fewest = [x for x, n in zip(found, counts) if n == min(counts)]

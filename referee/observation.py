@@ -24,6 +24,12 @@ def parse_seen(code: str | None) -> Card | None:
         return None
 
 
+def guess_apart(guess: Card, card: Card) -> int:
+    """How far the camera's guess is from a card, for telling explanations apart: 0 the card, 1 another
+    suit of its rank (a suit misread is the likelier), 2 another rank."""
+    return 0 if guess == card else 1 if guess.rank == card.rank else 2
+
+
 MAX_READS_TO_DOUBT = 2
 """A learned card read in more of the views the referee took is not doubted when a view matches no
 position: a reading that contradicts it is the misread (a card on show lies read in every view taken

@@ -80,7 +80,7 @@ from typing import Any, Callable, Iterator, Mapping, NamedTuple, Sequence
 
 from . import zenuwen
 from .cards import RANKS, Card
-from .observation import MAX_READS_TO_DOUBT, Finding, Observation, SeenPile, count_reads, parse_seen
+from .observation import MAX_READS_TO_DOUBT, Finding, Observation, SeenPile, count_reads, guess_apart, parse_seen
 from .options import to_spec
 from .speed_live import (
     Binder, Engine, Explanation, Live, Node, Unseen, best_explanations, breadth_first, centre_zone, deferred,
@@ -730,9 +730,6 @@ def _fewest_guess_conflicts(
     either pile fitted the view, and no later view told them apart. A guess never decides a card, but
     it may tell two explanations apart."""
 
-    def apart(guess: Card, card: Card) -> int:
-        return 0 if guess == card else 1 if guess.rank == card.rank else 2
-
     def conflicts(x: Explanation[ZenuwenState]) -> int:
         now, n = substitute_cards(state, x[3]), 0
         touched: set[str] = set()  # a pile the series changed before shows another top than was seen
@@ -742,7 +739,7 @@ def _fewest_guess_conflicts(
                 top = now.seats[m.player].piles[m.source].top
                 guess = parse_seen(seen_tops.get(zone)) if zone not in touched else None
                 if top is not None and not is_unseen(top) and guess is not None:
-                    n += apart(guess, top)
+                    n += guess_apart(guess, top)
             touched |= _touches(m, now)
             v = zenuwen.apply(now, m)
             if not isinstance(v, Legal):
