@@ -385,13 +385,23 @@ def _twin_may_turn_up(state: ZenuwenState, pile: ZPile) -> bool:
 
 
 def _expand(
-    obs: Observation, diff: frozenset[str], t: float, strict: bool = True, depth: int = MAX_DEPTH
+    obs: Observation, diff: frozenset[str], t: float, strict: bool = True, depth: int = MAX_DEPTH,
+    glimpsed: frozenset[tuple[str, str]] = frozenset(),
 ) -> Callable[[Node[ZenuwenState]], Iterator[Node[ZenuwenState]]]:
     """Children of a search node. ``strict``: a card may leave only a pile that looks different in
     the view; not strict (the second try, two decks only): also a pile whose next card happens to be
-    another copy of the card that left."""
+    another copy of the card that left. ``glimpsed``: (centre zone, card) read in views left unused,
+    which a pile top nobody read may have been (covered since)."""
 
     hidden = unjudged(obs)  # a hand over it, or a card not read: it may have changed unseen
+    # the cards that may have landed on each centre pile: the one the view reads on top, and those
+    # views left unused read there (three players, seed 29: a 10H from a pile nobody read, read on
+    # the centre pile while a hand hovered elsewhere, then covered by a JS)
+    landed: list[tuple[int, Card]] = []
+    for zone, code in [(z, p.top) for z, p in sorted(obs.piles.items()) if not p.held] + sorted(glimpsed):
+        c = parse_seen(code)
+        if zone.startswith("centre") and zone[6:].isdigit() and c is not None and (int(zone[6:]) - 1, c) not in landed:
+            landed.append((int(zone[6:]) - 1, c))
 
     def expand(node: Node[ZenuwenState]) -> Iterator[Node[ZenuwenState]]:
         state = node.state
@@ -431,14 +441,12 @@ def _expand(
         # a card not seen before lands on a centre pile: a pile top turned up but not yet seen, or
         # a hand card taken up face down (Z9)
         real: Counter[Card] | None = None
-        for j in range(state.players):
+        for j, laid in landed:
             zone = centre_zone(j)
-            seen = judged(obs, zone)
-            c = parse_seen(seen.top) if seen is not None else None
-            if c is None or zone not in diff | node.touched:
+            if zone not in diff | node.touched:
                 continue
             real = real if real is not None else real_counts(state)
-            if real[c] >= state.rules.deck_count:
+            if real[laid] >= state.rules.deck_count:
                 continue
             for p, seat in enumerate(state.seats):
                 if node.count[p] >= MAX_PER_PLAYER:
@@ -447,15 +455,15 @@ def _expand(
                     u = pile.top
                     if isinstance(u, Unseen) and (not strict or pile_zone(p, i) in diff | node.touched | hidden):
                         move = Play(p, i, j, t)
-                        v = zenuwen.apply(substitute_cards(state, {u: c}), move)
+                        v = zenuwen.apply(substitute_cards(state, {u: laid}), move)
                         if isinstance(v, Legal):
-                            yield node.then(v.state, move, p, ((u, c),), _touches(move, state), ENGINE.called(v))
+                            yield node.then(v.state, move, p, ((u, laid),), _touches(move, state), ENGINE.called(v))
                 h = next((x for x in seat.hand if isinstance(x, Unseen)), None)
                 if h is not None:
-                    move = Play(p, c, j, t, True)
-                    v = zenuwen.apply(substitute_cards(state, {h: c}), move)
+                    move = Play(p, laid, j, t, True)
+                    v = zenuwen.apply(substitute_cards(state, {h: laid}), move)
                     if isinstance(v, Legal):
-                        yield node.then(v.state, move, p, ((h, c),), _touches(move, state), ENGINE.called(v))
+                        yield node.then(v.state, move, p, ((h, laid),), _touches(move, state), ENGINE.called(v))
         # a hand card nobody saw, covered at once by another card: judged as a card of a rank that
         # fits (its suit does not matter and is not claimed: it stays unseen in what is concluded)
         for p, seat in enumerate(state.seats):
@@ -797,7 +805,7 @@ def _judge(
         return (not _guessed_onto_unchanged(moves, changed, state) and _looks_unchanged(moves, changed, state) <= 1
                 and not _unseen_plays(moves, state, obs, live.glimpsed).twins)
 
-    hits = [h for h in breadth_first(start_node, _expand(obs, diff, t, depth=depth), goals, depth, needs=needs)
+    hits = [h for h in breadth_first(start_node, _expand(obs, diff, t, depth=depth, glimpsed=live.glimpsed), goals, depth, needs=needs)
             if plausible(h[0].moves)]
 
     @cache
@@ -838,7 +846,7 @@ def _judge(
         found = illegal_move() or last_looks()
         if found is not None:
             return found
-        hits = [h for h in breadth_first(start_node, _expand(obs, diff, t, False, depth), goals, depth, RELAXED_BUDGET, needs)
+        hits = [h for h in breadth_first(start_node, _expand(obs, diff, t, False, depth, live.glimpsed), goals, depth, RELAXED_BUDGET, needs)
                 if plausible(h[0].moves)]
 
     if hits:
@@ -856,7 +864,10 @@ def _judge(
                     after, findings = _judge(live, merged, doubt, defer, weak, remember=False)
                     if _taken_legal(live, after, findings):
                         return after, findings
-        unseen = [_unseen_plays(x[1].moves, state, obs, live.glimpsed).from_hidden for x in best]
+        # (each series with the cards it reveals: a card nobody had read on its pile may have been
+        # glimpsed where it landed, in a view left unused; three players, seed 29: a 10H read on the
+        # centre pile in three views a hand elsewhere left unused, then covered by a JS)
+        unseen = [_unseen_plays(x[1].moves, substitute_cards(state, x[3]), obs, live.glimpsed).from_hidden for x in best]
         last_chance = not defer or live.deferred >= MAX_DEFERRED
         if last_chance and all(unseen):
             # every legal series needs a card nobody saw, and no later view may show more: a shorter
@@ -963,8 +974,8 @@ def _unseen_plays(
             seen = judged(obs, zone)
             if covered and (zone in hidden or seen is not None and seen.top_weak):
                 from_hidden += 1
-            elif covered and seen is not None and played is not None and seen.top == seen_code(played):
-                twins += 1
+            elif covered and seen is not None and played is not None and seen.top is not None and seen.top == seen_code(played):
+                twins += 1  # (a pile showing no card is no twin of a card nobody saw)
         v = zenuwen.apply(state, m)
         if not isinstance(v, Legal):
             break

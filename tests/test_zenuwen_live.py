@@ -1114,3 +1114,30 @@ def test_a_lone_card_read_in_another_suit_is_followed_by_its_rank_when_its_pile_
     live, f = zenuwen_live.observe(live, obs)
     assert moves_of(f) == [("play", p, 0, j)] and f[0].detail == f"the card read {wrong} earlier was misread"
     assert live.state.centre[j][-1] == real
+
+
+def test_a_card_nobody_read_on_its_pile_glimpsed_where_it_landed_and_covered_is_a_play() -> None:
+    """Three players, seed 29: a side seat's lone 10H, never read on its pile, played onto a JH and
+    read there only in views a hand elsewhere left unused, then covered by a JS. The JS alone on the
+    JH was judged illegal; the 10H glimpsed on that pile is the card the unread pile held."""
+    for seed in range(1, 60):
+        live, truth = turned(seed)
+        tops = truth.tops()
+        found = next(((p, j, q, k) for p, seat in enumerate(truth.seats) for j, top in enumerate(tops)
+                      if seat.piles[0].top is not None and top is not None and zenuwen.fits(seat.piles[0].top, top)
+                      for q, other in enumerate(truth.seats) for k, pile in enumerate(other.piles)
+                      if k > 0 and pile.top is not None and zenuwen.fits(pile.top, seat.piles[0].top)
+                      and not zenuwen.fits(pile.top, top)), None)
+        if found is not None:
+            break
+    assert found is not None
+    p, j, q, k = found
+    lone = truth.seats[p].piles[0].top
+    assert lone is not None
+    live = replace(live, state=zenuwen_live._retop(live.state, pile_zone(p, 0), unseen()),
+                   glimpsed=frozenset({(centre_zone(j), lone.code)}))
+    truth, _ = apply(truth, Play(p, 0, j, 2.0))
+    truth, _ = apply(truth, Play(q, k, j, 2.0))
+    live, f = zenuwen_live.observe(live, view(truth, 3.0))
+    assert moves_of(f) == sorted([("play", p, 0, j), ("play", q, k, j)]), brief(f)
+    assert live.state.centre[j][-2:] == truth.centre[j][-2:]
