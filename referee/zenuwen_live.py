@@ -891,7 +891,7 @@ def _judge(
             return _undecided(live, obs, [_conclude(live, obs, x, t, defer) for x in best], ambiguous)
         return _conclude(live, obs, best[0], t, defer)
 
-    found = illegal_move() or last_looks()
+    found = illegal_move() or last_looks() or (_stepped(live, obs, doubt, weak) if defer else None)
     if found is not None:
         return found
 
@@ -899,6 +899,24 @@ def _judge(
         # piles being taken, cards being gathered: wait for the choice or the next layout
         return replace(live, last=obs, waiting=_waiting(state)), []
     return replace(live, last=obs), [Finding("unrecognised", t, frame=frame, detail=_difference(state, obs))]
+
+
+def _stepped(live: LiveZenuwen, obs: Observation, doubt: bool, weak: bool) -> tuple[LiveZenuwen, list[Finding]] | None:
+    """A view nothing explains from the certain position, judged from the one the view left unused
+    before it leads to, when legal moves explain that view: the moves made meanwhile may have left
+    nothing in common with the position (four players, seed 32: a clear view showed the turn and a
+    9S laid on a turned card at once, and was left unused for a side seat's card not read; the views
+    after it, with two more plays, were unrecognised for six seconds)."""
+    if not live.deferred or live.last is None or live.last is obs:
+        return None
+    before = replace(live, deferred=0, last=None)
+    stepped, first = _judge(before, live.last, doubt, defer=False, weak=weak)
+    if not any(f.kind == "move" for f in first) or not _taken_legal(before, stepped, first):
+        return None
+    after, then = _judge(stepped, obs, doubt, weak=weak)
+    if any(f.kind in ("unrecognised", "ambiguous") for f in then) or after.undecided:
+        return None
+    return after, first + then
 
 
 def _remembered(obs: Observation, before: Observation) -> Observation:

@@ -122,3 +122,18 @@ def test_the_same_unrecognised_change_is_reported_once(tmp_path: pathlib.Path) -
     reported = [m["t"] for m in messages if m["type"] == "verdict"]
     assert reported == [1.0, 4.0, 6.0, 8.0]
     assert [r.t for r in store.read(writer.id).records if r.kind.value == "unrecognised"] == reported
+
+
+def test_a_view_left_unused_is_the_step_to_a_view_nothing_else_explains() -> None:
+    """Four players (two decks), fresh render seed 32, three of the table states the camera published
+    (tests/data/zenuwen4_stepped_views.jsonl): the deal; a clear view with the turn and a 9S laid on
+    one of the turned cards at once, left unused for a side seat's card not read; a view two seconds
+    later with hands over the centre piles and another card in play. From the deal nothing explains
+    the last view (it was unrecognised, and so were the views of the next six seconds); from the view
+    left unused, the turn and the 9S do."""
+    views = [TableState.from_json(json.loads(x)) for x in (DATA / "zenuwen4_stepped_views.jsonl").read_text().splitlines()]
+    ref = LiveReferee("zenuwen", "players=4,decks=2,empty_stock=turn_opponents,pile_choice=winner_chooses")
+    assert ref.feed(views[0]) == [] and ref.feed(views[1]) == []
+    found = ref.feed(views[2])
+    assert [(f.kind, str(f.move)) for f in found] == [("move", "all turn a card"), ("move", "p4 pile3->centre3")]
+    assert [c.code for c in ref.live.state.centre[2]][-1] == "9S"
