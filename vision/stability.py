@@ -478,8 +478,8 @@ class StabilityFilter:
         """The reading too weak to stand for a card that shows in the zone in most frames of ``window``
         (the best supported one, with its mean score over the window), or none. A squared pile that
         shows nothing readable and no back, but such a reading, holds a card the camera cannot read
-        (a far seat's cards, a few pixels an index: four players, seed 27, a queen of diamonds read at
-        0.18-0.25 in every frame was published as an empty pile for the whole game)."""
+        (a far seat's cards, their indices a few pixels high: four players, seed 27, a queen of
+        diamonds read at 0.18-0.25 in every frame was published as an empty pile for the whole game)."""
         frames = [view.faint.get(zone, []) for view in window]
         if not frames or sum(1 for f in frames if f) < self.hi * len(frames):
             return ()
