@@ -323,20 +323,35 @@ def _unguess(node: Node[ZenuwenState], final: ZenuwenState, findings: list[Findi
     return replace(final, centre=tuple(centre))
 
 
+def _replayed(moves: Sequence[Any], state: ZenuwenState) -> Iterator[tuple[int, Any, ZenuwenState, ZenuwenState | None]]:
+    """Each move of a series with its index, the position before it and the one after it (None: the
+    move is not legal there, e.g. a stand-in played as it is; the next move is replayed from before)."""
+    for k, m in enumerate(moves):
+        v = zenuwen.apply(state, m)
+        after = v.state if isinstance(v, Legal) else None
+        yield k, m, state, after
+        state = after if after is not None else state
+
+
+def _left_pile(move: Any) -> str | None:
+    """The patience pile a play or join takes its card from (None: a hand card, or another move)."""
+    if isinstance(move, (Play, Join)) and isinstance(move.source, int) and not getattr(move, "from_hand", False):
+        return pile_zone(move.player, move.source)
+    return None
+
+
 def _looks_unchanged(moves: Sequence[Any], changed: frozenset[str], state: ZenuwenState) -> int:
     """How many coincidences of two decks ``moves`` (from ``state``) need: a card taken from a pile that
     looks as it did (the card under it its twin), a new centre card laid on its twin (three players,
     seed 21 with run 7: a turn whose new cards on two piles were the twins of the cards they covered
     explained a 7H played on the third)."""
     count = 0
-    for m in moves:
-        v = zenuwen.apply(state, m)
-        after = v.state if isinstance(v, Legal) else state
-        if isinstance(m, (Play, Join)) and isinstance(m.source, int) and not getattr(m, "from_hand", False):
-            count += pile_zone(m.player, m.source) not in changed
-        elif isinstance(m, Turn):
-            count += sum(1 for j, (a, b) in enumerate(zip(state.centre, after.centre)) if len(b) > len(a) and centre_zone(j) not in changed)
-        state = after
+    for _, m, before, after in _replayed(moves, state):
+        left = _left_pile(m)
+        if left is not None:
+            count += left not in changed
+        elif isinstance(m, Turn) and after is not None:
+            count += sum(1 for j, (a, b) in enumerate(zip(before.centre, after.centre)) if len(b) > len(a) and centre_zone(j) not in changed)
     return count
 
 
@@ -344,15 +359,13 @@ def _guessed_onto_unchanged(moves: Sequence[Any], changed: frozenset[str], state
     """Does ``moves`` (from ``state``) lay a pile top nobody has seen onto a centre pile that looks as
     it did? Only the twin of the card it covered, laid after another play, leaves it so: a guess on
     a coincidence. (Two seen cards doing that can be told: both their piles show another card.)"""
-    for m in moves:
+    for _, m, before, after in _replayed(moves, state):
         if isinstance(m, Play) and not m.from_hand and isinstance(m.source, int) and isinstance(m.to, int):
-            top = state.seats[m.player].piles[m.source].top
+            top = before.seats[m.player].piles[m.source].top
             if centre_zone(m.to) not in changed and top is not None and is_unseen(top):
                 return True
-        v = zenuwen.apply(state, m)
-        if not isinstance(v, Legal):
+        if after is None:
             return False
-        state = v.state
     return False
 
 
@@ -739,20 +752,18 @@ def _fewest_guess_conflicts(
     it may tell two explanations apart."""
 
     def conflicts(x: Explanation[ZenuwenState]) -> int:
-        now, n = substitute_cards(state, x[3]), 0
+        n = 0
         touched: set[str] = set()  # a pile the series changed before shows another top than was seen
-        for m in x[1].moves:
-            if isinstance(m, (Play, Join)) and isinstance(m.source, int) and not getattr(m, "from_hand", False):
-                zone = pile_zone(m.player, m.source)
+        for _, m, now, after in _replayed(x[1].moves, substitute_cards(state, x[3])):
+            zone = _left_pile(m)
+            if zone is not None:
                 top = now.seats[m.player].piles[m.source].top
                 guess = parse_seen(seen_tops.get(zone)) if zone not in touched else None
                 if top is not None and not is_unseen(top) and guess is not None:
                     n += guess_apart(guess, top)
             touched |= _touches(m, now)
-            v = zenuwen.apply(now, m)
-            if not isinstance(v, Legal):
+            if after is None:
                 break
-            now = v.state
         return n
 
     counts = [conflicts(x) for x in best]
@@ -982,9 +993,9 @@ def _unseen_plays(
     """The plays of a series (from ``state``) nobody saw."""
     hidden = unjudged(obs)
     from_hidden = twins = 0
-    for k, m in enumerate(moves):
+    for k, m, before, after in _replayed(moves, state):
         if isinstance(m, Play) and not m.from_hand and isinstance(m.source, int):
-            played = state.seats[m.player].piles[m.source].top
+            played = before.seats[m.player].piles[m.source].top
             covered = any(isinstance(later, Play) and later.to == m.to for later in moves[k + 1 :]) and (
                 played is None or (centre_zone(m.to), played.code) not in glimpsed  # type: ignore[arg-type]
             )
@@ -994,10 +1005,8 @@ def _unseen_plays(
                 from_hidden += 1
             elif covered and seen is not None and played is not None and seen.top is not None and seen.top == seen_code(played):
                 twins += 1  # (a pile showing no card is no twin of a card nobody saw)
-        v = zenuwen.apply(state, m)
-        if not isinstance(v, Legal):
+        if after is None:
             break
-        state = v.state
     return UnseenPlays(from_hidden, twins)
 
 
@@ -1131,11 +1140,7 @@ def _same_rank_read(obs: Observation, card: Card) -> set[Card]:
 
 def _moved(findings: Sequence[Finding], zone: str) -> bool:
     """Does a move found take the top card of the pile ``zone``?"""
-    return any(
-        f.kind == "move" and isinstance(f.move, (Play, Join)) and isinstance(f.move.source, int)
-        and not getattr(f.move, "from_hand", False) and pile_zone(f.move.player, f.move.source) == zone
-        for f in findings
-    )
+    return any(f.kind == "move" and _left_pile(f.move) == zone for f in findings)
 
 
 def _weak_read(live: LiveZenuwen, obs: Observation, diff: frozenset[str]) -> tuple[LiveZenuwen, list[Finding]] | None:
