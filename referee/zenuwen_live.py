@@ -340,6 +340,12 @@ def _left_pile(move: Any) -> str | None:
     return None
 
 
+def _shows_still(seen: SeenPile | None, card: Card | None) -> bool:
+    """Does the pile, as the view reads it, show the very card that left it (two decks: its twin turned
+    up under it; or it never left)?"""
+    return seen is not None and card is not None and seen.top is not None and seen.top == seen_code(card)
+
+
 def _looks_unchanged(moves: Sequence[Any], changed: frozenset[str], state: ZenuwenState) -> int:
     """How many coincidences of two decks ``moves`` (from ``state``) need: a card taken from a pile that
     looks as it did (the card under it its twin), a new centre card laid on its twin (three players,
@@ -964,7 +970,7 @@ def _guessed_play(live: LiveZenuwen, obs: Observation, t: float) -> tuple[LiveZe
             source = judged(view, pile_zone(move.player, move.source))
             left = state.seats[move.player].piles[move.source].top
             # the pile shows a card read, and not the one that left (its twin turned up: a coincidence)
-            return source is not None and source.top is not None and left is not None and source.top != seen_code(left)
+            return source is not None and source.top is not None and left is not None and not _shows_still(source, left)
 
         start = Node(state, count=(0,) * state.players)
         expand = _expand(view, differing_zones(state, view), t, strict=False, depth=1)
@@ -1003,8 +1009,8 @@ def _unseen_plays(
             seen = judged(obs, zone)
             if covered and (zone in hidden or seen is not None and seen.top_weak):
                 from_hidden += 1
-            elif covered and seen is not None and played is not None and seen.top is not None and seen.top == seen_code(played):
-                twins += 1  # (a pile showing no card is no twin of a card nobody saw)
+            elif covered and _shows_still(seen, played):
+                twins += 1
         if after is None:
             break
     return UnseenPlays(from_hidden, twins)
@@ -1211,7 +1217,7 @@ def _in_view(pending: PendingIllegal, obs: Observation) -> bool:
     if isinstance(move, Play) and move.from_hand or not isinstance(move.source, int):
         return True
     left = judged(obs, pile_zone(move.player, move.source))
-    if left is not None and pending.card is not None and left.top == pending.card.code and seen.top_weak:
+    if _shows_still(left, pending.card) and seen.top_weak:
         return False  # its pile shows it still (a twin under it?), and it is read unsurely where it landed
     return left is not None and (left.top is not None or not left.cards)
 
