@@ -639,6 +639,11 @@ def seat_zone(zone: str, seats: Sequence[T]) -> tuple[int, T, str] | None:
     return int(seat) - 1, seats[int(seat) - 1], place
 
 
+def centre_number(zone: str) -> int | None:
+    """``centre{K}`` (counted from 1) as centre pile ``K-1``; None for another zone."""
+    return int(zone[6:]) - 1 if zone.startswith("centre") and zone[6:].isdigit() else None
+
+
 def pile_number(place: str) -> int | None:
     """``pile{K}`` (counted from 1) as pile ``K-1``; None for another place."""
     return int(place[4:]) - 1 if place.startswith("pile") and place[4:].isdigit() else None

@@ -83,7 +83,7 @@ from .cards import RANKS, Card
 from .observation import MAX_READS_TO_DOUBT, Finding, Observation, SeenPile, count_reads, guess_apart, parse_seen
 from .options import to_spec
 from .speed_live import (
-    Binder, Engine, Explanation, Live, Node, Unseen, best_explanations, breadth_first, centre_zone, deferred,
+    Binder, Engine, Explanation, Live, Node, Unseen, best_explanations, breadth_first, centre_number, centre_zone, deferred,
     difference, differing, explained, fits, hide_cards, is_unseen, judged, later_view, pile_number,
     pile_zone, public_picture, real_counts, seat_zone, seen_code, shown_codes, stock_zone, swap_cards, targets,
     unclear, unjudged, unseen,
@@ -155,9 +155,9 @@ def _zone_ok(state: ZenuwenState, zone: str, seen: SeenPile, b: Binder) -> bool:
     """Does one seen zone fit the position?"""
     ending = state.phase in (Phase.CHOOSE, Phase.NEXT, Phase.MATCH_OVER)
     if zone.startswith("centre"):
-        if not zone[6:].isdigit():
+        j = centre_number(zone)
+        if j is None:
             return True
-        j = int(zone[6:]) - 1
         if not 0 <= j < len(state.centre):
             return not seen.cards
         cpile = state.centre[j]
@@ -418,9 +418,9 @@ def _expand(
     # the centre pile while a hand hovered elsewhere, then covered by a JS)
     landed: list[tuple[int, Card]] = []
     for zone, code in [(z, p.top) for z, p in sorted(obs.piles.items()) if not p.held] + sorted(glimpsed):
-        c = parse_seen(code)
-        if zone.startswith("centre") and zone[6:].isdigit() and c is not None and (int(zone[6:]) - 1, c) not in landed:
-            landed.append((int(zone[6:]) - 1, c))
+        j, c = centre_number(zone), parse_seen(code)
+        if j is not None and c is not None and (j, c) not in landed:
+            landed.append((j, c))
 
     def expand(node: Node[ZenuwenState]) -> Iterator[Node[ZenuwenState]]:
         state = node.state
@@ -1175,8 +1175,8 @@ def _top(state: ZenuwenState, zone: str) -> tuple[int, str | None]:
 
 
 def _pile_at(state: ZenuwenState, zone: str) -> tuple[Card, ...]:
-    if zone.startswith("centre") and zone[6:].isdigit():
-        j = int(zone[6:]) - 1
+    j = centre_number(zone)
+    if j is not None:
         return state.centre[j] if 0 <= j < len(state.centre) else ()
     at = seat_zone(zone, state.seats)
     i = pile_number(at[2]) if at is not None else None
@@ -1186,8 +1186,8 @@ def _pile_at(state: ZenuwenState, zone: str) -> tuple[Card, ...]:
 def _retop(state: ZenuwenState, zone: str, card: Card) -> ZenuwenState:
     """The position with ``card`` (a stand-in: forgotten) instead of the top card of ``zone``."""
     cards = _pile_at(state, zone)
-    if zone.startswith("centre"):
-        j = int(zone[6:]) - 1
+    j = centre_number(zone)
+    if j is not None:
         return replace(state, centre=_set(state.centre, j, cards[:-1] + (card,)))
     at = seat_zone(zone, state.seats)
     assert at is not None
