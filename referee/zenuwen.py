@@ -47,7 +47,7 @@ CALLS = frozenset({"stuck", "round_over", "match_over"})
 
 def _parse_decks(text: str) -> int:
     low = text.strip().lower()
-    if low == "auto":
+    if low in ("auto", "0"):  # 0 is how the spec writes auto back (logs, the setup page)
         return 0
     if low in ("1", "2"):
         return int(low)

@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 
 from referee import zenuwen as Z
 from referee.cards import DECK, card, cards
-from referee.options import OptionError
+from referee.options import OptionError, to_spec
 from referee.verdict import Illegal, Legal, NotationError
 
 
@@ -410,6 +410,9 @@ def test_options_defaults_and_errors() -> None:
     for bad in ("players=5", "decks=3", "empty_stock=borrow", "pile_choice=coin", "speed=fast"):
         with pytest.raises(OptionError):
             Z.ZenuwenRules.from_spec(bad)
+    # the spec a log header or the setup page carries reads back as the same rules (decks auto: 0)
+    auto = Z.ZenuwenRules.from_spec("players=4")
+    assert Z.ZenuwenRules.from_spec(to_spec(auto)) == auto and auto.deck_count == 2
 
 
 @pytest.mark.parametrize(
