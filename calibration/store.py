@@ -111,6 +111,25 @@ class CalibrationFile(_Strict):
             raise ValueError("'image_to_table' must be 3 rows of 3 numbers")
         return self
 
+    def layout_for(self, game: str, players: int | None = None, columns: int | None = None) -> ZoneLayout:
+        """Where ``game``'s piles lie on this table. The file's layout when it names its own zones;
+        otherwise the template for ``game`` (``players``, Klondike ``columns``: what the rules say,
+        where given) placed and sized as the file's layout is, so that one calibration of a table
+        serves whichever game is set up on it next."""
+        spec = self.layout
+        if spec is None:
+            return template(game, players, columns or 7)
+        if spec.zones is not None:
+            if spec.game != game:
+                raise ValueError(f"the calibration's own zones are for {spec.game}, not {game}")
+            return spec.build()
+        update: dict[str, Any] = {"game": game}
+        if players is not None or spec.game != game:
+            update["players"] = players
+        if columns is not None:
+            update["columns"] = columns
+        return spec.model_copy(update=update).build()
+
     def homography(self) -> TableHomography:
         import numpy as np
 

@@ -19,6 +19,7 @@ import numpy as np
 
 from calibration.store import CalibrationFile
 from vision.detections import Detection
+from vision.frame_sources import FrameSource
 from vision.table_state import TableState
 
 from .live import LiveReferee, Publish
@@ -60,66 +61,43 @@ class PipelineStats:
         }
 
 
-class Pipeline:
-    """Runs one table. ``source`` is anything :func:`vision.frame_sources.open_source` takes."""
+class FrameLoop:
+    """A source's frames, one at a time, to :meth:`step` (in a worker thread with :meth:`start`): a live
+    camera through the capture thread, which drops old frames when we fall behind; a file at its own
+    pace when ``realtime``. The camera's status and, a few times a second, the picture go to
+    ``publish``. ``source`` is anything :func:`vision.frame_sources.open_source` takes, or a frame
+    source itself (the phone page's camera); ``camera_size`` is what a webcam is asked for."""
 
     def __init__(
         self,
-        source: str,
-        calibration: CalibrationFile,
-        referee: LiveReferee,
-        detect: Detect | None = None,
+        source: str | FrameSource,
         publish: Publish | None = None,
         picture_every_s: float = 0.25,
         realtime: bool | None = None,
-        replay: Replay | None = None,
-        watch_slaps: bool = True,
-        detector_weights: str | None = None,
+        camera_size: tuple[int, int] | None = None,
     ) -> None:
-        from calibration.templates import template
-        from vision.reach import ReachWatch
-        from vision.tracking import TableTracker, TrackerSettings
-
         self.source_spec = source
-        self.calibration = calibration
-        self.referee = referee
-        self._detect = detect
-        self._weights = detector_weights
-        self._replay = replay
+        self.camera_size = camera_size
         self.publish = publish
         self.picture_every_s = picture_every_s
         self.realtime = realtime
-        layout = calibration.layout.build() if calibration.layout is not None else template(
-            referee.game, columns=referee.rules.columns
-        )
-        # Stress and Zenuwen publish zone by zone and some tables hold two decks: per-game defaults.
-        settings = TrackerSettings.for_game(referee.game, layout.players)
-        self.tracker = TableTracker(layout, calibration.homography(), settings)
-        # whose hand reaches a centre pile first after a stress call: the camera's slaps (Stress S8)
-        self.reach = ReachWatch(calibration.homography(), layout) if watch_slaps and "slap" in referee.follower.inputs else None
         self.stats = PipelineStats()
+        self._source: FrameSource | None = None
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
         self._last_picture = -1e9
-        self._quick_zones = referee.follower.quick_zones
-        self._last_glimpse: Any = None
-        self.states: list[TableState] = []
 
-    @property
-    def detect(self) -> Detect:
-        if self._detect is None:
-            from vision.fine_regions import TableDetector
-
-            # the shipped detector (or other weights), looking closer where this table's far cards are small
-            self._detect = TableDetector(self.tracker.homography, self.tracker.layout, detector=self._weights)
-        return self._detect
+    def step(self, image: np.ndarray, t: float, index: int) -> Any:
+        raise NotImplementedError
 
     def run(self) -> PipelineStats:
         """Process the source until it ends or :meth:`stop` is called."""
         from vision.capture import Capture
         from vision.frame_sources import open_source
 
-        source = open_source(self.source_spec)
+        spec = self.source_spec
+        source = open_source(spec, size=self.camera_size) if isinstance(spec, str) else spec
+        self._source = source
         pace_start: float | None = None
         with Capture(source, on_status=self._camera_status) as capture:
             for frame in capture:
@@ -136,6 +114,103 @@ class Pipeline:
             self._send({"type": "status", "camera": "ended", **self.stats.to_json(), **capture.counters.as_dict()})
         return self.stats
 
+    def _picture(self, image: np.ndarray, t: float, detections: list[Detection]) -> bytes | None:
+        """The picture (and the cards read in it) to the pages, at most every ``picture_every_s``."""
+        if self.publish is None or t - self._last_picture < self.picture_every_s:
+            return None
+        self._last_picture = t
+        picture = encode_jpeg(image)
+        self._send({"type": "frame", "t": t, "jpeg": picture, "size": [image.shape[1], image.shape[0]],
+                    "cards": [d.to_json() for d in detections], **self.stats.to_json()})
+        return picture
+
+    def start(self) -> "FrameLoop":
+        self._thread = threading.Thread(target=self._run_logged, name=f"cardref-{type(self).__name__.lower()}", daemon=True)
+        self._thread.start()
+        return self
+
+    def _run_logged(self) -> None:
+        try:
+            self.run()
+        except Exception as exc:  # reported, never silent: the referee screen shows it
+            log.exception("the %s stopped", type(self).__name__.lower())
+            self._send({"type": "status", "camera": "error", "error": str(exc)})
+
+    def stop(self) -> None:
+        self._stop.set()
+        if self._thread is not None and self._thread is not threading.current_thread():
+            self._thread.join(timeout=5.0)
+
+    def _camera_status(self, status: Any) -> None:
+        message: dict[str, Any] = {"type": "status", "camera": getattr(status, "value", str(status))}
+        got = getattr(self._source, "got", None)
+        if got:  # a webcam gives the nearest size it has to what it was asked for: say which
+            message["frame_size"] = list(got)
+        self._send(message)
+
+    def _send(self, message: dict[str, Any]) -> None:
+        if self.publish is not None:
+            try:
+                self.publish(message)
+            except Exception:
+                log.exception("publishing a pipeline message failed")
+
+
+class Preview(FrameLoop):
+    """Only the picture: what the pages show while the table is not calibrated yet (the set-up page
+    calibrates from it) and between games."""
+
+    def step(self, image: np.ndarray, t: float, index: int) -> None:
+        self.stats.frames += 1
+        self._picture(image, t, [])
+
+
+class Pipeline(FrameLoop):
+    """Runs one table: detection, tracking and the referee on every frame (see the module doc)."""
+
+    def __init__(
+        self,
+        source: str | FrameSource,
+        calibration: CalibrationFile,
+        referee: LiveReferee,
+        detect: Detect | None = None,
+        publish: Publish | None = None,
+        picture_every_s: float = 0.25,
+        realtime: bool | None = None,
+        replay: Replay | None = None,
+        watch_slaps: bool = True,
+        detector_weights: str | None = None,
+        camera_size: tuple[int, int] | None = None,
+    ) -> None:
+        from vision.reach import ReachWatch
+        from vision.tracking import TableTracker, TrackerSettings
+
+        super().__init__(source, publish, picture_every_s, realtime, camera_size)
+        self.calibration = calibration
+        self.referee = referee
+        self._detect = detect
+        self._weights = detector_weights
+        self._replay = replay
+        rules = referee.rules
+        layout = calibration.layout_for(referee.game, getattr(rules, "players", None), getattr(rules, "columns", None))
+        # Stress and Zenuwen publish zone by zone and some tables hold two decks: per-game defaults.
+        settings = TrackerSettings.for_game(referee.game, layout.players)
+        self.tracker = TableTracker(layout, calibration.homography(), settings)
+        # whose hand reaches a centre pile first after a stress call: the camera's slaps (Stress S8)
+        self.reach = ReachWatch(calibration.homography(), layout) if watch_slaps and "slap" in referee.follower.inputs else None
+        self._quick_zones = referee.follower.quick_zones
+        self._last_glimpse: Any = None
+        self.states: list[TableState] = []
+
+    @property
+    def detect(self) -> Detect:
+        if self._detect is None:
+            from vision.fine_regions import TableDetector
+
+            # the shipped detector (or other weights), looking closer where this table's far cards are small
+            self._detect = TableDetector(self.tracker.homography, self.tracker.layout, detector=self._weights)
+        return self._detect
+
     def step(self, image: np.ndarray, t: float, index: int) -> TableState | None:
         """One frame through detection, tracking and (when a state is published) the referee."""
         started = time.perf_counter()
@@ -143,20 +218,7 @@ class Pipeline:
         self.stats.detect_ms = (time.perf_counter() - started) * 1000
         self.stats.frames += 1
         table = self.tracker.update(t, index, detections, image=image)
-        picture: bytes | None = None
-        if self.publish is not None and t - self._last_picture >= self.picture_every_s:
-            self._last_picture = t
-            picture = encode_jpeg(image)
-            self._send(
-                {
-                    "type": "frame",
-                    "t": t,
-                    "jpeg": picture,
-                    "size": [image.shape[1], image.shape[0]],
-                    "cards": [d.to_json() for d in detections],
-                    **self.stats.to_json(),
-                }
-            )
+        picture = self._picture(image, t, detections)
         if table is not None:
             self.stats.published += 1
             self.states.append(table)
@@ -196,30 +258,3 @@ class Pipeline:
             player, pile = reach.seat - 1, int(reach.zone.removeprefix("centre")) - 1
             if player in self.referee.slappers():  # not slapped by key press meanwhile
                 self.referee.seen_slap(player, reach.t, pile)
-
-    def start(self) -> "Pipeline":
-        self._thread = threading.Thread(target=self._run_logged, name="cardref-pipeline", daemon=True)
-        self._thread.start()
-        return self
-
-    def _run_logged(self) -> None:
-        try:
-            self.run()
-        except Exception as exc:  # reported, never silent: the referee screen shows it
-            log.exception("the pipeline stopped")
-            self._send({"type": "status", "camera": "error", "error": str(exc)})
-
-    def stop(self) -> None:
-        self._stop.set()
-        if self._thread is not None and self._thread is not threading.current_thread():
-            self._thread.join(timeout=5.0)
-
-    def _camera_status(self, status: Any) -> None:
-        self._send({"type": "status", "camera": getattr(status, "value", str(status))})
-
-    def _send(self, message: dict[str, Any]) -> None:
-        if self.publish is not None:
-            try:
-                self.publish(message)
-            except Exception:
-                log.exception("publishing a pipeline message failed")

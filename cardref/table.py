@@ -1,10 +1,12 @@
 """One table for the web app: the live pipeline, the game being recorded, and what people ask for.
 
 :class:`TableRunner` is the ``source`` the web app starts (``create_app(source=...)``): it runs
-:class:`~cardref.pipeline.Pipeline` on a camera, stream or video; records each game in the games
-directory; and answers the page commands (start, pause, resume, end, slap, correction, setup) that
-arrive on ``hub.commands``. A recorded video can play at its own speed, in a loop (the demo): each
-pass is a new game.
+:class:`~cardref.pipeline.Pipeline` on a camera, stream, the phone page's camera or a video; records
+each game in the games directory; and answers the page commands (start, pause, resume, end, slap,
+correction, setup, calibration) that arrive on ``hub.commands``. Until the table is calibrated, and
+after a game is ended on the set-up page, it shows the picture only (:class:`~cardref.pipeline.Preview`),
+so the set-up page can calibrate from it; a new calibration carries on the game being played with the
+new geometry. A recorded video can play at its own speed, in a loop (the demo): each pass is a new game.
 """
 
 from __future__ import annotations
@@ -15,19 +17,21 @@ from dataclasses import dataclass
 from typing import Any
 
 from calibration.store import CalibrationFile
+from vision.frame_sources import FrameSource
 
 from referee.followers import find_follower
 
 from .live import LiveReferee
-from .pipeline import Detect, Pipeline, Replay
+from .pipeline import Detect, FrameLoop, Pipeline, Preview, Replay
 
 log = logging.getLogger(__name__)
 
 
 @dataclass
 class TableConfig:
-    source: str
-    calibration: CalibrationFile
+    source: str | FrameSource
+    calibration: CalibrationFile | None
+    """None: not calibrated yet (the picture is shown until the set-up page calibrates)."""
     game: str = "klondike"
     rules: str = ""
     players: tuple[str, ...] = ("Player 1",)
@@ -35,6 +39,8 @@ class TableConfig:
     loop: bool = False
     detector: str = "the shipped detector"
     """Where the corner boxes come from, as the pages say it."""
+    camera_size: tuple[int, int] | None = None
+    """What a webcam is asked for (default: vision.frame_sources.WEBCAM_SIZE)."""
 
 
 class TableRunner:
@@ -48,9 +54,15 @@ class TableRunner:
         self.replay = replay
         self.paused = threading.Event()
         self._stop = threading.Event()
-        self._lock = threading.Lock()
+        self._lock = threading.RLock()
         self.referee: LiveReferee | None = None
-        self.pipeline: Pipeline | None = None
+        self.pipeline: FrameLoop | None = None
+        self._interrupt = threading.Event()
+        """Set when a page command stops the frame loop to go on differently (new game, new calibration, end)."""
+        self._fresh = True
+        """The next pipeline starts a new game."""
+        self._idle = False
+        """A game was ended on the set-up page: the picture only, until the next start."""
         self._threads: list[threading.Thread] = []
         self.games: list[str] = []
 
@@ -74,37 +86,75 @@ class TableRunner:
 
     def _run(self) -> None:
         while not self._stop.is_set():
-            self._new_game()
+            self._interrupt.clear()
+            cfg = self.config
+            if cfg.calibration is None or self._idle:
+                self.pipeline = Preview(cfg.source, publish=self.services.hub.publish, realtime=cfg.realtime,
+                                        camera_size=cfg.camera_size)
+                if cfg.calibration is None:
+                    self.services.hub.publish({"type": "status", "referee": "not calibrated: calibrate on the set-up page"})
+                self._loop_frames()
+                if self._stop.is_set() or self._interrupt.is_set():
+                    continue
+                if not cfg.loop:
+                    return
+                continue
+            if self._fresh or self.referee is None:
+                self._new_game()
+                self._fresh = False
             referee = self.referee
             assert referee is not None
             self.pipeline = Pipeline(
-                self.config.source,
-                self.config.calibration,
-                _Pausable(referee, self.paused),  # type: ignore[arg-type]
+                cfg.source,
+                cfg.calibration,
+                _Pausable(referee, self.paused, self._lock),  # type: ignore[arg-type]
                 detect=self.detect,
                 publish=self.services.hub.publish,
-                realtime=self.config.realtime,
+                realtime=cfg.realtime,
                 replay=self.replay,
+                camera_size=cfg.camera_size,
             )
-            try:
-                self.pipeline.run()
-            except Exception as exc:  # shown on the pages, never silent
-                log.exception("the table pipeline stopped")
-                self.services.hub.publish({"type": "status", "camera": "error", "error": str(exc)})
-                self._stop.wait(2.0)
-            self._end_game("unfinished" if referee.ended is None else referee.ended, "the video ended")
-            if not self.config.loop:
+            self._loop_frames()
+            if self._stop.is_set():
                 return
+            if self._interrupt.is_set():
+                continue  # a page command: the new game, calibration or end is set up already
+            self._end_game("unfinished" if referee.ended is None else referee.ended, "the video ended")
+            self._fresh = True
+            if not cfg.loop:
+                return
+
+    def _loop_frames(self) -> None:
+        """Run the frame loop made last in this thread until its source ends or it is stopped."""
+        loop = self.pipeline
+        assert loop is not None
+        if self._interrupt.is_set():
+            return  # a command came while the loop was being made
+        try:
+            loop.run()
+        except Exception as exc:  # shown on the pages, never silent
+            log.exception("the table pipeline stopped")
+            self.services.hub.publish({"type": "status", "camera": "error", "error": str(exc)})
+            self._stop.wait(2.0)
+
+    def _restart(self) -> None:
+        """Stop the frame loop so that :meth:`_run` goes on as the flags now say."""
+        self._interrupt.set()
+        if self.pipeline is not None:
+            self.pipeline.stop()
 
     # -- games --------------------------------------------------------------------------------------
 
     def _new_game(self) -> None:
+        from cardref.web.session import seated_rules
+
         cfg = self.config
         with self._lock:
             follower = find_follower(cfg.game)
-            spec = follower.rules_spec(follower.rules_from_spec(cfg.rules))
+            rules = seated_rules(cfg.game, cfg.rules, len(cfg.players))
+            spec = follower.rules_spec(follower.rules_from_spec(rules))
             writer = self.services.store.new_game(cfg.game, spec, list(cfg.players))
-            self.referee = LiveReferee(cfg.game, cfg.rules, writer=writer, publish=self.services.hub.publish)
+            self.referee = LiveReferee(cfg.game, rules, writer=writer, publish=self.services.hub.publish)
             self.games.append(writer.id)
         self.services.hub.publish(
             {"type": "status", "referee": f"recording game {writer.id}", "detector": self.config.detector}
@@ -155,15 +205,24 @@ class TableRunner:
             self.config.players = tuple(p.get("name", "") for p in setup.get("players", [])) or self.config.players
             if kind == "start":
                 self._end_game("abandoned", "a new game was started")
-                if self.pipeline is not None:
-                    self.pipeline.stop()  # the run loop starts the next game on the same source
+                self._fresh, self._idle = True, False
                 self.paused.clear()
+                self._restart()  # the run loop starts the next game on the same source
         elif kind == "end":
             self._end_game("ended", "ended on the set-up page")
+            self._idle = True
+            self._restart()
+        elif kind == "calibration":
+            from calibration.store import CalibrationFile
+
+            self.config.calibration = CalibrationFile.model_validate(data)
+            self.services.hub.publish({"type": "status", "referee": "calibrated: the table is read with the new geometry"})
+            self._restart()  # the game in progress goes on
         elif kind in ("slap", "choose"):
-            referee = self.referee
-            if referee is not None:
-                referee.act(kind, t=referee.last_t, player=int(data.get("player", 0)), pile=int(data.get("pile") or 0))
+            with self._lock:  # not while the pipeline's thread judges a view
+                referee = self.referee
+                if referee is not None:
+                    referee.act(kind, t=referee.last_t, player=int(data.get("player", 0)), pile=int(data.get("pile") or 0))
         elif kind == "correction":
             self._correct(data)
 
@@ -185,16 +244,30 @@ class TableRunner:
 
 
 class _Pausable:
-    """The referee as the pipeline sees it: while the game is paused, published states are not judged."""
+    """The referee as the pipeline sees it: while the game is paused, or once it was ended on the pages,
+    published states are not judged. The runner's lock is held while judging, so that a page command
+    (end, slap) waits for the judgement in progress instead of closing the log under it."""
 
-    def __init__(self, referee: LiveReferee, paused: threading.Event) -> None:
+    def __init__(self, referee: LiveReferee, paused: threading.Event, lock: threading.RLock) -> None:
         self._referee = referee
         self._paused = paused
+        self._lock = lock
+
+    def _open(self) -> bool:
+        writer = self._referee.writer
+        return not self._paused.is_set() and (writer is None or not writer.closed)
 
     def feed(self, table: Any, jpeg: bytes | None = None) -> Any:
-        if self._paused.is_set():
-            return []
-        return self._referee.feed(table, jpeg)
+        with self._lock:
+            return self._referee.feed(table, jpeg) if self._open() else []
+
+    def glimpse(self, table: Any, jpeg: bytes | None = None) -> Any:
+        with self._lock:
+            return self._referee.glimpse(table, jpeg) if self._open() else []
+
+    def seen_slap(self, player: int, t: float, pile: int) -> Any:
+        with self._lock:
+            return self._referee.seen_slap(player, t, pile) if self._open() else []
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self._referee, name)

@@ -190,6 +190,27 @@ def test_layout_can_be_moved_and_turned() -> None:
     assert moved.bounds_mm()[:2] == pytest.approx((100.0 - 585.0, 50.0))
 
 
+def test_one_calibration_serves_whichever_game_is_set_up_next() -> None:
+    h = TableHomography.from_point_pairs([(100, 50), (1100, 80), (1200, 650), (60, 700)],
+                                         [(0, 0), (600, 0), (600, 500), (0, 500)], (1280, 720))
+    # no layout in the file (calibrated on the set-up page): the game's template, its players counted
+    bare = make_calibration(h, "markers")
+    assert bare.layout_for("zenuwen", 3).names() == template("zenuwen", 3).names()
+    assert bare.layout_for("klondike", None, 8).names() == template("klondike", 1, 8).names()
+    # a template placed on the table: another game or player count is placed the same way
+    placed = make_calibration(h, "points", layout=LayoutSpec(game="klondike", origin_mm=(100.0, 50.0)))
+    four = placed.layout_for("zenuwen", 4)
+    assert four.names() == template("zenuwen", 4).names()
+    assert four.bounds_mm()[:2] == pytest.approx(np.add(template("zenuwen", 4).bounds_mm()[:2], (100.0, 50.0)))
+    assert placed.layout_for("klondike").names() == template("klondike", 1, 7).names()
+    # the file's own zones are the table's: used as they are, refused for another game
+    own = make_calibration(h, "points", layout=LayoutSpec(game="stress", zones=[
+        {"name": "centre1", "role": "centre", "polygon_mm": [(0, 0), (80, 0), (80, 105), (0, 105)]}]))
+    assert own.layout_for("stress", 2).names() == ["centre1"]
+    with pytest.raises(ValueError, match="for stress, not zenuwen"):
+        own.layout_for("zenuwen", 2)
+
+
 # -- templates ------------------------------------------------------------------------------------
 
 @pytest.mark.parametrize(

@@ -79,6 +79,64 @@ def test_open_source_picks_the_kind(tmp_path: Path, video: Path) -> None:
         open_source(str(tmp_path / "missing.mp4"))
 
 
+class _Webcam:
+    """What cv2.VideoCapture answers for a webcam with a few sizes: it takes the nearest one it has."""
+
+    SIZES = ((640, 480), (1280, 720), (1920, 1080))
+
+    def __init__(self) -> None:
+        self.props: dict[int, float] = {cv2.CAP_PROP_FRAME_WIDTH: 640, cv2.CAP_PROP_FRAME_HEIGHT: 480}
+        self.asked: dict[int, float] = {}
+
+    def set(self, prop: int, value: float) -> bool:
+        self.asked[prop] = value
+        if prop in (cv2.CAP_PROP_FRAME_WIDTH, cv2.CAP_PROP_FRAME_HEIGHT):
+            w = self.asked.get(cv2.CAP_PROP_FRAME_WIDTH, self.props[cv2.CAP_PROP_FRAME_WIDTH])
+            best = min(self.SIZES, key=lambda s: abs(s[0] - w))
+            self.props[cv2.CAP_PROP_FRAME_WIDTH], self.props[cv2.CAP_PROP_FRAME_HEIGHT] = best
+        return True
+
+    def get(self, prop: int) -> float:
+        return self.props.get(prop, 0.0)
+
+    def read(self) -> tuple[bool, np.ndarray]:
+        w, h = int(self.props[cv2.CAP_PROP_FRAME_WIDTH]), int(self.props[cv2.CAP_PROP_FRAME_HEIGHT])
+        return True, np.zeros((h, w, 3), np.uint8)
+
+    def release(self) -> None:
+        pass
+
+
+def test_a_webcam_is_asked_for_full_hd_in_mjpeg_and_says_what_it_gave(monkeypatch: pytest.MonkeyPatch) -> None:
+    import vision.frame_sources as fs
+
+    cams: list[_Webcam] = []
+    monkeypatch.setattr(fs, "_capture", lambda target, api=None: cams.append(_Webcam()) or cams[-1])
+    source = open_source("0")  # OpenCV alone would leave most webcams at 640x480
+    source.open()
+    assert cams[-1].asked[cv2.CAP_PROP_FOURCC] == cv2.VideoWriter_fourcc(*"MJPG")
+    assert (cams[-1].asked[cv2.CAP_PROP_FRAME_WIDTH], cams[-1].asked[cv2.CAP_PROP_FRAME_HEIGHT]) == (1920, 1080)
+    assert isinstance(source, LiveSource) and source.got == (1920, 1080)
+    assert source.read().image.shape == (1080, 1920, 3)
+
+    source = open_source("1", size=(1024, 576))  # asked for a size it does not have: the nearest one
+    source.open()
+    assert source.got == (1280, 720)
+
+    stream = open_source("rtsp://phone.local:8554/live")  # a stream comes at the size its sender chose
+    stream.open()
+    assert cv2.CAP_PROP_FRAME_WIDTH not in cams[-1].asked and stream.got == (640, 480)
+
+
+def test_frame_sizes_are_read_as_width_x_height() -> None:
+    from vision.frame_sources import parse_size
+
+    assert parse_size("1920x1080") == (1920, 1080) and parse_size(" 1280 X 720 ") == (1280, 720)
+    for bad in ("1920", "x1080", "1920x", "axb", "1920x1080x3"):
+        with pytest.raises(ValueError, match="1920x1080"):
+            parse_size(bad)
+
+
 def test_video_file_that_does_not_exist_ends_the_capture(tmp_path: Path) -> None:
     with Capture(VideoFileSource(tmp_path / "nope.avi")) as cap:
         assert list(cap) == []

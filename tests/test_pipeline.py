@@ -44,3 +44,14 @@ def test_a_game_on_the_table_is_refereed_from_corner_detections(tmp_path: pathli
     log = store.read(writer.id)
     assert sum(1 for r in log.records if r.kind.value == "move") == len(moves)
     assert all(r.frame for r in log.records if r.kind.value == "move")  # every move has its key frame
+
+
+def test_a_table_calibrated_on_the_set_up_page_is_laid_out_for_the_game_and_players_set_up() -> None:
+    # the set-up page's calibration names no layout: a three-player Zenuwen table must still get three seats
+    from calibration.homography import TableHomography
+
+    h = TableHomography.from_point_pairs([(100, 50), (1100, 80), (1200, 650), (60, 700)],
+                                         [(0, 0), (900, 0), (900, 700), (0, 700)], (1280, 720))
+    pipeline = Pipeline("unused", make_calibration(h, "markers"), LiveReferee("zenuwen", "players=3"))
+    assert pipeline.tracker.layout.players == 3
+    assert {z.seat for z in pipeline.tracker.layout.zones if z.seat} == {1, 2, 3}

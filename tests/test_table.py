@@ -71,6 +71,75 @@ def test_the_shipped_video_is_refereed_end_to_end(tmp_path: pathlib.Path) -> Non
     assert any(getattr(r, "corrected_by", None) for r in log.records)
 
 
+class Pages(Hub):
+    """The hub, with a person on the set-up page acting when ``when`` says so (on the pipeline's thread,
+    between frames, as a page command arrives at any moment)."""
+
+    def __init__(self, when: Any) -> None:
+        super().__init__()
+        self.when = when
+        self.runner: TableRunner | None = None
+
+    def publish(self, message: dict[str, Any]) -> None:
+        super().publish(message)
+        if message["type"] == "frame" and self.runner is not None:
+            self.when(self, self.runner)
+
+
+def test_an_uncalibrated_table_shows_its_picture_until_the_set_up_page_calibrates_it(tmp_path: pathlib.Path) -> None:
+    folder = clip_folder()
+    render = json.loads((folder / "render.json").read_text())
+    calibration = load_calibration(folder / "calibration.json")
+    truth = [m for m in (json.loads(x) for x in (folder / "moves.jsonl").read_text().splitlines() if x.strip())
+             if m["kind"] in ("legal", "illegal")]
+
+    def calibrate_on_the_third_picture(hub: Pages, runner: TableRunner) -> None:
+        if runner.config.calibration is None and sum(m["type"] == "frame" for m in hub.messages) == 3:
+            runner.handle("calibration", calibration.model_dump(mode="json", exclude_none=True))
+
+    hub = Pages(calibrate_on_the_third_picture)
+    services = Services(hub, GameStore(tmp_path, fsync=False))  # type: ignore[arg-type]
+    config = TableConfig(str(folder / render["video"]), None, rules=render["rules"], realtime=False, loop=False)
+    runner = hub.runner = TableRunner(services, config, replay=recorded_boxes(folder))
+    runner._run()
+
+    pictures = [m for m in hub.messages if m["type"] == "frame"]
+    assert [m["cards"] for m in pictures[:3]] == [[], [], []]  # the picture only: nothing is read yet
+    assert any(m.get("referee", "").startswith("not calibrated") for m in hub.messages if m["type"] == "status")
+    assert any(m["cards"] for m in pictures[3:])
+    (game,) = services.store.games()  # one game, recorded from the calibration on: every move
+    assert game.moves + game.illegal == len(truth) and game.finished
+
+
+def test_a_game_ended_on_the_set_up_page_leaves_the_picture_on_until_the_next_start(tmp_path: pathlib.Path) -> None:
+    folder = clip_folder()
+    render = json.loads((folder / "render.json").read_text())
+    legal = sum(1 for x in (folder / "moves.jsonl").read_text().splitlines() if x.strip() and json.loads(x)["kind"] == "legal")
+    said: list[str] = []
+
+    def end_after_a_move_then_start_again(hub: Pages, runner: TableRunner) -> None:
+        verdicts = [m for m in hub.messages if m["type"] == "verdict"]
+        if not said and verdicts:
+            said.append("end")
+            runner.handle("end", {})
+        elif said == ["end"] and sum(m["type"] == "frame" for m in hub.messages) > 12:
+            said.append("start")
+            runner.handle("start", {"setup": {"game": "klondike", "rules": render["rules"],
+                                              "players": [{"name": "Ann", "seat": 1}]}})
+
+    hub = Pages(end_after_a_move_then_start_again)
+    services = Services(hub, GameStore(tmp_path, fsync=False))  # type: ignore[arg-type]
+    config = TableConfig(str(folder / render["video"]), load_calibration(folder / "calibration.json"),
+                         rules=render["rules"], realtime=False, loop=False)
+    runner = hub.runner = TableRunner(services, config, replay=recorded_boxes(folder))
+    runner._run()  # the video plays to the end of the game that was started again, then stops
+
+    assert said == ["end", "start"]
+    first, second = sorted(services.store.games(), key=lambda g: g.players != ("Player 1",))
+    assert first.result == "ended" and first.moves >= 1
+    assert second.players == ("Ann",) and second.moves == legal and second.illegal == 1 and second.finished
+
+
 def test_slaps_and_pile_choices_from_the_pages_go_to_the_referee() -> None:
     class Referee:
         last_t = 7.5
@@ -133,3 +202,23 @@ def test_the_shipped_detector_follows_the_demo_video(tmp_path: pathlib.Path) -> 
     assert [(m["op"], m.get("from"), m.get("to")) for m in got] == want, got
     assert [r["data"]["rule"] for r in records if r["kind"] == "illegal"] == ["K4"]
     assert not [r for r in records if r["kind"] == "unrecognised"]
+
+
+def test_the_players_seated_on_the_set_up_page_are_the_players_the_rules_count(tmp_path: pathlib.Path) -> None:
+    from cardref.web.session import TableSetup
+
+    services = Services(Hub(), GameStore(tmp_path, fsync=False))
+    runner = TableRunner(services, TableConfig("x", None))  # type: ignore[arg-type]
+    runner.handle("setup", {"game": "zenuwen", "rules": "decks=2", "players": [{"name": n} for n in ("Ann", "Bob", "Cor")]})
+    runner._new_game()  # Zenuwen's Z1 counts the players: three seated, three dealt for
+    assert runner.referee is not None and runner.referee.rules.players == 3
+    (game,) = services.store.games()
+    assert game.players == ("Ann", "Bob", "Cor") and "players=3" in game.rules
+    # the set-up page says at once when the rules count other players than are seated
+    seats = [{"name": "Ann", "seat": 1}, {"name": "Bob", "seat": 2}, {"name": "Cor", "seat": 3}]
+    try:
+        TableSetup.model_validate({"game": "zenuwen", "rules": "players=2", "players": seats})
+    except ValueError as exc:
+        assert "players=2, but 3 players are seated" in str(exc)
+    else:
+        raise AssertionError("a set-up whose rules count two players for three seats was taken")

@@ -67,3 +67,53 @@ def test_serve_runs_the_replay_and_prints_the_token_when_open_to_the_network(tmp
     finally:
         proc.send_signal(signal.SIGINT)
         proc.wait(20)
+
+
+def test_serve_says_what_is_wrong_with_a_camera_table_before_it_starts(tmp_path: Path, capsys) -> None:  # type: ignore[no-untyped-def]
+    from cardref.cli import main
+
+    for args, said in [
+        (["--camera", str(tmp_path / "nope.mp4")], "no camera index, URL, folder or video file"),
+        (["--camera", "0", "--replay"], "one source at a time"),
+        (["--camera", "0", "--game", "zenuwen", "--players", "5"], "zenuwen is for 2-4 players, got 5"),
+        (["--camera", "0", "--game", "zenuwen", "--players", "Ann,,Cor"], "names of 1 to 40 characters"),
+        (["--camera", "0", "--game", "zenuwen", "--players", "3", "--rules", "players=2"], "players=2, but 3 players"),
+        (["--camera", "0", "--camera-size", "big"], "looks like 1920x1080"),
+    ]:
+        assert main(["serve", *args]) == 2, args
+        assert said in capsys.readouterr().out, args
+
+
+def test_serve_referees_a_camera_table_and_records_the_game(tmp_path: Path) -> None:
+    # A video file stands in for the webcam (played at its own pace, as a camera films it).
+    clip = Path(__file__).resolve().parents[1] / "cardref" / "demo" / "clips" / "klondike"
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "cardref.cli", "serve", "--port", str(port), "--games-dir", str(tmp_path / "games"),
+         "--camera", str(clip / "video.mp4"), "--calibration", str(clip / "calibration.json"),
+         "--game", "klondike", "--rules", json.loads((clip / "render.json").read_text())["rules"], "--players", "Ann"],
+        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env={**os.environ, "PYTHONUNBUFFERED": "1"},
+    )
+    try:
+        deadline = time.monotonic() + 120
+        games: list = []
+        live: dict = {}
+        while time.monotonic() < deadline:
+            try:
+                with urllib.request.urlopen(f"http://127.0.0.1:{port}/api/games", timeout=5) as r:
+                    games = json.loads(r.read())
+                with urllib.request.urlopen(f"http://127.0.0.1:{port}/api/live", timeout=5) as r:
+                    live = json.loads(r.read())
+                if games and live.get("history"):
+                    break
+            except OSError:
+                pass
+            time.sleep(0.5)
+        games = games.get("games", games) if isinstance(games, dict) else games
+        assert len(games) == 1 and games[0]["players"] == ["Ann"] and games[0]["game"] == "klondike"
+        assert live["status"]["camera"] == "online" and live["history"]  # the first move was judged
+    finally:
+        proc.send_signal(signal.SIGINT)
+        proc.wait(20)

@@ -21,6 +21,8 @@ import numpy.typing as npt
 
 Image = npt.NDArray[np.uint8]
 IMAGE_SUFFIXES = (".png", ".jpg", ".jpeg", ".bmp", ".webp", ".tif", ".tiff")
+WEBCAM_SIZE = (1920, 1080)
+"""What a webcam is asked for unless told otherwise (:class:`LiveSource`)."""
 
 
 class SourceError(OSError):
@@ -162,14 +164,24 @@ class ImageFolderSource:
 
 
 class LiveSource:
-    """A USB webcam (an index) or a network stream (RTSP / HTTP / MJPEG URL); times since first open."""
+    """A USB webcam (an index) or a network stream (RTSP / HTTP / MJPEG URL); times since first open.
+
+    A webcam is asked for ``size`` (default 1920x1080, in MJPEG, which USB webcams deliver at full
+    rate where raw frames would not fit the bus): OpenCV otherwise opens most webcams at 640x480,
+    and a far seat's corner indices need every pixel (at 1280x720 they are 6-9 px high from a
+    camera at the side of a four-player table). The camera gives the nearest size it has;
+    :attr:`got` says which. A stream comes at the size its sender chose."""
 
     live = True
 
     def __init__(self, target: int | str, width: int | None = None, height: int | None = None) -> None:
         self.target = target
         self.name = f"camera {target}" if isinstance(target, int) else _hide_password(str(target))
+        if isinstance(target, int) and not (width and height):
+            width, height = WEBCAM_SIZE
         self.size = (width, height)
+        self.got: tuple[int, int] | None = None
+        """The frame size the camera agreed to (read back after opening)."""
         self._cap: Any = None
         self._t0: float | None = None
 
@@ -178,9 +190,12 @@ class LiveSource:
 
         api = cv2.CAP_FFMPEG if isinstance(self.target, str) else None
         self._cap = _capture(self.target, api)
-        if self.size[0] and self.size[1]:
+        if isinstance(self.target, int) and self.size[0] and self.size[1]:
+            self._cap.set(cv2.CAP_PROP_FOURCC, cv2.VideoWriter.fourcc(*"MJPG"))
             self._cap.set(cv2.CAP_PROP_FRAME_WIDTH, self.size[0])
             self._cap.set(cv2.CAP_PROP_FRAME_HEIGHT, self.size[1])
+        w, h = int(self._cap.get(cv2.CAP_PROP_FRAME_WIDTH) or 0), int(self._cap.get(cv2.CAP_PROP_FRAME_HEIGHT) or 0)
+        self.got = (w, h) if w and h else None
         if self._t0 is None:
             self._t0 = time.monotonic()
 
@@ -203,10 +218,11 @@ def _hide_password(url: str) -> str:
     return re.sub(r"//([^:/@]+):[^@/]*@", r"//\1:***@", url)
 
 
-def open_source(spec: str, fps: float = 30.0) -> FrameSource:
-    """A source from a command-line spelling: ``0`` (webcam index), a URL, a folder or a video file."""
+def open_source(spec: str, fps: float = 30.0, size: tuple[int, int] | None = None) -> FrameSource:
+    """A source from a command-line spelling: ``0`` (webcam index), a URL, a folder or a video file.
+    ``size``: what a webcam is asked for (default :data:`WEBCAM_SIZE`)."""
     if re.fullmatch(r"\d+", spec):
-        return LiveSource(int(spec))
+        return LiveSource(int(spec), *(size or (None, None)))
     if re.match(r"^[a-zA-Z][a-zA-Z0-9+.-]*://", spec):
         return LiveSource(spec)
     path = Path(spec)
@@ -215,3 +231,11 @@ def open_source(spec: str, fps: float = 30.0) -> FrameSource:
     if path.is_file():
         return VideoFileSource(path)
     raise SourceError(f"{spec!r} is no camera index, URL, folder or video file")
+
+
+def parse_size(text: str) -> tuple[int, int]:
+    """``1920x1080`` -> (1920, 1080); a clear error otherwise."""
+    m = re.fullmatch(r"\s*(\d{2,5})\s*[xX]\s*(\d{2,5})\s*", text)
+    if not m:
+        raise ValueError(f"a frame size looks like 1920x1080, got {text!r}")
+    return int(m.group(1)), int(m.group(2))

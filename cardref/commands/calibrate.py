@@ -17,6 +17,8 @@ import argparse
 import sys
 from typing import Any
 
+from vision.frame_sources import parse_size
+
 
 def _pairs(text: str) -> list[tuple[float, float]]:
     try:
@@ -24,11 +26,6 @@ def _pairs(text: str) -> list[tuple[float, float]]:
     except ValueError as exc:
         raise ValueError(f"points are 'x,y x,y ...', got {text!r}") from exc
     return out
-
-
-def _size(text: str) -> tuple[int, int]:
-    w, _, h = text.lower().partition("x")
-    return (int(w), int(h))
 
 
 def register(subparsers: Any) -> None:
@@ -41,7 +38,7 @@ def register(subparsers: Any) -> None:
     m.add_argument("--height", type=float, help="play area height, mm (corners; default: the template's)")
     m.add_argument("--marker-mm", type=float, default=60.0, help="printed marker side (60 on the shipped sheet)")
     pts = sub.add_parser("points", help="four or more clicked image points and where they lie on the table")
-    pts.add_argument("--image-size", required=True, type=_size, help="WIDTHxHEIGHT of the picture clicked in")
+    pts.add_argument("--image-size", required=True, type=parse_size, help="WIDTHxHEIGHT of the picture clicked in")
     pts.add_argument("--image", required=True, type=_pairs, help="'x,y x,y x,y x,y' in pixels")
     pts.add_argument("--table", required=True, type=_pairs, help="the same points on the table, mm")
     for q in (m, pts):

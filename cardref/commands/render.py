@@ -45,10 +45,9 @@ def register(subparsers: Any) -> None:
 
 
 def _size(text: str) -> tuple[int, int]:
-    try:
-        w, h = (int(v) for v in text.lower().split("x"))
-    except ValueError:
-        raise ValueError(f"--size must look like 1280x720, got {text!r}") from None
+    from vision.frame_sources import parse_size
+
+    w, h = parse_size(text)
     if w < 64 or h < 64 or w % 2 or h % 2:
         raise ValueError(f"--size needs even sides of at least 64 px, got {text!r}")
     return (w, h)

@@ -1,9 +1,16 @@
 """``cardref serve``: the web app (live table, referee screen, set-up, phone camera, review).
 
+    cardref serve --camera 0 --calibration table.json --game zenuwen --players Ann,Bob,Cor
+
+``--camera`` referees a real table: a webcam (its index; asked for 1920x1080 unless ``--camera-size``
+says otherwise), a stream URL (a phone camera app), ``phone`` (the /phone page of this server, from
+a phone's browser) or a video file. The calibration file is loaded if it exists; until the table is
+calibrated the pages show the picture and the set-up page calibrates from it (saved to that file).
+The game, rules and players given here start the first game; the set-up page starts the next ones.
+
 Listens on 127.0.0.1 unless ``--host`` says otherwise; beyond this machine, control actions need the
 token printed at start-up. ``--replay`` feeds the pages from a recorded game and ``--replay-video``
-from a recorded table video with its truth (replays, not a camera) until the live pipeline is
-connected.
+from a recorded table video with its truth (replays, not a camera).
 """
 
 from __future__ import annotations
@@ -20,6 +27,14 @@ def register(subparsers: Any) -> None:
     p.add_argument("--games-dir", type=Path, default=None, help="recorded games (default $CARDREF_GAMES or ~/.local/share/cardref/games)")
     p.add_argument("--token", default=None, help="control token for other machines (default: a new random one)")
     p.add_argument("--calibration", type=Path, default=None, help="calibration file to load and to save to")
+    p.add_argument("--camera", default=None, metavar="SOURCE",
+                   help="referee a real table seen by: a webcam index (0), a stream URL, 'phone' (the /phone page) or a video file")
+    p.add_argument("--camera-size", default=None, metavar="WxH",
+                   help="the frame size a webcam is asked for (default 1920x1080: far cards need the pixels)")
+    p.add_argument("--game", default="klondike", choices=("klondike", "stress", "zenuwen"), help="with --camera: the first game")
+    p.add_argument("--rules", default="", help="with --camera: its rule options, e.g. draw=1,passes=3 (RULES.md)")
+    p.add_argument("--players", default=None, metavar="N|NAMES",
+                   help="with --camera: how many players, or their names from seat 1 on (Ann,Bob,Cor); default: the game's fewest")
     p.add_argument("--max-upload", type=int, default=4_000_000, help="largest request body, bytes (default 4 MB)")
     p.add_argument("--replay", action="store_true", help="feed the pages from the built-in recorded Klondike game (no camera)")
     p.add_argument("--replay-video", nargs="?", const="", default=None, metavar="FOLDER",
@@ -32,8 +47,62 @@ def register(subparsers: Any) -> None:
     p.set_defaults(func=main)
 
 
+def _players(text: str | None, game: str) -> tuple[str, ...]:
+    from cardref.web.session import GAMES
+
+    low, high = GAMES[game]["players"]
+    if text is None:
+        return tuple(f"Player {i + 1}" for i in range(low))
+    text = text.strip()
+    if text.isdigit():
+        names = tuple(f"Player {i + 1}" for i in range(int(text)))
+    else:
+        names = tuple(n.strip() for n in text.split(","))
+        if any(not n or len(n) > 40 for n in names):
+            raise ValueError(f"--players: names of 1 to 40 characters between commas, got {text!r}")
+    if not low <= len(names) <= high:
+        raise ValueError(f"--players: {game} is for {low}-{high} players, got {len(names)}")
+    return names
+
+
+def _table(args: argparse.Namespace) -> Callable[[Any], Any]:
+    """The live table (``--camera``): the runner that refs the game on that source."""
+    from calibration.store import load_calibration
+    from cardref.table import TableConfig, TableRunner
+    from cardref.web.session import seated_rules
+    from vision.frame_sources import SourceError, open_source, parse_size
+
+    size = parse_size(args.camera_size) if args.camera_size else None
+    players = _players(args.players, args.game)
+    seated_rules(args.game, args.rules, len(players))  # refused now, not when the first game starts
+    calibration = None
+    if args.calibration is not None and args.calibration.is_file():
+        calibration = load_calibration(args.calibration)
+    if args.camera == "phone":
+        source: Any = None  # the app's phone camera, known once the services exist
+    else:
+        try:
+            # made once: a camera keeps one clock across games and new calibrations
+            source = open_source(args.camera, size=size)
+        except SourceError as exc:
+            raise ValueError(f"--camera: {exc}") from None
+    config = TableConfig(source=source, calibration=calibration, game=args.game, rules=args.rules, players=players,
+                         realtime=True, camera_size=size)
+
+    def start(services: Any) -> TableRunner:
+        if config.source is None:
+            config.source = services.phone
+        return TableRunner(services, config)
+
+    return start
+
+
 def _source(args: argparse.Namespace) -> Callable[[Any], Any] | None:
-    """What feeds the pages when no live pipeline does: a replay of a recorded game or video."""
+    """What feeds the pages: the live table (``--camera``), or a replay of a recorded game or video."""
+    if args.camera is not None:
+        if args.replay or args.replay_video is not None:
+            raise ValueError("--camera and --replay/--replay-video: one source at a time")
+        return _table(args)
     loop = args.replay_loop
     if args.replay_video is not None:
         from cardref.web.clip import ClipSource, clip_info, default_clip

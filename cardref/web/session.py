@@ -77,10 +77,28 @@ class TableSetup(BaseModel):
         if len(set(seats)) != len(seats):
             raise ValueError(f"two players on one seat: {seats}")
         try:
-            rules_class(self.game).from_spec(self.rules)
+            seated_rules(self.game, self.rules, len(self.players))
         except OptionError as exc:
             raise ValueError(str(exc)) from None
         return self
+
+
+def seated_rules(game: str, rules: str, players: int) -> str:
+    """The rule options for ``players`` seated players: a game whose rules count the players (Zenuwen's
+    Z1 ``players``) gets ``players=N`` added when the options do not say it; options that say another
+    number are refused. Raises :class:`OptionError` (a ``ValueError``) for options the game refuses."""
+    cls = rules_class(game)
+    parsed = cls.from_spec(rules)
+    said = any(part.split("=", 1)[0].strip() == "players" for part in rules.split(",") if part.strip())
+    if "players" not in {name for name, _, _ in describe_options(cls)}:
+        return rules
+    if said:
+        if parsed.players != players:
+            raise OptionError(f"the rules say players={parsed.players}, but {players} players are seated")
+        return rules
+    spec = f"players={players}"
+    cls.from_spec(spec)  # a count the game does not allow is refused here
+    return f"{rules},{spec}" if rules else spec
 
 
 class Session:

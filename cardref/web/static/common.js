@@ -253,7 +253,9 @@ const CR = (() => {
     pill.className = `pill ${cam}`;
     const fps = st.fps ? ` · ${Number(st.fps).toFixed(1)} fps` : "";
     const dropped = st.dropped ? ` · ${st.dropped} dropped` : "";
-    pill.textContent = `camera ${cam}${fps}${dropped}`;
+    const size = st.frame_size ? ` · ${st.frame_size[0]}×${st.frame_size[1]}` : "";
+    pill.textContent = `camera ${cam}${size}${fps}${dropped}`;
+    if (st.error) pill.title = st.error;
   }
 
   return { api, connect, token, setToken, el, cardEl, pileEl, drawState, fmtTime, describe, nav, showStatus, now, SUIT };
