@@ -2,6 +2,7 @@
 
     python bench/bench_referee_truth.py --seeds 5 11 23 [--deck simplistic] [--seconds 60] [--keep DIR]
     python bench/bench_referee_truth.py --game zenuwen --players 3 --seeds 5 6 --seconds 40 --keep DIR
+    python bench/bench_referee_truth.py --game zenuwen --players 4 --seeds 27 --seconds 40 --size 1920x1080
     python bench/bench_referee_truth.py --game stress --seeds 7 23 --seconds 40 --keep DIR
 
 For each seed: ``cardref render GAME`` films a new game (a deck the detector never trained on, a new
@@ -70,6 +71,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seeds", type=int, nargs="+", default=[5, 11, 23])
     parser.add_argument("--deck", default="simplistic", help="a deck the detector never trained on")
     parser.add_argument("--seconds", type=float, default=60.0)
+    parser.add_argument("--size", default="1280x720", help="the camera's frame size, WxH (default 1280x720)")
     parser.add_argument("--rules", help='the game\'s options (Klondike default "draw=3")')
     parser.add_argument("--detector", help="candidate corner-detector weights X.onnx (default: shipped)")
     parser.add_argument("--keep", type=Path, help="keep the videos and logs here (seed-N folders)")
@@ -83,7 +85,7 @@ def main(argv: list[str] | None = None) -> int:
             rules = args.rules or ("draw=3" if args.game == "klondike" else "")
             subprocess.run(
                 ["cardref", "render", args.game, "--seed", str(seed), "--seconds", str(args.seconds),
-                 "--deck", args.deck, "--out", str(out)] + (["--rules", rules] if rules else [])
+                 "--deck", args.deck, "--size", args.size, "--out", str(out)] + (["--rules", rules] if rules else [])
                 + (["--players", str(args.players)] if args.game == "zenuwen" else []),
                 check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
             )

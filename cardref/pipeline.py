@@ -114,12 +114,12 @@ class FrameLoop:
             self._send({"type": "status", "camera": "ended", **self.stats.to_json(), **capture.counters.as_dict()})
         return self.stats
 
-    def _picture(self, image: np.ndarray, t: float, detections: list[Detection]) -> bytes | None:
+    def _picture(self, image: np.ndarray, t: float, detections: list[Detection], width: int = 960) -> bytes | None:
         """The picture (and the cards read in it) to the pages, at most every ``picture_every_s``."""
         if self.publish is None or t - self._last_picture < self.picture_every_s:
             return None
         self._last_picture = t
-        picture = encode_jpeg(image)
+        picture = encode_jpeg(image, width=width)
         self._send({"type": "frame", "t": t, "jpeg": picture, "size": [image.shape[1], image.shape[0]],
                     "cards": [d.to_json() for d in detections], **self.stats.to_json()})
         return picture
@@ -162,7 +162,8 @@ class Preview(FrameLoop):
 
     def step(self, image: np.ndarray, t: float, index: int) -> None:
         self.stats.frames += 1
-        self._picture(image, t, [])
+        # at the camera's own resolution: the set-up page finds the markers in this picture
+        self._picture(image, t, [], width=image.shape[1])
 
 
 class Pipeline(FrameLoop):

@@ -69,6 +69,7 @@ class TableRunner:
     # -- life ---------------------------------------------------------------------------------------
 
     def start(self) -> "TableRunner":
+        self._report("idle")  # the set-up page shows the game, rules and players this table was started with
         for target, name in ((self._run, "cardref-table"), (self._commands, "cardref-commands")):
             thread = threading.Thread(target=target, name=name, daemon=True)
             thread.start()

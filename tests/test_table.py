@@ -105,6 +105,11 @@ def test_an_uncalibrated_table_shows_its_picture_until_the_set_up_page_calibrate
 
     pictures = [m for m in hub.messages if m["type"] == "frame"]
     assert [m["cards"] for m in pictures[:3]] == [[], [], []]  # the picture only: nothing is read yet
+    import cv2
+    import numpy as np
+
+    widths = [cv2.imdecode(np.frombuffer(m["jpeg"], np.uint8), cv2.IMREAD_COLOR).shape[1] for m in (pictures[0], pictures[-1])]
+    assert widths == [1280, 960]  # markers are found in the camera's own pixels; the game's pictures are smaller
     assert any(m.get("referee", "").startswith("not calibrated") for m in hub.messages if m["type"] == "status")
     assert any(m["cards"] for m in pictures[3:])
     (game,) = services.store.games()  # one game, recorded from the calibration on: every move

@@ -35,6 +35,7 @@
     const box = $("options");
     box.innerHTML = "";
     for (const o of gameInfo().options) {
+      if (o.name === "players") continue;  // the Players box above says it (session.seated_rules)
       const lab = CR.el("label", "f", `${o.name} — ${o.help}`);
       const inp = CR.el("input"); inp.dataset.option = o.name;
       inp.placeholder = `default: ${o.default === null ? "unlimited" : o.default}`;
