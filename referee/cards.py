@@ -52,6 +52,10 @@ class Card:
             raise CardError(f"not a card: {text!r} (expected rank A,2..10,J,Q,K and suit S,H,D,C, e.g. '10H')")
         return found
 
+    def __hash__(self) -> int:
+        # searches hash millions of positions made of cards: no tuple built per call (equal cards, equal hashes)
+        return self.rank * 128 + ord(self.suit)
+
     def __str__(self) -> str:
         return self.code
 

@@ -85,6 +85,13 @@ class ZPile:
 
     cards: tuple[Card, ...] = ()
     up: int = 0
+    _hash: int = field(default=0, init=False, repr=False, compare=False)
+
+    def __hash__(self) -> int:
+        # the live referee's searches hash positions again and again: a frozen value's hash is kept
+        if not self._hash:
+            object.__setattr__(self, "_hash", hash((self.cards, self.up)) or 1)
+        return self._hash
 
     @property
     def top(self) -> Card | None:
@@ -123,6 +130,12 @@ class ZSeat:
     hand: tuple[Card, ...] = ()
     laid_out_stock: bool = True
     """Whether the player had a stock after laying out this round (Z12 needs it)."""
+    _hash: int = field(default=0, init=False, repr=False, compare=False)
+
+    def __hash__(self) -> int:
+        if not self._hash:  # kept, as ZPile's
+            object.__setattr__(self, "_hash", hash((self.piles, self.stock, self.hand, self.laid_out_stock)) or 1)
+        return self._hash
 
     @property
     def pile_cards(self) -> int:
@@ -319,6 +332,14 @@ class ZenuwenState:
     wins: tuple[int, ...] = ()
     match_winner: int | None = None
     later: tuple[Layout, ...] = field(default=(), repr=False)
+    _hash: int = field(default=0, init=False, repr=False, compare=False)
+
+    def __hash__(self) -> int:
+        if not self._hash:  # kept, as ZPile's
+            object.__setattr__(self, "_hash", hash((
+                self.rules, self.seats, self.centre, self.phase, self.t, self.round, self.stuck, self.winner,
+                self.takes, self.raced, self.wins, self.match_winner, self.later)) or 1)
+        return self._hash
 
     @classmethod
     def start(cls, the_deal: ZenuwenDeal | Layout, rules: ZenuwenRules | None = None) -> "ZenuwenState":
