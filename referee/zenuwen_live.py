@@ -1116,8 +1116,13 @@ def _misread(live: LiveZenuwen, obs: Observation, diff: frozenset[str]) -> tuple
                 continue  # the card must be read anew where it lies: one covered now could be anything
             if not is_unseen(instead) and not _moved(findings, zone):
                 continue  # taken for another of its rank: seen so where the series took it
-            # as any view a hand may hide a move in, it may be left unused (the card forgotten meanwhile)
+            # as any view a hand may hide a move in, it may be left unused: then the card is not doubted
+            # yet (four players, seed 32 at 1920x1080: p1's 8D, gone from its pile while a hand hid the
+            # centre, was taken for the 8C of another pile and kept so; the next view's 8D on the centre
+            # pile was then judged played from p2's pile, whose 8D showed still)
             after, findings = _judge(replace(live, state=state), obs, doubt=False)
+            if not any(f.kind in ("move", "illegal") for f in findings):
+                after = replace(after, state=live.state)
             if findings:
                 findings = [replace(findings[0], detail=f"the card read {card.code} earlier was misread"), *findings[1:]]
             answers.append((after, findings))

@@ -124,6 +124,22 @@ def test_the_same_unrecognised_change_is_reported_once(tmp_path: pathlib.Path) -
     assert [r.t for r in store.read(writer.id).records if r.kind.value == "unrecognised"] == reported
 
 
+def test_a_card_doubted_in_a_view_left_unused_is_not_relabelled() -> None:
+    """Four players (two decks) filmed at 1920x1080, render seed 32: the table states the camera
+    published up to p1's 8D laid on a 6C against Z6 (tests/data/zenuwen4_deferred_doubt_views.jsonl).
+    At 16.0 s the 8D is gone from p1's pile while a hand hides the centre: the view is left unused.
+    The 8D, read on its pile in every view, was then taken for the 8C of another pile (a misread
+    doubt whose view was left unused) and kept so; the next view's 8D on the centre pile was judged
+    played from p2's pile, whose own 8D showed still, and a join was invented for p1's pile."""
+    views = [TableState.from_json(json.loads(x)) for x in (DATA / "zenuwen4_deferred_doubt_views.jsonl").read_text().splitlines()]
+    ref = LiveReferee("zenuwen", "players=4,decks=2,empty_stock=turn_opponents,pile_choice=winner_chooses")
+    found = [f for view in views for f in ref.feed(view) if f.kind in ("move", "illegal")]
+    assert [(f.kind, str(f.move)) for f in found] == [
+        ("move", "all turn a card"), ("move", "p4 pile3->centre3"), ("move", "p3 pile2->centre1"),
+        ("move", "p3 pile1->centre1"), ("illegal", "p1 pile2->centre1")]
+    assert found[-1].rule == "Z6"
+
+
 def test_a_view_left_unused_is_the_step_to_a_view_nothing_else_explains() -> None:
     """Four players (two decks), fresh render seed 32, three of the table states the camera published
     (tests/data/zenuwen4_stepped_views.jsonl): the deal; a clear view with the turn and a 9S laid on
