@@ -902,6 +902,12 @@ def _judge(
         if len(best) > 1 and state.phase in (Phase.CHOOSE, Phase.NEXT):
             # which pile who took cannot be told from the table: wait for choose() / slap()
             return replace(live, last=obs, waiting=_waiting(state)), []
+        if len(best) > 1 and all(unseen) and not last_chance:
+            # every series fits only with a card nobody saw laid and covered: a later view may show
+            # more (four players, seed 34 at 1920x1080: a 2H laid on a 4S against Z6 while hands were
+            # over the centre, taken for an unread side-seat card covered by it; the three piles it
+            # might have come from left the series undecided for the rest of the game)
+            return _left_unused(live, obs), []
         if len(best) > 1:
             names = "; ".join(", ".join(str(m) for m in x[1].moves) or "nothing" for x in best)
             ambiguous = Finding("ambiguous", t, frame=frame, detail=f"several move series fit: {names}")
@@ -1014,6 +1020,12 @@ def _unseen_plays(
         if after is None:
             break
     return UnseenPlays(from_hidden, twins)
+
+
+def _left_unused(live: LiveZenuwen, obs: Observation) -> LiveZenuwen:
+    """The view left unused, the centre cards it reads remembered as glimpsed (:func:`_unseen_plays`)."""
+    read = frozenset((z, p.top) for z, p in obs.piles.items() if z.startswith("centre") and not p.held and p.top)
+    return replace(deferred(live, obs), glimpsed=live.glimpsed | read)
 
 
 def _glimpsed_play(move: Any, state: ZenuwenState, glimpsed: frozenset[tuple[str, str]]) -> bool:
@@ -1250,8 +1262,7 @@ def _conclude(
     risky = _covered_risk(state, final, obs) or _unconfirmed(node.moves, state, obs) or (unclear(obs) and calls)
     hidden = _under_hand(node.moves, obs) or _from_under_hand(state, node.state, subs, obs)
     if defer and node.moves and (live.deferred < MAX_DEFERRED and risky or live.deferred < MAX_UNDER_HAND and hidden):
-        read = frozenset((z, p.top) for z, p in obs.piles.items() if z.startswith("centre") and not p.held and p.top)
-        return replace(deferred(live, obs), glimpsed=live.glimpsed | read), []
+        return _left_unused(live, obs), []
     return explained(live, new_state, findings, k, t, frame, _waiting)
 
 

@@ -140,6 +140,21 @@ def test_a_card_doubted_in_a_view_left_unused_is_not_relabelled() -> None:
     assert found[-1].rule == "Z6"
 
 
+def test_series_that_fit_only_with_a_card_nobody_saw_wait_for_a_clearer_view() -> None:
+    """Three players (two decks, deck penguins) filmed at 1920x1080, render seed 34: the table states
+    the camera published up to p1's 2H laid on a 4S against Z6 (tests/data/zenuwen3_unseen_cover_views.jsonl).
+    While hands were over the centre piles, the 2H fitted as laid on an unread card of the left seat
+    laid and covered at once; three of its piles could have given it, and the three series stayed
+    undecided for the rest of the game. Such a view is left unused: the next ones show the Z6 play."""
+    views = [TableState.from_json(json.loads(x)) for x in (DATA / "zenuwen3_unseen_cover_views.jsonl").read_text().splitlines()]
+    ref = LiveReferee("zenuwen", "players=3,decks=2,empty_stock=turn_opponents,pile_choice=winner_chooses")
+    found = [f for view in views for f in ref.feed(view)]
+    assert not [f for f in found if f.kind == "ambiguous"]
+    assert [(f.kind, str(f.move)) for f in found if f.kind in ("move", "illegal")] == [
+        ("move", "all turn a card"), ("move", "p2 pile1->centre1"), ("move", "p1 pile1->centre3"),
+        ("move", "p2 pile4->centre1"), ("illegal", "p1 pile2->centre2")]
+
+
 def test_a_view_left_unused_is_the_step_to_a_view_nothing_else_explains() -> None:
     """Four players (two decks), fresh render seed 32, three of the table states the camera published
     (tests/data/zenuwen4_stepped_views.jsonl): the deal; a clear view with the turn and a 9S laid on
