@@ -95,10 +95,8 @@ class TableRunner:
                 if cfg.calibration is None:
                     self.services.hub.publish({"type": "status", "referee": "not calibrated: calibrate on the set-up page"})
                 self._loop_frames()
-                if self._stop.is_set() or self._interrupt.is_set():
-                    continue
-                if not cfg.loop:
-                    return
+                if not (self._stop.is_set() or self._interrupt.is_set() or cfg.loop):
+                    return  # a video shown uncalibrated has ended
                 continue
             if self._fresh or self.referee is None:
                 self._new_game()
@@ -115,28 +113,33 @@ class TableRunner:
                 replay=self.replay,
                 camera_size=cfg.camera_size,
             )
-            self._loop_frames()
+            failed = self._loop_frames()
             if self._stop.is_set():
                 return
             if self._interrupt.is_set():
                 continue  # a page command: the new game, calibration or end is set up already
+            if failed and getattr(cfg.source, "live", False):
+                continue  # a camera's game goes on after an error (shown on the pages) with a new frame loop
             self._end_game("unfinished" if referee.ended is None else referee.ended, "the video ended")
             self._fresh = True
             if not cfg.loop:
                 return
 
-    def _loop_frames(self) -> None:
-        """Run the frame loop made last in this thread until its source ends or it is stopped."""
+    def _loop_frames(self) -> bool:
+        """Run the frame loop made last in this thread until its source ends or it is stopped; True
+        when it stopped on an error."""
         loop = self.pipeline
         assert loop is not None
         if self._interrupt.is_set():
-            return  # a command came while the loop was being made
+            return False  # a command came while the loop was being made
         try:
             loop.run()
         except Exception as exc:  # shown on the pages, never silent
             log.exception("the table pipeline stopped")
             self.services.hub.publish({"type": "status", "camera": "error", "error": str(exc)})
             self._stop.wait(2.0)
+            return True
+        return False
 
     def _restart(self) -> None:
         """Stop the frame loop so that :meth:`_run` goes on as the flags now say."""

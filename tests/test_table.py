@@ -10,6 +10,8 @@ import queue
 from dataclasses import dataclass, field
 from typing import Any
 
+import pytest
+
 from calibration.store import load_calibration
 from cardref.commands.demo import clip_folder, recorded_boxes
 from cardref.gamelog.store import GameStore
@@ -227,3 +229,47 @@ def test_the_players_seated_on_the_set_up_page_are_the_players_the_rules_count(t
         assert "players=2, but 3 players are seated" in str(exc)
     else:
         raise AssertionError("a set-up whose rules count two players for three seats was taken")
+
+
+@pytest.mark.allow_error_logs
+def test_a_cameras_game_goes_on_after_an_error_in_the_frame_loop(tmp_path: pathlib.Path) -> None:
+    import threading
+    import time
+
+    from vision.frame_sources import Read, ReadStatus, VideoFileSource
+
+    folder = clip_folder()
+    render = json.loads((folder / "render.json").read_text())
+
+    class Camera(VideoFileSource):
+        """The demo video filmed by a camera: live, and it goes on (from the start) when reopened."""
+
+        live = True
+
+        def read(self) -> Read:
+            got = super().read()
+            return Read(ReadStatus.LOST) if got.status is ReadStatus.END else got
+
+    boxes = recorded_boxes(folder)
+    failed = threading.Event()
+
+    def detect_failing_once(image: Any, index: int) -> Any:
+        if index >= 2 and not failed.is_set():
+            failed.set()
+            raise RuntimeError("the detector fell over")
+        return boxes(image, index)
+
+    services = Services(Hub(), GameStore(tmp_path, fsync=False))
+    config = TableConfig(Camera(folder / render["video"]), load_calibration(folder / "calibration.json"),
+                         rules=render["rules"], realtime=False)
+    runner = TableRunner(services, config, replay=detect_failing_once).start()
+    try:
+        deadline = time.monotonic() + 120
+        while time.monotonic() < deadline and not any(m["type"] == "verdict" for m in services.hub.messages):
+            time.sleep(0.2)
+    finally:
+        runner.stop()
+    errors = [m for m in services.hub.messages if m["type"] == "status" and m.get("camera") == "error"]
+    assert failed.is_set() and errors and "fell over" in errors[0]["error"]  # said on the pages
+    assert any(m["type"] == "verdict" for m in services.hub.messages)  # and the game went on: the same game
+    assert len(services.store.games()) == 1
