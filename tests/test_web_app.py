@@ -410,3 +410,42 @@ def test_the_replay_obeys_pause_end_and_a_correction(tmp_path: Path) -> None:
     (game,) = store.games()
     assert game.result == "abandoned" and game.illegal == 0 and game.corrections == 1
     assert hub.history()[-1]["kind"] == "correction"
+
+
+def test_a_table_filmed_by_the_phone_page_is_calibrated_from_its_picture_and_refereed(tmp_path: Path) -> None:
+    """``cardref serve --camera phone``: the phone page's frames are the table's camera; uncalibrated,
+    the pages get the picture alone, the set-up page calibrates from the markers in it, and the game
+    named on the command line starts on the calibrated table."""
+    import argparse
+    import time
+
+    from cardref.commands.serve import _table
+    from referee import klondike
+
+    args = argparse.Namespace(camera="phone", camera_size=None, players="Ann", game="klondike", rules="draw=1",
+                              calibration=tmp_path / "table.json")
+    settings = WebSettings(games_dir=tmp_path / "games", calibration_file=tmp_path / "table.json")
+    hub = Hub()
+    app = create_app(settings, hub=hub, store=GameStore(settings.games_dir, fsync=False), source=_table(args))
+    picture = render(klondike.new_game(klondike.deal(3))).jpeg
+
+    def film_until(done: Any, seconds: float = 60.0) -> None:
+        deadline = time.monotonic() + seconds
+        while time.monotonic() < deadline and not done():
+            assert client.post("/api/camera/frame", content=picture, headers={"Content-Type": "image/jpeg"}).status_code == 202
+            time.sleep(0.1)
+        assert done()
+
+    with TestClient(app, client=LOCAL, base_url="http://127.0.0.1:8000") as client:
+        film_until(lambda: hub.latest_frame() is not None)
+        frame, jpeg = hub.latest_frame()  # type: ignore[misc]
+        assert frame["cards"] == [] and jpeg  # the picture alone: nothing is read before calibration
+        assert client.get("/api/session").json()["setup"]["players"][0]["name"] == "Ann"
+        w, h = table_size_mm()
+        r = client.post(f"/api/calibration/markers?layout=corners&width_mm={w}&height_mm={h}")
+        assert r.status_code == 200, r.text
+        assert (tmp_path / "table.json").is_file()  # saved where --calibration said
+        film_until(lambda: client.get("/api/games").json() != [])
+        film_until(lambda: (hub.latest_frame() or ({"cards": []}, b""))[0]["cards"] != [])  # now the cards are read
+        (game,) = client.get("/api/games").json()
+        assert game["game"] == "klondike" and game["players"] == ["Ann"] and "draw=1" in game["rules"]
