@@ -820,7 +820,7 @@ def _judge(
         26: a far pile's top, learned as 2C and read 2S later, taken for laid on an AD and covered by
         the other AD from under it; a misread is far likelier)."""
         return (not _guessed_onto_unchanged(moves, changed, state) and _looks_unchanged(moves, changed, state) <= 1
-                and not _unseen_plays(moves, state, obs, live.glimpsed).twins)
+                and not _unseen_plays(moves, state, obs, live.glimpsed, changed).twins)
 
     hits = [h for h in breadth_first(start_node, _expand(obs, diff, t, depth=depth, glimpsed=live.glimpsed), goals, depth, needs=needs)
             if plausible(h[0].moves)]
@@ -1000,9 +1000,14 @@ class UnseenPlays(NamedTuple):
 
 
 def _unseen_plays(
-    moves: Sequence[Any], state: ZenuwenState, obs: Observation, glimpsed: frozenset[tuple[str, str]] = frozenset()
+    moves: Sequence[Any], state: ZenuwenState, obs: Observation, glimpsed: frozenset[tuple[str, str]] = frozenset(),
+    changed: frozenset[str] | None = None,
 ) -> UnseenPlays:
-    """The plays of a series (from ``state``) nobody saw."""
+    """The plays of a series (from ``state``) nobody saw. A card covered at once whose pile shows it
+    still is a twin's coincidence where it is read surely, or, with ``changed`` (the zones that look
+    other than the position says), where the pile looks just as it did, however unsurely it is read
+    (four players at 1920x1080, seeds 39 and 42: a QS laid against Z6 was taken for covering a JS, or
+    a KS, from a pile still read JS at 0.49 in every view, its twin under it)."""
     hidden = unjudged(obs)
     from_hidden = twins = 0
     for k, m, before, after in _replayed(moves, state):
@@ -1013,10 +1018,11 @@ def _unseen_plays(
             )
             zone = pile_zone(m.player, m.source)
             seen = judged(obs, zone)
-            if covered and (zone in hidden or seen is not None and seen.top_weak):
-                from_hidden += 1
-            elif covered and _shows_still(seen, played):
+            as_it_was = changed is not None and zone not in changed
+            if covered and _shows_still(seen, played) and (as_it_was or seen is not None and not seen.top_weak):
                 twins += 1
+            elif covered and (zone in hidden or seen is not None and seen.top_weak):
+                from_hidden += 1
         if after is None:
             break
     return UnseenPlays(from_hidden, twins)

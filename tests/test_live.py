@@ -155,6 +155,20 @@ def test_series_that_fit_only_with_a_card_nobody_saw_wait_for_a_clearer_view() -
         ("move", "p2 pile4->centre1"), ("illegal", "p1 pile2->centre2")]
 
 
+def test_no_card_is_taken_from_a_pile_that_looks_as_it_did_and_covered_at_once() -> None:
+    """Three players (two decks) filmed at 1920x1080, render seed 42: the table states the camera
+    published up to p1's QS laid on an AH against Z6 (tests/data/zenuwen3_twin_cover_views.jsonl).
+    p1's KS, read at about 0.5 in every view, was taken for played onto the AH (its twin turned up
+    under it, the pile looking just as it did) and covered by the QS at once: two coincidences
+    against one move that breaks a rule."""
+    views = [TableState.from_json(json.loads(x)) for x in (DATA / "zenuwen3_twin_cover_views.jsonl").read_text().splitlines()]
+    ref = LiveReferee("zenuwen", "players=3,decks=2,empty_stock=turn_opponents,pile_choice=winner_chooses")
+    found = [f for view in views for f in ref.feed(view) if f.kind in ("move", "illegal")]
+    assert [(f.kind, str(f.move)) for f in found] == [
+        ("move", "all turn a card"), ("move", "p1 pile1->centre2"), ("move", "p3 pile3->centre3"),
+        ("move", "p1 pile2->centre1"), ("illegal", "p1 pile4->centre2")]
+
+
 def test_a_view_left_unused_is_the_step_to_a_view_nothing_else_explains() -> None:
     """Four players (two decks), fresh render seed 32, three of the table states the camera published
     (tests/data/zenuwen4_stepped_views.jsonl): the deal; a clear view with the turn and a 9S laid on
