@@ -122,7 +122,18 @@
     choicesEl.classList.toggle("hidden", piles.length === 0);
   }
 
+  // until the first state, the screen says what the table waits for (calibration, the camera);
+  // a camera lost or failing during the game is said on the message line
+  let seenState = false;
+  function onStatus(msg) {
+    const trouble = msg.camera === "error" ? `camera error: ${msg.error || "see the set-up page"}`
+      : msg.camera === "offline" ? "the camera is offline: reconnecting…" : "";
+    if (trouble) msgEl.textContent = trouble;
+    if (!seenState && (trouble || msg.referee)) document.getElementById("reason").textContent = trouble || msg.referee;
+  }
+
   function onState(msg) {
+    seenState = true;
     players = msg.players || players;
     if (msg.inputs) slapButtons(msg.inputs);
     choiceButtons(msg);
@@ -149,6 +160,7 @@
       if (msg.type === "verdict") onVerdict(msg);
       else if (msg.type === "call") onCall(msg);
       else if (msg.type === "state") onState(msg);
+      else if (msg.type === "status") onStatus(msg);
     },
   });
   window.cardrefReferee = { stats: sock.stats, shown: [] };
