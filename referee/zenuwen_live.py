@@ -904,7 +904,7 @@ def _judge(
             return replace(live, last=obs, waiting=_waiting(state)), []
         if len(best) > 1 and all(unseen) and not last_chance:
             # every series fits only with a card nobody saw laid and covered: a later view may show
-            # more (four players, seed 34 at 1920x1080: a 2H laid on a 4S against Z6 while hands were
+            # more (three players, seed 34 at 1920x1080: a 2H laid on a 4S against Z6 while hands were
             # over the centre, taken for an unread side-seat card covered by it; the three piles it
             # might have come from left the series undecided for the rest of the game)
             return _left_unused(live, obs), []
@@ -1006,8 +1006,8 @@ def _unseen_plays(
     """The plays of a series (from ``state``) nobody saw. A card covered at once whose pile shows it
     still is a twin's coincidence where it is read surely, or, with ``changed`` (the zones that look
     other than the position says), where the pile looks just as it did, however unsurely it is read
-    (four players at 1920x1080, seeds 39 and 42: a QS laid against Z6 was taken for covering a JS, or
-    a KS, from a pile still read JS at 0.49 in every view, its twin under it)."""
+    (three and four players at 1920x1080, seeds 42 and 39: a QS laid against Z6 was taken for
+    covering a KS, or a JS, from a pile still read so at about 0.5 in every view, its twin under it)."""
     hidden = unjudged(obs)
     from_hidden = twins = 0
     for k, m, before, after in _replayed(moves, state):
