@@ -77,7 +77,7 @@
 
   $("width").oninput = $("height").oninput = () => { sizeEdited = true; };
   $("game").onchange = () => fillGame({ game: $("game").value, rules: "", players: [] });
-  $("nplayers").onchange = () => fillPlayers(collect().players);
+  $("nplayers").onchange = () => { fillPlayers(collect().players); resolutionHint(); };
   $("save").onclick = () => act("/api/session/setup", collect(), "Set-up saved.");
   $("start").onclick = async () => { await act("/api/session/setup", collect(), "Set-up saved."); act("/api/session/start", undefined, "Game started."); };
   $("pause").onclick = () => act("/api/session/pause", undefined, "Paused.");
@@ -117,7 +117,18 @@
     }
   }
 
+  // a table of three or four filmed from one side: the far seat needs a 1920x1080 picture (docs/truth-videos.md)
+  let cameraSize = null;
+  function resolutionHint() {
+    const g = collect();
+    const small = cameraSize && cameraSize[0] * cameraSize[1] < 1920 * 1080;
+    const far = g.game === "zenuwen" && g.players.length >= 3;
+    $("res-hint").textContent = small && far ? `The camera gives ${cameraSize[0]}×${cameraSize[1]}: at a table of three or four, the far seat's cards are too small to read reliably. A camera giving 1920×1080 reads them (cardref serve --camera-size).` : "";
+    $("res-hint").classList.toggle("hidden", !(small && far));
+  }
+
   async function loadZones() {
+    resolutionHint();
     const g = collect();
     const q = new URLSearchParams({ game: g.game, players: String(g.players.length), width: String(canvas.width), height: String(canvas.height) });
     try { zones = await CR.api("GET", `/api/calibration/zones?${q}`); } catch (e) { zones = null; }
@@ -128,7 +139,7 @@
   CR.connect({
     frames: true, types: "status,session",
     onMessage(msg) {
-      if (msg.type === "status") CR.showStatus(pill, msg);
+      if (msg.type === "status") { CR.showStatus(pill, msg); if (msg.frame_size) { cameraSize = msg.frame_size; resolutionHint(); } }
       if (msg.type === "session") showSession({ ...session, ...msg, control: session ? session.control : true });
     },
     async onFrame(meta, blob) {
