@@ -10,6 +10,7 @@ from cardref.live import LiveReferee, observation_from_table
 from referee import klondike
 from referee.klondike import KlondikeRules, Move
 from referee.klondike_live import expected_observation
+from referee.observation import Finding
 from vision.table_state import PileState, SeenCard, TableState
 
 DATA = pathlib.Path(__file__).parent / "data"
@@ -124,6 +125,14 @@ def test_the_same_unrecognised_change_is_reported_once(tmp_path: pathlib.Path) -
     assert [r.t for r in store.read(writer.id).records if r.kind.value == "unrecognised"] == reported
 
 
+def _judged(recorded: str, players: int) -> list[Finding]:
+    """Every finding of a fresh referee fed the table states in tests/data/``recorded`` (as the camera
+    published them for a two-deck Zenuwen game of ``players``)."""
+    views = [TableState.from_json(json.loads(x)) for x in (DATA / recorded).read_text().splitlines()]
+    ref = LiveReferee("zenuwen", f"players={players},decks=2,empty_stock=turn_opponents,pile_choice=winner_chooses")
+    return [f for view in views for f in ref.feed(view)]
+
+
 def test_a_card_doubted_in_a_view_left_unused_is_not_relabelled() -> None:
     """Four players (two decks) filmed at 1920x1080, render seed 32: the table states the camera
     published up to p1's 8D laid on a 6C against Z6 (tests/data/zenuwen4_deferred_doubt_views.jsonl).
@@ -131,9 +140,7 @@ def test_a_card_doubted_in_a_view_left_unused_is_not_relabelled() -> None:
     The 8D, read on its pile in every view, was then taken for the 8C of another pile (a misread
     doubt whose view was left unused) and kept so; the next view's 8D on the centre pile was judged
     played from p2's pile, whose own 8D showed still, and a join was invented for p1's pile."""
-    views = [TableState.from_json(json.loads(x)) for x in (DATA / "zenuwen4_deferred_doubt_views.jsonl").read_text().splitlines()]
-    ref = LiveReferee("zenuwen", "players=4,decks=2,empty_stock=turn_opponents,pile_choice=winner_chooses")
-    found = [f for view in views for f in ref.feed(view) if f.kind in ("move", "illegal")]
+    found = [f for f in _judged("zenuwen4_deferred_doubt_views.jsonl", 4) if f.kind in ("move", "illegal")]
     assert [(f.kind, str(f.move)) for f in found] == [
         ("move", "all turn a card"), ("move", "p4 pile3->centre3"), ("move", "p3 pile2->centre1"),
         ("move", "p3 pile1->centre1"), ("illegal", "p1 pile2->centre1")]
@@ -146,9 +153,7 @@ def test_series_that_fit_only_with_a_card_nobody_saw_wait_for_a_clearer_view() -
     While hands were over the centre piles, the 2H fitted as laid on an unread card of the left seat
     laid and covered at once; three of its piles could have given it, and the three series stayed
     undecided for the rest of the game. Such a view is left unused: the next ones show the Z6 play."""
-    views = [TableState.from_json(json.loads(x)) for x in (DATA / "zenuwen3_unseen_cover_views.jsonl").read_text().splitlines()]
-    ref = LiveReferee("zenuwen", "players=3,decks=2,empty_stock=turn_opponents,pile_choice=winner_chooses")
-    found = [f for view in views for f in ref.feed(view)]
+    found = _judged("zenuwen3_unseen_cover_views.jsonl", 3)
     assert not [f for f in found if f.kind == "ambiguous"]
     assert [(f.kind, str(f.move)) for f in found if f.kind in ("move", "illegal")] == [
         ("move", "all turn a card"), ("move", "p2 pile1->centre1"), ("move", "p1 pile1->centre3"),
@@ -161,9 +166,7 @@ def test_no_card_is_taken_from_a_pile_that_looks_as_it_did_and_covered_at_once()
     p1's KS, read at about 0.5 in every view, was taken for played onto the AH (its twin turned up
     under it, the pile looking just as it did) and covered by the QS at once: two coincidences
     against one move that breaks a rule."""
-    views = [TableState.from_json(json.loads(x)) for x in (DATA / "zenuwen3_twin_cover_views.jsonl").read_text().splitlines()]
-    ref = LiveReferee("zenuwen", "players=3,decks=2,empty_stock=turn_opponents,pile_choice=winner_chooses")
-    found = [f for view in views for f in ref.feed(view) if f.kind in ("move", "illegal")]
+    found = [f for f in _judged("zenuwen3_twin_cover_views.jsonl", 3) if f.kind in ("move", "illegal")]
     assert [(f.kind, str(f.move)) for f in found] == [
         ("move", "all turn a card"), ("move", "p1 pile1->centre2"), ("move", "p3 pile3->centre3"),
         ("move", "p1 pile2->centre1"), ("illegal", "p1 pile4->centre2")]
