@@ -425,6 +425,21 @@ def moved(live: L, state: Any, pending: Any, findings: Sequence[Finding], waitin
     return type(live)(state, pending, live.moves + count, last, awaited(state, pending, waiting), reads=live.reads)
 
 
+def unread_centre(
+    live: L, obs: Observation, centre: Sequence[Sequence[Card]], t: float, how: str
+) -> tuple[L, list[Finding]] | None:
+    """The view left unused while a new centre card (``how``: laid, turned) cannot be read yet, saying
+    on which piles: the players can straighten the card or take a hand away. None: every new centre
+    card of the explanation (its final ``centre``) is read."""
+    zones = [centre_zone(j) for j, pile in enumerate(centre) if pile and is_unseen(pile[-1])]
+    if not zones:
+        return None
+    where = ", ".join(zones)
+    return replace(live, last=obs, waiting=f"a clear view of the new card on {where}"), [
+        Finding("ambiguous", t, frame=obs.frame, detail=f"new centre card {how} but not readable yet on {where}: waiting for a clearer view")
+    ]
+
+
 def deferred(live: L, obs: Observation) -> L:
     """The view left unused: the next one (hands gone, one hopes) is judged from the same position."""
     return replace(live, last=obs, deferred=live.deferred + 1, waiting="a view without hands over the piles")

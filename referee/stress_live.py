@@ -85,7 +85,7 @@ from .speed_live import (
     Binder, Engine, Live, Node, Unseen, best_explanations, breadth_first, centre_zone, deferred, difference,
     differing, explained, fits, hide_cards, is_unseen, judged, later_view, moved, pile_number,
     pile_zone, public_picture, real_counts, seat_zone, seen_code, shown_codes, stock_zone, swap_cards, targets,
-    unclear, unjudged, unseen,
+    unclear, unjudged, unread_centre, unseen,
 )
 from .stress import Lay, NewRound, Phase, Play, Seat, Slap, Stack, StressDeal, StressRules, StressState
 from .verdict import Event, Illegal, Legal
@@ -369,10 +369,9 @@ def observe(live: LiveStress, obs: Observation) -> tuple[LiveStress, list[Findin
             names = "; ".join(", ".join(str(m) for m in x[1].moves) or "nothing" for x in best)
             return replace(live, last=obs), [Finding("ambiguous", t, frame=frame, detail=f"several move series fit: {names}")]
         final, node, k, subs = best[0]
-        if any(is_unseen(p[-1]) for p in final.centre if p):
-            return replace(live, last=obs, waiting="the new centre cards"), [
-                Finding("ambiguous", t, frame=frame, detail="new centre cards laid but not readable yet: waiting for a clearer view")
-            ]
+        unread = unread_centre(live, obs, final.centre, t, "laid")
+        if unread is not None:
+            return unread
         replayed = ENGINE.replay(state, node.moves, subs, t, frame)
         if replayed is None:
             return _illegal_once_seen(live, state, node.moves, subs, obs, t, frame)

@@ -86,7 +86,7 @@ from .speed_live import (
     Binder, Engine, Explanation, Live, Node, Unseen, best_explanations, breadth_first, centre_number, centre_zone, deferred,
     difference, differing, explained, fits, hide_cards, is_unseen, judged, later_view, pile_number,
     pile_zone, public_picture, real_counts, seat_zone, seen_code, shown_codes, stock_zone, swap_cards, targets,
-    unclear, unjudged, unseen,
+    unclear, unjudged, unread_centre, unseen,
 )
 from .verdict import Event, Illegal, Legal
 from .zenuwen import PILES, Choose, Join, Layout, NewRound, Phase, Play, Slap, TakeHand, Turn, ZenuwenRules, ZenuwenState, ZPile, ZSeat
@@ -1253,10 +1253,9 @@ def _conclude(
     that may hide a move) or unrecognised (the series is not legal with the revealed cards)."""
     state, frame = live.state, obs.frame
     final, node, k, subs = best
-    if any(is_unseen(p[-1]) for p in final.centre if p):
-        return replace(live, last=obs, waiting="the new centre cards"), [
-            Finding("ambiguous", t, frame=frame, detail="new centre cards turned but not readable yet: waiting for a clearer view")
-        ]
+    unread = unread_centre(live, obs, final.centre, t, "turned")
+    if unread is not None:
+        return unread
     replayed = ENGINE.replay(state, node.moves, subs, t, frame)
     if replayed is None:
         return replace(live, last=obs), [Finding("unrecognised", t, frame=frame, detail=_difference(state, obs))]

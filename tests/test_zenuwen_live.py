@@ -1003,7 +1003,8 @@ def test_a_turned_card_covered_from_a_pile_under_a_hand_is_not_taken_for_the_car
     unread_centre = {centre_zone(j): SeenPile((None,))}
     turn_view = view(after_turn, 1.0)
     live, f = zenuwen_live.observe(live, replace(turn_view, piles={**turn_view.piles, **unread_centre}))
-    assert [x.kind for x in f] == ["ambiguous"]  # the new centre card not readable yet
+    assert [x.kind for x in f] == ["ambiguous"]  # the new centre card not readable yet, and where: the players can straighten it
+    assert f[0].detail.startswith(f"new centre card turned but not readable yet on {centre_zone(j)}:")
     after_play, _ = apply(after_turn, Play(p, i, j, 2.0))
     obs = view(after_play, 2.0)
     live = replace(live, deferred=zenuwen_live.MAX_DEFERRED)  # (seed 26: views had been left unused before)
