@@ -41,6 +41,7 @@
     if (state.standings) facts.appendChild(fact("round", state.standings.round ?? "–"));
     if (state.passes_left !== undefined && state.passes_left !== null) facts.appendChild(fact("passes left", state.passes_left));
     if (state.waiting_for_take_back) facts.appendChild(fact("waiting for take-back", state.waiting_for_take_back));
+    else if (state.waiting_for) facts.appendChild(fact("waiting for", state.waiting_for));
   }
 
   function gameTime() {
