@@ -12,6 +12,7 @@ new geometry. A recorded video can play at its own speed, in a loop (the demo): 
 from __future__ import annotations
 
 import logging
+import queue
 import threading
 from dataclasses import dataclass
 from typing import Any
@@ -56,6 +57,7 @@ class TableRunner:
         self._stop = threading.Event()
         self._lock = threading.RLock()
         self.referee: LiveReferee | None = None
+        self.judge: _Judge | None = None
         self.pipeline: FrameLoop | None = None
         self._interrupt = threading.Event()
         """Set when a page command stops the frame loop to go on differently (new game, new calibration, end)."""
@@ -98,15 +100,15 @@ class TableRunner:
                 if not (self._stop.is_set() or self._interrupt.is_set() or cfg.loop):
                     return  # a video shown uncalibrated has ended
                 continue
-            if self._fresh or self.referee is None:
+            if self._fresh or self.referee is None or self.judge is None:
                 self._new_game()
                 self._fresh = False
-            referee = self.referee
-            assert referee is not None
+            referee, judge = self.referee, self.judge
+            assert referee is not None and judge is not None
             self.pipeline = Pipeline(
                 cfg.source,
                 cfg.calibration,
-                _Pausable(referee, self.paused, self._lock),  # type: ignore[arg-type]
+                judge,  # type: ignore[arg-type]
                 detect=self.detect,
                 publish=self.services.hub.publish,
                 realtime=cfg.realtime,
@@ -120,6 +122,7 @@ class TableRunner:
                 continue  # a page command: the new game, calibration or end is set up already
             if failed and getattr(cfg.source, "live", False):
                 continue  # a camera's game goes on after an error (shown on the pages) with a new frame loop
+            judge.drain()  # the last states are judged before the result is read
             self._end_game("unfinished" if referee.ended is None else referee.ended, "the video ended")
             self._fresh = True
             if not cfg.loop:
@@ -159,6 +162,7 @@ class TableRunner:
             spec = follower.rules_spec(follower.rules_from_spec(rules))
             writer = self.services.store.new_game(cfg.game, spec, list(cfg.players))
             self.referee = LiveReferee(cfg.game, rules, writer=writer, publish=self.services.hub.publish)
+            self.judge = _Judge(self.referee, self.paused, self._lock, self.services.hub.publish)
             self.games.append(writer.id)
         self.services.hub.publish(
             {"type": "status", "referee": f"recording game {writer.id}", "detector": self.config.detector}
@@ -166,7 +170,13 @@ class TableRunner:
         self._report("playing")
 
     def _end_game(self, result: str, reason: str) -> None:
+        judge = self.judge
+        if judge is not None:
+            judge.drain()  # the states published before the end are judged first
         with self._lock:
+            if judge is not None and judge is self.judge:
+                judge.close()
+                self.judge = None
             referee = self.referee
             if referee is None or referee.writer is None or referee.writer.closed:
                 return
@@ -247,31 +257,64 @@ class TableRunner:
         self.services.hub.publish({"type": "verdict", "kind": "correction", "target": int(target), "t": t})
 
 
-class _Pausable:
-    """The referee as the pipeline sees it: while the game is paused, or once it was ended on the pages,
-    published states are not judged. The runner's lock is held while judging, so that a page command
-    (end, slap) waits for the judgement in progress instead of closing the log under it."""
+class _Judge:
+    """The referee as the frame loop sees it. Published states are queued and judged in order in a
+    thread of their own, so that a view that takes seconds to judge (four-player Zenuwen with hands
+    over the table and unsure readings: up to 5 s) holds back neither the camera picture nor the
+    tracker. States published while the game is paused are not judged, nor any once it has ended.
+    The runner's lock is held while judging, so that a page command (end, slap) waits for the
+    judgement in progress instead of closing the log under it; :meth:`drain` waits for the queue."""
 
-    def __init__(self, referee: LiveReferee, paused: threading.Event, lock: threading.RLock) -> None:
+    def __init__(self, referee: LiveReferee, paused: threading.Event, lock: threading.RLock, publish: Any) -> None:
         self._referee = referee
         self._paused = paused
         self._lock = lock
+        self._publish = publish
+        self._queue: queue.Queue[tuple[str, tuple[Any, ...]] | None] = queue.Queue()
+        self._thread = threading.Thread(target=self._work, name="cardref-judge", daemon=True)
+        self._thread.start()
 
     def _open(self) -> bool:
         writer = self._referee.writer
-        return not self._paused.is_set() and (writer is None or not writer.closed)
+        return writer is None or not writer.closed
 
-    def feed(self, table: Any, jpeg: bytes | None = None) -> Any:
-        with self._lock:
-            return self._referee.feed(table, jpeg) if self._open() else []
+    def _put(self, name: str, *args: Any) -> list[Any]:
+        if not self._paused.is_set() and self._open():
+            self._queue.put((name, args))
+        return []
 
-    def glimpse(self, table: Any, jpeg: bytes | None = None) -> Any:
-        with self._lock:
-            return self._referee.glimpse(table, jpeg) if self._open() else []
+    def feed(self, table: Any, jpeg: bytes | None = None) -> list[Any]:
+        return self._put("feed", table, jpeg)
 
-    def seen_slap(self, player: int, t: float, pile: int) -> Any:
-        with self._lock:
-            return self._referee.seen_slap(player, t, pile) if self._open() else []
+    def glimpse(self, table: Any, jpeg: bytes | None = None) -> list[Any]:
+        return self._put("glimpse", table, jpeg)
+
+    def seen_slap(self, player: int, t: float, pile: int) -> list[Any]:
+        return self._put("seen_slap", player, t, pile)
+
+    def drain(self) -> None:
+        """Wait until every state queued so far is judged."""
+        if self._thread.is_alive():
+            self._queue.join()
+
+    def close(self) -> None:
+        self._queue.put(None)
+
+    def _work(self) -> None:
+        while True:
+            item = self._queue.get()
+            try:
+                if item is None:
+                    return
+                name, args = item
+                with self._lock:
+                    if self._open():
+                        getattr(self._referee, name)(*args)
+            except Exception as exc:  # shown on the pages, never silent; the next state is judged
+                log.exception("judging a table state failed")
+                self._publish({"type": "status", "referee": f"error while judging: {exc}"})
+            finally:
+                self._queue.task_done()
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self._referee, name)

@@ -273,3 +273,45 @@ def test_a_cameras_game_goes_on_after_an_error_in_the_frame_loop(tmp_path: pathl
     assert failed.is_set() and errors and "fell over" in errors[0]["error"]  # said on the pages
     assert any(m["type"] == "verdict" for m in services.hub.messages)  # and the game went on: the same game
     assert len(services.store.games()) == 1
+
+
+def test_the_camera_is_not_held_back_while_a_view_is_judged(tmp_path: pathlib.Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # Judging may take seconds (four-player Zenuwen: up to 5 s); the frames go on meanwhile and the
+    # states are judged in order once the referee catches up.
+    import threading
+    import time
+
+    from cardref.live import LiveReferee
+
+    folder = clip_folder()
+    render = json.loads((folder / "render.json").read_text())
+    truth = [json.loads(x) for x in (folder / "moves.jsonl").read_text().splitlines() if x.strip()]
+    want = ["illegal" if m["kind"] == "illegal" else "taken_back" if m["kind"] == "take_back" else "move"
+            for m in truth if m["kind"] != "hover"]
+    gate = threading.Event()
+    judge = LiveReferee.feed
+
+    def slow_feed(self: LiveReferee, table: Any, jpeg: bytes | None = None) -> Any:
+        gate.wait(120)  # a judgement that takes as long as the test wants
+        return judge(self, table, jpeg)
+
+    monkeypatch.setattr(LiveReferee, "feed", slow_feed)
+    services = Services(Hub(), GameStore(tmp_path, fsync=False))
+    config = TableConfig(str(folder / render["video"]), load_calibration(folder / "calibration.json"),
+                         rules=render["rules"], realtime=False, loop=False)
+    runner = TableRunner(services, config, replay=recorded_boxes(folder))
+    table = threading.Thread(target=runner._run)
+    table.start()
+    deadline = time.monotonic() + 120
+    def read() -> list[dict[str, Any]]:  # the frame loop's last word: how many frames it read
+        return [m for m in services.hub.messages if m.get("camera") == "ended" and "frames" in m]
+
+    while time.monotonic() < deadline and not read():
+        time.sleep(0.1)
+    assert read() and read()[0]["frames"] > 300  # the whole video was read while the first view was being judged
+    assert not [m for m in services.hub.messages if m["type"] == "verdict"]
+    gate.set()
+    table.join(120)
+    assert [m["kind"] for m in services.hub.messages if m["type"] == "verdict"] == want
+    (game,) = services.store.games()
+    assert game.finished and game.illegal == 1
