@@ -12,13 +12,14 @@ The games that can be followed are registered in :mod:`referee.followers`.
 from __future__ import annotations
 
 import logging
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Callable
 
+from referee.cards import Card
 from referee.followers import FOLLOWERS, find_follower
 from referee.observation import DOUBT_BELOW, Finding, Observation, SeenPile
 from referee.verdict import Event, Illegal, Legal
-from vision.table_state import TableState
+from vision.table_state import SeenCard, TableState
 
 log = logging.getLogger(__name__)
 
@@ -82,13 +83,51 @@ class LiveReferee:
     reported again: the referee screen and the log would fill with copies (a three-player Zenuwen
     render logged one view 9 times)."""
 
+    named: dict[str, str] = field(default_factory=dict)
+    """Cards a person named where the camera cannot read them (zone -> card code, :meth:`name_card`)."""
+    last_table: TableState | None = None
+    """The last table state judged, as published."""
+
     def __post_init__(self) -> None:
         self.follower = find_follower(self.game)
         if isinstance(self.rules, str):
             self.rules = self.follower.rules_from_spec(self.rules)
 
+    def name_card(self, zone: str, card: str, t: float, by: str = "", jpeg: bytes | None = None) -> list[Finding]:
+        """A person names the card on top of ``zone`` that the camera cannot read (a card turned onto a
+        centre pile whose index the camera never reads keeps a Zenuwen game waiting for it). Logged as
+        a note; every view then shows that card there while the camera reads the top unsurely, until
+        it reads another card there surely (the pile changed). The last view is judged again."""
+        code = Card.parse(card).code
+        last = self.last_table
+        if last is not None and zone not in last.piles:
+            raise ValueError(f"no pile {zone!r} on this table")
+        self.named[zone] = code
+        if self.writer is not None:
+            self.writer.note(t, f"{by or 'a person'} named the card on {zone}: {code}")
+        self._send({"type": "status", "t": t, "referee": f"the card on {zone} named {code}"})
+        return self.feed(last, jpeg) if last is not None else []
+
+    def _with_named(self, table: TableState) -> TableState:
+        """The table with the cards people named where the camera reads the top unsurely."""
+        piles = dict(table.piles)
+        for zone, code in list(self.named.items()):
+            pile = piles.get(zone)
+            top = pile.cards[-1] if pile is not None and pile.cards else None
+            if pile is None or top is None:
+                continue  # nothing there to name (a hand over it, or the card gone)
+            if top.confidence >= self.doubt_below:
+                if top.card != code:
+                    del self.named[zone]  # read surely as another card: the pile has changed
+                continue
+            piles[zone] = replace(pile, cards=pile.cards[:-1] + (SeenCard(code, 1.0),))
+        return replace(table, piles=piles) if piles != table.piles else table
+
     def feed(self, table: TableState, jpeg: bytes | None = None) -> list[Finding]:
         """Judge one published table state; returns what was concluded (also logged and published)."""
+        self.last_table = table
+        if self.named:
+            table = self._with_named(table)
         obs = observation_from_table(table, self.min_confidence)
         self.last_t = max(self.last_t, table.t)
         if self.live is None:

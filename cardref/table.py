@@ -239,6 +239,12 @@ class TableRunner:
                     referee.act(kind, t=referee.last_t, player=int(data.get("player", 0)), pile=int(data.get("pile") or 0))
         elif kind == "correction":
             self._correct(data)
+        elif kind == "name":
+            with self._lock:  # not while the judge's thread judges a view
+                referee = self.referee
+                if referee is None:
+                    raise ValueError("no game is being refereed")
+                referee.name_card(str(data["zone"]), str(data["card"]), t=referee.last_t, by=str(data.get("by", "")))
 
     def _correct(self, data: dict[str, Any]) -> None:
         referee = self.referee

@@ -5,6 +5,8 @@ from __future__ import annotations
 import json
 import pathlib
 
+import pytest
+
 from cardref.gamelog.store import GameStore
 from cardref.live import LiveReferee, observation_from_table
 from referee import klondike
@@ -170,6 +172,47 @@ def test_no_card_is_taken_from_a_pile_that_looks_as_it_did_and_covered_at_once()
     assert [(f.kind, str(f.move)) for f in found] == [
         ("move", "all turn a card"), ("move", "p1 pile1->centre2"), ("move", "p3 pile3->centre3"),
         ("move", "p1 pile2->centre1"), ("illegal", "p1 pile4->centre2")]
+
+
+def test_a_card_the_camera_cannot_read_is_named_by_a_person_and_the_game_goes_on(tmp_path: pathlib.Path) -> None:
+    """Four players (two decks, deck penguins) filmed at 1920x1080, render seed 43: the QS turned onto
+    centre1 is read at 0.00-0.10 in every frame (tests/data/zenuwen4_unread_centre_views.jsonl), and
+    the game waited for it to its end. A person names it; the turn and the next move are found."""
+    views = [TableState.from_json(json.loads(x)) for x in (DATA / "zenuwen4_unread_centre_views.jsonl").read_text().splitlines()]
+    store = GameStore(tmp_path, fsync=False)
+    writer = store.new_game("zenuwen", "players=4", ["A", "B", "C", "D"])
+    rules = "players=4,decks=2,empty_stock=turn_opponents,pile_choice=winner_chooses"
+    unnamed = LiveReferee("zenuwen", rules)
+    assert not [f for view in views for f in unnamed.feed(view) if f.kind == "move"]  # it waits, all game
+    ref = LiveReferee("zenuwen", rules, writer=writer)
+    found = []
+    for view in views:
+        findings = ref.feed(view)
+        if any("not readable yet on centre1" in (f.detail or "") for f in findings) and not ref.named:
+            with pytest.raises(ValueError, match="not a card"):
+                ref.name_card("centre1", "QX", view.t)
+            with pytest.raises(ValueError, match="no pile"):
+                ref.name_card("centre9", "QS", view.t)
+            findings = ref.name_card("centre1", "QS", view.t, by="Ann")
+        found += [str(f.move) for f in findings if f.kind == "move"]
+    assert found == ["all turn a card", "p3 pile2->pile3"]
+    assert [c.code for c in ref.live.state.centre[0]] == ["QS"]
+    writer.close()
+    assert any(r.kind.value == "note" and "Ann named the card on centre1: QS" in str(r.data) for r in store.read(writer.id).records)
+
+
+def test_a_named_card_holds_only_while_the_camera_reads_that_pile_unsurely() -> None:
+    ref = LiveReferee("zenuwen", "players=2")
+    ref.named["centre1"] = "QS"
+
+    def table(*cards: tuple[str, float]) -> TableState:
+        return TableState(1.0, 10, {"centre1": PileState(0, tuple(SeenCard(c, p) for c, p in cards))})
+
+    assert ref._with_named(table(("6S", 0.05))).piles["centre1"].cards == (SeenCard("QS", 1.0),)
+    assert ref._with_named(table()).piles["centre1"].cards == ()  # nothing there (a hand over it): nothing named
+    assert ref._with_named(table(("QS", 0.9))).piles["centre1"].cards == (SeenCard("QS", 0.9),) and ref.named
+    assert ref._with_named(table(("JD", 0.8))).piles["centre1"].cards == (SeenCard("JD", 0.8),)
+    assert not ref.named  # read surely as another card: the pile changed, the name is dropped
 
 
 def test_a_view_left_unused_is_the_step_to_a_view_nothing_else_explains() -> None:

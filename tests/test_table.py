@@ -163,6 +163,23 @@ def test_slaps_and_pile_choices_from_the_pages_go_to_the_referee() -> None:
     assert Referee.acts == [("slap", 7.5, {"player": 1, "pile": 0}), ("choose", 7.5, {"player": 2, "pile": 1})]
 
 
+def test_a_card_named_on_the_pages_goes_to_the_referee() -> None:
+    class Referee:
+        last_t = 3.3
+        named: list[tuple[str, str, float, str]] = []
+
+        def name_card(self, zone: str, card: str, t: float, by: str = "") -> list:
+            self.named.append((zone, card, t, by))
+            return []
+
+    runner = TableRunner(Services(Hub(), GameStore.__new__(GameStore)), TableConfig("x", None))  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="no game"):
+        runner.handle("name", {"zone": "centre1", "card": "QS"})
+    runner.referee = Referee()  # type: ignore[assignment]
+    runner.handle("name", {"zone": "centre1", "card": "QS", "by": "Ann"})
+    assert Referee.named == [("centre1", "QS", 3.3, "Ann")]
+
+
 def test_pause_holds_judging() -> None:
     runner = TableRunner(Services(Hub(), GameStore.__new__(GameStore)), TableConfig("x", None))  # type: ignore[arg-type]
     runner.handle("pause", {})

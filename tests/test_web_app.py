@@ -118,6 +118,7 @@ CONTROL = [
     ("post", "/api/session/slap", {"player": 0}),
     ("post", "/api/session/choose", {"player": 0, "pile": 1}),
     ("post", "/api/session/correction", {"action": "retract"}),
+    ("post", "/api/session/name", {"zone": "centre1", "card": "QS"}),
     ("post", "/api/calibration/points", {"image_px": [[0, 0], [10, 0], [10, 10], [0, 10]], "image_size": [10, 10]}),
     ("delete", "/api/games/nope", None),
     ("post", "/api/games/nope/corrections", {"action": "note", "text": "x"}),
@@ -449,3 +450,12 @@ def test_a_table_filmed_by_the_phone_page_is_calibrated_from_its_picture_and_ref
         film_until(lambda: (hub.latest_frame() or ({"cards": []}, b""))[0]["cards"] != [])  # now the cards are read
         (game,) = client.get("/api/games").json()
         assert game["game"] == "klondike" and game["players"] == ["Ann"] and "draw=1" in game["rules"]
+
+
+def test_a_card_named_on_the_referee_screen_goes_to_the_pipeline(remote: TestClient, hub: Hub) -> None:
+    r = remote.post("/api/session/name", json={"zone": "centre1", "card": "QS", "by": "Ann"}, headers=auth())
+    assert r.status_code == 202
+    command = hub.commands.get(timeout=1.0)
+    assert command is not None and command.kind == "name" and command.data == {"zone": "centre1", "card": "QS", "by": "Ann"}
+    for bad in ({"zone": "centre1; drop", "card": "QS"}, {"zone": "centre1", "card": "QUEEN"}, {"zone": "centre1"}):
+        assert remote.post("/api/session/name", json=bad, headers=auth()).status_code == 422

@@ -1,5 +1,5 @@
 """The table session: set-up (game, rule options, players and seats), start/pause/resume/end, and
-what people record on the referee screen (a slap, a correction). Every action here is a control
+what people record on the referee screen (a slap, a correction, a card named that the camera cannot read). Every action here is a control
 action (see :func:`cardref.web.deps.require_control`) and reaches the pipeline as a command."""
 
 from __future__ import annotations
@@ -50,6 +50,17 @@ class CorrectionIn(BaseModel):
     kind: Literal["move", "illegal", "call", "unrecognised", "note"] | None = Field(default=None, title="what happened")
     data: dict[str, Any] | None = Field(default=None, title="its payload", description="as docs/gamelog-format.md")
     reason: str = Field(default="", max_length=500, title="why")
+    by: str = Field(default="", max_length=40, title="who")
+
+
+class NameIn(BaseModel):
+    """A person names the card the camera cannot read on top of a pile (the referee screen offers it
+    when the referee waits for a card it cannot read)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    zone: str = Field(pattern=r"^[a-z0-9.]{1,24}$", title="pile", description="a zone name, e.g. centre1 or p2.pile3")
+    card: str = Field(min_length=2, max_length=3, title="card", description="a card code, e.g. QS or 10H")
     by: str = Field(default="", max_length=40, title="who")
 
 
@@ -108,6 +119,13 @@ def slap(body: SlapIn, svc: Services = Depends(get_services)) -> Accepted:
 def choose(body: ChooseIn, svc: Services = Depends(get_services)) -> Accepted:
     svc.session.forward("choose", body.model_dump())
     return Accepted(command="choose")
+
+
+@router.post("/name", response_model=Accepted, status_code=202, dependencies=[Depends(require_control)],
+             summary="Name the card on a pile that the camera cannot read (the game may be waiting for it)")
+def name_card(body: NameIn, svc: Services = Depends(get_services)) -> Accepted:
+    svc.session.forward("name", body.model_dump())
+    return Accepted(command="name")
 
 
 @router.post("/correction", response_model=Accepted, status_code=202, dependencies=[Depends(require_control)],

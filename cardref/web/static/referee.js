@@ -14,6 +14,7 @@
   const msgEl = document.getElementById("ctl-msg");
   const slapsEl = document.getElementById("slaps");
   const choicesEl = document.getElementById("choices");
+  const namingEl = document.getElementById("naming");
   let audio = null, players = [], lastSeq = null, holdUntil = 0, current = "watching", slappers = 0;
 
   function sound(kind) {
@@ -65,6 +66,7 @@
 
   function onVerdict(msg) {
     if (msg.seq) lastSeq = msg.seq;
+    namingButtons(msg);  // also from the history a late page is sent: the game may be waiting still
     if (!fresh(msg)) { if (msg.kind === "illegal") holdUntil = 0; return; }
     if (msg.kind === "illegal") {
       sound("illegal");
@@ -107,6 +109,23 @@
       slapsEl.appendChild(b);
     }
     slapsEl.classList.toggle("hidden", n === 0);
+  }
+
+  // a new card the camera cannot read keeps the game waiting: a person can name it (POST /api/session/name)
+  function namingButtons(msg) {
+    const detail = msg.detail || "";
+    const waiting = /not readable yet on ([a-z0-9., ]+):/.exec(detail);
+    const zones = waiting ? waiting[1].split(",").map((z) => z.trim()).filter(Boolean)
+      : [...detail.matchAll(/([a-z0-9.]+) shows \?/g)].map((m) => m[1]);  // a change with a card not read
+    if (!zones.length && msg.kind === "ambiguous") return;  // another wait: the offer stands
+    namingEl.innerHTML = "";
+    for (const zone of zones) {
+      const input = CR.el("input"); input.size = 3; input.placeholder = "QS"; input.setAttribute("aria-label", `card on ${zone}`);
+      const b = CR.el("button", "", `Name the card on ${zone}`);
+      b.onclick = () => { const card = input.value.trim().toUpperCase(); if (card) control("/api/session/name", { zone, card }, `the card on ${zone} named ${card}`); };
+      namingEl.append(input, b);
+    }
+    namingEl.classList.toggle("hidden", zones.length === 0);
   }
 
   // Z10/Z11: one button per free centre pile for the player who chooses now
