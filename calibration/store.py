@@ -8,6 +8,7 @@ names the field, not a silent default.
 from __future__ import annotations
 
 import json
+import os
 import re
 from pathlib import Path
 from typing import Any, Literal
@@ -168,4 +169,16 @@ def to_text(cal: CalibrationFile) -> str:
 
 
 def save_calibration(cal: CalibrationFile, path: str | Path) -> None:
-    Path(path).write_text(to_text(cal), encoding="utf-8")
+    """Write the file whole or not at all (a crash while saving keeps the calibration before it)."""
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    part = path.with_name(path.name + ".part")
+    part.write_text(to_text(cal), encoding="utf-8")
+    os.replace(part, path)
+
+
+def default_calibration_file() -> Path:
+    """Where a table's calibration is kept unless told otherwise: ``$XDG_CONFIG_HOME/cardref/
+    calibration.json``, else ``~/.config/cardref/calibration.json``."""
+    config = os.environ.get("XDG_CONFIG_HOME") or str(Path.home() / ".config")
+    return Path(config) / "cardref" / "calibration.json"

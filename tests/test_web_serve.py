@@ -117,3 +117,26 @@ def test_serve_referees_a_camera_table_and_records_the_game(tmp_path: Path) -> N
     finally:
         proc.send_signal(signal.SIGINT)
         proc.wait(20)
+
+
+def test_a_camera_tables_calibration_is_kept_in_the_config_folder_unless_told_otherwise(
+    tmp_path: Path, monkeypatch, capsys  # type: ignore[no-untyped-def]
+) -> None:
+    import cardref.web.app as web_app
+    from calibration.homography import TableHomography
+    from calibration.store import load_calibration, make_calibration, save_calibration
+    from cardref.cli import main
+
+    served: list = []
+    monkeypatch.setattr(web_app, "serve", lambda app, **kwargs: served.append(app))
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
+    video = Path(__file__).resolve().parents[1] / "cardref" / "demo" / "clips" / "klondike" / "video.mp4"
+    assert main(["serve", "--camera", str(video), "--games-dir", str(tmp_path / "games")]) == 0
+    where = tmp_path / "config" / "cardref" / "calibration.json"
+    assert served[0].state.settings.calibration_file == where
+    assert f"calibration file {where} (not there yet" in capsys.readouterr().out
+    # saved whole into a folder that did not exist yet, and read back
+    cal = make_calibration(TableHomography.from_point_pairs([(0, 0), (10, 0), (10, 10), (0, 10)],
+                                                            [(0, 0), (100, 0), (100, 100), (0, 100)], (20, 20)))
+    save_calibration(cal, where)
+    assert load_calibration(where).image_size == (20, 20) and not where.with_name("calibration.json.part").exists()

@@ -26,7 +26,8 @@ def register(subparsers: Any) -> None:
     p.add_argument("--port", type=int, default=8000, help="TCP port (default 8000)")
     p.add_argument("--games-dir", type=Path, default=None, help="recorded games (default $CARDREF_GAMES or ~/.local/share/cardref/games)")
     p.add_argument("--token", default=None, help="control token for other machines (default: a new random one)")
-    p.add_argument("--calibration", type=Path, default=None, help="calibration file to load and to save to")
+    p.add_argument("--calibration", type=Path, default=None,
+                   help="calibration file to load and to save to (with --camera, default ~/.config/cardref/calibration.json)")
     p.add_argument("--camera", default=None, metavar="SOURCE",
                    help="referee a real table seen by: a webcam index (0), a stream URL, 'phone' (the /phone page) or a video file")
     p.add_argument("--camera-size", default=None, metavar="WxH",
@@ -125,6 +126,12 @@ def main(args: argparse.Namespace) -> int:
     from cardref.web.app import create_app, serve
     from cardref.web.settings import WebSettings
 
+    if args.camera is not None and args.calibration is None:
+        from calibration.store import default_calibration_file
+
+        args.calibration = default_calibration_file()  # a table's calibration outlives the server
+        print(f"cardref serve: calibration file {args.calibration}"
+              + ("" if args.calibration.is_file() else " (not there yet: calibrate on the set-up page)"))
     try:
         settings = WebSettings(host=args.host, port=args.port, games_dir=args.games_dir, token=args.token,
                                calibration_file=args.calibration, max_upload_bytes=args.max_upload)
