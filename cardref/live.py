@@ -93,7 +93,7 @@ class LiveReferee:
         if isinstance(self.rules, str):
             self.rules = self.follower.rules_from_spec(self.rules)
 
-    def name_card(self, zone: str, card: str, t: float, by: str = "", jpeg: bytes | None = None) -> list[Finding]:
+    def name_card(self, zone: str, card: str, t: float, by: str = "") -> list[Finding]:
         """A person names the card on top of ``zone`` that the camera cannot read (a card turned onto a
         centre pile whose index the camera never reads keeps a Zenuwen game waiting for it). Logged as
         a note; every view then shows that card there while the camera reads the top unsurely, until
@@ -106,13 +106,13 @@ class LiveReferee:
         if self.writer is not None:
             self.writer.note(t, f"{by or 'a person'} named the card on {zone}: {code}")
         self._send({"type": "status", "t": t, "referee": f"the card on {zone} named {code}"})
-        return self.feed(last, jpeg) if last is not None else []
+        return self.feed(last) if last is not None else []
 
     def _with_named(self, table: TableState) -> TableState:
         """The table with the cards people named where the camera reads the top unsurely."""
-        piles = dict(table.piles)
+        named = {}
         for zone, code in list(self.named.items()):
-            pile = piles.get(zone)
+            pile = table.piles.get(zone)
             top = pile.cards[-1] if pile is not None and pile.cards else None
             if pile is None or top is None:
                 continue  # nothing there to name (a hand over it, or the card gone)
@@ -120,8 +120,8 @@ class LiveReferee:
                 if top.card != code:
                     del self.named[zone]  # read surely as another card: the pile has changed
                 continue
-            piles[zone] = replace(pile, cards=pile.cards[:-1] + (SeenCard(code, 1.0),))
-        return replace(table, piles=piles) if piles != table.piles else table
+            named[zone] = replace(pile, cards=pile.cards[:-1] + (SeenCard(code, 1.0),))
+        return replace(table, piles={**table.piles, **named}) if named else table
 
     def feed(self, table: TableState, jpeg: bytes | None = None) -> list[Finding]:
         """Judge one published table state; returns what was concluded (also logged and published)."""

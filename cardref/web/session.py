@@ -89,10 +89,9 @@ def seated_rules(game: str, rules: str, players: int) -> str:
     number are refused. Raises :class:`OptionError` (a ``ValueError``) for options the game refuses."""
     cls = rules_class(game)
     parsed = cls.from_spec(rules)
-    said = any(part.split("=", 1)[0].strip() == "players" for part in rules.split(",") if part.strip())
     if "players" not in {name for name, _, _ in describe_options(cls)}:
         return rules
-    if said:
+    if any(part.split("=", 1)[0].strip() == "players" for part in rules.split(",")):
         if parsed.players != players:
             raise OptionError(f"the rules say players={parsed.players}, but {players} players are seated")
         return rules

@@ -1,6 +1,7 @@
 """The table session: set-up (game, rule options, players and seats), start/pause/resume/end, and
-what people record on the referee screen (a slap, a correction, a card named that the camera cannot read). Every action here is a control
-action (see :func:`cardref.web.deps.require_control`) and reaches the pipeline as a command."""
+what people record on the referee screen (a slap, a correction, a card the camera cannot read named).
+Every action here is a control action (see :func:`cardref.web.deps.require_control`) and reaches the
+pipeline as a command."""
 
 from __future__ import annotations
 
