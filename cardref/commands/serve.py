@@ -130,8 +130,6 @@ def main(args: argparse.Namespace) -> int:
         from calibration.store import default_calibration_file
 
         args.calibration = default_calibration_file()  # a table's calibration outlives the server
-        print(f"cardref serve: calibration file {args.calibration}"
-              + ("" if args.calibration.is_file() else " (not there yet: calibrate on the set-up page)"))
     try:
         settings = WebSettings(host=args.host, port=args.port, games_dir=args.games_dir, token=args.token,
                                calibration_file=args.calibration, max_upload_bytes=args.max_upload)
@@ -143,6 +141,9 @@ def main(args: argparse.Namespace) -> int:
     except ValueError as exc:
         print(f"cardref serve: {exc}")
         return 2
+    if args.camera is not None:
+        print(f"cardref serve: calibration file {args.calibration}"
+              + ("" if args.calibration.is_file() else " (not there yet: calibrate on the set-up page)"))
     app = create_app(settings, source=source)
     serve(app, log_level=args.log_level, ssl_certfile=args.ssl_certfile, ssl_keyfile=args.ssl_keyfile)
     return 0
