@@ -176,14 +176,22 @@ def train(a: argparse.Namespace) -> None:
     print(f"train {len(xtr)} val {len(xva)} crops, loaded in {time.time() - t0:.0f}s", flush=True)
     model = build_model(a.arch)
     if a.init:  # weights of an earlier run of ours as the start of a new schedule
-        load_trunk(model, torch.load(ROOT / a.init, weights_only=False))
+        load_trunk(model, torch.load(ROOT / a.init, weights_only=False, map_location="cpu"))
+    model.to(a.device)
     opt = torch.optim.AdamW(model.parameters(), lr=a.lr, weight_decay=5e-4)
-    steps = a.epochs * (len(xtr) // a.batch)
-    sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=a.lr, total_steps=steps, pct_start=0.15)
+    if a.minutes:
+        # a time budget instead of an epoch count: the one-cycle shape follows the share of the budget
+        # spent, so a machine of unknown speed (a lent GPU box) ends its schedule when its time is up
+        a.epochs = 10**6
+        budget, t_start = a.minutes * 60.0, time.time()
+        sched = torch.optim.lr_scheduler.LambdaLR(opt, lambda _: one_cycle((time.time() - t_start) / budget))
+    else:
+        steps = a.epochs * (len(xtr) // a.batch)
+        sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=a.lr, total_steps=steps, pct_start=0.15)
     start, best = 0, 0.0
     last = run / "last.pt"
     if last.exists() and not a.fresh:
-        ck = torch.load(last, weights_only=False)
+        ck = torch.load(last, weights_only=False, map_location=a.device)
         model.load_state_dict(ck["model"])
         opt.load_state_dict(ck["opt"])
         sched.load_state_dict(ck["sched"])
@@ -197,8 +205,8 @@ def train(a: argparse.Namespace) -> None:
         tot, correct, lsum = 0, 0, 0.0
         for i in range(0, len(perm) - a.batch + 1, a.batch):
             idx = perm[i:i + a.batch]
-            xb = to_tensor(augment(lowres(shift(xtr[idx], rng), rng, a.lowres), rng))
-            yb = torch.from_numpy(ytr[idx])
+            xb = to_tensor(augment(lowres(shift(xtr[idx], rng), rng, a.lowres), rng)).to(a.device)
+            yb = torch.from_numpy(ytr[idx]).to(a.device)
             out = model(xb)
             loss = F.cross_entropy(out, yb, label_smoothing=0.05)
             opt.zero_grad()
@@ -210,9 +218,11 @@ def train(a: argparse.Namespace) -> None:
                 print(f"  step {i // a.batch}/{len(perm) // a.batch} loss {float(loss.detach()):.3f} {time.time() - t0:.0f}s", flush=True)
             tot += len(idx)
             correct += int((out.argmax(1) == yb).sum())
+            if a.minutes and time.time() - t_start >= budget:
+                break
         acc = evaluate(model, xva, yva)
         far = evaluate(model, lowres(xva, np.random.default_rng(0), 1.0), yva)  # the same draw every epoch
-        print(f"epoch {epoch + 1}/{a.epochs} loss {lsum / tot:.4f} train_acc {correct / tot:.4f} "
+        print(f"epoch {epoch + 1}/{a.epochs} loss {lsum / max(tot, 1):.4f} train_acc {correct / max(tot, 1):.4f} "
               f"val_acc {acc:.4f} val_far_acc {far:.4f} {time.time() - t0:.0f}s", flush=True)
         ck = {"model": model.state_dict(), "opt": opt.state_dict(), "sched": sched.state_dict(),
               "epoch": epoch, "best": max(best, acc), "classes": CLASSES, "arch": a.arch}
@@ -220,7 +230,19 @@ def train(a: argparse.Namespace) -> None:
         if acc >= best:
             best = acc
             torch.save(ck, run / "best.pt")
+        if a.minutes and time.time() - t_start >= budget:
+            break
 
+
+def one_cycle(p: float, warm: float = 0.15) -> float:
+    """Learning-rate factor at progress ``p`` (0..1): a linear rise over ``warm``, then a cosine fall
+    to 1/1000, as torch's OneCycleLR draws it."""
+    import math
+
+    if p < warm:
+        return 0.04 + 0.96 * p / warm
+    q = min(1.0, (p - warm) / (1 - warm))
+    return 0.001 + 0.999 * 0.5 * (1 + math.cos(math.pi * q))
 
 def evaluate(model, x: np.ndarray, y: np.ndarray) -> float:
     import torch
@@ -229,9 +251,10 @@ def evaluate(model, x: np.ndarray, y: np.ndarray) -> float:
         return 0.0
     model.eval()
     correct = 0
+    device = next(model.parameters()).device
     with torch.no_grad():
         for i in range(0, len(x), 512):
-            correct += int((model(to_tensor(x[i:i + 512])).argmax(1).numpy() == y[i:i + 512]).sum())
+            correct += int((model(to_tensor(x[i:i + 512]).to(device)).argmax(1).cpu().numpy() == y[i:i + 512]).sum())
     return correct / len(x)
 
 
@@ -239,7 +262,7 @@ def export(a: argparse.Namespace) -> None:
     import onnx
     import torch
 
-    ck = torch.load(ROOT / "runs" / "cls" / a.name / a.checkpoint, weights_only=False)
+    ck = torch.load(ROOT / "runs" / "cls" / a.name / a.checkpoint, weights_only=False, map_location="cpu")
     net = build_model(ck["arch"])
     net.load_state_dict(ck["model"])
     net.eval()
@@ -262,6 +285,8 @@ if __name__ == "__main__":
     ap.add_argument("--batch", type=int, default=128)
     ap.add_argument("--lr", type=float, default=3e-3)
     ap.add_argument("--threads", type=int, default=1)
+    ap.add_argument("--device", default="cpu", help="torch device: cpu, cuda")
+    ap.add_argument("--minutes", type=float, default=0.0, help="train for this long (one-cycle over the time) instead of --epochs")
     ap.add_argument("--real-repeat", type=int, default=2)
     ap.add_argument("--arch", choices=sorted(ARCHS), default="f40")
     ap.add_argument("--lowres", type=float, default=0.0, help="share of crops seen from far (shrunk and enlarged back)")

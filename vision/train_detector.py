@@ -26,10 +26,21 @@ def offline_env() -> None:
     for name in ("Arial.ttf", "Arial.Unicode.ttf"):
         dst = cfg / "Ultralytics" / name
         if not dst.exists():
-            shutil.copy("/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf", dst)
+            shutil.copy(_a_font(), dst)
     os.environ.setdefault("YOLO_CONFIG_DIR", str(cfg))
     os.environ["YOLO_OFFLINE"] = "1"
     os.environ["YOLO_AUTOINSTALL"] = "False"
+
+
+def _a_font() -> Path:
+    """A TrueType font on this machine (Debian's DejaVu, else the copy matplotlib carries, which a bare
+    training box has when it has ultralytics)."""
+    debian = Path("/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf")
+    if debian.exists():
+        return debian
+    import matplotlib
+
+    return Path(matplotlib.get_data_path()) / "fonts" / "ttf" / "DejaVuSans.ttf"
 
 
 def _box_height(label: Path) -> float:
@@ -65,6 +76,17 @@ def write_data_yaml(with_real: bool, synth_n: int, min_h: float = 0.0, extra: tu
     return y
 
 
+def results_without_polars() -> None:
+    """ultralytics reads its results.csv back with polars only to store a summary in each checkpoint;
+    a machine without polars (a lent GPU box that cannot install it) trains the same without it."""
+    try:
+        import polars  # noqa: F401
+    except ImportError:
+        from ultralytics.engine.trainer import BaseTrainer
+
+        BaseTrainer.read_results_csv = lambda self: {}  # type: ignore[method-assign]
+
+
 def set_threads(n: int):
     def cb(trainer) -> None:  # ultralytics sets 1 thread on a 2-core CPU; use them all
         import torch
@@ -78,6 +100,7 @@ def train(a: argparse.Namespace) -> None:
     offline_env()
     from ultralytics import YOLO
 
+    results_without_polars()
     run = ROOT / "runs" / "det" / a.name
     last = run / "weights" / "last.pt"
     if last.exists() and not a.fresh:
@@ -92,10 +115,12 @@ def train(a: argparse.Namespace) -> None:
     model.add_callback("on_train_epoch_start", set_threads(a.threads))
     model.train(
         data=str(write_data_yaml(not a.no_real, a.synth_n, a.min_box_h, tuple(a.extra))), epochs=a.epochs, imgsz=a.imgsz, batch=a.batch,
-        device="cpu", workers=0, amp=False, pretrained=bool(a.init), project=str(ROOT / "runs" / "det"),
+        device=a.device, workers=a.workers, amp=False, pretrained=bool(a.init), project=str(ROOT / "runs" / "det"),
         name=a.name, exist_ok=True, plots=False, close_mosaic=a.close_mosaic, patience=100,
-        fliplr=0.5, degrees=0.0, scale=0.5, mosaic=1.0, cache=False, seed=0, deterministic=False,
-        save_period=1, warmup_epochs=a.warmup,
+        fliplr=0.5, degrees=0.0, scale=0.5, mosaic=1.0, seed=0, deterministic=False,
+        save_period=a.save_period, warmup_epochs=a.warmup, cache=a.cache or False,
+        # a time budget (hours) replaces the epoch count: ultralytics sizes the epochs after the first
+        **({"time": a.hours} if a.hours else {}),
         # ultralytics' "auto" optimiser picks AdamW at lr 0.0017 for short runs: enough to shake a
         # trained detector out of what it knew (a 2-epoch fine-tune lost 0.11 val mAP50); --lr0 sets it
         **({"optimizer": "AdamW", "lr0": a.lr0} if a.lr0 else {}),
@@ -118,6 +143,11 @@ if __name__ == "__main__":
     ap.add_argument("--imgsz", type=int, default=640)
     ap.add_argument("--batch", type=int, default=16)
     ap.add_argument("--threads", type=int, default=2)
+    ap.add_argument("--device", default="cpu", help="cpu, or a CUDA device index such as 0")
+    ap.add_argument("--workers", type=int, default=0, help="data loader processes (0: in the training process)")
+    ap.add_argument("--hours", type=float, default=0.0, help="train for this long instead of --epochs")
+    ap.add_argument("--cache", choices=["ram", "disk"], help="keep decoded images (ram needs ~1 MB per 640 px scene)")
+    ap.add_argument("--save-period", type=int, default=1, help="keep every Nth epoch's weights (-1: last and best only)")
     ap.add_argument("--close-mosaic", type=int, default=3)
     ap.add_argument("--lr0", type=float, help="AdamW learning rate (default: ultralytics' automatic choice)")
     ap.add_argument("--warmup", type=float, default=0.5, help="warm-up epochs (ultralytics default 3 is most of a short run)")

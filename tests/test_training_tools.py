@@ -1,0 +1,56 @@
+"""The training-side helpers that carry data to a lent GPU machine and schedule a run by time."""
+
+from __future__ import annotations
+
+import json
+
+import cv2
+import numpy as np
+
+from vision.decks import pack_decks, unpack_decks
+from vision.train_classifier import one_cycle
+
+
+def _face(opaque: bool) -> np.ndarray:
+    rng = np.random.default_rng(3)
+    img = np.zeros((320, 206, 4), np.uint8)
+    img[..., :3] = rng.integers(0, 255, (320, 206, 3), dtype=np.uint8)
+    img[..., :3] = cv2.GaussianBlur(img[..., :3], (0, 0), 3)
+    img[..., 3] = 255
+    if not opaque:
+        img[:8, :8, 3] = 0  # rounded corners: transparent outside the card
+    return img
+
+
+def test_decks_survive_the_trip_as_webp(tmp_path):
+    deck = tmp_path / "decks" / "mydeck"
+    deck.mkdir(parents=True)
+    cv2.imwrite(str(deck / "AS.png"), _face(opaque=False))
+    cv2.imwrite(str(deck / "BACK.png"), _face(opaque=True))
+    (deck / "index.json").write_text(json.dumps({"AS": [[1, 2, 30, 60]]}))
+    (tmp_path / "decks" / "not_a_deck").mkdir()  # no index.json: left behind
+
+    pack_decks(tmp_path / "decks", tmp_path / "packed")
+    assert sorted(p.name for p in (tmp_path / "packed").iterdir()) == ["mydeck"]
+    packed_size = sum(f.stat().st_size for f in (tmp_path / "packed" / "mydeck").glob("*.webp"))
+    assert packed_size < sum(f.stat().st_size for f in deck.glob("*.png"))
+
+    unpack_decks(tmp_path / "packed", tmp_path / "back")
+    out = tmp_path / "back" / "mydeck"
+    assert json.loads((out / "index.json").read_text()) == {"AS": [[1, 2, 30, 60]]}
+    for name, opaque in (("AS", False), ("BACK", True)):
+        img = cv2.imread(str(out / f"{name}.png"), cv2.IMREAD_UNCHANGED)
+        # the synthetic scenes blend faces by their alpha: an opaque back must come back with one
+        assert img.shape == (320, 206, 4)
+        assert (img[..., 3] == 255).all() if opaque else img[0, 0, 3] < 20 and img[100, 100, 3] == 255
+        assert np.abs(img[..., :3].astype(int) - _face(opaque)[..., :3]).mean() < 4
+
+
+def test_time_schedule_rises_then_falls_to_a_thousandth():
+    ps = np.linspace(0, 1, 101)
+    lr = [one_cycle(p) for p in ps]
+    peak = int(np.argmax(lr))
+    assert abs(ps[peak] - 0.15) < 0.011 and lr[peak] > 0.99
+    assert lr[0] < 0.05 and abs(lr[-1] - 0.001) < 1e-6
+    assert all(a >= b for a, b in zip(lr[peak:], lr[peak + 1:]))
+    assert one_cycle(1.7) == one_cycle(1.0)  # a run that overshoots its time stays at the floor
