@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 
 import cv2
+import pytest
 import numpy as np
 
 from vision.decks import pack_decks, unpack_decks
@@ -54,3 +55,20 @@ def test_time_schedule_rises_then_falls_to_a_thousandth():
     assert lr[0] < 0.05 and abs(lr[-1] - 0.001) < 1e-6
     assert all(a >= b for a, b in zip(lr[peak:], lr[peak + 1:]))
     assert one_cycle(1.7) == one_cycle(1.0)  # a run that overshoots its time stays at the floor
+
+
+def test_classifier_batches_do_not_depend_on_who_makes_them():
+    pytest.importorskip("torch")  # training-only dependency, not installed with cardref
+    from vision.train_classifier import _Batches
+
+    rng = np.random.default_rng(0)
+    x = rng.integers(0, 255, (10, 64, 64, 3), dtype=np.uint8)
+    y = np.arange(10)
+    batches = _Batches(x, y, rng.permutation(10), 4, 0.5, seed=7)
+    assert len(batches) == 2  # the ragged rest is left for the next epoch's order
+    xb, yb = batches[1]
+    again, _ = batches[1]
+    assert xb.shape == (4, 3, 64, 64) and (xb == again).all()
+    assert sorted(yb.tolist()) == sorted(batches.perm[4:8].tolist())
+    with pytest.raises(IndexError):
+        batches[2]

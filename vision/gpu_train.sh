@@ -52,11 +52,11 @@ copier=$!
 log "training: detector ${DET_MIN} min, classifier ${CLS_MIN} min"
 timeout $(python3 -c "print(int($CLS_MIN * 60 + 120))") python3 -m vision.train_classifier --name gpu --arch f40 \
     --init models/checkpoints/corner_classifier.pt --minutes "$CLS_MIN" --lr 2e-3 --batch 256 --lowres 0.15 \
-    --real-repeat 3 --device "$([ "$DEVICE" = cpu ] && echo cpu || echo cuda)" --threads 2 --data data/g/s*/cls/train > logs/cls.log 2>&1 &
+    --real-repeat 3 --workers 3 --device "$([ "$DEVICE" = cpu ] && echo cpu || echo cuda)" --threads 2 --data data/g/s*/cls/train > logs/cls.log 2>&1 &
 cls=$!
 timeout $(python3 -c "print(int($DET_MIN * 60 + 150))") python3 -m vision.train_detector --name gpu \
     --init models/checkpoints/corner_detector.pt --hours $(python3 -c "print($DET_MIN / 60)") --imgsz 640 --batch 64 \
-    --device "$DEVICE" --workers 12 --cache ram --close-mosaic 2 --warmup 1 --lr0 0.001 --save-period -1 \
+    --device "$DEVICE" --workers 10 --cache ram --close-mosaic 2 --warmup 1 --lr0 0.001 --save-period -1 \
     --synth-n 0 --extra data/g/s*/det/train/images > logs/det.log 2>&1
 log "detector done: $?"
 wait $cls
