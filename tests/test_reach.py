@@ -7,6 +7,7 @@ import json
 from pathlib import Path
 
 import cv2
+import numpy as np
 
 from calibration.store import load_calibration
 from cardref.cli import main
@@ -39,6 +40,50 @@ def test_the_hands_are_seen_reaching_the_centre_in_their_order() -> None:
     assert [(r.seat - 1, r.zone) for r in reaches] == [(m["player"], f"centre{m['pile'] + 1}") for m in slaps]
     assert all(m["t_start"] <= r.t <= m["t"] for r, m in zip(reaches, slaps))
     assert not watch.armed
+
+
+def _hand_at(cal, point_mm: np.ndarray, radius_mm: float = 30.0) -> np.ndarray:
+    """A plain table with one hand-sized bright disc on it, as the camera of ``cal`` sees it."""
+    h = cal.homography()
+    img = np.full((cal.image_size[1], cal.image_size[0], 3), 90, np.uint8)
+    ring = point_mm + radius_mm * np.stack([np.cos(np.linspace(0, 2 * np.pi, 24)), np.sin(np.linspace(0, 2 * np.pi, 24))], 1)
+    cv2.fillPoly(img, [np.round(h.to_image(ring)).astype(np.int32)], (220, 220, 220))
+    return img
+
+
+def test_a_hand_setting_off_while_the_other_is_on_a_pile_is_not_its_slap() -> None:
+    """Seat 2 slaps centre2 and its hand stays moving there; seat 1 sets off in that frame towards
+    centre1 (its arm's corridors to both piles overlap). Seat 1 reached centre1, later, not centre2."""
+    cal = load_calibration(CLIP / "calibration.json")
+    assert cal.layout is not None
+    layout = cal.layout.build()
+    watch = ReachWatch(cal.homography(), layout)
+    zones = {z.name: z for z in layout.zones}
+
+    def mid(name: str) -> np.ndarray:
+        return np.asarray(zones[name].polygon_mm, dtype=np.float64).mean(axis=0)
+
+    def home(seat: int) -> np.ndarray:
+        return np.mean([mid(z.name) for z in layout.zones if z.seat == seat], axis=0)
+
+    def on_way(seat: int, centre: str, share: float) -> np.ndarray:
+        return mid(centre) + share * (home(seat) - mid(centre))
+
+    table = _hand_at(cal, np.array([-500.0, -500.0]))  # nothing on the table (the disc is off it)
+    # seat 2's hand: on its way, then on centre2 and moving there; seat 1's sets off as it lands
+    path2 = [on_way(2, "centre2", 0.9), on_way(2, "centre2", 0.6), mid("centre2"),
+             mid("centre2") + [12, 0], mid("centre2") + [0, 12], mid("centre2") + [-12, 0]]
+    path1 = [None, None, None, on_way(1, "centre1", 0.9), on_way(1, "centre1", 0.6), mid("centre1")]
+    frames = [table, table]
+    for p2, p1 in zip(path2, path1):
+        img = _hand_at(cal, p2)
+        if p1 is not None:
+            img = np.maximum(img, _hand_at(cal, p1))
+        frames.append(img)
+    frames += [table, table]
+    watch.arm(0.0, {1, 2})
+    reaches = [r for k, img in enumerate(frames) for r in watch.update(img, k / 10)]
+    assert [(r.seat, r.zone) for r in reaches] == [(2, "centre2"), (1, "centre1")]
 
 
 def test_the_whole_stress_clip_is_refereed_from_the_camera_alone(tmp_path: Path) -> None:

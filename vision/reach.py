@@ -80,6 +80,9 @@ class ReachWatch:
         self._waiting: set[int] = set()
         self._ready: set[int] = set()
         self._since = float("inf")
+        # per centre: the seats whose arm was on its way before the zone's current run of change began
+        self._came: dict[str, set[int]] = {c.name: set() for c in self.centres}
+        self._changing: set[str] = set()
 
     def arm(self, t: float, seats: set[int]) -> None:
         """Report the first reach of each of ``seats`` from ``t`` on (frames are only needed while armed)."""
@@ -127,10 +130,21 @@ class ReachWatch:
             return []
         changed = cv2.absdiff(small, previous) > self.pixel_threshold
         for key, seen in self._corridor_seen.items():
-            if self._changed(changed, key, self.corridor_fraction):
-                seen.append(t)
             while seen and seen[0] < t - self.memory_s:
                 seen.popleft()
+        # A hand reaching a pile has crossed its corridor before the pile starts to change; a hand that
+        # only sets off while the pile is already changing (the other player's hand still on it) has
+        # not made that change, even when its corridor and the pile change in the same frame.
+        for centre in self.centres:
+            if self._changed(changed, centre.name, self.zone_fraction):
+                if centre.name not in self._changing:
+                    self._came[centre.name] = {s for (c, s), seen in self._corridor_seen.items() if c == centre.name and seen}
+                    self._changing.add(centre.name)
+            else:
+                self._changing.discard(centre.name)
+        for key, seen in self._corridor_seen.items():
+            if self._changed(changed, key, self.corridor_fraction):
+                seen.append(t)
         if not self._waiting or t < self._since:
             return []
         for seat in self._waiting - self._ready:
@@ -139,10 +153,10 @@ class ReachWatch:
                 self._ready.add(seat)
         found: list[Reach] = []
         for centre in self.centres:
-            if not self._changed(changed, centre.name, self.zone_fraction):
+            if centre.name not in self._changing:
                 continue
-            for seat in sorted(self._waiting & self._ready):
-                if self._corridor_seen[(centre.name, seat)] and all(r.seat != seat for r in found):
+            for seat in sorted(self._waiting & self._ready & self._came[centre.name]):
+                if all(r.seat != seat for r in found):
                     found.append(Reach(t, centre.name, seat))
         self._waiting -= {r.seat for r in found}
         return found
