@@ -78,6 +78,9 @@ class LiveReferee:
     camera_slaps: list[tuple[int, float]] = field(default_factory=list)
     """(player, t) of the last slaps the camera saw."""
     unexplained: str | None = None
+    on_feed: Callable[[TableState], None] | None = None
+    """Called with every table state :meth:`feed` is given, before it is judged (``cardref analyze
+    --tables-out``: the views that led to a verdict, to replay without the video)."""
     """What the last view nothing explained showed, while nothing since was explained: the same
     unrecognised change again (the table sat still, published again for a change elsewhere) is not
     reported again: the referee screen and the log would fill with copies (a three-player Zenuwen
@@ -125,6 +128,8 @@ class LiveReferee:
 
     def feed(self, table: TableState, jpeg: bytes | None = None) -> list[Finding]:
         """Judge one published table state; returns what was concluded (also logged and published)."""
+        if self.on_feed is not None:
+            self.on_feed(table)
         self.last_table = table
         if self.named:
             table = self._with_named(table)

@@ -216,6 +216,30 @@ def test_analyze_writes_the_game_log_of_the_shipped_video(tmp_path: pathlib.Path
     assert kinds.count("illegal") == 1 and kinds[-1] == "end"
 
 
+def test_the_tables_analyze_judged_give_the_same_verdicts_without_the_video(tmp_path: pathlib.Path) -> None:
+    from cardref.live import LiveReferee
+    from vision.table_state import TableState
+
+    tables = tmp_path / "tables.jsonl"
+    records, _ = analyze_demo(tmp_path, "--detections", str(clip_folder() / "boxes.jsonl.gz"), "--tables-out", str(tables))
+    views = [TableState.from_json(json.loads(line)) for line in tables.read_text().splitlines()]
+    assert len(views) >= 8 and views == sorted(views, key=lambda v: v.t)
+    referee = LiveReferee("klondike", records[0]["rules"])
+    again = [(f.kind, str(f.move)) for v in views for f in referee.feed(v) if f.kind in ("move", "illegal")]
+    logged = [r for r in records[1:] if r["kind"] in ("move", "illegal")]
+    assert len(again) == len(logged) and [k for k, _ in again] == [r["kind"] for r in logged]
+
+
+def test_analyze_says_when_it_cannot_write_the_tables(tmp_path: pathlib.Path, capsys) -> None:
+    from cardref.cli import main
+
+    folder = clip_folder()
+    code = main(["analyze", str(folder / "video.mp4"), "--game", "klondike", "--calibration", str(folder / "calibration.json"),
+                 "--out", str(tmp_path / "game.jsonl"), "--tables-out", str(tmp_path / "no" / "such" / "t.jsonl")])
+    assert code == 2 and "--tables-out" in capsys.readouterr().err
+    assert not (tmp_path / "game.jsonl").exists()
+
+
 def test_the_shipped_detector_follows_the_demo_video(tmp_path: pathlib.Path) -> None:
     # The whole path with the real models (no recorded boxes): the demo's deck ("simplistic") was kept
     # out of the detector's training. Every legal move is found, in order, and the illegal one is K4.

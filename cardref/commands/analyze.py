@@ -7,10 +7,11 @@ The game is also kept in the games directory (with its key frames) so it shows u
 from __future__ import annotations
 
 import argparse
+import json
 import shutil
 import sys
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable, TextIO
 
 
 def register(subparsers: Any) -> None:
@@ -26,6 +27,9 @@ def register(subparsers: Any) -> None:
                                       "frame -> list[Detection] (default: shipped model)")
     p.add_argument("--detections", help="read each frame's corner boxes from a file (boxes.jsonl[.gz] of cardref "
                                         "render --boxes) instead of running the detector")
+    p.add_argument("--tables-out", metavar="TABLES.jsonl",
+                   help="also write every table state the referee judged, as it got them (docs/states-format.md "
+                        "lines): replayed through cardref.live.LiveReferee they give the same verdicts without the video")
     p.set_defaults(func=main)
 
 
@@ -69,11 +73,16 @@ def main(args: argparse.Namespace) -> int:
         except (ValueError, OSError, ImportError, AttributeError) as exc:
             print(f"cardref analyze: --detector: {exc}", file=sys.stderr)
             return 2
+    try:
+        tables = open(args.tables_out, "w", encoding="utf-8") if args.tables_out else None
+    except OSError as exc:
+        print(f"cardref analyze: --tables-out: {exc}", file=sys.stderr)
+        return 2
     store = GameStore(args.games_dir)
     seats = int(getattr(rules, "players", 1) or 1)
     players = [p.strip() for p in args.players.split(",") if p.strip()] or [f"Player {i + 1}" for i in range(seats)]
     writer = store.new_game(args.game, follower.rules_spec(rules), players, deal=None)
-    referee = LiveReferee(args.game, rules, writer=writer)
+    referee = LiveReferee(args.game, rules, writer=writer, on_feed=_line_writer(tables) if tables else None)
     pipeline = Pipeline(args.video, calibration, referee, detect=detect, realtime=False, replay=replay,
                         detector_weights=weights)
     try:
@@ -83,6 +92,8 @@ def main(args: argparse.Namespace) -> int:
         if referee.ended is None and not writer.ended:
             writer.end(last_t, "unfinished", reason="the video ended")
         writer.close()
+        if tables is not None:
+            tables.close()
     shutil.copyfile(store.game_dir(writer.id) / "log.jsonl", args.out)
     moves = sum(1 for m in referee.history if m.get("kind") == "move")
     illegal = sum(1 for m in referee.history if m.get("kind") == "illegal")
@@ -92,3 +103,13 @@ def main(args: argparse.Namespace) -> int:
         file=sys.stderr,
     )
     return 0
+
+
+def _line_writer(out: TextIO) -> Callable[[Any], None]:
+    """Each table state as one JSON line, flushed at once (a crash keeps every view judged so far)."""
+
+    def write(table: Any) -> None:
+        out.write(json.dumps(table.to_json(), separators=(",", ":")) + "\n")
+        out.flush()
+
+    return write
