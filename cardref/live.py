@@ -78,13 +78,13 @@ class LiveReferee:
     camera_slaps: list[tuple[int, float]] = field(default_factory=list)
     """(player, t) of the last slaps the camera saw."""
     unexplained: str | None = None
-    on_feed: Callable[[TableState], None] | None = None
-    """Called with every table state :meth:`feed` is given, before it is judged (``cardref analyze
-    --tables-out``: the views that led to a verdict, to replay without the video)."""
     """What the last view nothing explained showed, while nothing since was explained: the same
     unrecognised change again (the table sat still, published again for a change elsewhere) is not
     reported again: the referee screen and the log would fill with copies (a three-player Zenuwen
     render logged one view 9 times)."""
+    on_feed: Callable[[TableState], None] | None = None
+    """Called with every table state :meth:`feed` is given, before it is judged (``cardref analyze
+    --tables-out``: the views that led to a verdict, to replay without the video)."""
 
     named: dict[str, str] = field(default_factory=dict)
     """Cards a person named where the camera cannot read them (zone -> card code, :meth:`name_card`)."""

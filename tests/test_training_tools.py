@@ -72,3 +72,17 @@ def test_classifier_batches_do_not_depend_on_who_makes_them():
     assert sorted(yb.tolist()) == sorted(batches.perm[4:8].tolist())
     with pytest.raises(IndexError):
         batches[2]
+
+
+def test_the_real_photos_can_weigh_more_in_the_detectors_list(tmp_path, monkeypatch):
+    import vision.train_detector as td
+
+    monkeypatch.setattr(td, "ROOT", tmp_path)
+    for folder, names in (("data/real/det/train/images", ["a.jpg", "b.jpg"]), ("data/g/s1/det/train/images", ["s.jpg"])):
+        (tmp_path / folder).mkdir(parents=True)
+        for n in names:
+            (tmp_path / folder / n).write_bytes(b"")
+    td.write_data_yaml(True, 0, extra=("data/g/s1/det/train/images",), real_repeat=3)
+    listed = (tmp_path / "data" / "det_train.txt").read_text().splitlines()
+    assert sum("/real/" in x for x in listed) == 6 and sum("/g/s1/" in x for x in listed) == 1
+    assert "val:" in (tmp_path / "data" / "det.yaml").read_text()

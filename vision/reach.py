@@ -93,6 +93,7 @@ class ReachWatch:
             seen.clear()
         # a hand already on its way (the player who just played, withdrawing) must go away first
         self._ready = set()
+        self._changing = set()
 
     def disarm(self) -> None:
         self._waiting = set()

@@ -49,7 +49,7 @@ def _box_height(label: Path) -> float:
     return float(sorted(hs)[len(hs) // 2]) if hs else 0.0
 
 
-def write_data_yaml(with_real: bool, synth_n: int, min_h: float = 0.0, extra: tuple[str, ...] = ()) -> Path:
+def write_data_yaml(with_real: bool, synth_n: int, min_h: float = 0.0, extra: tuple[str, ...] = (), real_repeat: int = 1) -> Path:
     """``data/det.yaml`` and ``data/det_train.txt``: ``synth_n`` synthetic scenes (sorted, so a resumed
     run sees the same list; with ``min_h``, only scenes whose median box is at least that tall, i.e.
     close and medium views), every image of the ``extra`` image folders, and the real photos' train
@@ -63,7 +63,8 @@ def write_data_yaml(with_real: bool, synth_n: int, min_h: float = 0.0, extra: tu
     for folder in extra:
         imgs += sorted((ROOT / folder).glob("*.jpg"))
     if with_real and (ROOT / "data/real/det/train/images").is_dir():
-        imgs += sorted((ROOT / "data/real/det/train/images").glob("*.jpg"))
+        # listed ``real_repeat`` times: ultralytics keeps repeated lines, so the few photos weigh more
+        imgs += sorted((ROOT / "data/real/det/train/images").glob("*.jpg")) * real_repeat
     lst = ROOT / "data" / "det_train.txt"
     lst.write_text("".join(f"{p}\n" for p in imgs))
     y = ROOT / "data" / "det.yaml"
@@ -114,7 +115,7 @@ def train(a: argparse.Namespace) -> None:
     model.add_callback("on_pretrain_routine_end", set_threads(a.threads))
     model.add_callback("on_train_epoch_start", set_threads(a.threads))
     model.train(
-        data=str(write_data_yaml(not a.no_real, a.synth_n, a.min_box_h, tuple(a.extra))), epochs=a.epochs, imgsz=a.imgsz, batch=a.batch,
+        data=str(write_data_yaml(not a.no_real, a.synth_n, a.min_box_h, tuple(a.extra), a.real_repeat)), epochs=a.epochs, imgsz=a.imgsz, batch=a.batch,
         device=a.device, workers=a.workers, amp=False, pretrained=bool(a.init), project=str(ROOT / "runs" / "det"),
         name=a.name, exist_ok=True, plots=False, close_mosaic=a.close_mosaic, patience=100,
         fliplr=0.5, degrees=0.0, scale=0.5, mosaic=1.0, seed=0, deterministic=False,
@@ -152,6 +153,7 @@ if __name__ == "__main__":
     ap.add_argument("--lr0", type=float, help="AdamW learning rate (default: ultralytics' automatic choice)")
     ap.add_argument("--warmup", type=float, default=0.5, help="warm-up epochs (ultralytics default 3 is most of a short run)")
     ap.add_argument("--no-real", action="store_true")
+    ap.add_argument("--real-repeat", type=int, default=1, help="list the real photos this many times")
     ap.add_argument("--synth-n", type=int, default=0, help="use this many synthetic scenes (0: all)")
     ap.add_argument("--min-box-h", type=float, default=0.0, help="only synthetic scenes whose median box is this tall (fraction)")
     ap.add_argument("--extra", nargs="*", default=[], metavar="DIR",
