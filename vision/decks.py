@@ -268,27 +268,26 @@ def pack_decks(root: Path, packed: Path) -> None:
     turns them back. The faces are re-compressed more harshly in every synthetic scene anyway."""
     import cv2
 
-    for deck in sorted(p for p in root.iterdir() if (p / "index.json").exists()):
-        out = packed / deck.name
-        out.mkdir(parents=True, exist_ok=True)
-        (out / "index.json").write_bytes((deck / "index.json").read_bytes())
-        for f in deck.glob("*.png"):
-            cv2.imwrite(str(out / f"{f.stem}.webp"), cv2.imread(str(f), cv2.IMREAD_UNCHANGED),
-                        [cv2.IMWRITE_WEBP_QUALITY, 95])
+    _convert_decks(root, packed, ".png", ".webp", [cv2.IMWRITE_WEBP_QUALITY, 95])
 
 
 def unpack_decks(packed: Path, root: Path) -> None:
+    _convert_decks(packed, root, ".webp", ".png", [])
+
+
+def _convert_decks(src: Path, dst: Path, from_ext: str, to_ext: str, params: list[int]) -> None:
+    """Every deck of ``src`` (a folder with an ``index.json``) into ``dst``, its images re-encoded."""
     import cv2
 
-    for deck in sorted(p for p in packed.iterdir() if (p / "index.json").exists()):
-        out = root / deck.name
+    for deck in sorted(p for p in src.iterdir() if (p / "index.json").exists()):
+        out = dst / deck.name
         out.mkdir(parents=True, exist_ok=True)
         (out / "index.json").write_bytes((deck / "index.json").read_bytes())
-        for f in deck.glob("*.webp"):
+        for f in deck.glob(f"*{from_ext}"):
             img = cv2.imread(str(f), cv2.IMREAD_UNCHANGED)
-            if img.shape[2] == 3:  # WebP drops an alpha channel that is opaque everywhere
+            if img.shape[2] == 3:  # WebP drops an alpha channel that is opaque everywhere; faces need one
                 img = cv2.cvtColor(img, cv2.COLOR_BGR2BGRA)
-            cv2.imwrite(str(out / f"{f.stem}.png"), img)
+            cv2.imwrite(str(out / f"{f.stem}{to_ext}"), img, params)
 
 
 if __name__ == "__main__":

@@ -202,12 +202,17 @@ def train(a: argparse.Namespace) -> None:
         load_trunk(model, torch.load(ROOT / a.init, weights_only=False, map_location="cpu"))
     model.to(a.device)
     opt = torch.optim.AdamW(model.parameters(), lr=a.lr, weight_decay=5e-4)
+    t_start = time.time()
+
+    def spent() -> float:
+        """The share of the time budget used (0 without one)."""
+        return (time.time() - t_start) / (a.minutes * 60.0) if a.minutes else 0.0
+
     if a.minutes:
         # a time budget instead of an epoch count: the one-cycle shape follows the share of the budget
         # spent, so a machine of unknown speed (a lent GPU box) ends its schedule when its time is up
         a.epochs = 10**6
-        budget, t_start = a.minutes * 60.0, time.time()
-        sched = torch.optim.lr_scheduler.LambdaLR(opt, lambda _: one_cycle((time.time() - t_start) / budget))
+        sched = torch.optim.lr_scheduler.LambdaLR(opt, lambda _: one_cycle(spent()))
     else:
         steps = a.epochs * (len(xtr) // a.batch)
         sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=a.lr, total_steps=steps, pct_start=0.15)
@@ -243,7 +248,7 @@ def train(a: argparse.Namespace) -> None:
                 print(f"  step {i // a.batch}/{len(perm) // a.batch} loss {float(loss.detach()):.3f} {time.time() - t0:.0f}s", flush=True)
             tot += len(yb)
             correct += int((out.argmax(1) == yb).sum())
-            if a.minutes and time.time() - t_start >= budget:
+            if spent() >= 1:
                 break
         acc = evaluate(model, xva, yva)
         far = evaluate(model, lowres(xva, np.random.default_rng(0), 1.0), yva)  # the same draw every epoch
@@ -255,7 +260,7 @@ def train(a: argparse.Namespace) -> None:
         if acc >= best:
             best = acc
             torch.save(ck, run / "best.pt")
-        if a.minutes and time.time() - t_start >= budget:
+        if spent() >= 1:
             break
 
 

@@ -7,11 +7,10 @@ The game is also kept in the games directory (with its key frames) so it shows u
 from __future__ import annotations
 
 import argparse
-import json
 import shutil
 import sys
 from pathlib import Path
-from typing import Any, Callable, TextIO
+from typing import Any
 
 
 def register(subparsers: Any) -> None:
@@ -38,6 +37,7 @@ def main(args: argparse.Namespace) -> int:
     from referee.followers import find_follower
 
     from ..gamelog.store import GameStore
+    from ..jsonl import write_line
     from ..live import LiveReferee
     from ..pipeline import Pipeline
 
@@ -82,7 +82,9 @@ def main(args: argparse.Namespace) -> int:
     seats = int(getattr(rules, "players", 1) or 1)
     players = [p.strip() for p in args.players.split(",") if p.strip()] or [f"Player {i + 1}" for i in range(seats)]
     writer = store.new_game(args.game, follower.rules_spec(rules), players, deal=None)
-    referee = LiveReferee(args.game, rules, writer=writer, on_feed=_line_writer(tables) if tables else None)
+    # each state as one line, flushed at once: a crash keeps every view judged so far
+    on_feed = (lambda table: write_line(tables, table.to_json())) if tables is not None else None
+    referee = LiveReferee(args.game, rules, writer=writer, on_feed=on_feed)
     pipeline = Pipeline(args.video, calibration, referee, detect=detect, realtime=False, replay=replay,
                         detector_weights=weights)
     try:
@@ -104,12 +106,3 @@ def main(args: argparse.Namespace) -> int:
     )
     return 0
 
-
-def _line_writer(out: TextIO) -> Callable[[Any], None]:
-    """Each table state as one JSON line, flushed at once (a crash keeps every view judged so far)."""
-
-    def write(table: Any) -> None:
-        out.write(json.dumps(table.to_json(), separators=(",", ":")) + "\n")
-        out.flush()
-
-    return write
