@@ -10,7 +10,9 @@ table, camera and light, one deliberate illegal move and its take-back), then ``
 shipped models and the referee on the video, and the game log is compared with the true move list:
 moves found in order (longest common subsequence of (op, player, from, to, onto, pile)), moves invented
 (found but not in the truth), illegal moves flagged with the right rule, unrecognised changes reported.
-A folder that already holds a video is analysed again with the rules it was rendered with.
+A folder that already holds a video is analysed again with the rules it was rendered with. Each
+folder keeps the table states the referee judged (``tables.jsonl``, docs/states-format.md), so a
+verdict can be replayed without the video.
 """
 
 from __future__ import annotations
@@ -94,7 +96,8 @@ def main(argv: list[str] | None = None) -> int:
         subprocess.run(
             ["cardref", "analyze", str(out / "video.mp4"), "--game", render["game"], "--rules", render["rules"],
              "--calibration", str(out / "calibration.json"), "--out", str(out / "game.jsonl"),
-             "--games-dir", str(out / "games")] + (["--detector", args.detector] if args.detector else []),
+             "--games-dir", str(out / "games"), "--tables-out", str(out / "tables.jsonl")]
+            + (["--detector", args.detector] if args.detector else []),
             check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
         )
         result = score(out)

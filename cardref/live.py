@@ -168,6 +168,21 @@ class LiveReferee:
             self._check_end(table.t, jpeg)
         return findings
 
+    def settle(self) -> list[Finding]:
+        """No view will follow the last one (a recording ended): what waits for a clearer view is
+        concluded from the last table judged, by the game's follower where it can; logged and
+        published like any finding. Called once, at the end."""
+        if self.live is None or self.ended is not None or self.last_table is None or self.follower.settle is None:
+            return []
+        table = self._with_named(self.last_table) if self.named else self.last_table
+        self.live, findings = self.follower.settle(self.live, observation_from_table(table, self.min_confidence))
+        for finding in findings:
+            self._record(finding, None)
+        if any(f.kind in ("move", "call") for f in findings):
+            self._send({"type": "state", "t": table.t, **self.state_message()})
+            self._check_end(table.t, None)
+        return findings
+
     def glimpse(self, table: TableState, jpeg: bytes | None = None) -> list[Finding]:
         """A first look at a few zones before the table settles (``StabilityFilter.glimpse``: the rest
         held). Taken only when it makes one of the follower's quick calls (a stress, the moment both

@@ -40,6 +40,9 @@ class Follower:
     observe_further: Callable[[Any, Observation], tuple[Any, list[Finding]]] | None = None
     """A last, costlier look at a view ``observe`` could not explain, even past doubtful readings
     (Klondike: two moves in one view)."""
+    settle: Callable[[Any, Observation], tuple[Any, list[Finding]]] | None = None
+    """The last view judged as final, when no later view will come (a recording ended): what was
+    left waiting for a clearer view is concluded from it."""
     quick_zones: frozenset[str] = frozenset()
     """Zones worth a first look before the table settles (``StabilityFilter.glimpse``) ..."""
     quick_calls: frozenset[str] = frozenset()
@@ -83,6 +86,7 @@ FOLLOWERS: dict[str, Follower] = {
         zenuwen_live.involved_cards,
         zenuwen_live.rules_spec,
         {"choose": zenuwen_live.choose, "slap": zenuwen_live.slap, "new_round": zenuwen_live.new_round},
+        settle=zenuwen_live.settle,
     ),
 }
 

@@ -105,6 +105,8 @@ RELAXED_BUDGET = 4000
 """Positions the second, wider search (two decks) may look at before it gives up."""
 MAX_PER_PLAYER = 2
 """Most moves of one player one view may explain."""
+SPENT = max(MAX_DEFERRED, MAX_UNDER_HAND)
+"""As many views left unused as may be: a picture with this many concludes what it can."""
 MAX_UNDECIDED = 4
 """Most move series an undecided view may keep open until a later view tells them apart."""
 
@@ -355,7 +357,8 @@ def _looks_unchanged(moves: Sequence[Any], changed: frozenset[str], state: Zenuw
     for _, m, before, after in _replayed(moves, state):
         left = _left_pile(m)
         if left is not None:
-            count += left not in changed
+            # (a pile top nobody read has no twin to tell: the card the view reads there may be the next)
+            count += left not in changed and not is_unseen(before.seats[m.player].piles[m.source].top)
         elif isinstance(m, Turn) and after is not None:
             count += sum(1 for j, (a, b) in enumerate(zip(before.centre, after.centre)) if len(b) > len(a) and centre_zone(j) not in changed)
     return count
@@ -722,6 +725,31 @@ def observe(live: LiveZenuwen, obs: Observation) -> tuple[LiveZenuwen, list[Find
     return replace(after, seen_tops=_seen_tops(live.seen_tops, obs, live.state, after.state) if taken else live.seen_tops), findings
 
 
+def settle(live: LiveZenuwen, obs: Observation) -> tuple[LiveZenuwen, list[Finding]]:
+    """The game's last view judged as final (a recording ended): the views left unused for a hand
+    that might hide a move are concluded, since no later view can show more (three players, seed
+    26 at 1920x1080: the last two plays were made while a pile read unsurely might have hidden a
+    third, and the video ended with both waiting)."""
+    if not live.deferred and not live.undecided:
+        return live, []
+    after, findings = observe(replace(live, deferred=SPENT), obs)
+    return (after, findings) if after.deferred < SPENT else (live, [])
+
+
+def _reread(state: ZenuwenState, obs: Observation, seen_tops: Mapping[str, str]) -> frozenset[str]:
+    """The patience piles whose top nobody has read that the view reads as another card than the
+    camera made of it before (:func:`_seen_tops`): as a pile that looks different, its card may
+    have left and the next one turned up."""
+    tops = _pile_tops(state)
+    out = set()
+    for zone, before in seen_tops.items():
+        seen = judged(obs, zone)
+        top = tops.get(zone)
+        if seen is not None and seen.top is not None and seen.top != before and top is not None and is_unseen(top):
+            out.add(zone)
+    return frozenset(out)
+
+
 def _pile_tops(state: ZenuwenState) -> dict[str, Card | None]:
     return {pile_zone(p, i): pile.top for p, seat in enumerate(state.seats) for i, pile in enumerate(seat.piles)}
 
@@ -802,6 +830,7 @@ def _judge(
 
     goals = targets(match, obs, None if pend is None else lambda s: _physical_move(s, pend.move))
     diff = differing_zones(state, obs)
+    reread = _reread(state, obs, live.seen_tops)
     if pend is not None:
         diff |= _touches(pend.move, state)
     start_node = Node(state, count=(0,) * state.players)
@@ -810,7 +839,7 @@ def _judge(
     # Two decks: a pile may look unchanged because the card under the one that left was its twin. Once
     # in a view is rare enough; twice (zen4: a 9H and a 10S played from piles that both turned up their
     # twins, for a 10S laid against Z6 from a pile under a hand) is not an explanation.
-    changed = diff | unjudged(obs)
+    changed = diff | unjudged(obs) | reread
 
     def plausible(moves: Sequence[Any]) -> bool:
         """At most one coincidence of two decks, no play from a pile that shows its twin covered
@@ -822,20 +851,27 @@ def _judge(
         return (not _guessed_onto_unchanged(moves, changed, state) and _looks_unchanged(moves, changed, state) <= 1
                 and not _unseen_plays(moves, state, obs, live.glimpsed, changed).twins)
 
-    hits = [h for h in breadth_first(start_node, _expand(obs, diff, t, depth=depth, glimpsed=live.glimpsed), goals, depth, needs=needs)
+    hits = [h for h in breadth_first(start_node, _expand(obs, diff | reread, t, depth=depth, glimpsed=live.glimpsed), goals, depth, needs=needs)
             if plausible(h[0].moves)]
 
-    @cache
-    def illegal_move() -> tuple[LiveZenuwen, list[Finding]] | None:
+    def illegal_in(view: Observation) -> tuple[LiveZenuwen, list[Finding]] | None:
         if pend is not None or state.phase not in (Phase.TURN, Phase.PLAY, Phase.CHOOSE, Phase.NEXT):
             return None
         # no guessed hand cards; a legal play whose card a view left unused read where it lands comes
         # first (zen4 seed 6: a JD played and read on a QC while a hand hovered, then a 9H laid on it
         # against Z6 with the JD's pile still under the hand was judged laid on the QC)
-        kids = list(_expand(obs, diff, t, depth=1)(start_node))
+        kids = list(_expand(view, diff, t, depth=1)(start_node))
         seen_laid = [n for n in kids if _glimpsed_play(n.moves[-1], state, live.glimpsed)]
         starts = seen_laid + [start_node] + [n for n in kids if n not in seen_laid]
-        return ENGINE.illegal_explanation(live, obs, starts, lambda s: _physical(s, t, obs, unread_tops=s is state), _in_view, match, t, _waiting)
+        return ENGINE.illegal_explanation(live, view, starts, lambda s: _physical(s, t, view, unread_tops=s is state), _in_view, match, t, _waiting)
+
+    @cache
+    def illegal_move() -> tuple[LiveZenuwen, list[Finding]] | None:
+        return illegal_in(obs)
+
+    @cache
+    def illegal_past_misreads() -> tuple[LiveZenuwen, list[Finding]] | None:
+        return _illegal_past_misreads(obs, diff, illegal_in)
 
     @cache
     def missed_look() -> tuple[LiveZenuwen, list[Finding]] | None:
@@ -854,9 +890,36 @@ def _judge(
         # the 2S a misread 2C, played where it is read 2C: the second)
         answers = [a for a in (missed_look(), _misread(live, obs, diff) if pend is None else None) if a is not None]
         moving = [a for a in answers if any(f.kind in ("move", "illegal") for f in a[1])]
+        found: tuple[LiveZenuwen, list[Finding]] | None
         if moving and moving[0] is answers[0]:
-            return min(moving, key=lambda a: sum(len(f.learned) for f in a[1]))
-        return answers[0] if answers else weak_look()
+            found = min(moving, key=lambda a: sum(len(f.learned) for f in a[1]))
+        else:
+            found = answers[0] if answers else weak_look()
+        moves = _moves(found[1]) if found is not None else 1
+        unused = found is not None and found[0].deferred > live.deferred
+        # a card read unsurely and misread is likelier than more moves to explain it, and an answer
+        # beats a view left unused (three players, seed 26 at 1920x1080: a 3C read 3S at 0.48 in the
+        # view an illegal 5H was taken back in was taken for two joins that turned up a 3S under it;
+        # later, with a pile emptied by a play taken as not read, each view was left unused)
+        weak = weak_look() if answers and (moves or unused) else None
+        if weak is not None and weak[0].deferred <= live.deferred and (unused or _moves(weak[1]) < moves):
+            return weak
+        if weak is not None and weak[0].deferred > live.deferred and moves and not unused:
+            # the weak look waits for a clearer view (a hand over a pile): so does the view, when the
+            # weak look, told to conclude, needs fewer moves (four players, seed 27 at 1920x1080: a
+            # QH laid from a pile left empty, a 3C read 3S at 0.45 and a hand over a third pile, was
+            # taken for that pile shown empty by mistake and four moves nobody made)
+            final = _weak_read(replace(live, deferred=SPENT), obs, diff)
+            if final is not None and final[0].deferred < SPENT and _moves(final[1]) < moves:
+                return weak
+        # one move against the rules, every card of it seen, is likelier than a longer legal series
+        # that needs a card misread and reads others however unsurely (three players, seed 26 at
+        # 1920x1080: a 5H laid on a 7H while the view read a centre JD 5D at 0.30 and a 3C 3S at 0.42
+        # was taken for a join, a turn nobody made and the 5H laid on a turned card)
+        illegal = illegal_past_misreads() if moves else None
+        if illegal is not None and _all_seen(illegal[1], state, obs, moves + (found is None)):
+            return illegal
+        return found
 
     if not hits and state.rules.deck_count > 1:
         # an illegal move is likelier than the coincidences the relaxed search allows
@@ -867,7 +930,18 @@ def _judge(
                 if plausible(h[0].moves)]
 
     if hits:
-        best = best_explanations(hits, substitute_cards, lambda n, final: _unguess(n, final))
+        # a card taken from a pile that looks as it did, its twin under it, is a coincidence that a
+        # series with as many cards nobody saw may do without, even with two moves of one player
+        # when views were left unused since the last one taken (three players, seed 26 at 1920x1080:
+        # a 2S laid from a pile never read, guessed 2S, then a 3H by the same player, was taken for
+        # the 2S of another seat's pile that showed a 2S still); between two views taken, two moves
+        # of one player are as rare, and the coincidence tells apart only series spread alike
+        def coincidences(x: Explanation[ZenuwenState]) -> int:
+            return _looks_unchanged(x[1].moves, changed, state)
+
+        best = best_explanations(hits, substitute_cards, lambda n, final: _unguess(n, final), coincidences if live.deferred else None)
+        if len(best) > 1:
+            best = [x for x in best if coincidences(x) == min(map(coincidences, best))]
         if pend is None and len(best) == 1 and not best[0][1].moves:
             guessed = _guessed_play(live, obs, t)
             if guessed is not None:
@@ -1118,6 +1192,11 @@ def _misread(live: LiveZenuwen, obs: Observation, diff: frozenset[str]) -> tuple
         if seen is None or not top or is_unseen(top[0]) or now == top[0]:
             continue
         card = top[0]
+        if seen.top_weak and now is not None and now.rank == card.rank:
+            # another suit read unsurely where the card lies: a misread of this view, which the weak
+            # look takes (three players, seed 26 at 1920x1080: a 3C read 3S at 0.42-0.48 in most
+            # views was taken for joined away, a 3S turned up under it, two moves nobody made)
+            continue
         # forgotten only where the camera now reads another card: a face-up card read once never turns
         # back; taken for another of its rank also where its pile shows no card now (three players,
         # seed 22: a side seat's lone 2C, read 2S, played onto an AS and read 2C there)
@@ -1142,18 +1221,38 @@ def _misread(live: LiveZenuwen, obs: Observation, diff: frozenset[str]) -> tuple
             if not any(f.kind in ("move", "illegal") for f in findings):
                 after = replace(after, state=live.state)
             if findings:
-                findings = [replace(findings[0], detail=f"the card read {card.code} earlier was misread"), *findings[1:]]
+                findings = [replace(findings[0], detail=f"the card read {card.code} {MISREAD}"), *findings[1:]]
             answers.append((after, findings))
     return _fewest_moves(answers)
 
 
-def _fewest_moves(answers: Sequence[tuple[LiveZenuwen, list[Finding]]]) -> tuple[LiveZenuwen, list[Finding]] | None:
-    """Of the answers of a last look, the one with the fewest moves, if only one has that few."""
+MISREAD = "earlier was misread"
+"""What the first finding of a misread look says (:func:`_misread`)."""
+
+
+def _moves(findings: Sequence[Finding]) -> int:
+    """How many moves, legal or not, the findings conclude."""
+    return sum(f.kind in ("move", "illegal") for f in findings)
+
+
+def _fewest_moves(
+    answers: Sequence[tuple[LiveZenuwen, list[Finding]]], sureness: Sequence[float] = ()
+) -> tuple[LiveZenuwen, list[Finding]] | None:
+    """Of the answers of a last look, the one with the fewest moves (a learned card taken as misread
+    counting as one more), if only one has that few, or (``sureness``: how surely each answer's
+    doubted card was read) if its card was read least surely. A view explained beats one left unused
+    (three players, seed 26 at 1920x1080: with a centre 7H read at 0.56 taken as not read the view
+    was left unused, with a 3C read 3S at 0.48 so taken it showed an illegal move taken back; later,
+    a 3H read at 0.55 where it was laid, taken as not read, made it a join onto the 3C, the 3S read
+    at 0.43 a misread 3H, where the 3S taken as not read made it the 3H laid there)."""
     if not answers:
         return None
-    counts = [sum(f.kind == "move" for f in findings) for _, findings in answers]
-    fewest = [a for a, n in zip(answers, counts) if n == min(counts)]
-    return fewest[0] if len(fewest) == 1 else None
+    counts = [(after.deferred > 0, sum((f.kind == "move") + (MISREAD in f.detail) for f in findings)) for after, findings in answers]
+    fewest = [n for n, c in enumerate(counts) if c == min(counts)]
+    if len(fewest) > 1 and sureness:
+        least = min(sureness[n] for n in fewest)
+        fewest = [n for n in fewest if sureness[n] == least]
+    return answers[fewest[0]] if len(fewest) == 1 else None
 
 
 def _same_rank_read(obs: Observation, card: Card) -> set[Card]:
@@ -1178,8 +1277,10 @@ def _weak_read(live: LiveZenuwen, obs: Observation, diff: frozenset[str]) -> tup
     a side seat's 8C, read in every view before, read 6C at 0.31 in the view where a 3H was played
     from the seat across; the 3H's own suit misread needed the misread look, which one wrong card
     more defeated). Of the cards that make legal moves (or nothing) explain the view, with every other
-    look allowed, the one whose explanation has the fewest moves is the answer, if only one has."""
+    look allowed, the one whose explanation has the fewest moves is the answer, if only one has, or
+    else the one read least surely (:func:`_fewest_moves`)."""
     answers = []
+    sureness = []
     for zone in sorted(diff):
         seen = judged(obs, zone)
         if seen is None or not seen.top_weak:
@@ -1188,7 +1289,34 @@ def _weak_read(live: LiveZenuwen, obs: Observation, diff: frozenset[str]) -> tup
         after, findings = _judge(live, unread, weak=False)
         if _taken_legal(live, after, findings):
             answers.append((after, findings))
-    return _fewest_moves(answers)
+            sureness.append(seen.confidences[-1])
+    return _fewest_moves(answers, sureness)
+
+
+def _illegal_past_misreads(
+    obs: Observation, diff: frozenset[str], illegal_in: Callable[[Observation], tuple[LiveZenuwen, list[Finding]] | None]
+) -> tuple[LiveZenuwen, list[Finding]] | None:
+    """A view no legal look explains, looked at with the cards it reads unsurely (under
+    ``DOUBT_BELOW``) taken as not read on every changed zone but the one an illegal move lands on: the
+    first such move (``illegal_in``, the view) that lands on that zone, read there, and explains
+    everything the view reads surely. The landing stays read, however unsurely: a verdict is never
+    drawn on a card nobody read where it lies."""
+    weak = [z for z in sorted(diff) if (seen := judged(obs, z)) is not None and seen.top_weak]
+    for landing in sorted(z for z in diff if (seen := judged(obs, z)) is not None and seen.top is not None):
+        others = [z for z in weak if z != landing]
+        if not others:
+            continue
+        view = replace(obs, piles={**obs.piles, **{z: _unread_top(obs.piles[z]) for z in others}})
+        found = illegal_in(view)
+        if found is not None and any(f.kind == "illegal" and _landing(f.move) == landing for f in found[1]):
+            return found
+    return None
+
+
+def _unread_top(seen: SeenPile) -> SeenPile:
+    """The pile with its top card not read and nothing guessed of it."""
+    guesses = seen.guesses[:-1] + (None,) if len(seen.guesses) == len(seen.cards) else seen.guesses
+    return replace(seen, cards=seen.cards[:-1] + (None,), guesses=guesses)
 
 
 def _top(state: ZenuwenState, zone: str) -> tuple[int, str | None]:

@@ -1142,3 +1142,18 @@ def test_a_card_nobody_read_on_its_pile_glimpsed_where_it_landed_and_covered_is_
     live, f = zenuwen_live.observe(live, view(truth, 3.0))
     assert moves_of(f) == sorted([("play", p, 0, j), ("play", q, k, j)]), brief(f)
     assert live.state.centre[j][-2:] == truth.centre[j][-2:]
+
+
+def test_a_last_look_takes_an_answer_over_a_view_left_unused_then_the_card_read_least_surely() -> None:
+    live, _ = turned()
+    unused = replace(live, deferred=live.deferred + 1)
+    one = Finding("move", 2.0, move=Turn(2.0))
+    misread = replace(one, detail=f"the card read 3C {zenuwen_live.MISREAD}")
+    fewest = zenuwen_live._fewest_moves
+    assert fewest([(unused, []), (live, [Finding("taken_back", 2.0)])]) == (live, [Finding("taken_back", 2.0)])
+    assert fewest([(live, [one, one]), (live, [one])]) == (live, [one])
+    assert fewest([(live, [one]), (live, [one])]) is None  # as many moves: nothing tells them apart
+    two = Finding("move", 2.0, move=Turn(2.5))
+    assert fewest([(live, [one]), (live, [two])], [0.5, 0.4]) == (live, [two])  # its card read least surely
+    assert fewest([(live, [misread]), (live, [one])], [0.4, 0.5]) == (live, [one])  # a misread counts as a move
+    assert fewest([(live, [one, one]), (live, [misread])], [0.5, 0.5]) is None

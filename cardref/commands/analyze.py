@@ -89,6 +89,7 @@ def main(args: argparse.Namespace) -> int:
                         detector_weights=weights)
     try:
         stats = pipeline.run()
+        referee.settle()  # the video ended: nothing later will show what the last views left open
     finally:
         last_t = pipeline.states[-1].t if pipeline.states else 0.0
         if referee.ended is None and not writer.ended:
