@@ -1211,14 +1211,19 @@ def _misread(live: LiveZenuwen, obs: Observation, diff: frozenset[str]) -> tuple
                 continue
             if is_unseen(instead) and _top(after.state, zone) != (len(_pile_at(state, zone)), seen.top):
                 continue  # the card must be read anew where it lies: one covered now could be anything
-            if not is_unseen(instead) and not _moved(findings, zone):
-                continue  # taken for another of its rank: seen so where the series took it
+            # taken for another of its rank: seen so where the series took it, or where it lies in a
+            # view without hands that shows nothing else changed and reads it surely (four players,
+            # seed 27 at 1920x1080: a far seat's 3C, read 3S at 0.69 from then on, was taken later for
+            # the 3C played from another seat, whose pile showing nothing was taken as not read)
+            unmoved = not findings and now == instead and not seen.top_weak and not any(p.held for p in obs.piles.values())
+            if not is_unseen(instead) and not _moved(findings, zone) and not unmoved:
+                continue
             # as any view a hand may hide a move in, it may be left unused: then the card is not doubted
             # yet (four players, seed 32 at 1920x1080: p1's 8D, gone from its pile while a hand hid the
             # centre, was taken for the 8C of another pile and kept so; the next view's 8D on the centre
             # pile was then judged played from p2's pile, whose 8D showed still)
             after, findings = _judge(replace(live, state=state), obs, doubt=False)
-            if not any(f.kind in ("move", "illegal") for f in findings):
+            if not any(f.kind in ("move", "illegal") for f in findings) and not (unmoved and after.deferred <= live.deferred):
                 after = replace(after, state=live.state)
             if findings:
                 findings = [replace(findings[0], detail=f"the card read {card.code} {MISREAD}"), *findings[1:]]

@@ -196,6 +196,21 @@ def test_misreads_around_a_move_do_not_turn_it_into_moves_nobody_made() -> None:
     assert ref.settle() == []  # nothing waits any more
 
 
+def test_a_card_read_surely_as_another_suit_where_it_lies_is_that_card() -> None:
+    """Four players (two decks) filmed at 1920x1080, render seed 27: every table state the camera
+    published (tests/data/zenuwen4_suit_misread_views.jsonl). The far seat's 3C, turned up at 7.4 s,
+    is read 3S at 0.69 from 20.8 s on, in a clear view where nothing else changed. It was kept as a
+    3C, and when p1 played its own 3C six seconds later, the far seat's pile was taken for played
+    from (its 3S the card under it) and p1's emptied pile for a card not read: a move invented, a
+    QH missed and a legal KH on it called illegal. The 3C is now taken for the 3S it is read as."""
+    found = [f for f in _judged("zenuwen4_suit_misread_views.jsonl", 4) if f.kind in ("move", "illegal", "taken_back")]
+    assert [(f.kind, str(f.move)) for f in found] == [
+        ("move", "all turn a card"), ("move", "p3 pile5->centre4"), ("move", "p1 pile3->pile5"),
+        ("move", "p2 pile3->centre3"), ("illegal", "p1 pile2->centre4"), ("taken_back", "p1 pile2->centre4"),
+        ("move", "p4 pile1->centre3"), ("move", "p1 pile1->centre4"), ("move", "p1 pile4->centre4"),
+        ("move", "p1 pile4->centre3")]
+
+
 def test_settling_a_game_nothing_waits_in_changes_nothing() -> None:
     ref = LiveReferee("klondike", "draw=1")  # no follower settles Klondike: nothing to do
     assert ref.settle() == []
