@@ -665,7 +665,10 @@ def _covered_risk(start: ZenuwenState, final: ZenuwenState, obs: Observation) ->
         seen = obs.piles.get(centre_zone(j))
         if seen is not None and (seen.held or None in seen.cards):
             return True  # a card (a hand card, say) may have gone there unseen, and the order matters
-    for p, seat in enumerate(start.seats):
+    # the piles as the explanation leaves them: a card it moved is where it put it (four players,
+    # seed 32 at 1920x1080: a 6C joined onto a 6H and read there, its pile's next card not read, was
+    # taken for maybe played unseen onto a 7H, and the views were left unused until the video ended)
+    for p, seat in enumerate(final.seats):
         for i, pile in enumerate(seat.piles):
             seen = obs.piles.get(pile_zone(p, i))
             if pile.top is None or is_unseen(pile.top) or seen is None or not (seen.held or None in seen.cards):
@@ -711,7 +714,25 @@ def _unconfirmed(moves: Sequence[Any], state: ZenuwenState, obs: Observation) ->
     """Does a move of the explanation change a pile the view does not show (under a hand, or a card
     not read)? Then the move is a guess: a card laid under the hand could explain the view too."""
     hidden = unjudged(obs)
-    return bool(hidden) and any(z in hidden for m in moves for z in _touches(m, state) if not z.endswith(".stock"))
+    if not hidden:
+        return False
+    for _, m, before, after in _replayed(moves, state):
+        zones = {z for z in _touches(m, before) if not z.endswith(".stock")}
+        left, landing = _left_pile(m), _landing(m)
+        source = obs.piles.get(left) if left is not None else None
+        if source is not None and not source.held and landing is not None:
+            card = before.seats[m.player].piles[m.source].top
+            seen = judged(obs, landing)
+            if card is not None and not is_unseen(card) and seen is not None and seen.top == card.code:
+                # read where it landed, it left its pile, which shows a card not read now but no hand
+                # (four players, seed 32 at 1920x1080: a 6C joined onto a 6H and read there, the card
+                # turned up under it not read, waited for a clearer view until the video ended)
+                zones.discard(left)
+        if zones & hidden:
+            return True
+        if after is None:
+            break
+    return False
 
 
 def observe(live: LiveZenuwen, obs: Observation) -> tuple[LiveZenuwen, list[Finding]]:

@@ -133,7 +133,8 @@ def export(pt: str, out: str) -> None:
     from ultralytics import YOLO
 
     path = YOLO(pt).export(format="onnx", opset=18, dynamic=True, simplify=True, imgsz=640)
-    shutil.copy(path, out)
+    if Path(path).resolve() != Path(out).resolve():
+        shutil.move(path, out)  # ultralytics writes next to the weights; leave nothing behind there
     print("exported", out)
 
 

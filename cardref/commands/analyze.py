@@ -1,7 +1,9 @@
 """``cardref analyze VIDEO --game G --rules ... --calibration CAL.json --out GAME.jsonl``.
 
 Runs the whole path offline on a recorded video (every frame, no dropping) and writes the game log.
-The game is also kept in the games directory (with its key frames) so it shows up for review.
+The game is also kept in the games directory (with its key frames) so it shows up for review. When
+the video ends, what the referee left waiting for a clearer view (a Zenuwen play made while a hand
+hovered or a card was read unsurely) is concluded from the last view (``LiveReferee.settle``).
 """
 
 from __future__ import annotations
