@@ -181,6 +181,8 @@ class TableRunner:
             if referee is None or referee.writer is None or referee.writer.closed:
                 return
             if not referee.writer.ended:
+                referee.settle()  # no view will follow: what waited for a clearer one is concluded
+            if not referee.writer.ended:
                 referee.writer.end(referee.last_t, result, reason=reason)
             referee.writer.close()
         self._report("ended")

@@ -296,13 +296,13 @@ def best_explanations(
     hits: Sequence[tuple[Node[S], int, dict[Unseen, Card]]],
     substitute: Callable[[S, Mapping[Unseen, Card]], S],
     canon: Callable[[Node[S], S], Any] | None = None,
-    coincidences: Callable[[Explanation[S]], int] | None = None,
+    rarity: Callable[[Explanation[S]], Any] | None = None,
 ) -> list[Explanation[S]]:
     """The explanations (fewest moves already) that assume the fewest cards nobody had seen, then
-    need the fewest ``coincidences`` (two decks: a card that left a pile showing its twin still),
-    then spread the moves most evenly over the players (two moves of one player between two steady
-    views are rarer than one move each); one per distinct final position (``canon``: what makes
-    two final positions the same, e.g. leaving out guessed cards nobody saw)."""
+    the least rare by ``rarity`` (a sortable key: what the game counts as unlikely), then those that
+    spread the moves most evenly over the players (two moves of one player between two steady views
+    are rarer than one move each); one per distinct final position (``canon``: what makes two final
+    positions the same, e.g. leaving out guessed cards nobody saw)."""
     finals: dict[Any, Explanation[S]] = {}
     for node, k, b in hits:
         subs = dict(node.subs)
@@ -310,8 +310,8 @@ def best_explanations(
         final = substitute(node.state, subs)
         finals.setdefault(final if canon is None else canon(node, final), (final, node, k, subs))
 
-    def cost(x: Explanation[S]) -> tuple[int, int, int]:
-        return len(x[3]), coincidences(x) if coincidences is not None else 0, max(x[1].count, default=0)
+    def cost(x: Explanation[S]) -> tuple[int, Any, int]:
+        return len(x[3]), rarity(x) if rarity is not None else 0, max(x[1].count, default=0)
 
     if not finals:
         return []

@@ -806,23 +806,26 @@ def _fewest_guess_conflicts(
     either pile fitted the view, and no later view told them apart. A guess never decides a card, but
     it may tell two explanations apart."""
 
-    def conflicts(x: Explanation[ZenuwenState]) -> int:
-        n = 0
-        touched: set[str] = set()  # a pile the series changed before shows another top than was seen
-        for _, m, now, after in _replayed(x[1].moves, substitute_cards(state, x[3])):
-            zone = _left_pile(m)
-            if zone is not None:
-                top = now.seats[m.player].piles[m.source].top
-                guess = parse_seen(seen_tops.get(zone)) if zone not in touched else None
-                if top is not None and not is_unseen(top) and guess is not None:
-                    n += guess_apart(guess, top)
-            touched |= _touches(m, now)
-            if after is None:
-                break
-        return n
-
-    counts = [conflicts(x) for x in best]
+    counts = [_guess_conflicts(x, state, seen_tops) for x in best]
     return [x for x, n in zip(best, counts) if n == min(counts)]
+
+
+def _guess_conflicts(x: Explanation[ZenuwenState], state: ZenuwenState, seen_tops: Mapping[str, str]) -> int:
+    """How far the cards a series takes off the patience piles are from what the camera last made of
+    those piles' tops (:func:`_fewest_guess_conflicts`)."""
+    n = 0
+    touched: set[str] = set()  # a pile the series changed before shows another top than was seen
+    for _, m, now, after in _replayed(x[1].moves, substitute_cards(state, x[3])):
+        zone = _left_pile(m)
+        if zone is not None:
+            top = now.seats[m.player].piles[m.source].top
+            guess = parse_seen(seen_tops.get(zone)) if zone not in touched else None
+            if top is not None and not is_unseen(top) and guess is not None:
+                n += guess_apart(guess, top)
+        touched |= _touches(m, now)
+        if after is None:
+            break
+    return n
 
 
 def _judge(
@@ -955,14 +958,17 @@ def _judge(
         # series with as many cards nobody saw may do without, even with two moves of one player
         # when views were left unused since the last one taken (three players, seed 26 at 1920x1080:
         # a 2S laid from a pile never read, guessed 2S, then a 3H by the same player, was taken for
-        # the 2S of another seat's pile that showed a 2S still); between two views taken, two moves
-        # of one player are as rare, and the coincidence tells apart only series spread alike
+        # the 2S of another seat's pile that showed a 2S still), unless the camera's guesses of the
+        # piles' tops say otherwise (seed 46: a 9D laid from a pile that then showed its twin, taken
+        # for the top of a pile never read but guessed 3S before and after); between two views taken,
+        # two moves of one player are as rare, and the coincidence tells apart only series spread alike
         def coincidences(x: Explanation[ZenuwenState]) -> int:
             return _looks_unchanged(x[1].moves, changed, state)
 
-        best = best_explanations(hits, substitute_cards, lambda n, final: _unguess(n, final), coincidences if live.deferred else None)
-        if len(best) > 1:
-            best = [x for x in best if coincidences(x) == min(map(coincidences, best))]
+        def rarity(x: Explanation[ZenuwenState]) -> tuple[int, int]:
+            return _guess_conflicts(x, state, live.seen_tops), coincidences(x)
+
+        best = best_explanations(hits, substitute_cards, lambda n, final: _unguess(n, final), rarity if live.deferred else None)
         if pend is None and len(best) == 1 and not best[0][1].moves:
             guessed = _guessed_play(live, obs, t)
             if guessed is not None:
@@ -994,6 +1000,8 @@ def _judge(
                     return found
         if len(best) > 1:
             best = _fewest_guess_conflicts(best, state, live.seen_tops)
+        if len(best) > 1:
+            best = [x for x in best if coincidences(x) == min(map(coincidences, best))]
         if len(best) > 1 and state.phase in (Phase.CHOOSE, Phase.NEXT):
             # which pile who took cannot be told from the table: wait for choose() / slap()
             return replace(live, last=obs, waiting=_waiting(state)), []
@@ -1232,11 +1240,12 @@ def _misread(live: LiveZenuwen, obs: Observation, diff: frozenset[str]) -> tuple
                 continue
             if is_unseen(instead) and _top(after.state, zone) != (len(_pile_at(state, zone)), seen.top):
                 continue  # the card must be read anew where it lies: one covered now could be anything
-            # taken for another of its rank: seen so where the series took it, or where it lies in a
-            # view without hands that shows nothing else changed and reads it surely (four players,
+            # taken for another of its rank: seen so where the series took it, or where it lies, read
+            # surely in a view without hands, by a series that leaves its pile alone (four players,
             # seed 27 at 1920x1080: a far seat's 3C, read 3S at 0.69 from then on, was taken later for
             # the 3C played from another seat, whose pile showing nothing was taken as not read)
-            unmoved = not findings and now == instead and not seen.top_weak and not any(p.held for p in obs.piles.values())
+            unmoved = (now == instead and not seen.top_weak and not any(p.held for p in obs.piles.values())
+                       and not any(zone in (_left_pile(f.move), _landing(f.move)) for f in findings if f.move is not None))
             if not is_unseen(instead) and not _moved(findings, zone) and not unmoved:
                 continue
             # as any view a hand may hide a move in, it may be left unused: then the card is not doubted
