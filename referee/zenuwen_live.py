@@ -1042,6 +1042,11 @@ def _stepped(live: LiveZenuwen, obs: Observation, doubt: bool, weak: bool) -> tu
     after, then = _judge(stepped, obs, doubt, weak=weak)
     if any(f.kind in ("unrecognised", "ambiguous") for f in then) or after.undecided:
         return None
+    if after.deferred > stepped.deferred and any(p.held for p in live.last.piles.values()):
+        # what a view with hands in it was taken for must be borne out by this view, not left unused
+        # too (four players, seed 49 at 1920x1080: a KH taken up to be laid against Z6 while hands hid
+        # the centre piles was taken, from that view, for joined onto a pile a QC had left unseen)
+        return None
     return after, first + then
 
 

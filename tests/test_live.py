@@ -211,6 +211,20 @@ def test_a_card_read_surely_as_another_suit_where_it_lies_is_that_card() -> None
         ("move", "p1 pile4->centre3")]
 
 
+def test_a_view_with_hands_in_it_is_no_step_to_a_view_left_unused_too() -> None:
+    """Four players (two decks) filmed at 1920x1080, fresh render seed 49: the table states the camera
+    published up to p2's KH laid on a JS against Z6 (tests/data/zenuwen4_hands_step_views.jsonl).
+    The KH is taken up while hands hide the centre piles (a view left unused), then laid while a hand
+    is over its pile (left unused too). The second view was judged from the first, which legal moves
+    explained with a QC laid unseen under the hands and the KH joined onto its emptied pile; the game
+    lost its way for good. Now the step waits for a view that bears it out: the Z6 play is called."""
+    found = [f for f in _judged("zenuwen4_hands_step_views.jsonl", 4) if f.kind in ("move", "illegal")]
+    assert [(f.kind, str(f.move)) for f in found] == [
+        ("move", "all turn a card"), ("move", "p4 pile5->centre2"), ("move", "p2 pile4->centre3"),
+        ("move", "p2 pile3->centre1"), ("illegal", "p2 pile3->centre1")]
+    assert found[-1].rule == "Z6"
+
+
 def test_settling_a_game_nothing_waits_in_changes_nothing() -> None:
     ref = LiveReferee("klondike", "draw=1")  # no follower settles Klondike: nothing to do
     assert ref.settle() == []
