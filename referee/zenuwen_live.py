@@ -1040,7 +1040,10 @@ def _stepped(live: LiveZenuwen, obs: Observation, doubt: bool, weak: bool) -> tu
     if not any(f.kind == "move" for f in first) or not _taken_legal(before, stepped, first):
         return None
     after, then = _judge(stepped, obs, doubt, weak=weak)
-    if any(f.kind in ("unrecognised", "ambiguous") for f in then) or after.undecided:
+    if any(f.kind in ("unrecognised", "ambiguous", "illegal") for f in then) or after.undecided:
+        # (legal moves only: fresh four-player seed 52 at 1920x1080, an 8C taken up to be laid against
+        # Z6 while hands hid the centre piles was taken for laid on a 9D played unseen, its twin under
+        # it, and the view after it for that 9D laid again against the rules)
         return None
     if after.deferred > stepped.deferred and any(p.held for p in live.last.piles.values()):
         # what a view with hands in it was taken for must be borne out by this view, not left unused

@@ -225,6 +225,18 @@ def test_a_view_with_hands_in_it_is_no_step_to_a_view_left_unused_too() -> None:
     assert found[-1].rule == "Z6"
 
 
+def test_a_step_through_a_view_left_unused_takes_legal_moves_only() -> None:
+    """Four players (two decks) filmed at 1920x1080, fresh render seed 52: the table states the camera
+    published up to p1's 8C laid on a 6S against Z6 (tests/data/zenuwen4_hands_illegal_views.jsonl).
+    The 8C is taken up while hands hide the centre piles; judged from that view, taken for the 8C laid
+    on a 9D played unseen (its twin under it), the next view made that 9D laid again against Z6."""
+    found = [f for f in _judged("zenuwen4_hands_illegal_views.jsonl", 4) if f.kind in ("move", "illegal")]
+    assert [(f.kind, str(f.move)) for f in found] == [
+        ("move", "all turn a card"), ("move", "p1 pile3->pile5"), ("move", "p3 pile5->centre1"),
+        ("move", "p1 pile4->pile3"), ("illegal", "p1 pile2->centre2")]
+    assert found[-1].rule == "Z6"
+
+
 def test_settling_a_game_nothing_waits_in_changes_nothing() -> None:
     ref = LiveReferee("klondike", "draw=1")  # no follower settles Klondike: nothing to do
     assert ref.settle() == []
