@@ -161,12 +161,16 @@ class LiveReferee:
             self.live, findings = self.follower.observe_further(before, obs)
         if not findings:
             self.unexplained = None  # nothing happened: the table is explained again
+        self._conclude(findings, table.t, jpeg)
+        return findings
+
+    def _conclude(self, findings: list[Finding], t: float, jpeg: bytes | None) -> None:
+        """Log and publish what a view was found to show; the new position too when it moved."""
         for finding in findings:
             self._record(finding, jpeg)
         if any(f.kind in ("move", "call") for f in findings):
-            self._send({"type": "state", "t": table.t, **self.state_message()})
-            self._check_end(table.t, jpeg)
-        return findings
+            self._send({"type": "state", "t": t, **self.state_message()})
+            self._check_end(t, jpeg)
 
     def settle(self) -> list[Finding]:
         """No view will follow the last one (a recording ended): what waits for a clearer view is
@@ -176,11 +180,7 @@ class LiveReferee:
             return []
         table = self._with_named(self.last_table) if self.named else self.last_table
         self.live, findings = self.follower.settle(self.live, observation_from_table(table, self.min_confidence))
-        for finding in findings:
-            self._record(finding, None)
-        if any(f.kind in ("move", "call") for f in findings):
-            self._send({"type": "state", "t": table.t, **self.state_message()})
-            self._check_end(table.t, None)
+        self._conclude(findings, table.t, None)
         return findings
 
     def glimpse(self, table: TableState, jpeg: bytes | None = None) -> list[Finding]:
