@@ -1329,7 +1329,7 @@ def _weak_read(live: LiveZenuwen, obs: Observation, diff: frozenset[str]) -> tup
         seen = judged(obs, zone)
         if seen is None or not seen.top_weak:
             continue
-        unread = replace(obs, piles={**obs.piles, zone: replace(seen, cards=seen.cards[:-1] + (None,))})
+        unread = replace(obs, piles={**obs.piles, zone: _unread_top(seen)})
         after, findings = _judge(live, unread, weak=False)
         if _taken_legal(live, after, findings):
             answers.append((after, findings))
@@ -1358,9 +1358,9 @@ def _illegal_past_misreads(
 
 
 def _unread_top(seen: SeenPile) -> SeenPile:
-    """The pile with its top card not read and nothing guessed of it."""
-    guesses = seen.guesses[:-1] + (None,) if len(seen.guesses) == len(seen.cards) else seen.guesses
-    return replace(seen, cards=seen.cards[:-1] + (None,), guesses=guesses)
+    """The pile with its top card taken as not read (the camera's guess of it kept, as for any card
+    too unsure to read)."""
+    return replace(seen, cards=seen.cards[:-1] + (None,))
 
 
 def _top(state: ZenuwenState, zone: str) -> tuple[int, str | None]:

@@ -108,4 +108,3 @@ def main(args: argparse.Namespace) -> int:
         file=sys.stderr,
     )
     return 0
-
