@@ -13,7 +13,8 @@ moves a view may hide and which moves break a rule; this module does the rest th
 - **Search**: :class:`Node` and :func:`breadth_first` find the shortest move series that make the
   position look like the view (:func:`targets`: with a pending illegal move, also the view with that
   move still on the table); :func:`best_explanations` keeps those that assume the fewest cards
-  nobody had seen, then spread the moves most evenly.
+  nobody had seen, then spread the moves most evenly. :func:`search_budget` bounds the positions
+  all the searches of one view may look at together, so a view is judged in bounded time.
 - **The running picture** (:class:`Live`, one subclass per game): :func:`explained` (a pending
   illegal move stays, or is taken back), :func:`deferred` (a view left unused), :func:`moved`.
 - **The game's engine** (:class:`Engine`) and the steps that need it: judging the series again with
@@ -27,8 +28,10 @@ from __future__ import annotations
 
 import itertools
 from collections import Counter
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass, field, replace
-from typing import Any, Callable, Generic, Iterable, Mapping, Protocol, Sequence, TypeVar
+from typing import Any, Callable, Generic, Iterable, Iterator, Mapping, Protocol, Sequence, TypeVar
 
 from .cards import Card
 from .observation import Finding, Observation, SeenPile, parse_seen
@@ -247,6 +250,44 @@ class Node(Generic[S]):
         return before_last()
 
 
+@dataclass(slots=True)
+class SearchBudget:
+    """The positions the searches judging one view may still look at, all of them together."""
+
+    left: int
+    spent: bool = False
+    """The searches ran out: some gave up, so what the view was judged to show may be wrong."""
+
+    def charge(self, positions: int = 1) -> bool:
+        """Count ``positions`` looked at; False once the budget is spent."""
+        self.left -= positions
+        self.spent = self.spent or self.left < 0
+        return not self.spent
+
+
+# One view's judgement tries many looks (misreads, piles taken as not read, the view before it), each
+# with searches of its own, nested several deep: each search's own limit does not bound their sum
+# (four players at 1280x720, seed 36: one view took two minutes). The budget travels with the
+# judgement in a context variable rather than through every look's signature.
+_budget: ContextVar[SearchBudget | None] = ContextVar("search_budget", default=None)
+
+
+@contextmanager
+def search_budget(positions: int) -> Iterator[SearchBudget]:
+    """The budget of the searches run inside the block: a fresh one of ``positions``, or, inside
+    another such block (a judgement nested in another), the outer one, shared."""
+    outer = _budget.get()
+    if outer is not None:
+        yield outer
+        return
+    budget = SearchBudget(positions)
+    token = _budget.set(budget)
+    try:
+        yield budget
+    finally:
+        _budget.reset(token)
+
+
 def breadth_first(
     start: Node[S],
     expand: Callable[[Node[S]], Iterable[Node[S]]],
@@ -259,7 +300,9 @@ def breadth_first(
     A position reached twice (the same moves in another order) is kept once, the first way found.
     At most ``budget`` positions are looked at (the search gives up: no explanation). ``needs``: the
     fewest moves a position still needs to look like the view (a position that cannot get there
-    within ``max_depth`` is dropped)."""
+    within ``max_depth`` is dropped). Inside :func:`search_budget`, every position generated is charged
+    to it, and a spent budget gives up the same way."""
+    shared = _budget.get()
     frontier = [start]
     seen: set[Any] = {start.state}
     for depth in range(max_depth + 1):
@@ -275,6 +318,8 @@ def breadth_first(
         nxt = []
         for node in frontier:
             for child in expand(node):
+                if shared is not None and not shared.charge():
+                    return []
                 if child.state not in seen:
                     seen.add(child.state)
                     if needs is None or depth + 1 + needs(child) <= max_depth:

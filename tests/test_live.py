@@ -237,6 +237,20 @@ def test_a_step_through_a_view_left_unused_takes_legal_moves_only() -> None:
     assert found[-1].rule == "Z6"
 
 
+def test_a_centre_card_misread_as_a_pile_top_still_showing_is_no_illegal_play() -> None:
+    """Four players (two decks) filmed at 1920x1080, fresh render seed 57: the table states the camera
+    published up to p1's 6C played after p2's KS was taken back (tests/data/zenuwen4_twin_illegal_views.jsonl).
+    From 15.7 s the centre 2C is read 2S at 0.70 while p1's pile still shows its 2S: that was called
+    p1's 2S laid on the 2C against Z6, the 2S's twin turned up under it. The KS then laid there
+    against Z6 was never called. Now the misread is the likelier: only the KS is called."""
+    found = [f for f in _judged("zenuwen4_twin_illegal_views.jsonl", 4) if f.kind in ("move", "illegal", "taken_back")]
+    assert [(f.kind, str(f.move)) for f in found] == [
+        ("move", "all turn a card"), ("move", "p1 pile5->centre4"), ("move", "p3 pile2->centre4"),
+        ("move", "p3 pile3->centre1"), ("illegal", "p2 pile2->centre3"), ("taken_back", "p2 pile2->centre3"),
+        ("move", "p1 pile2->centre4"), ("move", "p2 pile5->centre1")]
+    assert found[4].rule == "Z6"
+
+
 def test_settling_a_game_nothing_waits_in_changes_nothing() -> None:
     ref = LiveReferee("klondike", "draw=1")  # no follower settles Klondike: nothing to do
     assert ref.settle() == []

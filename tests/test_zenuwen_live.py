@@ -10,7 +10,7 @@ from typing import Any, Callable
 import pytest
 
 from noisy_views import blurred, held
-from referee import stress_live, zenuwen, zenuwen_live
+from referee import speed_live, stress_live, zenuwen, zenuwen_live
 from referee.cards import Card, card
 from referee.observation import Finding, Observation, SeenPile
 from referee.stress_live import is_unseen, unseen
@@ -1157,3 +1157,35 @@ def test_a_last_look_takes_an_answer_over_a_view_left_unused_then_the_card_read_
     assert fewest([(live, [one]), (live, [two])], [0.5, 0.4]) == (live, [two])  # its card read least surely
     assert fewest([(live, [misread]), (live, [one])], [0.4, 0.5]) == (live, [one])  # a misread counts as a move
     assert fewest([(live, [one, one]), (live, [misread])], [0.5, 0.5]) is None
+
+
+def test_a_view_whose_searches_run_out_is_left_unrecognised_not_judged_on_what_they_found(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every search of one view's judgement, nested looks included, draws on one budget; when it runs
+    out, looks gave up and what the others found may be what they would have ruled out: the view is
+    reported unrecognised and the position stays as it was (four players at 1280x720, seed 36: one
+    view took two minutes of nested looks)."""
+    live, truth = turned()
+    p, i, j = play_where(truth, fits=True)
+    played, _ = apply(truth, Play(p, i, j, 2.0))
+    obs = view(played, 2.0)
+    monkeypatch.setattr(zenuwen_live, "VIEW_BUDGET", 0)
+    after, f = zenuwen_live.observe(live, obs)
+    assert [x.kind for x in f] == ["unrecognised"] and "too many ways" in f[0].detail
+    assert after.state is live.state and after.last is obs
+    monkeypatch.undo()
+    after, f = zenuwen_live.observe(live, obs)
+    assert moves_of(f) == [("play", p, i, j)]
+
+
+def test_searches_inside_a_budget_share_it_and_give_up_when_it_is_spent() -> None:
+    def endless(node: speed_live.Node[int]) -> list[speed_live.Node[int]]:
+        return [speed_live.Node(node.state * 2 + k) for k in (1, 2)]
+
+    with speed_live.search_budget(10) as budget:
+        with speed_live.search_budget(10**6) as inner:
+            assert inner is budget  # a judgement nested in another draws on the outer budget
+        assert speed_live.breadth_first(speed_live.Node(0), endless, [lambda s: {} if s > 10**9 else None], 40) == []
+        assert budget.spent
+    # outside a budget, only the search's own limit holds; a target in reach is found
+    hits = speed_live.breadth_first(speed_live.Node(0), endless, [lambda s: {} if s == 6 else None], 3)
+    assert [h[0].state for h in hits] == [6]
