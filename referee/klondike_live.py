@@ -515,15 +515,24 @@ def _guessed_over(state: KlondikeState, known: frozenset[Card], guessed: Mapping
     seed 17: a QH drawn on a card taken for a back), or a foundation's top unread with a guess that is
     none of the known foundation tops (penguins, eight columns, draw 3, seed 53: the waste's 3S played
     up onto the 2S, read 3C at 0.38 there and the JS left on the waste read JC at 0.32; with the two
-    unsure readings left unread, nothing happened fitted the view)?"""
+    unsure readings left unread, nothing happened fitted the view)? A guess at the waste's top of the
+    same rank in another suit is the unsure reading wavering, not a new card (penguins at 1280x720,
+    seed 7: a drawn 2S guessed 2C at 0.05-0.17 for fifteen seconds, then 2S at 0.21, was taken for a
+    draw nobody made, and the 2S put up against K7 after it was missed)."""
     guess = _top_guess(obs, "waste")
     top = state.waste[-1] if state.waste else None
     before = None if top is None else top.code if top in known else guessed.get(top)
-    if before is not None and guess is not None and guess not in (before, TAKEN_FOR_A_BACK):
+    if before is not None and guess is not None and guess not in (before, TAKEN_FOR_A_BACK) and not _same_rank(guess, before):
         return True
     tops = {c.code for c in _view(state).foundation_tops if c in known}
     guesses = (_top_guess(obs, zone) for zone in FOUNDATION_ZONES)
     return any(g is not None and parse_seen(g) is not None and g not in tops for g in guesses)
+
+
+def _same_rank(a: str, b: str) -> bool:
+    """Are two card codes (either maybe no card's: a back) cards of one rank?"""
+    x, y = parse_seen(a), parse_seen(b)
+    return x is not None and y is not None and x.rank == y.rank
 
 
 def _top_guess(obs: Observation, zone: str) -> str | None:

@@ -1057,6 +1057,12 @@ def _stepped(live: LiveZenuwen, obs: Observation, doubt: bool, weak: bool) -> tu
     stepped, first = _judge(before, live.last, doubt, defer=False, weak=weak)
     if not any(f.kind == "move" for f in first) or not _taken_legal(before, stepped, first):
         return None
+    if _twin_of_held(live.state, stepped.state, (live.last, obs)):
+        # (three players at 1280x720, seed 26: the 8D turned onto a centre pile was never read; the
+        # 7H played onto it from a pile under a hand, judged from the view before, was taken for the
+        # turned card, the twin of the 7H still on its pile, and the 7H seen leaving it later was
+        # called laid on itself against Z6)
+        return None
     after, then = _judge(stepped, obs, doubt, weak=weak)
     if any(f.kind in ("unrecognised", "ambiguous", "illegal") for f in then) or after.undecided:
         # (legal moves only: fresh four-player seed 52 at 1920x1080, an 8C taken up to be laid against
@@ -1069,6 +1075,18 @@ def _stepped(live: LiveZenuwen, obs: Observation, doubt: bool, weak: bool) -> tu
         # the centre piles was taken, from that view, for joined onto a pile a QC had left unseen)
         return None
     return after, first + then
+
+
+def _twin_of_held(before: ZenuwenState, after: ZenuwenState, views: Sequence[Observation]) -> bool:
+    """Does ``after`` have a card on a centre pile that ``before`` did not, the twin of a pile top that
+    it still holds, the pile under a hand in one of ``views``? The card may have been played from under
+    the hand onto a card nobody read, rather than be its twin (:func:`_from_under_hand`, for the cards
+    a search learns)."""
+    def held(zone: str) -> bool:
+        return any((seen := view.piles.get(zone)) is not None and seen.held for view in views)
+
+    tops = {pile.top for p, seat in enumerate(after.seats) for i, pile in enumerate(seat.piles) if held(pile_zone(p, i))}
+    return any(c in tops for a, b in zip(before.centre, after.centre) for c in b[len(a):] if not is_unseen(c))
 
 
 def _remembered(obs: Observation, before: Observation) -> Observation:

@@ -251,6 +251,31 @@ def test_a_centre_card_misread_as_a_pile_top_still_showing_is_no_illegal_play() 
     assert found[4].rule == "Z6"
 
 
+def test_an_unsure_waste_card_whose_guess_changes_suit_is_no_new_card() -> None:
+    """Klondike draw 1, deck penguins, filmed at 1280x720, render seed 7: every table state the camera
+    published up to the 2S taken back from the foundation (tests/data/klondike_penguins_waver_views.jsonl).
+    The drawn 2S was guessed 2C at 0.05-0.17 for fifteen seconds, then 2S at 0.21: that was taken for a
+    draw nobody made, and the 2S put up against K7 after it went unrecognised."""
+    views = [TableState.from_json(json.loads(x)) for x in (DATA / "klondike_penguins_waver_views.jsonl").read_text().splitlines()]
+    ref = LiveReferee("klondike", "draw=1")
+    found = [f for view in views for f in ref.feed(view) if f.kind in ("move", "illegal", "taken_back")]
+    assert [(f.kind, str(f.move)) for f in found] == [
+        ("move", "t6->t7"), ("move", "draw"), ("move", "draw"), ("move", "draw"), ("move", "draw"), ("move", "waste->t4"),
+        ("move", "t7->t4 x2"), ("move", "t7->t4"), ("illegal", "waste->foundation"), ("taken_back", "waste->foundation")]
+    assert found[-2].rule == "K7"
+
+
+def test_a_turned_card_nobody_read_is_not_the_twin_of_a_pile_top_under_a_hand() -> None:
+    """Three players (two decks) filmed at 1280x720, render seed 26: the table states the camera
+    published up to p2's 7H played onto the 8D turned up on centre2 (tests/data/zenuwen3_held_twin_views.jsonl).
+    The 8D was never read (6D/8D at 0.03-0.20). The 7H, laid while a hand was over its pile, was taken,
+    judged from the view before (a step through a view left unused), for the turned card itself, the
+    twin of the 7H still on the pile; once the hand left, the 7H was called laid on itself against Z6."""
+    found = [f for f in _judged("zenuwen3_held_twin_views.jsonl", 3) if f.kind in ("move", "illegal")]
+    assert [(f.kind, str(f.move)) for f in found] == [
+        ("move", "all turn a card"), ("move", "p1 pile1->centre1"), ("move", "p2 pile2->centre2")]
+
+
 def test_settling_a_game_nothing_waits_in_changes_nothing() -> None:
     ref = LiveReferee("klondike", "draw=1")  # no follower settles Klondike: nothing to do
     assert ref.settle() == []
