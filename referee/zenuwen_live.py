@@ -103,7 +103,7 @@ centre pile was judged laid on its neighbour, under the hand, once three views h
 for piles not read)."""
 RELAXED_BUDGET = 4000
 """Positions the second, wider search (two decks) may look at before it gives up."""
-VIEW_BUDGET = 20000
+VIEW_BUDGET = 10000
 """Positions all the searches judging one view may look at together (:func:`search_budget`): a view
 that needs more is left unrecognised rather than judged on searches that gave up."""
 MAX_PER_PLAYER = 2
@@ -115,19 +115,25 @@ MAX_UNDECIDED = 4
 
 
 def substitute_cards(state: ZenuwenState, subs: Mapping[Unseen, Card]) -> ZenuwenState:
-    """The position with stand-ins replaced by the real cards."""
+    """The position with stand-ins replaced by the real cards. What holds none of them is kept as it
+    is, not copied: the searches substitute one card at a time, hundreds of thousands of times."""
     if not subs:
         return state
-    seats = tuple(
-        replace(
-            s,
-            piles=tuple(ZPile(swap_cards(p.cards, subs), p.up) for p in s.piles),
-            stock=swap_cards(s.stock, subs),
-            hand=swap_cards(s.hand, subs),
-        )
-        for s in state.seats
-    )
-    return replace(state, seats=seats, centre=tuple(swap_cards(p, subs) for p in state.centre))
+
+    def holds(cards: tuple[Card, ...]) -> bool:
+        return any(c in subs for c in cards if isinstance(c, Unseen))
+
+    seats = list(state.seats)
+    for q, s in enumerate(state.seats):
+        piles = tuple(ZPile(swap_cards(p.cards, subs), p.up) if holds(p.cards) else p for p in s.piles)
+        stock = swap_cards(s.stock, subs) if holds(s.stock) else s.stock
+        hand = swap_cards(s.hand, subs) if holds(s.hand) else s.hand
+        if any(a is not b for a, b in zip(piles, s.piles)) or stock is not s.stock or hand is not s.hand:
+            seats[q] = replace(s, piles=piles, stock=stock, hand=hand)
+    centre = tuple(swap_cards(p, subs) if holds(p) else p for p in state.centre)
+    if all(a is b for a, b in zip(seats, state.seats)) and all(a is b for a, b in zip(centre, state.centre)):
+        return state
+    return replace(state, seats=tuple(seats), centre=centre)
 
 
 def _face_down_unseen(state: ZenuwenState) -> ZenuwenState:
@@ -184,7 +190,11 @@ def _zone_ok(state: ZenuwenState, zone: str, seen: SeenPile, b: Binder) -> bool:
     i = pile_number(place)
     if i is None or not 0 <= i < PILES:
         return True
-    pile = seat.piles[i]
+    return _pile_ok(seat.piles[i], seen, b)
+
+
+def _pile_ok(pile: ZPile, seen: SeenPile, b: Binder) -> bool:
+    """Does one seen patience pile fit the pile of the position?"""
     if not seen.cards:
         # empty, or the card the engine turned up is not turned yet (a back shows); the camera's
         # count of a squared stack of backs is not compared, only whether backs show at all
@@ -212,11 +222,13 @@ def differing_zones(state: ZenuwenState, obs: Observation) -> frozenset[str]:
     return differing(obs, obs.piles, check, lambda: Binder(lambda: Counter(real), state.rules.deck_count))
 
 
-def _needs(obs: Observation, pending: PendingIllegal | None) -> Callable[[Node[ZenuwenState]], int]:
+def _needs(obs: Observation, pending: PendingIllegal | None, players: int) -> Callable[[Node[ZenuwenState]], int]:
     """The fewest moves a position still needs to look like the view: each player's piles that do
     not look right take a move per two piles at least (a join changes two, a play one; taking the
     last cards into the hand changes all), and no player may go over ``MAX_PER_PLAYER``; 0 (no
     bound) with an illegal move on the table."""
+    # the piles the view judges, looked up once per view rather than once per position
+    shown = [(p, i, seen) for p in range(players) for i in range(PILES) if (seen := judged(obs, pile_zone(p, i))) is not None]
 
     def needs(node: Node[ZenuwenState]) -> int:
         if pending is not None:
@@ -230,12 +242,9 @@ def _needs(obs: Observation, pending: PendingIllegal | None) -> Callable[[Node[Z
             return Counter(cache[0])
 
         per = [0] * state.players
-        for p in range(state.players):
-            for i in range(PILES):
-                zone = pile_zone(p, i)
-                seen = judged(obs, zone)
-                if seen is not None and not _zone_ok(state, zone, seen, Binder(real, state.rules.deck_count)):
-                    per[p] += 1
+        for p, i, seen in shown:
+            if not _pile_ok(state.seats[p].piles[i], seen, Binder(real, state.rules.deck_count)):
+                per[p] += 1
         total = 0
         for p, n in enumerate(per):
             k = (n + 1) // 2
@@ -877,7 +886,7 @@ def _judge(
         diff |= _touches(pend.move, state)
     start_node = Node(state, count=(0,) * state.players)
     depth = max(MAX_DEPTH, state.players)
-    needs = _needs(obs, pend) if state.players > 2 else None  # pays off with many moves per view
+    needs = _needs(obs, pend, state.players) if state.players > 2 else None  # pays off with many moves per view
     # Two decks: a pile may look unchanged because the card under the one that left was its twin. Once
     # in a view is rare enough; twice (zen4: a 9H and a 10S played from piles that both turned up their
     # twins, for a 10S laid against Z6 from a pile under a hand) is not an explanation.
