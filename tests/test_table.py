@@ -283,11 +283,15 @@ def test_a_cameras_game_goes_on_after_an_error_in_the_frame_loop(tmp_path: pathl
     render = json.loads((folder / "render.json").read_text())
 
     class Camera(VideoFileSource):
-        """The demo video filmed by a camera: live, and it goes on (from the start) when reopened."""
+        """The demo video filmed by a camera: live, and it goes on (from the start) when reopened. It
+        gives frames at 50 a second, as a camera gives them at its frame rate: read as fast as the
+        file decodes, a loaded machine dropped so many (a live source's oldest frames are dropped)
+        that no move was seen in two minutes."""
 
         live = True
 
         def read(self) -> Read:
+            time.sleep(0.02)
             got = super().read()
             return Read(ReadStatus.LOST) if got.status is ReadStatus.END else got
 
