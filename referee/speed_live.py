@@ -61,7 +61,7 @@ class Unseen(Card):
     def __hash__(self) -> int:
         # as Card's: no tuple per call (the searches hash stand-ins tens of millions of times); each
         # stand-in's rank is its own, and no real card's rank * 128 reaches it
-        return self.rank * 128 + self.n % 128
+        return self.rank * 128
 
 
 def unseen() -> Unseen:

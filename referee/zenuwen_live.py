@@ -640,15 +640,11 @@ def _physical(
             # under it): the covered card's suit misread is far likelier (four players, fresh seed 57:
             # a centre 2C read 2S at 0.70 while p1's 2S still showed was called that 2S laid on the 2C
             # against Z6, and the KS laid there against Z6 a second later was never called)
-            still = _shows_still(judged(obs, pile_zone(p, i)), pile.top)
-
-            def misread_instead(under: Card | None) -> bool:
-                return still and under is not None and pile.top is not None and under.rank == pile.top.rank
-
+            misread = pile.top.rank if _shows_still(judged(obs, pile_zone(p, i)), pile.top) else None
             moves: list[Play | Join] = [Play(p, i, j, t) for j in range(state.players) if state.centre[j]
-                                        and not is_unseen(state.centre[j][-1]) and not misread_instead(state.centre[j][-1])]
-            moves += [Join(p, i, k, t) for k in range(PILES) if k != i and seat.piles[k].top is not None
-                      and not is_unseen(seat.piles[k].top) and not misread_instead(seat.piles[k].top)]
+                                        and not is_unseen(state.centre[j][-1]) and state.centre[j][-1].rank != misread]
+            moves += [Join(p, i, k, t) for k in range(PILES) if k != i and (under := seat.piles[k].top) is not None
+                      and not is_unseen(under) and under.rank != misread]
             for m in moves:
                 v = zenuwen.apply(state, m)
                 if isinstance(v, Illegal):
@@ -728,9 +724,15 @@ def _from_under_hand(before: ZenuwenState, after: ZenuwenState, subs: Mapping[Un
     view read it (three players, seed 26: the 8D turned up was never read, the 7H played onto it from
     the pile under the hand was taken for the card turned up, and that 7H, seen leaving its pile in the
     next view, was judged laid on itself against Z6)."""
-    held = {pile.top for p, seat in enumerate(before.seats) for i, pile in enumerate(seat.piles)
-            if pile.top is not None and not is_unseen(pile.top) and (seen := obs.piles.get(pile_zone(p, i))) is not None and seen.held}
+    held = _held_tops(before, (obs,))
     return any(isinstance(cp[-1], Unseen) and subs.get(cp[-1]) in held for cp in after.centre if cp)
+
+
+def _held_tops(state: ZenuwenState, views: Sequence[Observation]) -> set[Card]:
+    """The pile tops of the position, seen before, whose piles are under a hand in one of ``views``."""
+    return {pile.top for p, seat in enumerate(state.seats) for i, pile in enumerate(seat.piles)
+            if pile.top is not None and not is_unseen(pile.top)
+            and any((seen := view.piles.get(pile_zone(p, i))) is not None and seen.held for view in views)}
 
 
 def _unconfirmed(moves: Sequence[Any], state: ZenuwenState, obs: Observation) -> bool:
@@ -1093,11 +1095,8 @@ def _twin_of_held(before: ZenuwenState, after: ZenuwenState, views: Sequence[Obs
     it still holds, the pile under a hand in one of ``views``? The card may have been played from under
     the hand onto a card nobody read, rather than be its twin (:func:`_from_under_hand`, for the cards
     a search learns)."""
-    def held(zone: str) -> bool:
-        return any((seen := view.piles.get(zone)) is not None and seen.held for view in views)
-
-    tops = {pile.top for p, seat in enumerate(after.seats) for i, pile in enumerate(seat.piles) if held(pile_zone(p, i))}
-    return any(c in tops for a, b in zip(before.centre, after.centre) for c in b[len(a):] if not is_unseen(c))
+    tops = _held_tops(after, views)
+    return any(c in tops for a, b in zip(before.centre, after.centre) for c in b[len(a):])
 
 
 def _remembered(obs: Observation, before: Observation) -> Observation:
