@@ -82,14 +82,14 @@ def _frames() -> list[dict]:
 @pytest.mark.parametrize("case", _frames(), ids=lambda case: case["frame"])
 def test_backs_are_counted_on_hard_tables_and_backs(case: dict) -> None:
     """Frames of 1280x720 truth videos (the held-out decks; `source` says which render): `simplistic`
-    backs, whose wide white margin has a frame line inside it (the pattern starts 12 mm below the edge),
-    on a checked cloth and on felt, where the dark table made the pile's top edge so strong that the
-    steps between backs fell below the threshold; `penguins` on a bright laminate whose edge above the
-    pile looked like a face-up card, and two columns whose first index was unread, so the strip runs on
-    into the faces: a tight fan (a face's edge a line below the one above it) and a penguin picture
-    below a face's edge (neither is a back's frame line). Each column's first index place is the
-    shipped detector's reading of the frame; before the counting looked at rows' darker part and frame
-    lines, 8 of these 35 columns were miscounted (all undercounts)."""
+    backs, whose light checks are half white (a row's mean hid them), on a checked cloth whose white
+    check lies right above the pile (its step looked like a face-up card's) and on felt, where the
+    dark table made the pile's top edge so strong that the steps between backs fell below the
+    threshold; `penguins` on a bright laminate whose edge above the pile looked like a face-up card,
+    and two columns whose first index was unread, so that the strip runs on into the faces (a tight
+    fan, a penguin picture below a face's edge: neither is a back). Each column's first index place is
+    the shipped detector's reading of the frame; with the counting of the fifteenth session 8 of these
+    35 columns were miscounted (all undercounts)."""
     image = cv2.imread(str(BACK_FRAMES / case["frame"]))
     cal = load_calibration(BACK_FRAMES / case["calibration"])
     layout = cal.layout_for("klondike", None, 7)

@@ -9,10 +9,10 @@ homography), averaged across, and the steps along it are counted: one per back, 
 card's own edge, which is not a back.
 
 Whether a card is a back or the face is judged from the darker part of each row across the strip (a
-back's lattice or checks are half white, and a row's mean hides them). Many backs have a wide white
-margin with a frame line drawn inside it: a step up just after a line on white is that frame, not the
-next card, and the card is judged from below it. Counting stops at the first face-up card, except
-that a bright step above the zone followed by a back is the table (a light laminate), not a face.
+back's lattice or checks are half white, and a row's mean hides them). Counting stops at the first
+face-up card, except that a bright step above the zone followed by a back is the table (a white check
+of a cloth, a light laminate), not a face. The steps between backs are measured against the second
+strongest step: on a dark table the pile's own top edge is far stronger than any of them.
 
 Backs with no pattern showing at all (a tight fan of wide-margin backs) are the known weak case.
 """
@@ -47,21 +47,17 @@ class EdgeSettings:
     min_step: float = 4.0
     """... and at least this many grey levels per pixel of the strip."""
     margin_mm: float = 2.0
-    margin_share: float = 0.9
+    margin_share: float = 0.85
     """Within ``margin_mm`` after a card's edge the strip is at least this share as bright as after the
     brightest edge."""
     max_mm_per_pixel: float = 0.8
     """Coarser pictures (a margin of a few mm is two pixels) give no count."""
     look_mm: float = 8.0
     face_share: float = 0.94
-    """From ``margin_mm`` to ``look_mm`` after its edge (or its frame line) a face-up card is on average
-    at least this share as bright as its margin; a back's pattern is darker."""
+    """From ``margin_mm`` to ``look_mm`` after its edge a face-up card is on average at least this share
+    as bright as its margin; a back's pattern is darker."""
     row_percentile: float = 25.0
     """Each row's brightness, for judging margins and patterns: this percentile across the strip."""
-    frame_mm: float = 10.0
-    """A card's frame line lies at most this far below its edge."""
-    before_mm: tuple[float, float] = (1.5, 3.0)
-    """Where above a step the strip is looked at: white there means a frame line on a margin."""
 
 
 def _strip(image: npt.NDArray[np.uint8], h: TableHomography, origin: npt.NDArray[np.float64],
@@ -129,8 +125,6 @@ def back_edges(
     peaks = [i for i in _peaks(steps, max(1, int(s.min_gap_mm * s.px_per_mm))) if place(i) <= last]
     if not peaks:
         return None
-    # a dark table makes the pile's top edge far stronger than the steps between cards: measured against
-    # the second strongest
     ranked = sorted((float(steps[i]) for i in peaks), reverse=True)
     floor = max(s.min_step, s.min_share * ranked[min(1, len(ranked) - 1)])
     kth = int(s.row_percentile / 100 * (strip.shape[1] - 1))
@@ -146,41 +140,22 @@ def back_edges(
         return None
     brightest = max(white[i] for i in strong)
     edges = sorted(i for i in strong if white[i] >= s.margin_share * brightest)
-    frame = int(s.frame_mm * s.px_per_mm)
-    near, far = (int(b * s.px_per_mm) for b in s.before_mm)
-    cards: list[list[int]] = []  # each card's edge, then its frame line if one shows
-    for i in edges:
-        above = rows[max(0, i - far): max(1, i - near)]
-        # a frame line is a thin line on the margin, as white above as below it
-        if (cards and i - cards[-1][0] <= frame and float(above.mean()) >= s.margin_share * white[i]
-                and white[i] >= s.face_share * white[cards[-1][0]]):
-            cards[-1].append(i)
-        else:
-            cards.append([i])
 
-    def looks_back(k: int, inner: int) -> bool:
+    def is_back(k: int) -> bool:
         # under a back's margin its pattern begins; a face stays about as white as its margin
         # (compared with its own margin, so that a lamp's gradient along the pile does not matter)
-        until = cards[k + 1][0] if k + 1 < len(cards) else len(rows)
-        beneath = rows[inner + margin: max(inner + margin + 1, min(inner + look, until))]
-        return float(beneath.mean()) < s.face_share * white[inner]
+        i = edges[k]
+        until = edges[k + 1] if k + 1 < len(edges) else len(rows)
+        beneath = rows[i + margin: max(i + margin + 1, min(i + look, until))]
+        return float(beneath.mean()) < s.face_share * white[i]
 
-    verdicts: list[bool] = []  # back or not, card by card
-    framed = True  # until a back shows its pattern right below its edge, its frame line may hide it
-    for k, card in enumerate(cards):
-        if looks_back(k, card[0]):
-            framed = False
-            verdicts.append(True)
-        else:
-            # a wide white margin: the pattern begins below the frame line; once a back has shown its
-            # pattern right below its edge, a line below a face's edge is the next card of a tight fan
-            verdicts.append(framed and len(card) > 1 and looks_back(k, card[-1]))
+    verdicts = [is_back(k) for k in range(len(edges))]
     top = start + s.above_mm  # the zone's start: above it lies table, unless a card was put down high
     backs: list[float] = []
     for k, back in enumerate(verdicts):
         if back:
-            backs.append(place(cards[k][0]))
-        elif backs or place(cards[k][0]) >= top or k + 1 == len(cards) or not verdicts[k + 1]:
+            backs.append(place(edges[k]))
+        elif backs or place(edges[k]) >= top or k + 1 == len(edges) or not verdicts[k + 1]:
             return backs  # the first face-up card
-        # else a bright table above the pile (a light laminate): the pile begins below it
+        # else a bright table above the pile (a white check of a cloth, a light laminate), not a face
     return None  # no face-up card's edge: the strip is covered or blurred
