@@ -18,7 +18,8 @@ read still in two frames, 0.1 s apart at the clips' 10 fps), not from the steady
 the playing hand to refill its row (docs/truth-videos.md). A stress that is never called is printed as
 NOT CALLED.
 
-``--seeds`` also renders fresh Stress clips (1280x720, about 40 s of CPU each) and measures them too;
+``--seeds`` also renders fresh Stress clips (1280x720, about 40 s of CPU each at ``--fps`` 10, the
+default; a webcam gives 30, where a frame is 33 ms, not 100) and measures them too;
 ``--keep DIR`` keeps those renders (and measures a clip already there without rendering it again), so
 two versions of the referee can be measured on the same clips.
 """
@@ -72,6 +73,7 @@ def main() -> None:
     parser.add_argument("--clip", type=Path, nargs="*", default=[CLIP], help="Stress truth videos made with --boxes")
     parser.add_argument("--seeds", type=int, nargs="*", default=[], help="also render and measure these seeds")
     parser.add_argument("--max-moves", type=int, default=12, help="legal moves in each rendered clip")
+    parser.add_argument("--fps", type=float, default=10.0, help="frame rate of the rendered clips (a webcam: 30)")
     parser.add_argument("--keep", type=Path, help="render the --seeds clips into this folder and keep them (a clip "
                         "already there is measured again, not rendered again)")
     args = parser.parse_args()
@@ -81,9 +83,10 @@ def main() -> None:
             from cardref.truth_speed import render_stress
             from cardref.truth_video import RenderSettings
 
-            out = (args.keep or Path(tmp)) / f"stress_{seed}"
+            out = (args.keep or Path(tmp)) / (f"stress_{seed}" if args.fps == 10.0 else f"stress_{seed}_{args.fps:g}fps")
             if not (out / "render.json").exists():
-                render_stress(out, seed, illegal=1, max_moves=args.max_moves, settings=RenderSettings(boxes=True))
+                render_stress(out, seed, illegal=1, max_moves=args.max_moves,
+                              settings=RenderSettings(boxes=True, fps=args.fps))
             folders.append(out)
         from_landing: list[float] = []
         from_rest: list[float] = []
