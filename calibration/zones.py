@@ -15,11 +15,6 @@ import numpy as np
 import numpy.typing as npt
 
 
-FACE_UP_ROLES = frozenset({"waste", "foundation"})
-"""Roles of piles whose cards always lie face up (Klondike's waste and foundations): a card back seen
-there is a misreading (a court card's picture), not a face-down card."""
-
-
 @dataclass(frozen=True)
 class Zone:
     """One pile's place. ``role`` is what kind of pile it is (``tableau``, ``stock``, ``waste``,

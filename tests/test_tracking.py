@@ -270,16 +270,6 @@ def test_fanned_pile_is_ordered_by_position_and_backs_are_counted() -> None:
     assert view.zones[OFF].cards == []
 
 
-def test_a_back_seen_on_the_waste_or_a_foundation_is_no_face_down_card() -> None:
-    """Klondike's waste and foundations hold face-up cards only: a back box there is a court card's
-    picture misread (penguins QC on the waste, seed 603), not a card; on the stock it is one."""
-    layout = template("klondike", 1, 7)
-    where = {name: layout.by_name(name).polygon_mm for name in ("stock", "waste", "foundation2")}
-    dets = [_det("BACK", *np.mean(poly, axis=0)) for poly in where.values()]
-    view = assign_piles(group_cards(dets, _flat()), layout, 0.0, 0)
-    assert {name: view.zones[name].backs for name in where} == {"stock": 1, "waste": 0, "foundation2": 0}
-
-
 def test_a_card_outside_every_zone_is_off() -> None:
     layout = template("klondike", 1, 7)
     view = assign_piles(group_cards([_det("QS", 900, 300)], _flat()), layout, 0.0, 0)

@@ -14,7 +14,7 @@ from typing import Sequence
 
 import numpy as np
 
-from calibration.zones import FACE_UP_ROLES, Zone, ZoneLayout
+from calibration.zones import Zone, ZoneLayout
 from vision.card_grouping import PhysicalCard
 from vision.detections import BACK
 
@@ -143,7 +143,7 @@ def assign_piles(
         view = zones[zone.name] if zone is not None else zones[OFF]
         place = card.rear_along(zone.fan) if zone is not None and zone.fan is not None else 0.0
         if card.card == BACK:
-            if zone is not None and zone.role not in FACE_UP_ROLES:
+            if zone is not None:
                 view.back_places.append(place)
             continue
         view.cards.append(CardInZone(card.card, place, card.confidence, card.points_mm))
