@@ -522,17 +522,13 @@ def _guessed_over(state: KlondikeState, known: frozenset[Card], guessed: Mapping
     guess = _top_guess(obs, "waste")
     top = state.waste[-1] if state.waste else None
     before = None if top is None else top.code if top in known else guessed.get(top)
-    if before is not None and guess is not None and guess not in (before, TAKEN_FOR_A_BACK) and not _same_rank(guess, before):
-        return True
+    if before is not None and guess is not None and guess not in (before, TAKEN_FOR_A_BACK):
+        g, b = parse_seen(guess), parse_seen(before)
+        if g is None or b is None or guess_apart(g, b) == 2:  # another rank, not a suit misread
+            return True
     tops = {c.code for c in _view(state).foundation_tops if c in known}
     guesses = (_top_guess(obs, zone) for zone in FOUNDATION_ZONES)
     return any(g is not None and parse_seen(g) is not None and g not in tops for g in guesses)
-
-
-def _same_rank(a: str, b: str) -> bool:
-    """Are two card codes (either maybe no card's: a back) cards of one rank?"""
-    x, y = parse_seen(a), parse_seen(b)
-    return x is not None and y is not None and x.rank == y.rank
 
 
 def _top_guess(obs: Observation, zone: str) -> str | None:
