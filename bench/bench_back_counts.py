@@ -68,6 +68,10 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--cache", type=Path, help="folder to keep detections in between runs")
     ap.add_argument("--show", action="store_true", help="print every miscounted column")
     args = ap.parse_args(argv)
+    for folder in args.folders:
+        missing = [n for n in ("render.json", "truth.jsonl", "calibration.json", "video.mp4") if not (folder / n).is_file()]
+        if missing:
+            ap.error(f"{folder}: not a cardref render folder (missing {', '.join(missing)})")
     total: Counter[str] = Counter()
     for folder in args.folders:
         result = count(folder, args.every, args.cache, args.show)
