@@ -43,6 +43,9 @@ class Vote:
     doubt: bool = False
     """Unsettled only because the camera doubts what it reads there with nothing moving (a card or a
     back stopped showing): the rest of the table does not wait for it (:meth:`StabilityFilter._compose`)."""
+    faint: bool = False
+    """The pile's one card is only the camera's best guess from readings too weak to stand for a card
+    (:meth:`StabilityFilter._faint_card`)."""
 
 
 def _keys(cards: list[str]) -> list[CardKey]:
@@ -214,6 +217,11 @@ class StabilityFilter:
             if (vote.pile.backs, vote.pile.codes) != (before.backs, before.codes) and now - first[1] < self.slow_s:
                 if vote.pile.codes == before.codes:  # only the count of backs flickers: keep the old one
                     out[zone] = replace(vote, pile=replace(vote.pile, backs=before.backs))
+                elif vote.faint and before.cards and vote.pile.backs == before.backs:
+                    # a card nobody can read, guessed otherwise now: the guess wavers, the pile stays (four
+                    # players at 1280x720, seed 27: a far seat's 2D, guessed AC, 3D, 2C, AD at 0.15-0.25
+                    # in turn, was held for 12 s, and the referee left every view unused meanwhile)
+                    out[zone] = replace(vote, pile=before)
                 elif self._under_top_only(zone, vote.pile, before):
                     out[zone] = replace(vote, pile=before)
                 else:
@@ -263,7 +271,8 @@ class StabilityFilter:
         back_share = min([share for share in back_shares if share > lo], default=1.0)
         ordered = self._order(zone, present, seen)
         cards = tuple(SeenCard(k[0], sum(h[1] for h in seen[k]) / n) for k in ordered)
-        if not cards and not back_count and not between and not self.fanned[zone]:
+        faint = not cards and not back_count and not between and not self.fanned[zone]
+        if faint:
             cards = self._faint_card(zone, window)
         places = tuple(_median_place(seen[k]) for k in ordered) if self.fanned[zone] else ()
         pile = PileState(back_count, cards, back_share)
@@ -273,7 +282,8 @@ class StabilityFilter:
         settled = not why
         if settled and not self.fanned[zone]:
             self._stack_order[zone] = ordered
-        return Vote(settled, pile, why, flaky=covered and not moved and bool(between or backs_between), places=places)
+        return Vote(settled, pile, why, flaky=covered and not moved and bool(between or backs_between), places=places,
+                    faint=faint and bool(cards))
 
     def _one_reading_per_place(
         self,
@@ -453,12 +463,42 @@ class StabilityFilter:
             elif lost and not came and (faint := self._faint_top(zone, vote.pile)) is not None:
                 # (whatever turned face down elsewhere: a reading in most frames says a card lies here)
                 out[zone] = replace(vote, pile=faint)
+            elif lost and not came and (kept := self._still_under(zone, vote, before, lost)) is not None:
+                out[zone] = kept
             elif lost and not came and not new_backs and now - first[1] < self.vanish_hold_s:
                 if self._under_top_only(zone, vote.pile, before):
                     out[zone] = replace(vote, pile=before)
                 else:
                     out[zone] = Vote(False, vote.pile, f"vanished, maybe covered: {lost}", doubt=True)
         return out
+
+    def _still_under(self, zone: str, vote: Vote, before: PileState, lost: list[str]) -> Vote | None:
+        """In a fan whose cards are covered by the next ones (a draw-3 waste) cards leave from the top
+        only: published cards that stopped showing, all below a published card that still shows, lie
+        there still, covered or read too weakly (penguins, draw 3, seed 602: once the AH above them
+        went up, the 3H under the 8H was read at 0.1-0.28, and "vanished" held the whole table for 9 s
+        while hands passed and two moves went by). The pile is the published one up to the highest
+        card that still shows, less the cards that settled elsewhere; a lost card above it is a card
+        that went somewhere, and holds the zone as before."""
+        if not self.fanned[zone] or zone in self.keep_covered or not vote.pile.codes:
+            return None
+        order = list(before.codes)
+        if any(c not in order for c in vote.pile.codes):
+            return None
+        top = max(order.index(c) for c in vote.pile.codes)
+        if any(order.index(c) > top for c in lost):
+            return None
+        now = dict(zip(vote.pile.codes, vote.pile.cards))
+        old_places = self._places.get(zone, {})
+        seen_places = dict(zip(vote.pile.codes, vote.places))
+        cards, places = [], []
+        for c in before.cards[:top + 1]:
+            if c.card in now or c.card in lost:
+                cards.append(now.get(c.card, SeenCard(c.card, c.confidence / 2)))
+                places.append(seen_places.get(c.card, old_places.get(c.card)))
+        pile = replace(vote.pile, cards=tuple(cards))
+        known = None not in places and len(places) == len(cards)
+        return Vote(True, pile, places=tuple(p for p in places if p is not None) if known else ())
 
     def _faint_top(self, zone: str, pile: PileState) -> PileState | None:
         """A fanned pile whose published top vanished while nothing readable shows there, but a reading
