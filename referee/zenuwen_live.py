@@ -108,8 +108,10 @@ VIEW_BUDGET = 10000
 that needs more is left unrecognised rather than judged on searches that gave up. The 1920x1080 truth
 videos need at most about 5,000; at 1280x720 10,000 finds what 20,000 finds, 6,000 does not; about
 10 s on the development machine at worst."""
-MAX_PER_PLAYER = 2
-"""Most moves of one player one view may explain."""
+MAX_PER_PLAYER = 3
+"""Most moves of one player one view may explain. Two was too few: views left unused while a card
+lands unread pile up moves (four players at 1280x720, seed 27: a 3C, then a 4S on it and the KH
+turned up under the 4S laid on a QH, all by p1, came to one view)."""
 SPENT = max(MAX_DEFERRED, MAX_UNDER_HAND)
 """As many views left unused as may be: a picture with this many concludes what it can."""
 MAX_UNDECIDED = 4
@@ -1025,9 +1027,13 @@ def _judge(
             # 9H laid on a JD was taken for a 10S from a pile not read, laid on the JD and covered by
             # the 9H at once)
             fewest = min(len(x[1].moves) for x in best)
+            # (a missed look that plays a card nobody had read is no such explanation: four players at
+            # 1280x720, seed 27: two lone cards laid, their piles taken as not found, and a far pile's
+            # unread top laid instead, where the 3C laid was read 3S)
             for look in (missed_look, illegal_move, weak_look):
                 found = look()
-                if found is not None and _all_seen(found[1], state, obs, fewest):
+                if (found is not None and _all_seen(found[1], state, obs, fewest)
+                        and not (look is missed_look and any(f.learned for f in found[1]))):
                     return found
         if len(best) > 1:
             best = _fewest_guess_conflicts(best, state, live.seen_tops)

@@ -211,6 +211,22 @@ def test_a_card_read_surely_as_another_suit_where_it_lies_is_that_card() -> None
         ("move", "p1 pile4->centre3")]
 
 
+def test_emptied_piles_are_not_taken_for_unfound_to_play_a_card_nobody_read() -> None:
+    """Four players (two decks) filmed at 1280x720, render seed 27: every table state the camera
+    published (tests/data/zenuwen4_small_far_views.jsonl). p4 lays its lone QH on a JH (read 9H at
+    0.25 there) and p1 its lone 3C on a 4H (read 3S at 0.44). Every legal series needed a card nobody
+    saw, and the last look taken was a card nobody had read, from a far pile, laid on the 4H, with
+    both emptied piles taken as not found by the camera: a move invented, and two missed. Such a look
+    is not taken; the view waits for the next, where p1 also lays its 4S and then the KH under it:
+    three moves of one player in one view, which the search now allows."""
+    found = [f for f in _judged("zenuwen4_small_far_views.jsonl", 4) if f.kind in ("move", "illegal", "taken_back")]
+    assert [(f.kind, str(f.move)) for f in found] == [
+        ("move", "all turn a card"), ("move", "p3 pile5->centre4"), ("move", "p1 pile3->pile5"),
+        ("move", "p2 pile3->centre3"), ("illegal", "p1 pile2->centre4"), ("taken_back", "p1 pile2->centre4"),
+        ("move", "p1 pile1->centre4"), ("move", "p1 pile4->centre4"), ("move", "p4 pile1->centre3"),
+        ("move", "p1 pile4->centre3")]
+
+
 def test_a_view_with_hands_in_it_is_no_step_to_a_view_left_unused_too() -> None:
     """Four players (two decks) filmed at 1920x1080, fresh render seed 49: the table states the camera
     published up to p2's KH laid on a JS against Z6 (tests/data/zenuwen4_hands_step_views.jsonl).
