@@ -217,8 +217,9 @@ def test_emptied_piles_are_not_taken_for_unfound_to_play_a_card_nobody_read() ->
     0.25 there) and p1 its lone 3C on a 4H (read 3S at 0.44). Every legal series needed a card nobody
     saw, and the last look taken was a card nobody had read, from a far pile, laid on the 4H, with
     both emptied piles taken as not found by the camera: a move invented, and two missed. Such a look
-    is not taken; the view waits for the next, where p1 also lays its 4S and then the KH under it:
-    three moves of one player in one view, which the search now allows."""
+    is not taken; the views wait (a far pile is held, its faint guess wavering) until the one where p1
+    has also laid its 4S and then the KH under it: three moves of one player in one view, which the
+    search now allows."""
     found = [f for f in _judged("zenuwen4_small_far_views.jsonl", 4) if f.kind in ("move", "illegal", "taken_back")]
     assert [(f.kind, str(f.move)) for f in found] == [
         ("move", "all turn a card"), ("move", "p3 pile5->centre4"), ("move", "p1 pile3->pile5"),

@@ -43,9 +43,6 @@ class Vote:
     doubt: bool = False
     """Unsettled only because the camera doubts what it reads there with nothing moving (a card or a
     back stopped showing): the rest of the table does not wait for it (:meth:`StabilityFilter._compose`)."""
-    faint: bool = False
-    """The pile's one card is only the camera's best guess from readings too weak to stand for a card
-    (:meth:`StabilityFilter._faint_card`)."""
 
 
 def _keys(cards: list[str]) -> list[CardKey]:
@@ -217,11 +214,6 @@ class StabilityFilter:
             if (vote.pile.backs, vote.pile.codes) != (before.backs, before.codes) and now - first[1] < self.slow_s:
                 if vote.pile.codes == before.codes:  # only the count of backs flickers: keep the old one
                     out[zone] = replace(vote, pile=replace(vote.pile, backs=before.backs))
-                elif vote.faint and before.cards and vote.pile.backs == before.backs:
-                    # a card nobody can read, guessed otherwise now: the guess wavers, the pile stays (four
-                    # players at 1280x720, seed 27: a far seat's 2D, guessed AC, 3D, 2C, AD at 0.15-0.25
-                    # in turn, was held for 12 s, and the referee left every view unused meanwhile)
-                    out[zone] = replace(vote, pile=before)
                 elif self._under_top_only(zone, vote.pile, before):
                     out[zone] = replace(vote, pile=before)
                 else:
@@ -271,8 +263,7 @@ class StabilityFilter:
         back_share = min([share for share in back_shares if share > lo], default=1.0)
         ordered = self._order(zone, present, seen)
         cards = tuple(SeenCard(k[0], sum(h[1] for h in seen[k]) / n) for k in ordered)
-        faint = not cards and not back_count and not between and not self.fanned[zone]
-        if faint:
+        if not cards and not back_count and not between and not self.fanned[zone]:
             cards = self._faint_card(zone, window)
         places = tuple(_median_place(seen[k]) for k in ordered) if self.fanned[zone] else ()
         pile = PileState(back_count, cards, back_share)
@@ -282,8 +273,7 @@ class StabilityFilter:
         settled = not why
         if settled and not self.fanned[zone]:
             self._stack_order[zone] = ordered
-        return Vote(settled, pile, why, flaky=covered and not moved and bool(between or backs_between), places=places,
-                    faint=faint and bool(cards))
+        return Vote(settled, pile, why, flaky=covered and not moved and bool(between or backs_between), places=places)
 
     def _one_reading_per_place(
         self,
