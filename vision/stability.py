@@ -328,8 +328,13 @@ class StabilityFilter:
         """In a fan whose cards are covered by the next ones (a draw-3 waste), only cards under an
         unchanged top read now and then: that is no change (the published pile stays), and it must
         not hold the table while the readings flicker."""
-        return (self.fanned[zone] and zone not in self.keep_covered and bool(pile.codes)
+        return (self._covering_fan(zone) and bool(pile.codes)
                 and pile.codes[-1:] == before.codes[-1:] and pile.backs == before.backs)
+
+    def _covering_fan(self, zone: str) -> bool:
+        """A fan whose cards are covered by the next ones, and leave it from the top (a waste, not a
+        column: a column's covered cards are :meth:`_keep_covered_cards`'s)."""
+        return self.fanned[zone] and zone not in self.keep_covered
 
     def glimpse(self, zones: Iterable[str], quick_s: float = 0.1, min_frames: int = 2,
                 shift_mm: float = 5.0) -> TableState | None:
@@ -456,10 +461,8 @@ class StabilityFilter:
             elif lost and not came and (kept := self._still_under(zone, vote, before, lost)) is not None:
                 out[zone] = kept
             elif lost and not came and not new_backs and now - first[1] < self.vanish_hold_s:
-                if self._under_top_only(zone, vote.pile, before):
-                    out[zone] = replace(vote, pile=before)
-                else:
-                    out[zone] = Vote(False, vote.pile, f"vanished, maybe covered: {lost}", doubt=True)
+                # (cards only under an unchanged waste top were kept by _still_under above)
+                out[zone] = Vote(False, vote.pile, f"vanished, maybe covered: {lost}", doubt=True)
         return out
 
     def _still_under(self, zone: str, vote: Vote, before: PileState, lost: list[str]) -> Vote | None:
@@ -470,7 +473,7 @@ class StabilityFilter:
         while hands passed and two moves went by). The pile is the published one up to the highest
         card that still shows, less the cards that settled elsewhere; a lost card above it is a card
         that went somewhere, and holds the zone as before."""
-        if not self.fanned[zone] or zone in self.keep_covered or not vote.pile.codes:
+        if not self._covering_fan(zone) or not vote.pile.codes:
             return None
         order = list(before.codes)
         if any(c not in order for c in vote.pile.codes):
@@ -487,8 +490,7 @@ class StabilityFilter:
                 cards.append(now.get(c.card, SeenCard(c.card, c.confidence / 2)))
                 places.append(seen_places.get(c.card, old_places.get(c.card)))
         pile = replace(vote.pile, cards=tuple(cards))
-        known = None not in places and len(places) == len(cards)
-        return Vote(True, pile, places=tuple(p for p in places if p is not None) if known else ())
+        return Vote(True, pile, places=tuple(p for p in places if p is not None) if None not in places else ())
 
     def _faint_top(self, zone: str, pile: PileState) -> PileState | None:
         """A fanned pile whose published top vanished while nothing readable shows there, but a reading
