@@ -432,6 +432,11 @@ class StabilityFilter:
             before = self.published.piles.get(zone)
             if before is None:
                 continue
+            if vote.pile.backs < before.backs and self.fanned[zone] and codes[:1] == before.codes[:1] != ():
+                # a fan's face-down cards lie under its first face-up card: while that card stays, so do
+                # they (counted from their edges, they are missed under a brighter lamp or on a white
+                # check of the cloth, never made up)
+                out[zone] = vote = replace(vote, pile=replace(vote.pile, backs=before.backs))
             gone = [c for c in before.codes if c not in codes]
             # a fan's back goes only by being turned up there; a squared stock's as its cards are dealt
             turned_up = any(c not in before.codes for c in codes) if self.fanned[zone] else new_faces
