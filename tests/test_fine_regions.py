@@ -7,7 +7,8 @@ import numpy as np
 
 import scripted_klondike
 from calibration.templates import template
-from vision.fine_regions import MAX_MM_PER_INPUT_PX, TableDetector, fine_regions, sideways_regions, top_down_regions
+from vision.fine_regions import (MAX_MM_PER_INPUT_PX, TableDetector, fan_regions, fine_regions, sideways_regions,
+                                 top_down_regions)
 
 SIZE = (1280, 720)
 
@@ -49,6 +50,29 @@ def test_the_table_detector_picks_its_tiles_at_the_first_frame() -> None:
     small = TableDetector(h, layout)
     small(np.full((360, 640, 3), 90, np.uint8))  # a 640 frame runs whole at its own size already
     assert small.detector is not None and small.detector.config.tiles == ()
+
+
+def test_each_waste_is_read_again_at_the_frames_own_resolution() -> None:
+    """A draw-3 fan's middle index, shrunk with the whole frame, is barely found: each waste gets a tile
+    of its own whenever the frame is larger than the detector's largest size, and its unsure readings
+    are read again."""
+    for players in (1, 2):
+        layout = template("klondike", players)
+        h = scripted_klondike.camera_for(layout, SIZE)
+        tiles = fan_regions(h, layout, SIZE)
+        wastes = [z for z in layout.zones if z.role == "waste"]
+        assert len(tiles) == len(wastes) == players
+        for zone in wastes:
+            corners = h.to_image(zone.polygon())
+            assert any(x1 <= corners[:, 0].min() and corners[:, 0].max() <= x2 and y1 <= corners[:, 1].min()
+                       and corners[:, 1].max() <= y2 for x1, y1, x2, y2 in tiles), zone.name
+        assert fan_regions(h, layout, (640, 360)) == ()  # run whole at its own size already
+        detect = TableDetector(h, layout)
+        detect(np.full((SIZE[1], SIZE[0], 3), 90, np.uint8))
+        assert detect.detector is not None and set(tiles) <= set(detect.detector.config.tiles)
+        assert detect.detector.config.reread == tiles  # where indices lie side by side
+    zenuwen = template("zenuwen", 4)
+    assert fan_regions(scripted_klondike.camera_for(zenuwen, SIZE), zenuwen, SIZE) == ()
 
 
 def test_the_side_seats_of_a_four_player_table_are_turned_up_the_others_not() -> None:

@@ -172,6 +172,26 @@ def test_a_box_straddling_two_indices_of_a_fan_is_dropped() -> None:
     assert sorted(d.card for d in kept) == ["3D", "4C", "BACK"]
 
 
+def test_an_unsure_reading_where_indices_lie_side_by_side_is_read_again_around_its_box(detector: CardDetector) -> None:
+    """A draw-3 waste's middle index, a 3H between a 9S and an 8H (simplistic, draw 3, seed 602 at
+    1280x720), boxed a pixel high: that one crop reads 5H at 0.64. In a part of the frame marked for it
+    (a waste), it is read again from four crops shifted around the box, and is the 3H. A sure reading (the
+    9S) is not read again; elsewhere nothing is."""
+    img = read_image(DATA / "waste_fan.png")
+    h, w = img.shape[:2]
+    middle, nine = [45.6, 26.2, 62.4, 54.5], [16.0, 28.0, 35.0, 56.0]
+    (code_once, _), (nine_once, p_nine) = detector.read_boxes(img, [middle, nine])
+    assert (code_once, nine_once) == ("5H", "9S")
+    waste = CardDetector(config=DetectorConfig(reread=((0, 0, w, h),)))
+    assert [(c, round(p, 4)) for c, p in waste.read_boxes(img, [nine])] == [("9S", round(p_nine, 4))]
+    assert waste.read_boxes(img, [middle])[0][0] == "3H"
+    elsewhere = CardDetector(config=DetectorConfig(reread=((0, 0, 30, h),)))  # holds the 9S only
+    assert elsewhere.read_boxes(img, [middle])[0][0] == "5H"
+    # the same in the whole picture: the detector draws that box
+    assert "5H" in {d.card for d in detector.detect(img)}
+    assert {d.card for d in waste.detect(img)} == {"9S", "3H", "8H"}
+
+
 def test_detect_command_does_not_load_heavy_modules_at_import() -> None:
     code = ("import sys, cardref.commands.detect, cardref.commands.evaluate; "
             "print(any(m in sys.modules for m in ('cv2', 'onnxruntime', 'torch')))")

@@ -7,6 +7,11 @@ barely, the side seat's far cards (2.5-2.6) and the far seat (2.8) never. The zo
 ``MAX_MM_PER_INPUT_PX`` are run again at the frame's own resolution, cut out as one tile
 (``DetectorConfig.tiles``), which costs far less than running the whole frame larger.
 
+A Klondike waste fans three cards a step of about two index widths apart: at the whole-frame sizes
+the middle index, pressed between its neighbours, is found at 0.1-0.2 or not at all. Each waste is run
+again at the frame's own resolution as a tile of its own (``fan_regions``), where an unsure reading is
+also read again from crops shifted around its box (``DetectorConfig.reread``).
+
 A seat at the side of the picture has its cards turned a quarter: the models, which learnt upright
 and upside-down indices, barely read them. Each such seat's zones are cut out as one tile turned to
 stand its cards up (``DetectorConfig.turned``). Which way a zone's cards lie comes from its polygon:
@@ -42,6 +47,29 @@ def fine_regions(homography: TableHomography, layout: ZoneLayout, frame_size: tu
     x2, y2 = np.ceil(pts.max(axis=0)) + margin_px
     x1, y1, x2, y2 = int(max(0, x1)), int(max(0, y1)), int(min(w, x2)), int(min(h, y2))
     return ((x1, y1, x2, y2),) if x2 - x1 >= 32 and y2 - y1 >= 32 else ()
+
+
+def fan_regions(homography: TableHomography, layout: ZoneLayout, frame_size: tuple[int, int],
+                sizes: tuple[int, ...] = (384, 640), margin_px: int = 24) -> tuple[tuple[int, int, int, int], ...]:
+    """One tile (x1, y1, x2, y2 in frame pixels) around each waste, when the whole frame is shrunk for the
+    detector. A draw-3 fan lays three indices side by side, a step of about two index widths apart: shrunk
+    to 640, the middle one between its neighbours is found at 0.1-0.2 or not at all (simplistic, draw 3,
+    seed 602 at 1280x720: a 3H under an 8H missed for 8 s), at the frame's own resolution at 0.6."""
+    w, h = frame_size
+    if max(frame_size) <= max(sizes):
+        return ()
+    cam = homography.for_image_size(frame_size)
+    out = []
+    for zone in layout.zones:
+        if zone.role != "waste":
+            continue
+        pts = cam.to_image(zone.polygon())
+        x1, y1 = np.floor(pts.min(axis=0)) - margin_px
+        x2, y2 = np.ceil(pts.max(axis=0)) + margin_px
+        x1, y1, x2, y2 = int(max(0, x1)), int(max(0, y1)), int(min(w, x2)), int(min(h, y2))
+        if x2 - x1 >= 32 and y2 - y1 >= 32:
+            out.append((x1, y1, x2, y2))
+    return tuple(out)
 
 
 def _far_zones(cam: TableHomography, layout: ZoneLayout, frame_size: tuple[int, int], sizes: tuple[int, ...],
@@ -125,8 +153,8 @@ def top_down_regions(homography: TableHomography, layout: ZoneLayout, frame_size
 
 
 class TableDetector:
-    """A detector (``frame -> detections``) that also looks closer where this table needs it, turns its
-    side seats' cards up and reads its far seats from above: the parts are chosen at the first frame,
+    """A detector (``frame -> detections``) that also looks closer where this table needs it (far zones,
+    wastes), turns its side seats' cards up and reads its far seats from above: the parts are chosen at the first frame,
     from its size. ``detector``: other corner-detector weights (default: the shipped ones)."""
 
     def __init__(self, homography: TableHomography, layout: ZoneLayout, detector: str | None = None,
@@ -137,12 +165,15 @@ class TableDetector:
     def __call__(self, image: np.ndarray) -> list[Detection]:
         if self.detector is None:
             size = (image.shape[1], image.shape[0])
-            tiles = fine_regions(self.homography, self.layout, size)
+            fans = fan_regions(self.homography, self.layout, size)
+            tiles = fine_regions(self.homography, self.layout, size) + fans
             turned = sideways_regions(self.homography, self.layout, size)
             top_down = top_down_regions(self.homography, self.layout, size)
             if self.weights is None:
-                self.detector = default_detector(self.threads, tiles=tiles, turned=turned, top_down=top_down)
+                self.detector = default_detector(self.threads, tiles=tiles, turned=turned, top_down=top_down,
+                                                 reread=fans)
             else:
-                config = DetectorConfig(threads=self.threads, tiles=tiles, turned=turned, top_down=top_down)
+                config = DetectorConfig(threads=self.threads, tiles=tiles, turned=turned, top_down=top_down,
+                                        reread=fans)
                 self.detector = CardDetector(detector=self.weights, config=config)
         return self.detector.detect(image)
