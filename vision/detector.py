@@ -245,8 +245,8 @@ class CardDetector:
         """The same models and sizes with no parts of their own (for a top-down picture; the sessions
         are shared)."""
         if self._plain_detector is None:
-            c = self.config
-            self._plain_detector = CardDetector(*self._models, config=replace(c, tiles=(), turned=(), top_down=()))
+            plain = replace(self.config, tiles=(), turned=(), top_down=(), reread=())
+            self._plain_detector = CardDetector(*self._models, config=plain)
         return self._plain_detector
 
     def _detect(self, img: np.ndarray) -> list[Detection]:
