@@ -37,16 +37,12 @@ def fine_regions(homography: TableHomography, layout: ZoneLayout, frame_size: tu
                  margin_px: int = 24) -> tuple[tuple[int, int, int, int], ...]:
     """One tile (x1, y1, x2, y2 in frame pixels) around every zone whose table, at the largest of
     ``sizes``, comes to more than ``max_mm_per_px``; none when all zones are fine as they are."""
-    w, h = frame_size
     cam = homography.for_image_size(frame_size)
     corners = [cam.to_image(z.polygon()) for z in _far_zones(cam, layout, frame_size, sizes, max_mm_per_px)]
     if not corners:
         return ()
-    pts = np.concatenate(corners)
-    x1, y1 = np.floor(pts.min(axis=0)) - margin_px
-    x2, y2 = np.ceil(pts.max(axis=0)) + margin_px
-    x1, y1, x2, y2 = int(max(0, x1)), int(max(0, y1)), int(min(w, x2)), int(min(h, y2))
-    return ((x1, y1, x2, y2),) if x2 - x1 >= 32 and y2 - y1 >= 32 else ()
+    tile = _tile(np.concatenate(corners), margin_px, frame_size)
+    return (tile,) if tile is not None else ()
 
 
 def fan_regions(homography: TableHomography, layout: ZoneLayout, frame_size: tuple[int, int],
@@ -55,21 +51,21 @@ def fan_regions(homography: TableHomography, layout: ZoneLayout, frame_size: tup
     detector. A draw-3 fan lays three indices side by side, a step of about two index widths apart: shrunk
     to 640, the middle one between its neighbours is found at 0.1-0.2 or not at all (simplistic, draw 3,
     seed 602 at 1280x720: a 3H under an 8H missed for 8 s), at the frame's own resolution at 0.6."""
-    w, h = frame_size
     if max(frame_size) <= max(sizes):
         return ()
     cam = homography.for_image_size(frame_size)
-    out = []
-    for zone in layout.zones:
-        if zone.role != "waste":
-            continue
-        pts = cam.to_image(zone.polygon())
-        x1, y1 = np.floor(pts.min(axis=0)) - margin_px
-        x2, y2 = np.ceil(pts.max(axis=0)) + margin_px
-        x1, y1, x2, y2 = int(max(0, x1)), int(max(0, y1)), int(min(w, x2)), int(min(h, y2))
-        if x2 - x1 >= 32 and y2 - y1 >= 32:
-            out.append((x1, y1, x2, y2))
-    return tuple(out)
+    tiles = (_tile(cam.to_image(z.polygon()), margin_px, frame_size) for z in layout.zones if z.role == "waste")
+    return tuple(t for t in tiles if t is not None)
+
+
+def _tile(points: np.ndarray, margin_px: int, frame_size: tuple[int, int]) -> tuple[int, int, int, int] | None:
+    """The rectangle (x1, y1, x2, y2 frame pixels) around ``points``, grown by ``margin_px``, within the
+    frame; None when it is too small for the detector (under 32 pixels either way)."""
+    w, h = frame_size
+    x1, y1 = np.floor(points.min(axis=0)) - margin_px
+    x2, y2 = np.ceil(points.max(axis=0)) + margin_px
+    x1, y1, x2, y2 = int(max(0, x1)), int(max(0, y1)), int(min(w, x2)), int(min(h, y2))
+    return (x1, y1, x2, y2) if x2 - x1 >= 32 and y2 - y1 >= 32 else None
 
 
 def _far_zones(cam: TableHomography, layout: ZoneLayout, frame_size: tuple[int, int], sizes: tuple[int, ...],
@@ -154,8 +150,9 @@ def top_down_regions(homography: TableHomography, layout: ZoneLayout, frame_size
 
 class TableDetector:
     """A detector (``frame -> detections``) that also looks closer where this table needs it (far zones,
-    wastes), turns its side seats' cards up and reads its far seats from above: the parts are chosen at the first frame,
-    from its size. ``detector``: other corner-detector weights (default: the shipped ones)."""
+    wastes), turns its side seats' cards up and reads its far seats from above: the parts are chosen at
+    the first frame, from its size. ``detector``: other corner-detector weights (default: the shipped
+    ones)."""
 
     def __init__(self, homography: TableHomography, layout: ZoneLayout, detector: str | None = None,
                  threads: int = 2) -> None:
