@@ -192,6 +192,18 @@ def test_an_unsure_reading_where_indices_lie_side_by_side_is_read_again_around_i
     assert {d.card for d in waste.detect(img)} == {"9S", "3H", "8H"}
 
 
+def test_cardref_detect_reads_an_unsure_index_of_a_still_picture_again(capsys: pytest.CaptureFixture[str]) -> None:
+    """A still picture is read once and only being right counts, so ``cardref detect`` reads every
+    unsure card reading again (the live pipeline only in a waste); ``--read-once`` does not."""
+    picture = str(DATA / "waste_fan.png")
+    found = {}
+    for extra in ([], ["--read-once"]):
+        assert main(["detect", picture, "--json", *extra]) == 0
+        found[bool(extra)] = {d["card"] for d in json.loads(capsys.readouterr().out)["detections"]}
+    assert found[False] == {"9S", "3H", "8H"}
+    assert "5H" in found[True] and "3H" not in found[True]
+
+
 def test_detect_command_does_not_load_heavy_modules_at_import() -> None:
     code = ("import sys, cardref.commands.detect, cardref.commands.evaluate; "
             "print(any(m in sys.modules for m in ('cv2', 'onnxruntime', 'torch')))")

@@ -139,6 +139,11 @@ class DetectorConfig:
     """Parts of the frame (x1, y1, x2, y2) where indices lie side by side, a draw-3 waste's (vision.fine_regions
     picks them): a box there that the classifier reads as a card under ``reread_below`` is read again
     from crops shifted by ``reread_shift`` of its width and height each way, and the five readings decide."""
+    reread_all: bool = False
+    """Read every unsure card reading again, wherever it lies: for a still picture (``cardref detect``,
+    ``cardref evaluate``), which is read once, so only being right counts. Not in the live pipeline
+    outside wastes: there a far seat's steady misreading became a wavering faint truth that a Zenuwen
+    referee waited on (docs/truth-videos.md, eighteenth session)."""
     reread_below: float = 0.9
     reread_shift: float = 0.05
     tiles: tuple[tuple[int, int, int, int], ...] = ()
@@ -246,7 +251,7 @@ class CardDetector:
         """The same models and sizes with no parts of their own (for a top-down picture; the sessions
         are shared)."""
         if self._plain_detector is None:
-            plain = replace(self.config, tiles=(), turned=(), top_down=(), reread=())
+            plain = replace(self.config, tiles=(), turned=(), top_down=(), reread=(), reread_all=False)
             self._plain_detector = CardDetector(*self._models, config=plain)
         return self._plain_detector
 
@@ -359,7 +364,9 @@ class CardDetector:
         return [self.classes[int(i)] for i in best], p[np.arange(len(best)), best]
 
     def _in_reread(self, boxes: np.ndarray) -> np.ndarray:
-        """Whether each box's centre lies in one of the ``reread`` parts of the frame."""
+        """Whether each box's centre lies in one of the ``reread`` parts of the frame (all with ``reread_all``)."""
+        if self.config.reread_all:
+            return np.ones(len(boxes), bool)
         cx, cy = (boxes[:, 0] + boxes[:, 2]) / 2, (boxes[:, 1] + boxes[:, 3]) / 2
         inside = np.zeros(len(boxes), bool)
         for x1, y1, x2, y2 in self.config.reread:

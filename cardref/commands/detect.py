@@ -32,12 +32,16 @@ def add_model_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--conf", type=float, default=None, help="confidence threshold (default: the model's)")
     p.add_argument("--detector", default=None, help="corner detector ONNX file (default: shipped)")
     p.add_argument("--classifier", default=None, help="card classifier ONNX file (default: shipped)")
+    p.add_argument("--read-once", action="store_true",
+                   help="read each corner box once; by default a card read unsurely is read again from four "
+                        "crops shifted around its box (the live pipeline does that only in a Klondike waste)")
 
 
 def make_detector(args: argparse.Namespace):  # -> vision.detector.CardDetector
     from vision.detector import CLASSIFIER_ONNX, DETECTOR_ONNX, CardDetector, DetectorConfig
 
-    cfg = DetectorConfig(threads=args.threads, imgsz=tuple(args.imgsz) if len(args.imgsz) > 1 else args.imgsz[0])
+    cfg = DetectorConfig(threads=args.threads, imgsz=tuple(args.imgsz) if len(args.imgsz) > 1 else args.imgsz[0],
+                         reread_all=not args.read_once)
     if args.conf is not None:
         cfg.conf = args.conf
     return CardDetector(args.detector or DETECTOR_ONNX, args.classifier or CLASSIFIER_ONNX, cfg)
