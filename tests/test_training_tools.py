@@ -86,3 +86,29 @@ def test_the_real_photos_can_weigh_more_in_the_detectors_list(tmp_path, monkeypa
     listed = (tmp_path / "data" / "det_train.txt").read_text().splitlines()
     assert sum("/real/" in x for x in listed) == 6 and sum("/g/s1/" in x for x in listed) == 1
     assert "val:" in (tmp_path / "data" / "det.yaml").read_text()
+
+
+def _card_with_outline() -> np.ndarray:
+    """A 240x320 white card with a 2 px black outline and a picture frame, like penguins' court cards."""
+    img = np.full((320, 240, 4), 255, np.uint8)
+    cv2.rectangle(img, (1, 1), (238, 318), (0, 0, 0, 255), 2)
+    cv2.rectangle(img, (50, 40), (190, 280), (0, 0, 0, 255), 2)  # the picture's frame
+    return img
+
+
+@pytest.mark.parametrize("touches", ["nothing", "outline", "frame"])
+def test_an_index_is_found_whole_where_its_rank_touches_a_printed_line(touches: str) -> None:
+    """Penguins' K, Q, A and 10: a bold rank glyph touching the card's outline (or a Q's tail the
+    picture's frame) made one blot with it that left the search region, and only the suit under the
+    rank was labelled; the classifier was then measured on crops of a suit alone."""
+    from vision.decks import index_boxes
+
+    img = _card_with_outline()
+    top = {"nothing": 8, "outline": 2, "frame": 8}[touches]
+    right = {"nothing": 40, "outline": 40, "frame": 52}[touches]
+    cv2.rectangle(img, (8, top), (right, 50), (0, 0, 0, 255), 8)  # the rank, strokes 8 px wide
+    cv2.circle(img, (24, 72), 12, (0, 0, 0, 255), -1)  # the suit
+    cv2.line(img, (24, 72), (24, 90), (0, 0, 0, 255), 2)  # a club's thin stem
+    (x1, y1, x2, y2) = index_boxes(img, (0.0, 0.0, 0.27, 0.36))[0]
+    assert x1 <= 8 and y1 <= max(top, 6) and y2 >= 90, (x1, y1, x2, y2)
+    assert x2 >= right - 4

@@ -108,7 +108,12 @@ def render_deck(deck: SvgDeck, root: Path, cards: list[str] | None = None) -> Pa
     return out
 
 def _ink_boxes(img: np.ndarray, region: tuple[float, float, float, float]) -> tuple[int, int, int, int] | None:
-    """Bounding box of the ink lying wholly inside ``region`` (fractions of the card) of an RGBA card."""
+    """Bounding box of the ink lying wholly inside ``region`` (fractions of the card) of an RGBA card.
+
+    Where a glyph touches the card's printed outline (penguins' K, Q, A and 10), the two are one blot
+    of ink that leaves the region, and only the suit under the rank was found: the ink is looked at
+    again without a band along the card's edge, and without thin lines (a picture's frame that a Q's
+    tail touches; a club's stem goes too, so the three looks' boxes are joined)."""
     import cv2
 
     h, w = img.shape[:2]
@@ -120,6 +125,24 @@ def _ink_boxes(img: np.ndarray, region: tuple[float, float, float, float]) -> tu
         return None
     paper = np.median(roi, axis=0)
     ink = (np.abs(rgb - paper).sum(axis=2) > 90) & opaque
+    band = max(2, round(0.02 * min(w, h)))
+    inner = cv2.erode(opaque.astype(np.uint8), np.ones((2 * band + 1, 2 * band + 1), np.uint8), borderValue=0) > 0
+    # thin lines (an outline, a picture's frame) gone, bold glyphs kept
+    thin = max(3, round(0.03 * min(w, h)))
+    bold = cv2.morphologyEx(ink.astype(np.uint8), cv2.MORPH_OPEN, np.ones((thin, thin), np.uint8)) > 0
+    looks = (ink, ink & inner, bold & inner)
+    boxes = [b for b in (_inside(x, (x1, y1, x2, y2)) for x in looks) if b is not None]
+    if not boxes:
+        return None
+    return min(b[0] for b in boxes), min(b[1] for b in boxes), max(b[2] for b in boxes), max(b[3] for b in boxes)
+
+
+def _inside(ink: np.ndarray, region: tuple[int, int, int, int]) -> tuple[int, int, int, int] | None:
+    """Bounding box of the blots of ``ink`` that lie wholly inside ``region`` (pixels)."""
+    import cv2
+
+    x1, y1, x2, y2 = region
+    h, w = ink.shape
     n, _, stats, _ = cv2.connectedComponentsWithStats(ink.astype(np.uint8), connectivity=8)
     bx1, by1, bx2, by2 = w, h, 0, 0
     for i in range(1, n):
