@@ -110,10 +110,10 @@ def render_deck(deck: SvgDeck, root: Path, cards: list[str] | None = None) -> Pa
 def _ink_boxes(img: np.ndarray, region: tuple[float, float, float, float]) -> tuple[int, int, int, int] | None:
     """Bounding box of the ink lying wholly inside ``region`` (fractions of the card) of an RGBA card.
 
-    Where a glyph touches the card's printed outline (penguins' K, Q, A and 10), the two are one blot
-    of ink that leaves the region, and only the suit under the rank was found: the ink is looked at
-    again without a band along the card's edge, and without thin lines (a picture's frame that a Q's
-    tail touches; a club's stem goes too, so the three looks' boxes are joined)."""
+    Where a glyph touches the card's printed outline or a court picture's frame (penguins' K, Q, A and
+    10; bellot's ranks, nicu_white's and ornamental's clubs), the two are one blot of ink that leaves
+    the region, and only half the index was found: the ink is looked at again without a band along
+    the card's edge, and without thin lines (a club's stem goes too, so the looks' boxes are joined)."""
     import cv2
 
     h, w = img.shape[:2]
@@ -130,10 +130,10 @@ def _ink_boxes(img: np.ndarray, region: tuple[float, float, float, float]) -> tu
     # thin lines (an outline, a picture's frame) gone, bold glyphs kept
     thin = max(3, round(0.03 * min(w, h)))
     bold = cv2.morphologyEx(ink.astype(np.uint8), cv2.MORPH_OPEN, np.ones((thin, thin), np.uint8)) > 0
-    looks = (ink, ink & inner, bold & inner)
-    boxes = [b for b in (_inside(x, (x1, y1, x2, y2)) for x in looks) if b is not None]
-    if not boxes:
-        return None
+    plain = _inside(ink, (x1, y1, x2, y2))
+    if plain is None:
+        return None  # (where nothing lies wholly inside, the other looks find only pieces of a glyph)
+    boxes = [plain] + [b for b in (_inside(x, (x1, y1, x2, y2)) for x in (ink & inner, bold & inner)) if b is not None]
     return min(b[0] for b in boxes), min(b[1] for b in boxes), max(b[2] for b in boxes), max(b[3] for b in boxes)
 
 
