@@ -7,8 +7,8 @@ import numpy as np
 
 import scripted_klondike
 from calibration.templates import template
-from vision.fine_regions import (MAX_MM_PER_INPUT_PX, TableDetector, fan_regions, fine_regions, sideways_regions,
-                                 top_down_regions)
+from vision.fine_regions import (MAX_MM_PER_INPUT_PX, TableDetector, fan_regions, fine_regions, reread_regions,
+                                 sideways_regions, top_down_regions)
 
 SIZE = (1280, 720)
 
@@ -70,9 +70,14 @@ def test_each_waste_is_read_again_at_the_frames_own_resolution() -> None:
         detect = TableDetector(h, layout)
         detect(np.full((SIZE[1], SIZE[0], 3), 90, np.uint8))
         assert detect.detector is not None and set(tiles) <= set(detect.detector.config.tiles)
-        assert detect.detector.config.reread == tiles  # where indices lie side by side
+        # read again where indices lie side by side or one under another: each waste and each column
+        fanned = [z for z in layout.zones if z.fan is not None]
+        assert {z.role for z in fanned} == {"waste", "tableau"}
+        assert detect.detector.config.reread == reread_regions(h, layout, SIZE)
+        assert len(detect.detector.config.reread) == len(fanned) and set(tiles) <= set(detect.detector.config.reread)
     zenuwen = template("zenuwen", 4)
     assert fan_regions(scripted_klondike.camera_for(zenuwen, SIZE), zenuwen, SIZE) == ()
+    assert reread_regions(scripted_klondike.camera_for(zenuwen, SIZE), zenuwen, SIZE) == ()  # squared piles
 
 
 def test_the_side_seats_of_a_four_player_table_are_turned_up_the_others_not() -> None:

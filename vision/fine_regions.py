@@ -9,8 +9,9 @@ barely, the side seat's far cards (2.5-2.6) and the far seat (2.8) never. The zo
 
 A Klondike waste fans three cards a step of about two index widths apart: at the whole-frame sizes
 the middle index, pressed between its neighbours, is found at 0.1-0.2 or not at all. Each waste is run
-again at the frame's own resolution as a tile of its own (``fan_regions``), where an unsure reading is
-also read again from crops shifted around its box (``DetectorConfig.reread``).
+again at the frame's own resolution as a tile of its own (``fan_regions``). In every fanned zone (the
+wastes and the columns) an unsure reading is also read again from crops shifted around its box
+(``reread_regions``, ``DetectorConfig.reread``).
 
 A seat at the side of the picture has its cards turned a quarter: the models, which learnt upright
 and upside-down indices, barely read them. Each such seat's zones are cut out as one tile turned to
@@ -148,6 +149,18 @@ def top_down_regions(homography: TableHomography, layout: ZoneLayout, frame_size
     return tuple(out)
 
 
+def reread_regions(homography: TableHomography, layout: ZoneLayout, frame_size: tuple[int, int],
+                   margin_px: int = 24) -> tuple[tuple[int, int, int, int], ...]:
+    """One region (x1, y1, x2, y2 in frame pixels) around each fanned zone (a Klondike waste, a column),
+    where an unsure reading is read again from crops shifted around its box: there the crop around an
+    index holds its neighbours' too, and a pixel of the box tips a reading. Not squared piles (Stress,
+    Zenuwen): there a far card's steady misreading became a wavering faint truth that the referee waited
+    on (docs/truth-videos.md, eighteenth session)."""
+    cam = homography.for_image_size(frame_size)
+    regions = (_tile(cam.to_image(z.polygon()), margin_px, frame_size) for z in layout.zones if z.fan is not None)
+    return tuple(r for r in regions if r is not None)
+
+
 class TableDetector:
     """A detector (``frame -> detections``) that also looks closer where this table needs it (far zones,
     wastes), turns its side seats' cards up and reads its far seats from above: the parts are chosen at
@@ -166,11 +179,12 @@ class TableDetector:
             tiles = fine_regions(self.homography, self.layout, size) + fans
             turned = sideways_regions(self.homography, self.layout, size)
             top_down = top_down_regions(self.homography, self.layout, size)
+            reread = reread_regions(self.homography, self.layout, size)
             if self.weights is None:
                 self.detector = default_detector(self.threads, tiles=tiles, turned=turned, top_down=top_down,
-                                                 reread=fans)
+                                                 reread=reread)
             else:
                 config = DetectorConfig(threads=self.threads, tiles=tiles, turned=turned, top_down=top_down,
-                                        reread=fans)
+                                        reread=reread)
                 self.detector = CardDetector(detector=self.weights, config=config)
         return self.detector.detect(image)

@@ -34,7 +34,7 @@ def add_model_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--classifier", default=None, help="card classifier ONNX file (default: shipped)")
     p.add_argument("--read-once", action="store_true",
                    help="read each corner box once; by default a card read unsurely is read again from four "
-                        "crops shifted around its box (the live pipeline does that only in a Klondike waste)")
+                        "crops shifted around its box (the live pipeline only in Klondike's wastes and columns)")
 
 
 def make_detector(args: argparse.Namespace):  # -> vision.detector.CardDetector
