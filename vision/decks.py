@@ -87,7 +87,8 @@ def _opaque_crop(img: np.ndarray | None) -> np.ndarray | None:
     return img[ys.min(): ys.max() + 1, xs.min(): xs.max() + 1]
 
 def render_deck(deck: SvgDeck, root: Path, cards: list[str] | None = None) -> Path:
-    """Render every card of ``deck`` to ``root/<name>/<CODE>.png`` at height :data:`CARD_H`."""
+    """Render every card of ``deck`` to ``root/<name>/<CODE>.png`` at height :data:`CARD_H`, and write
+    where each card's corner indices lie (``index.json``)."""
     import cv2
 
     out = root / deck.name
@@ -105,6 +106,7 @@ def render_deck(deck: SvgDeck, root: Path, cards: list[str] | None = None) -> Pa
         img = cv2.resize(img, (round(w * CARD_H / h), CARD_H), interpolation=cv2.INTER_AREA)
         cv2.imwrite(str(out / f"{card}.png"), img)
     tmp.unlink(missing_ok=True)
+    write_index_file(out, deck.region)
     return out
 
 def _ink_boxes(img: np.ndarray, region: tuple[float, float, float, float]) -> tuple[int, int, int, int] | None:

@@ -138,14 +138,13 @@ def _try_render_svg(name: str, root: Path) -> None:
     import shutil
 
     try:
-        from vision.decks import DECKS, render_deck, write_index_file
+        from vision.decks import DECKS, render_deck
     except ImportError:
         return
     deck = next((d for d in DECKS if d.name == name), None)
     if deck is None or not Path(deck.path).exists() or shutil.which("rsvg-convert") is None:
         return
-    render_deck(deck, root)
-    write_index_file(root / name, deck.region)
+    render_deck(deck, root)  # (with its index.json)
 
 
 # -------------------------------------------------------------------------------------------- camera
