@@ -380,6 +380,24 @@ def _looks_unchanged(moves: Sequence[Any], changed: frozenset[str], state: Zenuw
     return count
 
 
+def _turned_twins(moves: Sequence[Any], state: ZenuwenState, revealed: Mapping[Unseen, Card], changed: frozenset[str]) -> int:
+    """How many cards a turn of ``moves`` lays on their twins on centre piles that look different
+    (``revealed``: what the stand-ins were learned or guessed as; on a pile that looks as it did,
+    :func:`_looks_unchanged` counts the twin)."""
+    count = 0
+    for _, m, before, after in _replayed(moves, state):
+        if isinstance(m, Turn) and after is not None:
+            for j, (a, b) in enumerate(zip(before.centre, after.centre)):
+                if len(b) > len(a) and a and centre_zone(j) in changed:
+                    new, under = _known(b[-1], revealed), _known(a[-1], revealed)
+                    count += not is_unseen(new) and new == under
+    return count
+
+
+def _known(card: Card, revealed: Mapping[Unseen, Card]) -> Card:
+    return revealed.get(card, card) if isinstance(card, Unseen) else card
+
+
 def _guessed_onto_unchanged(moves: Sequence[Any], changed: frozenset[str], state: ZenuwenState) -> bool:
     """Does ``moves`` (from ``state``) lay a pile top nobody has seen onto a centre pile that looks as
     it did? Only the twin of the card it covered, laid after another play, leaves it so: a guess on
@@ -898,18 +916,27 @@ def _judge(
     # twins, for a 10S laid against Z6 from a pile under a hand) is not an explanation.
     changed = diff | unjudged(obs) | reread
 
-    def plausible(moves: Sequence[Any]) -> bool:
+    def plausible(node: Node[ZenuwenState], revealed: Mapping[Unseen, Card]) -> bool:
         """At most one coincidence of two decks, no play from a pile that shows its twin covered
         at once (zen3 with run 7, seed 22: an 8S laid on a 10H was taken for a 9C, its twin turned
-        up under it, then the 8S on it), and no play onto a centre pile that looks as it did: a card
+        up under it, then the 8S on it), no play onto a centre pile that looks as it did: a card
         laid there by a card nobody has seen, the twin of the card it covered (three players, seed
         26: a far pile's top, learned as 2C and read 2S later, taken for laid on an AD and covered by
-        the other AD from under it; a misread is far likelier)."""
-        return (not _guessed_onto_unchanged(moves, changed, state) and _looks_unchanged(moves, changed, state) <= 1
+        the other AD from under it; a misread is far likelier), counting as coincidences also a
+        turned card read as the twin of the card it lies on (:func:`_turned_twins`) and a card turned
+        in the series and covered in it before any view read it (:func:`_covered_turns`): a fast
+        player may play onto a new centre card before the table is still, but a turn nobody made
+        explains an illegal play with one such guess and a twin or two (three players at 1280x720,
+        seed 34: a 2H laid on a 4S against Z6 was taken for a turn, the 2H laid on its unseen card
+        and the turn's other cards read as the twins of the 8H and the 6C they covered)."""
+        moves = node.moves
+        coincidences = (_looks_unchanged(moves, changed, state) + _turned_twins(moves, state, revealed, changed)
+                        + _covered_turns(node, state, live.glimpsed))
+        return (not _guessed_onto_unchanged(moves, changed, state) and coincidences <= 1
                 and not _unseen_plays(moves, state, obs, live.glimpsed, changed).twins)
 
     hits = [h for h in breadth_first(start_node, _expand(obs, diff | reread, t, depth=depth, glimpsed=live.glimpsed), goals, depth, needs=needs)
-            if plausible(h[0].moves)]
+            if plausible(h[0], {**dict(h[0].subs), **h[2]})]
 
     def illegal_in(view: Observation) -> tuple[LiveZenuwen, list[Finding]] | None:
         if pend is not None or state.phase not in (Phase.TURN, Phase.PLAY, Phase.CHOOSE, Phase.NEXT):
@@ -984,7 +1011,7 @@ def _judge(
         if found is not None:
             return found
         hits = [h for h in breadth_first(start_node, _expand(obs, diff, t, False, depth, live.glimpsed), goals, depth, RELAXED_BUDGET, needs)
-                if plausible(h[0].moves)]
+                if plausible(h[0], {**dict(h[0].subs), **h[2]})]
 
     if hits:
         # a card taken from a pile that looks as it did, its twin under it, is a coincidence that a
@@ -1094,6 +1121,23 @@ def _stepped(live: LiveZenuwen, obs: Observation, doubt: bool, weak: bool) -> tu
         # the centre piles was taken, from that view, for joined onto a pile a QC had left unseen)
         return None
     return after, first + then
+
+
+def _covered_turns(node: Node[ZenuwenState], start: ZenuwenState, glimpsed: frozenset[tuple[str, str]]) -> int:
+    """How many of the cards the series turns onto centre piles it also covers, in the same view, with
+    a play judged on a guess of the turned card (a rank that fits), on piles no view left unused read a
+    card new to it. Nobody saw those turned cards, and each guess makes any play onto its pile legal."""
+    if not node.guesses:
+        return 0
+    stocks = {c for seat in start.seats for c in seat.stock}
+    stands = {c for u, c in node.subs if u in node.guesses and u in stocks}  # the turned cards' guesses
+    if not stands:
+        return 0
+    def glimpsed_new(j: int) -> bool:  # a view left unused read a card there that was not there before
+        return any(zone == centre_zone(j) and code not in {c.code for c in start.centre[j]} for zone, code in glimpsed)
+
+    return sum(1 for j, (before, after) in enumerate(zip(start.centre, node.state.centre))
+               if set(after[len(before):-1]) & stands and not glimpsed_new(j))
 
 
 def _twin_of_held(before: ZenuwenState, after: ZenuwenState, views: Sequence[Observation]) -> bool:

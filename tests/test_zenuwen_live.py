@@ -382,6 +382,33 @@ def test_a_card_that_does_not_fit_is_illegal_until_taken_back() -> None:
     same_table(live, truth)
 
 
+def test_a_play_that_fits_and_one_that_does_not_are_not_taken_for_a_turn_nobody_made() -> None:
+    """In one view a card laid where it fits and another where it does not, on the two centre piles:
+    a turn with both new cards covered at once, each judged as a card that fits, explains it too, but
+    nobody saw either turned card. That is a verdict on guesses; the illegal move is what happened."""
+    for seed in range(3, 12):
+        live, truth = turned(seed)
+        try:
+            p, i, j = play_where(truth, fits=True)
+        except StopIteration:
+            continue
+        after, _ = apply(truth, Play(p, i, j, 2.0))
+        tops = after.tops()
+        bad = next(((q, m, k) for q, seat in enumerate(after.seats) for m, pile in enumerate(seat.piles)
+                    for k in range(len(tops)) if k != j and (q, m) != (p, i) and pile.top is not None
+                    and tops[k] is not None and not zenuwen.fits(pile.top, tops[k])), None)
+        if bad is None:
+            continue
+        q, m, k = bad
+        physical = zenuwen_live._physical_move(after, Play(q, m, k, 2.0))
+        assert physical is not None
+        live, f = zenuwen_live.observe(live, view(physical, 2.0, frozenset({(q, m)})))
+        assert ("turn",) not in moves_of(f), f
+        assert [x.kind for x in f] == ["move", "illegal"] and key(f[1].move) == ("play", q, m, k), f
+        return
+    raise AssertionError("no deal with such a pair of plays")
+
+
 def test_a_card_from_nowhere_is_unrecognised() -> None:
     live, truth = turned()
     obs = view(truth, 2.0)
