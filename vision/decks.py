@@ -127,14 +127,14 @@ def _ink_boxes(img: np.ndarray, region: tuple[float, float, float, float]) -> tu
         return None
     paper = np.median(roi, axis=0)
     ink = (np.abs(rgb - paper).sum(axis=2) > 90) & opaque
+    plain = _inside(ink, (x1, y1, x2, y2))
+    if plain is None:
+        return None  # (where nothing lies wholly inside, the other looks find only pieces of a glyph)
     band = max(2, round(0.02 * min(w, h)))
     inner = cv2.erode(opaque.astype(np.uint8), np.ones((2 * band + 1, 2 * band + 1), np.uint8), borderValue=0) > 0
     # thin lines (an outline, a picture's frame) gone, bold glyphs kept
     thin = max(3, round(0.03 * min(w, h)))
     bold = cv2.morphologyEx(ink.astype(np.uint8), cv2.MORPH_OPEN, np.ones((thin, thin), np.uint8)) > 0
-    plain = _inside(ink, (x1, y1, x2, y2))
-    if plain is None:
-        return None  # (where nothing lies wholly inside, the other looks find only pieces of a glyph)
     boxes = [plain] + [b for b in (_inside(x, (x1, y1, x2, y2)) for x in (ink & inner, bold & inner)) if b is not None]
     return min(b[0] for b in boxes), min(b[1] for b in boxes), max(b[2] for b in boxes), max(b[3] for b in boxes)
 

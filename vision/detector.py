@@ -137,8 +137,9 @@ class DetectorConfig:
     threads: int = 2
     reread: tuple[tuple[int, int, int, int], ...] = ()
     """Parts of the frame (x1, y1, x2, y2) where indices lie side by side or one under another, a draw-3
-    waste's, a Klondike column's (vision.fine_regions picks them): a box there that the classifier reads as a card under ``reread_below`` is read again
-    from crops shifted by ``reread_shift`` of its width and height each way, and the five readings decide."""
+    waste's, a Klondike column's (vision.fine_regions picks them): a box there that the classifier reads
+    as a card under ``reread_below`` is read again from crops shifted by ``reread_shift`` of its width
+    and height each way, and the five readings decide."""
     reread_all: bool = False
     """Read every unsure card reading again, wherever it lies: for a still picture (``cardref detect``,
     ``cardref evaluate``), which is read once, so only being right counts. Not in the live pipeline
