@@ -364,11 +364,15 @@ def _shows_still(seen: SeenPile | None, card: Card | None) -> bool:
     return seen is not None and card is not None and seen.top is not None and seen.top == seen_code(card)
 
 
-def _looks_unchanged(moves: Sequence[Any], changed: frozenset[str], state: ZenuwenState) -> int:
+def _looks_unchanged(
+    moves: Sequence[Any], changed: frozenset[str], state: ZenuwenState, revealed: Mapping[Unseen, Card] | None = None
+) -> int:
     """How many coincidences of two decks ``moves`` (from ``state``) need: a card taken from a pile that
     looks as it did (the card under it its twin), a new centre card laid on its twin (three players,
     seed 21 with run 7: a turn whose new cards on two piles were the twins of the cards they covered
-    explained a 7H played on the third)."""
+    explained a 7H played on the third). A turned card on a centre pile that looks as it did must be
+    the twin; with ``revealed`` (what the stand-ins were learned or guessed as), one on a pile that
+    looks different counts too when it was learned as the twin of the card it lies on."""
     count = 0
     for _, m, before, after in _replayed(moves, state):
         left = _left_pile(m)
@@ -376,19 +380,12 @@ def _looks_unchanged(moves: Sequence[Any], changed: frozenset[str], state: Zenuw
             # (a pile top nobody read has no twin to tell: the card the view reads there may be the next)
             count += left not in changed and not is_unseen(before.seats[m.player].piles[m.source].top)
         elif isinstance(m, Turn) and after is not None:
-            count += sum(1 for j, (a, b) in enumerate(zip(before.centre, after.centre)) if len(b) > len(a) and centre_zone(j) not in changed)
-    return count
-
-
-def _turned_twins(moves: Sequence[Any], state: ZenuwenState, revealed: Mapping[Unseen, Card], changed: frozenset[str]) -> int:
-    """How many cards a turn of ``moves`` lays on their twins on centre piles that look different
-    (``revealed``: what the stand-ins were learned or guessed as; on a pile that looks as it did,
-    :func:`_looks_unchanged` counts the twin)."""
-    count = 0
-    for _, m, before, after in _replayed(moves, state):
-        if isinstance(m, Turn) and after is not None:
             for j, (a, b) in enumerate(zip(before.centre, after.centre)):
-                if len(b) > len(a) and a and centre_zone(j) in changed:
+                if len(b) <= len(a):
+                    continue
+                if centre_zone(j) not in changed:
+                    count += 1
+                elif revealed is not None and a:
                     new, under = _known(b[-1], revealed), _known(a[-1], revealed)
                     count += not is_unseen(new) and new == under
     return count
@@ -923,15 +920,14 @@ def _judge(
         laid there by a card nobody has seen, the twin of the card it covered (three players, seed
         26: a far pile's top, learned as 2C and read 2S later, taken for laid on an AD and covered by
         the other AD from under it; a misread is far likelier), counting as coincidences also a
-        turned card read as the twin of the card it lies on (:func:`_turned_twins`) and a card turned
+        turned card read as the twin of the card it lies on (:func:`_looks_unchanged`) and a card turned
         in the series and covered in it before any view read it (:func:`_covered_turns`): a fast
         player may play onto a new centre card before the table is still, but a turn nobody made
         explains an illegal play with one such guess and a twin or two (three players at 1280x720,
         seed 34: a 2H laid on a 4S against Z6 was taken for a turn, the 2H laid on its unseen card
         and the turn's other cards read as the twins of the 8H and the 6C they covered)."""
         moves = node.moves
-        coincidences = (_looks_unchanged(moves, changed, state) + _turned_twins(moves, state, revealed, changed)
-                        + _covered_turns(node, state, live.glimpsed))
+        coincidences = _looks_unchanged(moves, changed, state, revealed) + _covered_turns(node, state, live.glimpsed)
         return (not _guessed_onto_unchanged(moves, changed, state) and coincidences <= 1
                 and not _unseen_plays(moves, state, obs, live.glimpsed, changed).twins)
 
@@ -1133,11 +1129,12 @@ def _covered_turns(node: Node[ZenuwenState], start: ZenuwenState, glimpsed: froz
     stands = {c for u, c in node.subs if u in node.guesses and u in stocks}  # the turned cards' guesses
     if not stands:
         return 0
-    def glimpsed_new(j: int) -> bool:  # a view left unused read a card there that was not there before
-        return any(zone == centre_zone(j) and code not in {c.code for c in start.centre[j]} for zone, code in glimpsed)
-
+    # piles a view left unused read a card on that was not there before
+    seen_new = {zone for zone, code in glimpsed
+                if (j := centre_number(zone)) is not None and j < len(start.centre)
+                and code not in {c.code for c in start.centre[j]}}
     return sum(1 for j, (before, after) in enumerate(zip(start.centre, node.state.centre))
-               if set(after[len(before):-1]) & stands and not glimpsed_new(j))
+               if set(after[len(before):-1]) & stands and centre_zone(j) not in seen_new)
 
 
 def _twin_of_held(before: ZenuwenState, after: ZenuwenState, views: Sequence[Observation]) -> bool:

@@ -336,14 +336,12 @@ class CardDetector:
     def _read(self, img: np.ndarray, boxes: np.ndarray) -> tuple[list[str], np.ndarray]:
         """The classifier's code and probability per box (cut turned up where cards lie sideways).
 
-        Where indices lie side by side (``reread``), an unsure reading is often the crop's, not the
-        index's: a box a pixel higher or narrower tips a narrow index one way or the other (a draw-3
-        waste's middle 3H, read 5H at 0.64 from one box and 3H at 0.86 from one a pixel lower). There a
-        box read as a card under ``reread_below`` is read again from four crops shifted around it, and
-        the five readings choose the code. (Everywhere, that would read 95.5 % of real-cards/val's true
-        boxes right instead of 92.7 %, but it turns a far seat's steady misreading into a wavering faint
-        truth, and a Zenuwen referee waiting for a turn's centre card to be read then waits for good:
-        docs/truth-videos.md, eighteenth session.)"""
+        Where indices lie side by side or one under another (``reread``; everywhere with
+        ``reread_all``), an unsure reading is often the crop's, not the index's: a box a pixel higher or
+        narrower tips a narrow index one way or the other (a draw-3 waste's middle 3H, read 5H at 0.64
+        from one box and 3H at 0.86 from one a pixel lower). There a box read as a card under
+        ``reread_below`` is read again from four crops shifted around it, and the five readings choose
+        the code."""
         p = self._probabilities(img, boxes)
         c = self.config
         # (a box first read as no index at all is left: in a waste that is 4 in 7 of the unsure boxes, and
