@@ -781,7 +781,8 @@ def observe(live: LiveZenuwen, obs: Observation) -> tuple[LiveZenuwen, list[Find
     """Judge one steady observation; returns the new running picture and what was concluded. A view
     the referee takes (explained, not left unused or undecided) counts the cards it reads."""
     with search_budget(VIEW_BUDGET) as budget:
-        after, findings = _judge(live, obs)
+        first = _blind_looked_past(live, obs)
+        after, findings = first if first is not None else _judge(live, obs)
     if budget.spent:
         # some look gave up: what the others concluded may be what it would have ruled out
         t = max(obs.t, live.state.t)
@@ -1003,7 +1004,10 @@ def _judge(
 
     if not hits and state.rules.deck_count > 1:
         # an illegal move is likelier than the coincidences the relaxed search allows
-        found = illegal_move() or last_looks()
+        found = illegal_move()
+        if found is not None and _laid_on_unseen(found[1], live.glimpsed):
+            found = _legal(live, last_looks()) or found
+        found = found or last_looks()
         if found is not None:
             return found
         hits = [h for h in breadth_first(start_node, _expand(obs, diff, t, False, depth, live.glimpsed), goals, depth, RELAXED_BUDGET, needs)
@@ -1085,6 +1089,32 @@ def _judge(
         # piles being taken, cards being gathered: wait for the choice or the next layout
         return replace(live, last=obs, waiting=_waiting(state)), []
     return replace(live, last=obs), [Finding("unrecognised", t, frame=frame, detail=_difference(state, obs))]
+
+
+def _laid_on_unseen(findings: Sequence[Finding], glimpsed: frozenset[tuple[str, str]]) -> bool:
+    """Is the illegal move of these findings laid on a card that a legal move of them laid on the same
+    pile in the same view, where no view read it? The verdict then rests on a card nobody saw there:
+    a pile top read as another card than the camera made of it before (a misread, then or now)
+    explains the view as well (three players at 1280x720, seed 26: a far seat's 2S, read 2C at the
+    deal and 2S now, was taken for a 2C laid on an AD and covered at once by a 2S against Z6, where a
+    near player had laid that 2S on the AD)."""
+    illegal = next((f for f in findings if f.kind == "illegal"), None)
+    zone = _landing(illegal.move) if illegal is not None else None
+    if zone is None:
+        return False
+    for f in findings:
+        if f.kind == "move" and _landing(f.move) == zone:
+            laid = [e for e in f.verdict.events if e.kind in ("play", "fill") and e.cards] if isinstance(f.verdict, Legal) else []
+            if not any((zone, e.cards[-1].code) in glimpsed for e in laid):
+                return True
+    return False
+
+
+def _legal(live: LiveZenuwen, answer: tuple[LiveZenuwen, list[Finding]] | None) -> tuple[LiveZenuwen, list[Finding]] | None:
+    """The answer when it explains the view by legal moves (or nothing) and takes it; else None."""
+    if answer is None or answer[0].deferred > live.deferred or not _taken_legal(live, *answer):
+        return None
+    return answer
 
 
 def _stepped(live: LiveZenuwen, obs: Observation, doubt: bool, weak: bool) -> tuple[LiveZenuwen, list[Finding]] | None:
@@ -1255,32 +1285,58 @@ def _all_seen(findings: Sequence[Finding], state: ZenuwenState, obs: Observation
     return kinds_ok and len(moves) < fewer_than and not unseen.from_hidden and not unseen.twins
 
 
-def _missed_piles(state: ZenuwenState, obs: Observation) -> Observation:
+def _missed_piles(state: ZenuwenState, obs: Observation, only: frozenset[str] | None = None) -> Observation:
     """The view with each patience pile that shows nothing at all, where the position has a card,
     taken as a card not read: a last look at a view nothing else explains (zen3 with run 7: the left
     seat's 8C and the far seat's 9C not found for seconds, every view unrecognised meanwhile). Only a
     legal explanation is taken from it: a card that left unseen would have made a move the first
     look finds (a pile of several cards is never empty but after the last cards go into the hand,
-    Z9; a card leaving turns the next one up, a back shows until then)."""
+    Z9; a card leaving turns the next one up, a back shows until then). ``only``: these zones alone."""
     missed = {}
     if state.phase is Phase.PLAY or state.phase is Phase.TURN:
         for p, seat in enumerate(state.seats):
             for i, pile in enumerate(seat.piles):
                 zone = pile_zone(p, i)
                 seen = obs.piles.get(zone)
+                if only is not None and zone not in only:
+                    continue
                 if pile.cards and (seen is None or not seen.held and not seen.cards and not seen.backs):
                     missed[zone] = SeenPile((None,), backs=None)
     return replace(obs, piles={**obs.piles, **missed}) if missed else obs
 
 
-def _missed_looked_past(live: LiveZenuwen, obs: Observation) -> tuple[LiveZenuwen, list[Finding]] | None:
+def _never_read(live: LiveZenuwen) -> frozenset[str]:
+    """The patience piles whose top card no view the referee took has read, or even guessed: a card
+    nobody has seen since it was dealt or turned up (a far seat's index a few pixels high), not
+    learned, and no reading of the camera's there since (:func:`_seen_tops`)."""
+    return frozenset(
+        pile_zone(p, i)
+        for p, seat in enumerate(live.state.seats)
+        for i, pile in enumerate(seat.piles)
+        if pile.top is not None and is_unseen(pile.top) and pile_zone(p, i) not in live.seen_tops
+    )
+
+
+def _blind_looked_past(live: LiveZenuwen, obs: Observation) -> tuple[LiveZenuwen, list[Finding]] | None:
+    """The view judged first with the piles the camera has never read (:func:`_never_read`) that show
+    nothing taken as not read, when legal moves (or nothing) then explain it, or an illegal move that
+    none of those piles has a part in. Showing nothing is no news from a pile that never showed its
+    card: that the card left it is an explanation of last resort, not the first one (three players at
+    1280x720, seed 26: the far seat's lone JS, never found, taken for laid under a 2S that a near
+    player laid, with a 3S from a pile showing its twin still between them)."""
+    return _missed_looked_past(live, obs, _never_read(live), doubt=True)
+
+
+def _missed_looked_past(
+    live: LiveZenuwen, obs: Observation, only: frozenset[str] | None = None, doubt: bool = False
+) -> tuple[LiveZenuwen, list[Finding]] | None:
     """The view judged with the piles the camera did not find taken as not read
-    (:func:`_missed_piles`), when legal moves (or nothing) then explain it, or an illegal move that
-    none of those piles has a part in."""
-    missed = _missed_piles(live.state, obs)
+    (:func:`_missed_piles`; ``only``: of these zones), when legal moves (or nothing) then explain it,
+    or an illegal move that none of those piles has a part in."""
+    missed = _missed_piles(live.state, obs, only)
     if missed is obs:
         return None
-    after, findings = _judge(live, missed, doubt=False)
+    after, findings = _judge(live, missed, doubt=doubt)
     if _taken_legal(live, after, findings):
         return after, findings
     blank = frozenset(missed.piles) - frozenset(z for z, p in obs.piles.items() if p.cards or p.backs)
@@ -1383,6 +1439,12 @@ def _fewest_moves(
     at 0.43 a misread 3H, where the 3S taken as not read made it the 3H laid there)."""
     if not answers:
         return None
+    # two doubts that come to the same findings are one answer (a card forgotten and read anew, or
+    # taken for the card of its rank the view reads: the same card either way)
+    said = [tuple((f.kind, f.move, f.detail) for f in findings) for _, findings in answers]
+    keep = [n for n, x in enumerate(said) if x not in said[:n]]
+    answers = [answers[n] for n in keep]
+    sureness = [sureness[n] for n in keep] if sureness else sureness
     counts = [(after.deferred > 0, sum((f.kind == "move") + (MISREAD in f.detail) for f in findings)) for after, findings in answers]
     fewest = [n for n, c in enumerate(counts) if c == min(counts)]
     if len(fewest) > 1 and sureness:

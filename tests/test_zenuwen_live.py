@@ -11,7 +11,7 @@ import pytest
 
 from noisy_views import blurred, held
 from referee import speed_live, stress_live, zenuwen, zenuwen_live
-from referee.cards import Card, card
+from referee.cards import SUITS, Card, card
 from referee.observation import Finding, Observation, SeenPile
 from referee.stress_live import is_unseen, unseen
 from referee.verdict import Legal
@@ -407,6 +407,89 @@ def test_a_play_that_fits_and_one_that_does_not_are_not_taken_for_a_turn_nobody_
         assert [x.kind for x in f] == ["move", "illegal"] and key(f[1].move) == ("play", q, m, k), f
         return
     raise AssertionError("no deal with such a pair of plays")
+
+
+def test_a_pile_the_camera_never_read_is_not_taken_for_played() -> None:
+    """Three players; the far seat's lone card is never found (its index a few pixels high), so its
+    pile shows nothing from the deal on. A near player's play must be judged as that play alone: the
+    far card laid under it (a guess that fits), or laid on it against the rules, is no explanation of
+    a pile that never showed anything (three players at 1280x720, seed 26)."""
+    blind = pile_zone(2, 0)
+    judged = 0
+    for seed in range(3, 12):
+        truth = zenuwen.new_game(zenuwen.deal(seed, 3)).state
+
+        def seen(obs: Observation) -> Observation:
+            return replace(obs, piles={**obs.piles, blind: SeenPile()})
+
+        live = zenuwen_live.start(seen(view(truth, 0.0)), ZenuwenRules(players=3))
+        truth, _ = apply(truth, Turn(1.0))
+        live, f = zenuwen_live.observe(live, seen(view(truth, 1.0)))
+        assert moves_of(f) == [("turn",)], f
+        tops = truth.tops()
+        play = next(((i, j) for i, pile in enumerate(truth.seats[0].piles) for j, top in enumerate(tops)
+                     if len(pile.cards) > 1 and top is not None and zenuwen.fits(pile.top, top)), None)
+        if play is None:
+            continue
+        i, j = play
+        after, _ = apply(truth, Play(0, i, j, 2.0))
+        live, f = zenuwen_live.observe(live, seen(view(after, 2.0, frozenset({(0, i)}))))
+        assert brief(f) == [("move", ("play", 0, i, j))], f
+        assert live.state.seats[2].piles[0].cards, "the far card is still on its pile"
+        judged += 1
+    assert judged >= 4
+
+
+def misread_far_card(seed: int) -> tuple[ZenuwenState, int, int, int, Card] | None:
+    """A three-player deal after the turn with a play of p0 (pile ``i`` onto centre ``j``) and a far pile
+    ``k`` of p2 (several cards) whose top, read as another suit of its rank, would fit under the
+    centre top while p0's card would not fit on it; None if the deal has none."""
+    truth = zenuwen.new_game(zenuwen.deal(seed, 3)).state
+    truth, _ = apply(truth, Turn(1.0))
+    tops = truth.tops()
+    for i, pile in enumerate(truth.seats[0].piles):
+        for j, top in enumerate(tops):
+            if pile.top is None or top is None or not zenuwen.fits(pile.top, top):
+                continue
+            for k, far in enumerate(truth.seats[2].piles):
+                if len(far.cards) < 2 or far.top is None:
+                    continue
+                for suit in SUITS:
+                    wrong = card(far.top.code[:-1] + suit)
+                    if wrong != far.top and zenuwen.fits(wrong, top) and not zenuwen.fits(pile.top, wrong):
+                        return truth, i, j, k, wrong
+    return None
+
+
+def test_a_card_read_anew_is_a_misread_rather_than_laid_under_an_illegal_play() -> None:
+    """The far seat's top was read as another suit at the deal and is read right now, in the view where
+    p0 lays a card that fits on a centre pile. A far card laid there and covered at once by p0's card
+    against the rules explains the view too, but that verdict rests on a card nobody saw laid: the
+    misread is the answer (three players at 1280x720, seed 26: a 2S read 2C at the deal)."""
+    judged = 0
+    for seed in range(3, 14):
+        found = misread_far_card(seed)
+        if found is None:
+            continue
+        truth, i, j, k, wrong = found
+        far = pile_zone(2, k)
+
+        def misread(obs: Observation) -> Observation:
+            return replace(obs, piles={**obs.piles, far: replace(obs.piles[far], cards=(wrong.code,))})
+
+        dealt = zenuwen.new_game(zenuwen.deal(seed, 3)).state
+        try:
+            live = zenuwen_live.start(misread(view(dealt, 0.0)), ZenuwenRules(players=3))
+        except ValueError:
+            continue  # the wrong card would be a third copy: no such misread can start a game
+        live, f = zenuwen_live.observe(live, misread(view(truth, 1.0)))
+        assert moves_of(f) == [("turn",)], f
+        after, _ = apply(truth, Play(0, i, j, 2.0))
+        live, f = zenuwen_live.observe(live, view(after, 2.0, frozenset({(0, i)})))
+        assert [(x.kind, key(x.move)) for x in f] == [("move", ("play", 0, i, j))], f
+        assert live.pending is None
+        judged += 1
+    assert judged >= 5
 
 
 def test_a_card_from_nowhere_is_unrecognised() -> None:
@@ -1179,8 +1262,9 @@ def test_a_last_look_takes_an_answer_over_a_view_left_unused_then_the_card_read_
     fewest = zenuwen_live._fewest_moves
     assert fewest([(unused, []), (live, [Finding("taken_back", 2.0)])]) == (live, [Finding("taken_back", 2.0)])
     assert fewest([(live, [one, one]), (live, [one])]) == (live, [one])
-    assert fewest([(live, [one]), (live, [one])]) is None  # as many moves: nothing tells them apart
     two = Finding("move", 2.0, move=Turn(2.5))
+    assert fewest([(live, [one]), (live, [two])]) is None  # as many moves: nothing tells them apart
+    assert fewest([(live, [one]), (live, [one])]) == (live, [one])  # two doubts, one answer
     assert fewest([(live, [one]), (live, [two])], [0.5, 0.4]) == (live, [two])  # its card read least surely
     assert fewest([(live, [misread]), (live, [one])], [0.4, 0.5]) == (live, [one])  # a misread counts as a move
     assert fewest([(live, [one, one]), (live, [misread])], [0.5, 0.5]) is None
