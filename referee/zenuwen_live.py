@@ -685,6 +685,10 @@ class LiveZenuwen(Live[ZenuwenState, PendingIllegal]):
     """Patience pile zone -> the card its top was last read as, or guessed as when it was too unsure to
     read (views with a hand over the pile left out): what a move series that takes that card off the
     pile is held against (:func:`_fewest_guess_conflicts`)."""
+    shown: frozenset[str] = frozenset()
+    """Patience pile zones whose top card some view the referee took has read, or guessed, since it came
+    to the top (unlike ``seen_tops``, a view showing nothing there does not take a zone out): the
+    others' cards nobody has seen (:func:`_never_read`)."""
 
 
 def _covered_risk(start: ZenuwenState, final: ZenuwenState, obs: Observation) -> bool:
@@ -791,7 +795,10 @@ def observe(live: LiveZenuwen, obs: Observation) -> tuple[LiveZenuwen, list[Find
     if taken and not any(f.kind in ("unrecognised", "ambiguous") for f in findings):
         after = replace(after, reads=count_reads(live.reads, obs))
     # the tops as the position the referee is sure of shows them: from the views it took
-    return replace(after, seen_tops=_seen_tops(live.seen_tops, obs, live.state, after.state) if taken else live.seen_tops), findings
+    if not taken:
+        return replace(after, seen_tops=live.seen_tops, shown=live.shown), findings
+    return replace(after, seen_tops=_seen_tops(live.seen_tops, obs, live.state, after.state),
+                   shown=_shown(live.shown, obs, live.state, after.state)), findings
 
 
 def settle(live: LiveZenuwen, obs: Observation) -> tuple[LiveZenuwen, list[Finding]]:
@@ -843,6 +850,15 @@ def _seen_tops(before: Mapping[str, str], obs: Observation, was: ZenuwenState | 
         else:
             out[zone] = top
     return out
+
+
+def _shown(before: frozenset[str], obs: Observation, was: ZenuwenState, now: ZenuwenState) -> frozenset[str]:
+    """``before`` without the patience piles whose top the position changed from ``was`` to ``now``, with
+    those whose top ``obs`` reads or guesses (not under a hand)."""
+    old, new = _pile_tops(was), _pile_tops(now)
+    kept = {zone for zone in before if old.get(zone) == new.get(zone)}
+    return frozenset(kept | {zone for zone, pile in obs.piles.items()
+                             if ".pile" in zone and not pile.held and (pile.top or pile.top_guess)})
 
 
 def _fewest_guess_conflicts(
@@ -1308,12 +1324,12 @@ def _missed_piles(state: ZenuwenState, obs: Observation, only: frozenset[str] | 
 def _never_read(live: LiveZenuwen) -> frozenset[str]:
     """The patience piles whose top card no view the referee took has read, or even guessed: a card
     nobody has seen since it was dealt or turned up (a far seat's index a few pixels high), not
-    learned, and no reading of the camera's there since (:func:`_seen_tops`)."""
+    learned, and no reading of the camera's there since (``LiveZenuwen.shown``)."""
     return frozenset(
         pile_zone(p, i)
         for p, seat in enumerate(live.state.seats)
         for i, pile in enumerate(seat.piles)
-        if pile.top is not None and is_unseen(pile.top) and pile_zone(p, i) not in live.seen_tops
+        if pile.top is not None and is_unseen(pile.top) and pile_zone(p, i) not in live.shown
     )
 
 
@@ -1611,7 +1627,10 @@ def _undecided(
     to a clearer one, judged from the certain position."""
     if unclear(obs):
         return replace(live, last=obs), [ambiguous]
-    kept = tuple((after, tuple(found)) for after, found in options if _concluded(live, after, found))
+    # each picture remembers the tops as this view shows them, as a view taken does (:func:`observe`)
+    kept = tuple((replace(after, seen_tops=_seen_tops(live.seen_tops, obs, live.state, after.state),
+                          shown=_shown(live.shown, obs, live.state, after.state)), tuple(found))
+                 for after, found in options if _concluded(live, after, found))
     if len(kept) != len(options) or len(kept) > MAX_UNDECIDED:
         return replace(live, last=obs), [ambiguous]
     return replace(live, last=obs, undecided=kept, waiting="a view that tells the move series apart"), [ambiguous]
@@ -1738,7 +1757,8 @@ def start(observation: Observation, rules: ZenuwenRules | None = None) -> LiveZe
         raise ValueError(f"cannot start: seen more often than {rules.deck_count} deck(s) hold: {', '.join(over)}")
     layout = Layout(tuple(seats), tuple(centre) if any(centre) else None)
     v = zenuwen.new_game(layout, rules, observation.t)
-    return LiveZenuwen(v.state, waiting=_waiting(v.state), reads=count_reads({}, observation), seen_tops=_seen_tops({}, observation))
+    return LiveZenuwen(v.state, waiting=_waiting(v.state), reads=count_reads({}, observation),
+                       seen_tops=_seen_tops({}, observation), shown=frozenset(_seen_tops({}, observation)))
 
 
 def _packets(state: ZenuwenState, t: float) -> tuple[ZenuwenState, list[tuple[Card, ...]]]:

@@ -440,6 +440,25 @@ def test_a_pile_the_camera_never_read_is_not_taken_for_played() -> None:
     assert judged >= 4
 
 
+def test_a_pile_read_once_stays_read_when_it_shows_nothing_for_a_while() -> None:
+    """What counts as never read: a top no view taken has read or guessed since it came to the top. A
+    far card read at the deal and then lost for a few views (a hand's shadow, a glare) was seen: its
+    pile showing nothing is news, judged as before (``seen_tops`` forgets it; ``shown`` does not)."""
+    truth = zenuwen.new_game(zenuwen.deal(3, 3)).state
+    lone = pile_zone(2, 0)
+    dealt = view(truth, 0.0)
+    unread = zenuwen_live.start(replace(dealt, piles={**dealt.piles, lone: SeenPile()}), ZenuwenRules(players=3))
+    assert lone in zenuwen_live._never_read(unread)
+    live = zenuwen_live.start(dealt, ZenuwenRules(players=3))
+    truth, _ = apply(truth, Turn(1.0))
+    obs = view(truth, 1.0)
+    live, f = zenuwen_live.observe(live, obs)
+    assert moves_of(f) == [("turn",)]
+    live, f = zenuwen_live.observe(live, replace(obs, t=1.5, piles={**obs.piles, lone: SeenPile()}))
+    assert lone not in live.seen_tops and lone in live.shown
+    assert lone not in zenuwen_live._never_read(live)
+
+
 def misread_far_card(seed: int) -> tuple[ZenuwenState, int, int, int, Card] | None:
     """A three-player deal after the turn with a play of p0 (pile ``i`` onto centre ``j``) and a far pile
     ``k`` of p2 (several cards) whose top, read as another suit of its rank, would fit under the
