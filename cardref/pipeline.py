@@ -193,9 +193,10 @@ class Pipeline(FrameLoop):
         self._weights = detector_weights
         self._replay = replay
         rules = referee.rules
-        layout = calibration.layout_for(referee.game, getattr(rules, "players", None), getattr(rules, "columns", None))
+        table = referee.follower.layout_game  # Double Solitaire is laid out as Klondike for two
+        layout = calibration.layout_for(table, getattr(rules, "players", None), getattr(rules, "columns", None))
         # Stress and Zenuwen publish zone by zone and some tables hold two decks: per-game defaults.
-        settings = TrackerSettings.for_game(referee.game, layout.players)
+        settings = TrackerSettings.for_game(table, layout.players)
         self.tracker = TableTracker(layout, calibration.homography(), settings)
         # whose hand reaches a centre pile first after a stress call: the camera's slaps (Stress S8)
         self.reach = ReachWatch(calibration.homography(), layout) if watch_slaps and "slap" in referee.follower.inputs else None

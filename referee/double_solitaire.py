@@ -40,6 +40,27 @@ class DoubleMove:
     def __str__(self) -> str:
         return f"player {self.player + 1}: {self.move}"
 
+    def to_json(self) -> dict[str, Any]:
+        return {"player": self.player, **self.move.to_json()}
+
+    @staticmethod
+    def from_json(obj: Any) -> "DoubleMove":
+        """A move line of Klondike's notation with its ``player`` (0 or 1); a shared foundation pile as
+        a source is ``f1`` .. ``f8``. Raises :class:`NotationError` if malformed."""
+        if not isinstance(obj, dict):
+            raise NotationError(f"a move must be a JSON object, got {obj!r}")
+        player = obj.get("player")
+        if isinstance(player, bool) or player not in (0, 1):
+            raise NotationError(f"a move needs a 'player': 0 or 1 (players count from 0), got {player!r}")
+        rest = {k: v for k, v in obj.items() if k != "player"}
+        src = rest.get("from")
+        if isinstance(src, str) and src[:1] == "f" and src[1:].isdigit():
+            if not 1 <= int(src[1:]) <= MAX_FOUNDATIONS:
+                raise NotationError(f"'from' names foundation piles f1..f{MAX_FOUNDATIONS}, got {src!r}")
+            move = Move.from_json({**rest, "from": "foundation:S"})
+            return DoubleMove(player, replace(move, src=src))
+        return DoubleMove(player, Move.from_json(rest))
+
 
 @dataclass(frozen=True, slots=True)
 class DoubleState:
@@ -51,6 +72,17 @@ class DoubleState:
 
     def cards_up(self, player: int) -> int:
         return sum(1 for pile in self.foundations for fc in pile if fc.owner == player)
+
+    def to_json(self) -> dict[str, Any]:
+        """A plain picture of the position, for logs and the web app: each player's layout as
+        Klondike's, the shared foundation piles (bottom to top, in the order they were started)."""
+        players = []
+        for p, layout in enumerate(self.layouts):
+            picture = layout.to_json()
+            picture.pop("foundations", None)
+            players.append({**picture, "cards_up": self.cards_up(p)})
+        return {"players": players, "foundations": [[fc.card.code for fc in pile] for pile in self.foundations],
+                "turn": self.turn + 1, "winner": None if self.winner is None else self.winner + 1}
 
     def returned_cards(self) -> tuple[tuple[Card, ...], tuple[Card, ...]]:
         """K17: at the end, foundation cards go back to their owners (told apart by their backs)."""

@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Callable, Mapping
 
-from . import klondike, klondike_live, stress, stress_live, zenuwen, zenuwen_live
+from . import double_live, klondike, klondike_live, stress, stress_live, zenuwen, zenuwen_live
 from .observation import Finding, Observation
 from .verdict import Event
 
@@ -48,6 +48,14 @@ class Follower:
     quick_calls: frozenset[str] = frozenset()
     """... for these calls only: a look that makes none of them is thrown away (Stress: the stress
     call, S8, from the two centre tops, while the playing hand still refills its row)."""
+    table: str = ""
+    """The zone template the game is laid out on, when not its own name (Double Solitaire: Klondike's
+    for two players, calibration/templates.py)."""
+
+    @property
+    def layout_game(self) -> str:
+        """The game whose zone template (calibration) this game is played on."""
+        return self.table or self.name
 
 
 FOLLOWERS: dict[str, Follower] = {
@@ -61,6 +69,17 @@ FOLLOWERS: dict[str, Follower] = {
         klondike_live.involved_cards,
         lambda rules: rules.spec(),
         observe_further=klondike_live.observe_further,
+    ),
+    "double_solitaire": Follower(
+        "double_solitaire",
+        double_live.DoubleRules.from_spec,
+        double_live.start,
+        double_live.observe,
+        double_live.public_state,
+        double_live.ending,
+        double_live.involved_cards,
+        double_live.rules_spec,
+        table="klondike",
     ),
     "stress": Follower(
         "stress",

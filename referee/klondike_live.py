@@ -281,12 +281,7 @@ def _learn(state: KlondikeState, bind: dict[Card, str]) -> KlondikeState:
     the position stays a full deck. Swapping one pair after another would go wrong when a revealed
     card is itself the placeholder of another revealed slot.
     """
-    swap = {placeholder: Card.parse(code) for placeholder, code in bind.items()}
-    arriving = set(swap.values())
-    leaving = set(swap)
-    spare = sorted(leaving - arriving, key=DECK.index)
-    displaced = sorted(arriving - leaving, key=DECK.index)
-    swap.update(zip(displaced, spare))
+    swap = swaps(bind)
     if all(k == v for k, v in swap.items()):
         return state
     return replace(
@@ -295,6 +290,19 @@ def _learn(state: KlondikeState, bind: dict[Card, str]) -> KlondikeState:
         stock=tuple(swap.get(c, c) for c in state.stock),
         waste=tuple(swap.get(c, c) for c in state.waste),
     )
+
+
+def swaps(bind: Mapping[Card, str]) -> dict[Card, Card]:
+    """Card -> the card that takes its place when ``bind`` (placeholder -> seen code) is learned: each
+    placeholder becomes its card, and the unseen cards that stood where those cards were take the
+    placeholders' old places (:func:`_learn`)."""
+    swap = {placeholder: Card.parse(code) for placeholder, code in bind.items()}
+    arriving = set(swap.values())
+    leaving = set(swap)
+    spare = sorted(leaving - arriving, key=DECK.index)
+    displaced = sorted(arriving - leaving, key=DECK.index)
+    swap.update(zip(displaced, spare))
+    return swap
 
 
 def _read(bind: dict[Card, str]) -> frozenset[Card]:

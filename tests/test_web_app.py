@@ -312,7 +312,12 @@ def test_control_actions_reach_the_pipeline_as_commands_and_viewers_as_session_m
 
 def test_games_on_offer_list_their_rule_options(local: TestClient) -> None:
     games = {g["game"]: g for g in local.get("/api/session/games").json()}
-    assert set(games) == {"klondike", "stress", "zenuwen"}
+    assert set(games) == {"klondike", "double_solitaire", "stress", "zenuwen"}
+    assert (games["double_solitaire"]["min_players"], games["double_solitaire"]["max_players"]) == (2, 2)
+    assert "draw" in [o["name"] for o in games["double_solitaire"]["options"]]
+    # the set-up page draws each game's zones: Double Solitaire is laid out on Klondike's for two
+    names = {z["name"] for z in local.get("/api/calibration/zones?game=double_solitaire").json()["layout"]["zones"]}
+    assert {"p1.tableau7", "p2.waste", "foundation8"} <= names
     assert "draw" in [o["name"] for o in games["klondike"]["options"]]
     assert games["zenuwen"]["max_players"] == 4
 

@@ -18,7 +18,7 @@ from typing import Any
 def register(subparsers: Any) -> None:
     p = subparsers.add_parser("analyze", help="referee a recorded video and write its game log")
     p.add_argument("video", help="a video file or a folder of images")
-    p.add_argument("--game", required=True, help="klondike, stress or zenuwen")
+    p.add_argument("--game", required=True, help="klondike, double_solitaire, stress or zenuwen")
     p.add_argument("--rules", default="", help="rule options key=value,... (RULES.md defaults)")
     p.add_argument("--calibration", required=True, help="CAL.json (docs/calibration-format.md)")
     p.add_argument("--out", required=True, help="where to write the game log (JSONL, docs/gamelog-format.md)")
@@ -47,8 +47,8 @@ def main(args: argparse.Namespace) -> int:
         follower = find_follower(args.game)
         rules = follower.rules_from_spec(args.rules)
         calibration = load_calibration(args.calibration)
-        if calibration.layout is not None and calibration.layout.game != args.game:
-            raise ValueError(f"{args.calibration} lays out {calibration.layout.game!r}, not {args.game!r}")
+        if calibration.layout is not None and calibration.layout.game != follower.layout_game:
+            raise ValueError(f"{args.calibration} lays out {calibration.layout.game!r}, not {follower.layout_game!r}")
     except (ValueError, OSError) as exc:
         print(f"cardref analyze: {exc}", file=sys.stderr)
         return 2

@@ -18,6 +18,12 @@ def _klondike(seed: int, args: argparse.Namespace) -> Any:
     return klondike.deal(seed, columns=args.columns or 7).to_json()
 
 
+def _double_solitaire(seed: int, args: argparse.Namespace) -> Any:
+    from ..replay_double import deal
+
+    return deal(seed)
+
+
 def _stress(seed: int, args: argparse.Namespace) -> Any:
     from ..replay_speed import deal_stress
 
@@ -32,6 +38,7 @@ def _zenuwen(seed: int, args: argparse.Namespace) -> Any:
 
 DEALERS: dict[str, Dealer] = {
     "klondike": _klondike,
+    "double_solitaire": _double_solitaire,
     "stress": _stress,
     "zenuwen": _zenuwen,
 }

@@ -18,6 +18,12 @@ def _klondike(spec: str, deal: Any, lines: Iterable[str], out: TextIO) -> int:
     return run(spec, deal, lines, out)
 
 
+def _double_solitaire(spec: str, deal: Any, lines: Iterable[str], out: TextIO) -> int:
+    from ..replay_double import run
+
+    return run(spec, deal, lines, out)
+
+
 def _stress(spec: str, deal: Any, lines: Iterable[str], out: TextIO) -> int:
     from ..replay_speed import run_stress
 
@@ -32,6 +38,7 @@ def _zenuwen(spec: str, deal: Any, lines: Iterable[str], out: TextIO) -> int:
 
 GAMES: dict[str, Replay] = {
     "klondike": _klondike,
+    "double_solitaire": _double_solitaire,
     "stress": _stress,
     "zenuwen": _zenuwen,
 }

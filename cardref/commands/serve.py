@@ -32,7 +32,8 @@ def register(subparsers: Any) -> None:
                    help="referee a real table seen by: a webcam index (0), a stream URL, 'phone' (the /phone page) or a video file")
     p.add_argument("--camera-size", default=None, metavar="WxH",
                    help="the frame size a webcam is asked for (default 1920x1080: far cards need the pixels)")
-    p.add_argument("--game", default="klondike", choices=("klondike", "stress", "zenuwen"), help="with --camera: the first game")
+    p.add_argument("--game", default="klondike", choices=("klondike", "double_solitaire", "stress", "zenuwen"),
+                   help="with --camera: the first game")
     p.add_argument("--rules", default="", help="with --camera: its rule options, e.g. draw=1,passes=3 (RULES.md)")
     p.add_argument("--players", default=None, metavar="N|NAMES",
                    help="with --camera: how many players, or their names from seat 1 on (Ann,Bob,Cor); default: the game's fewest")

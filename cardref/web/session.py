@@ -15,7 +15,8 @@ from referee.options import OptionError, describe_options
 from .hub import Command, Hub
 
 GAMES: dict[str, dict[str, Any]] = {
-    "klondike": {"title": "Klondike", "players": (1, 2), "rules": "referee.klondike:KlondikeRules"},
+    "klondike": {"title": "Klondike", "players": (1, 1), "rules": "referee.klondike:KlondikeRules"},
+    "double_solitaire": {"title": "Double Solitaire", "players": (2, 2), "rules": "referee.double_live:DoubleRules"},
     "stress": {"title": "Stress", "players": (2, 2), "rules": "referee.stress:StressRules"},
     "zenuwen": {"title": "Zenuwen", "players": (2, 4), "rules": "referee.zenuwen:ZenuwenRules"},
 }
@@ -55,7 +56,7 @@ class TableSetup(BaseModel):
 
     model_config = ConfigDict(extra="forbid", title="table set-up")
 
-    game: Literal["klondike", "stress", "zenuwen"] = Field(default="klondike", title="game")
+    game: Literal["klondike", "double_solitaire", "stress", "zenuwen"] = Field(default="klondike", title="game")
     rules: str = Field(default="", max_length=400, title="rule options",
                        description="key=value,... as RULES.md names them, e.g. draw=1,passes=3")
     players: list[PlayerSeat] = Field(default_factory=lambda: [PlayerSeat(name="Player 1", seat=1)],

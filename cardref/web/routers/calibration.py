@@ -138,7 +138,7 @@ def calibrate_points(body: CornersIn, svc: Services = Depends(get_services)) -> 
 
 @router.get("/zones", summary="A game's zone template, in table mm and (once calibrated) picture pixels")
 def zones(
-    game: Literal["klondike", "stress", "zenuwen"] = Query("klondike"),
+    game: Literal["klondike", "double_solitaire", "stress", "zenuwen"] = Query("klondike"),
     players: int | None = Query(None, ge=1, le=4),
     columns: Literal[7, 8] = Query(7),
     width: int | None = Query(None, ge=1, le=20000, description="picture width to draw on (default: calibration size)"),
@@ -148,8 +148,12 @@ def zones(
     from calibration.store import CalibrationFile
     from calibration.templates import template, template_size
 
+    from referee.followers import find_follower
+
+    follower = find_follower(game)
     try:
-        layout = template(game, players, columns)
+        # a game that fixes its player count (Double Solitaire: two) needs no ``players``
+        layout = template(follower.layout_game, players or getattr(follower.rules_from_spec(""), "players", None), columns)
     except ValueError as exc:
         raise HTTPException(422, str(exc)) from None
     out: dict[str, Any] = {"layout": layout.to_json(), "size_mm": list(template_size(layout)), "zones_px": None}

@@ -162,6 +162,37 @@ const CR = (() => {
     box.appendChild(tab);
   }
 
+  function drawDouble(box, s, players, hl) {
+    // Double Solitaire (K17): each player's Klondike layout, the shared foundations between them
+    const seat = (p, i) => {
+      const sd = el("div", "seat");
+      const turn = s.turn === i + 1 ? " · to move" : "";
+      sd.appendChild(el("h3", null, `${players[i] || `Player ${i + 1}`} · ${p.cards_up || 0} up${turn}`));
+      const top = el("div", "line");
+      const stockN = asDown(p.stock);
+      top.appendChild(pileEl(stockN ? 1 : 0, [], { label: "stock", count: stockN }));
+      const waste = p.waste || [];
+      top.appendChild(pileEl(0, waste.slice(-3), { dx: Math.round(cardW() * 0.33), label: "waste", count: waste.length, hl }));
+      sd.appendChild(top);
+      const tab = el("div", "line");
+      (p.tableau || []).forEach((c, j) => {
+        tab.appendChild(pileEl(asDown(c.down), c.up || [], { dy: Math.round(cardH() * 0.3), label: `t${j + 1}`, hl }));
+      });
+      sd.appendChild(tab);
+      return sd;
+    };
+    const seats = s.players || [];
+    if (seats[1]) box.appendChild(seat(seats[1], 1));
+    const found = el("div", "line");
+    found.appendChild(el("div", "label", "foundations"));
+    (s.foundations || []).forEach((pile, k) => {
+      const cards = asList(pile);
+      found.appendChild(pileEl(0, cards.slice(-1), { label: `f${k + 1}`, count: cards.length, hl }));
+    });
+    box.appendChild(found);
+    if (seats[0]) box.appendChild(seat(seats[0], 0));
+  }
+
   function drawSeats(box, s, players, hl, game) {
     (s.players || []).forEach((seat, i) => {
       const sd = el("div", "seat");
@@ -199,6 +230,7 @@ const CR = (() => {
     const game = msg.game || "klondike";
     const s = msg.state;
     if (Array.isArray(s.tableau)) drawKlondike(box, s, hl);
+    else if (Array.isArray(s.players) && s.players.length && Array.isArray(s.players[0].tableau)) drawDouble(box, s, msg.players || [], hl);
     else if (Array.isArray(s.players)) drawSeats(box, s, msg.players || [], hl, game);
     else box.appendChild(el("pre", "raw", JSON.stringify(s, null, 1)));  // a game the pages cannot draw yet
   }

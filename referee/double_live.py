@@ -1,0 +1,426 @@
+"""Following a real Double Solitaire game (RULES.md K17) from the camera's steady views.
+
+Each player's own layout (columns, stock, waste) is matched against the zones of that player's seat
+(``p1.tableau3``, ``p2.waste``...) exactly as one Klondike table is (:mod:`referee.klondike_live`: the
+same placeholders for cards nobody has read, learned where the camera reads them); the eight shared
+foundation piles (``foundation1`` .. ``foundation8``) are matched by their tops, whatever zone a pile
+was started in (the engine numbers them in the order they were started).
+
+A view the position does not show is explained by one move of either player: every move a hand could
+make (rules ignored) whose table looks like the view. A legal one is the move; when only a move
+against the rules fits, that is the illegal move (K4-K10 from the Klondike engine, K7 on the shared
+piles, K17 for a move out of turn or a card taken off a foundation that the other player put there),
+and the referee waits for it to be taken back. A move whose cards are not read where they lie is
+judged once a view reads them. Who moves first is whoever does: the turn is set by the first move.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field, replace
+from typing import Any, Iterator
+
+from . import double_solitaire, klondike
+from .cards import Card
+from .double_solitaire import MAX_FOUNDATIONS, PLAYERS, DoubleMove, DoubleState, FoundationCard
+from .klondike import KlondikeRules, KlondikeState, Move, _parse_passes
+from .klondike_live import _match, _read, _view, swaps
+from .klondike_live import expected_observation as expected_layout
+from .klondike_live import start as start_layout
+from .observation import Finding, Observation, SeenPile
+from .options import int_choice, option, parse_bool, parse_options, to_spec
+from .verdict import Event, Legal
+
+FOUNDATION_ZONES = tuple(f"foundation{i + 1}" for i in range(MAX_FOUNDATIONS))
+
+
+def seat_prefix(player: int) -> str:
+    return f"p{player + 1}."
+
+
+@dataclass(frozen=True, slots=True)
+class DoubleRules:
+    """Double Solitaire's options: the Klondike ones that apply to each player's own layout, with their
+    defaults (RULES.md K17 names no others); seven columns, no score (the first to play all 52 cards up
+    wins)."""
+
+    draw: int = option(3, int_choice(1, 3), "K9: cards turned from the stock at a time (1 or 3)")
+    passes: int | None = option(None, _parse_passes, "K10: passes through the stock: unlimited, 3 or 1")
+    foundation_to_tableau: bool = option(True, parse_bool, "K11: own cards may come back from a foundation")
+    partial_runs: bool = option(True, parse_bool, "K5: any lower part of a run may be lifted")
+
+    @classmethod
+    def from_spec(cls, spec: str = "") -> "DoubleRules":
+        """``"draw=1,passes=3"``; unknown keys or values raise :class:`~referee.options.OptionError`."""
+        return cls(**parse_options(cls, spec))
+
+    @property
+    def klondike(self) -> KlondikeRules:
+        """Each player's layout's rules, as the engine judges them."""
+        return KlondikeRules.make(draw=self.draw, passes=self.passes, foundation_to_tableau=self.foundation_to_tableau,
+                                  partial_runs=self.partial_runs, scoring="none")
+
+    @property
+    def players(self) -> int:
+        return PLAYERS
+
+    @property
+    def columns(self) -> int:
+        return 7
+
+    def spec(self) -> str:
+        return to_spec(self).replace("passes=None", "passes=unlimited")
+
+
+@dataclass(frozen=True, slots=True)
+class LiveDouble:
+    """The referee's running picture of a real Double Solitaire game."""
+
+    state: DoubleState
+    known: tuple[frozenset[Card], frozenset[Card]]
+    """Per player: the cards of that player's deck read so far (the rest are placeholders)."""
+    started: bool = False
+    """Has anyone moved yet? Until then the turn is whoever moves first."""
+    pending: DoubleMove | None = None
+    pending_state: DoubleState | None = field(default=None, compare=False)
+    """The table the illegal move left, to tell "still there" from "taken back"."""
+    moves: int = 0
+
+
+def seat_view(obs: Observation, player: int) -> Observation:
+    """The player's own zones with the seat prefix taken off, as one Klondike table's."""
+    prefix = seat_prefix(player)
+    return Observation(obs.t, {z[len(prefix):]: p for z, p in obs.piles.items() if z.startswith(prefix)}, obs.frame)
+
+
+def start(observation: Observation, rules: DoubleRules | None = None) -> LiveDouble:
+    """A new game from the first steady view of both fresh deals (each as Klondike's, K2), no card on
+    the shared foundations."""
+    rules = rules or DoubleRules()
+    layouts = []
+    for p in range(PLAYERS):
+        try:
+            layouts.append(start_layout(seat_view(observation, p), rules.klondike))
+        except ValueError as exc:
+            raise ValueError(f"player {p + 1}: {exc}") from None
+    if any(pile.cards for z in FOUNDATION_ZONES if (pile := observation.piles.get(z)) is not None):
+        raise ValueError("cannot start: the shared foundations must be empty")
+    state = DoubleState(rules.klondike, (layouts[0].state, layouts[1].state))
+    return LiveDouble(state, (layouts[0].known, layouts[1].known))
+
+
+def expected_observation(state: DoubleState, t: float = 0.0) -> Observation:
+    """The observation a perfect camera would publish for ``state`` (tests use it): each player's
+    layout under the seat's prefix, the shared piles' tops in the zones in the order they were started."""
+    piles: dict[str, SeenPile] = {}
+    for p, layout in enumerate(state.layouts):
+        own = expected_layout(layout, t, layout.rules.draw)
+        piles.update({seat_prefix(p) + z: pile for z, pile in own.piles.items() if not z.startswith("foundation")})
+    for k, zone in enumerate(FOUNDATION_ZONES):
+        piles[zone] = SeenPile((state.foundations[k][-1].card.code,) if k < len(state.foundations) else ())
+    return Observation(t, piles)
+
+
+# --- matching ----------------------------------------------------------------------------------------
+
+
+Binds = tuple[dict[Card, str], dict[Card, str]]
+
+
+def _match_foundations(state: DoubleState, obs: Observation, known: tuple[frozenset[Card], ...]) -> Binds | None:
+    """What the shared foundations' tops reveal (per owner: placeholder -> code), or None if they do not
+    show the position's tops (as many piles; the same cards, in any zones)."""
+    binds: Binds = ({}, {})
+    zones = [obs.piles.get(z) for z in FOUNDATION_ZONES]
+    if any(z is not None and z.held for z in zones):
+        return binds
+    seen = [z.top for z in zones if z is not None and z.cards]
+    tops = [pile[-1] for pile in state.foundations]
+    if len(seen) != len(tops):
+        return None
+    want = Counter(fc.card.code for fc in tops if fc.card in known[fc.owner])
+    unread = [fc for fc in tops if fc.card not in known[fc.owner]]  # played up before anyone read it
+    for code in seen:
+        if code is None:
+            continue
+        if want[code] > 0:
+            want[code] -= 1
+        elif unread and Card.parse(code) not in known[unread[0].owner]:
+            fc = unread.pop(0)
+            binds[fc.owner][fc.card] = code
+        else:
+            return None
+    return binds
+
+
+def match(state: DoubleState, obs: Observation, known: tuple[frozenset[Card], ...]) -> Binds | None:
+    """The placeholders the view reveals, per player, or None if it does not show the position."""
+    found = _match_foundations(state, obs, known)
+    if found is None:
+        return None
+    binds: Binds = ({}, {})
+    for p in range(PLAYERS):
+        own = _match(_view(state.layouts[p]), seat_view(obs, p), known[p])
+        if own is None:
+            return None
+        merged = {**own}
+        for card, code in found[p].items():
+            if merged.get(card, code) != code:
+                return None
+            merged[card] = code
+        if len(set(merged.values())) != len(merged):
+            return None
+        binds[p].update(merged)
+    return binds
+
+
+def learn(state: DoubleState, binds: Binds) -> DoubleState:
+    """Each revealed card put where its placeholder stood (in the player's layout and on the shared
+    foundations), as :func:`referee.klondike_live._learn` does for one table."""
+    layouts = list(state.layouts)
+    owner_swaps = []
+    for p in range(PLAYERS):
+        swap = swaps(binds[p])
+        owner_swaps.append(swap)
+        if swap:
+            s = layouts[p]
+            layouts[p] = replace(
+                s,
+                tableau=tuple(tuple(swap.get(c, c) for c in pile) for pile in s.tableau),
+                stock=tuple(swap.get(c, c) for c in s.stock),
+                waste=tuple(swap.get(c, c) for c in s.waste),
+            )
+    foundations = tuple(
+        tuple(FoundationCard(owner_swaps[fc.owner].get(fc.card, fc.card), fc.owner) for fc in pile) for pile in state.foundations
+    )
+    return replace(state, layouts=(layouts[0], layouts[1]), foundations=foundations)
+
+
+def _known_after(known: tuple[frozenset[Card], ...], binds: Binds) -> tuple[frozenset[Card], frozenset[Card]]:
+    return known[0] | _read(binds[0]), known[1] | _read(binds[1])
+
+
+# --- what a hand could do --------------------------------------------------------------------------
+
+
+def _take(layout: KlondikeState, src: str, count: int) -> tuple[KlondikeState, tuple[Card, ...]] | None:
+    """The layout with ``count`` cards lifted from ``src`` (``waste`` or ``tN``; a column's card beneath
+    turned up), and the cards lifted; None if they are not there face up."""
+    if src == "waste":
+        return (replace(layout, waste=layout.waste[:-1]), layout.waste[-1:]) if layout.waste and count == 1 else None
+    i = int(src[1:]) - 1
+    pile, hidden = layout.tableau[i], layout.hidden[i]
+    if count > len(pile) - hidden:
+        return None
+    rest = pile[:-count]
+    turned = hidden - 1 if hidden and len(rest) == hidden else hidden
+    return replace(layout, tableau=_set(layout.tableau, i, rest), hidden=_set(layout.hidden, i, turned)), pile[-count:]
+
+
+def _set(seq: tuple[Any, ...], i: int, value: Any) -> tuple[Any, ...]:
+    return seq[:i] + (value,) + seq[i + 1:]
+
+
+def _with_layout(state: DoubleState, player: int, layout: KlondikeState) -> DoubleState:
+    layouts = (layout, state.layouts[1]) if player == 0 else (state.layouts[0], layout)
+    return replace(state, layouts=layouts)
+
+
+def physical_moves(state: DoubleState, player: int) -> Iterator[tuple[Move, DoubleState]]:
+    """Every move ``player``'s hand could make, rules ignored, with the table it would leave: a draw or a
+    redeal; a card or run from the waste, a column or a foundation top onto a column of the player's;
+    a single card onto a shared foundation pile or into a new one. Named as the engine names them
+    (a foundation source ``fK`` by its pile, a foundation destination ``foundation``)."""
+    layout = state.layouts[player]
+    for move in (Move.draw(), Move.recycle()):
+        verdict = klondike.apply(layout, move)
+        if isinstance(verdict, Legal):
+            yield move, _with_layout(state, player, verdict.state)
+    columns = len(layout.tableau)
+    sources: list[tuple[str, int]] = [("waste", 1)]
+    sources += [(f"t{i + 1}", n) for i in range(columns) for n in range(1, len(layout.tableau[i]) - layout.hidden[i] + 1)]
+    for src, count in sources:
+        taken = _take(layout, src, count)
+        if taken is None:
+            continue
+        lifted, cards = taken
+        for j in range(columns):
+            if src != f"t{j + 1}":
+                dst = replace(lifted, tableau=_set(lifted.tableau, j, lifted.tableau[j] + cards))
+                yield Move.move(src, f"t{j + 1}", count), _with_layout(state, player, dst)
+        if count == 1:
+            up = FoundationCard(cards[0], player)
+            after = _with_layout(state, player, lifted)
+            for k, pile in enumerate(state.foundations):
+                yield Move.move(src, "foundation"), replace(after, foundations=_set(state.foundations, k, pile + (up,)))
+            if len(state.foundations) < MAX_FOUNDATIONS:
+                yield Move.move(src, "foundation"), replace(after, foundations=state.foundations + ((up,),))
+    for k, pile in enumerate(state.foundations):
+        rest = state.foundations[:k] + ((pile[:-1],) if len(pile) > 1 else ()) + state.foundations[k + 1:]
+        for j in range(columns):
+            dst = replace(layout, tableau=_set(layout.tableau, j, layout.tableau[j] + (pile[-1].card,)))
+            yield Move.move(f"f{k + 1}", f"t{j + 1}"), replace(_with_layout(state, player, dst), foundations=rest)
+
+
+def _involved(state: DoubleState, player: int, move: Move) -> list[Card]:
+    """The cards a move's verdict rests on, with their owners' layouts: the moved card (the bottom of
+    a run) and the card it lands on (a column's top; a foundation move is judged by the moved card's
+    own suit and rank against every pile)."""
+    layout = state.layouts[player]
+    out: list[Card] = []
+    if move.op != "move":
+        return out
+    if move.src == "waste" and layout.waste:
+        out.append(layout.waste[-1])
+    elif move.src.startswith("t"):
+        pile = layout.tableau[int(move.src[1:]) - 1]
+        out.extend(pile[len(pile) - move.count:][:1])
+    elif move.src.startswith("f"):
+        out.append(state.foundations[int(move.src[1:]) - 1][-1].card)
+    if move.dst.startswith("t"):
+        pile = layout.tableau[int(move.dst[1:]) - 1]
+        out.extend(pile[-1:])
+    return out
+
+
+def _unread(state: DoubleState, table: DoubleState, player: int, move: Move, known: tuple[frozenset[Card], ...]) -> bool:
+    """Does the move's verdict rest on a card nobody has read (a placeholder)? A draw's does on the
+    card it turns (``table``: the table after it): whether it can be placed says whose turn is next."""
+    if move.op == "draw":
+        waste = table.layouts[player].waste
+        return bool(waste) and waste[-1] not in known[player]
+    cards = _involved(state, player, move)
+    if move.op == "move" and move.src.startswith("f"):
+        top = state.foundations[int(move.src[1:]) - 1][-1]
+        return top.card not in known[top.owner] or any(c not in known[player] for c in cards[1:])
+    return any(c not in known[player] for c in cards)
+
+
+# --- the referee's step ------------------------------------------------------------------------------
+
+
+def observe(live: LiveDouble, obs: Observation) -> tuple[LiveDouble, list[Finding]]:
+    """Judge one steady view: the new running picture and what was concluded."""
+    t, frame = max(obs.t, _time(live.state)), obs.frame
+    binds = match(live.state, obs, live.known)
+    if binds is not None:
+        after = replace(live, state=learn(live.state, binds), known=_known_after(live.known, binds),
+                        pending=None, pending_state=None)
+        if live.pending is not None:
+            return after, [Finding("taken_back", t, move=live.pending, frame=frame)]
+        return after, []
+    if live.pending_state is not None and match(live.pending_state, obs, live.known) is not None:
+        return live, []  # the illegal move is still on the table: said once already
+    if live.pending is not None:
+        return live, [Finding("unrecognised", t, frame=frame, detail=f"waiting for {live.pending} to be taken back")]
+    movers = (live.state.turn, 1 - live.state.turn) if live.started else (0, 1)
+    legal: list[tuple[LiveDouble, list[Finding]]] = []
+    illegal: list[tuple[LiveDouble, list[Finding]]] = []
+    unread: list[DoubleMove] = []
+    for player in movers:
+        for move, table in physical_moves(live.state, player):
+            binds = match(table, obs, live.known)
+            if binds is None:
+                continue
+            known = _known_after(live.known, binds)
+            before = learn(live.state, binds)
+            dmove = DoubleMove(player, replace(move, t=t))
+            if _unread(before, learn(table, binds), player, move, known):
+                unread.append(dmove)
+                continue
+            state = before if live.started else replace(before, turn=player)
+            verdict = double_solitaire.apply(state, dmove)
+            if isinstance(verdict, Legal):
+                after = LiveDouble(verdict.state, known, True, moves=live.moves + 1)
+                legal.append((after, [Finding("move", t, move=dmove, verdict=verdict, frame=frame)]))
+            else:
+                waiting = replace(live, state=before, known=known, pending=dmove, pending_state=learn(table, binds))
+                illegal.append((waiting, [Finding("illegal", t, move=dmove, rule=verdict.rule, reason=verdict.reason, frame=frame)]))
+    if legal:
+        ends = {(a.state.layouts, _tops(a.state)) for a, _ in legal}
+        if len(ends) == 1:
+            return legal[0]
+        names = "; ".join(sorted({str(f[0].move) for _, f in legal}))
+        return live, [Finding("ambiguous", t, frame=frame, detail=f"several moves fit: {names}")]
+    if unread:
+        names = "; ".join(sorted({str(m) for m in unread}))
+        return live, [Finding("ambiguous", t, frame=frame, detail=f"{names}: its card is not read yet, waiting for a clearer view")]
+    if illegal:
+        return illegal[0]
+    return live, [Finding("unrecognised", t, frame=frame, detail=_difference(live.state, obs))]
+
+
+def _tops(state: DoubleState) -> tuple[str, ...]:
+    return tuple(sorted(pile[-1].card.code for pile in state.foundations))
+
+
+def _time(state: DoubleState) -> float:
+    return max(layout.time for layout in state.layouts)
+
+
+def _difference(state: DoubleState, obs: Observation) -> str:
+    """Which zones do not look as the position says, for the unrecognised-change report."""
+    out = []
+    for p in range(PLAYERS):
+        view = _view(state.layouts[p])
+        seat = seat_view(obs, p)
+        for i, (backs, up) in enumerate(view.tableau):
+            pile = seat.piles.get(f"tableau{i + 1}", SeenPile())
+            if not pile.held and (len(pile.cards) != len(up) or any(s is not None and s != c.code for s, c in zip(pile.cards, up))):
+                out.append(f"{seat_prefix(p)}tableau{i + 1} shows [{' '.join(c or '?' for c in pile.cards)}]")
+        waste = seat.piles.get("waste", SeenPile())
+        top = view.waste[-1].code if view.waste else None
+        if not waste.held and waste.top != top:
+            out.append(f"{seat_prefix(p)}waste shows {waste.top or 'nothing'}")
+    seen = sorted(f.top or "?" for z in FOUNDATION_ZONES if (f := obs.piles.get(z)) is not None and f.cards)
+    if seen != list(_tops(state)):
+        out.append(f"foundations show {' '.join(seen) or 'nothing'}")
+    return "; ".join(out) or "the view does not fit the position"
+
+
+# --- for the screens and the log -----------------------------------------------------------------------
+
+
+def public_state(live: LiveDouble) -> dict[str, object]:
+    """The position as the players may see it: both layouts (unread cards as ``None``), the shared
+    foundations' tops, whose turn it is, cards played up, the winner."""
+    state = live.state
+    players = []
+    for p, layout in enumerate(state.layouts):
+        known = live.known[p]
+        players.append({
+            "tableau": [{"down": h, "up": [c.code if c in known else None for c in pile[h:]]}
+                        for pile, h in zip(layout.tableau, layout.hidden)],
+            "stock": len(layout.stock),
+            "waste": [c.code if c in known else None for c in layout.waste],
+            "cards_up": state.cards_up(p),
+        })
+    return {
+        "players": players,
+        "foundations": [[fc.card.code if fc.card in live.known[fc.owner] else None for fc in pile] for pile in state.foundations],
+        "turn": state.turn + 1 if live.started else None,
+        "winner": None if state.winner is None else state.winner + 1,
+        "cards_left": [52 - state.cards_up(p) for p in range(PLAYERS)],
+        "moves": live.moves,
+        "waiting_for_take_back": None if live.pending is None else str(live.pending),
+    }
+
+
+def ending(live: LiveDouble, t: float) -> tuple[str, Event] | None:
+    """K17: over when a player has played all 52 own cards up."""
+    winner = live.state.winner
+    if winner is None:
+        return None
+    return "won", Event("won", t=t, player=winner, detail=f"player {winner + 1} has played all 52 cards")
+
+
+def involved_cards(live: LiveDouble, finding: Finding) -> list[str]:
+    """The cards an illegal move involves (the moved card and what it landed on), for the big screen."""
+    move = finding.move
+    if not isinstance(move, DoubleMove):
+        return []
+    return [c.code for c in _involved(live.state, move.player, move.move) if c in live.known[move.player]]
+
+
+def rules_spec(rules: DoubleRules) -> str:
+    return rules.spec()

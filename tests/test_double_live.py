@@ -1,0 +1,216 @@
+"""Double Solitaire (K17) followed from table states: scripted games through the live referee, with
+unread cards, moves against the rules and take-backs, and through the app's LiveReferee and game log."""
+
+from __future__ import annotations
+
+import pathlib
+import random
+from dataclasses import replace
+
+import pytest
+
+from cardref.gamelog.store import GameStore
+from cardref.live import LiveReferee
+from referee import double_live as dl
+from referee import double_solitaire as ds
+from referee.double_solitaire import DoubleMove, DoubleState
+from referee.klondike import Move
+from referee.observation import Finding, Observation, SeenPile
+from referee.verdict import Illegal
+from vision.table_state import PileState, SeenCard, TableState
+
+
+def unread_some(obs: Observation, rng: random.Random, share: float) -> Observation:
+    """The view with one card of some piles seen but not read (glare, a small index)."""
+    piles = {}
+    for zone, pile in obs.piles.items():
+        if pile.cards and rng.random() < share:
+            cards = list(pile.cards)
+            cards[rng.randrange(len(cards))] = None
+            pile = replace(pile, cards=tuple(cards))
+        piles[zone] = pile
+    return replace(obs, piles=piles)
+
+
+def same(found: DoubleMove, made: DoubleMove) -> bool:
+    a, b = found.move, made.move
+    return (found.player, a.op, a.src, a.dst, a.count) == (made.player, b.op, b.src, b.dst, b.count)
+
+
+def random_game(seed: int, moves: int) -> tuple[dl.LiveDouble, DoubleState, random.Random, float]:
+    """A dealt game followed for ``moves`` random legal moves from perfect views."""
+    rng = random.Random(seed)
+    truth = ds.new_game(ds.deal(seed))
+    live = dl.start(dl.expected_observation(truth, 0.0))
+    t = 0.0
+    for _ in range(moves):
+        options = list(ds.legal_moves(truth))
+        if not options:
+            break
+        made = rng.choice(options)
+        t += 1.0
+        truth = ds.apply(truth, DoubleMove(made.player, replace(made.move, t=t))).state
+        live, found = dl.observe(live, dl.expected_observation(truth, t))
+        assert [f.kind for f in found] == ["move"] and same(found[0].move, made), found
+    return live, truth, rng, t
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3, 4])
+def test_a_game_is_followed_move_by_move_through_unread_cards(seed: int) -> None:
+    """Random legal games of both players, each move seen in two views with cards not read (a draw's
+    card among them: whether it can be placed says whose turn is next), then a clear one: every move is
+    found once, in order, and none is invented."""
+    rng = random.Random(seed)
+    truth = ds.new_game(ds.deal(seed))
+    live = dl.start(dl.expected_observation(truth, 0.0))
+    t, made_moves, found = 0.0, [], []
+    for _ in range(120):
+        options = list(ds.legal_moves(truth))
+        if not options:
+            break
+        made = rng.choice(options)
+        t += 1.0
+        truth = ds.apply(truth, DoubleMove(made.player, replace(made.move, t=t))).state
+        made_moves.append(made)
+        views = [unread_some(dl.expected_observation(truth, t + 0.1 * k), rng, 0.2) for k in range(2)]
+        for obs in views + [dl.expected_observation(truth, t + 0.3)]:
+            live, findings = dl.observe(live, obs)
+            assert all(f.kind in ("move", "ambiguous") for f in findings), findings
+            found += [f.move for f in findings if f.kind == "move"]
+    assert len(found) == len(made_moves) and all(same(f, m) for f, m in zip(found, made_moves))
+    assert live.state.turn == truth.turn and live.state.foundations == truth.foundations
+    assert {p["cards_up"] for p in dl.public_state(live)["players"]} == {truth.cards_up(0), truth.cards_up(1)}  # type: ignore[index, union-attr]
+
+
+def test_moves_against_the_rules_are_named_and_their_take_back_seen() -> None:
+    """Every kind of wrong move a hand can make, each after a random stretch of play: red on red (K4),
+    a card on a foundation it does not follow (K7), a non-king in an empty column (K8), a move out of
+    turn or a foundation card of the other player's taken back (K17). The verdict names the rule, the
+    view that still shows it says nothing more, and the table put back is a take-back."""
+    rules_seen: set[str] = set()
+    for seed in range(1, 30):
+        live, truth, rng, t = random_game(seed, random.Random(seed).randrange(5, 40))
+        wrong = [(p, move, table, v) for p in (0, 1) for move, table in dl.physical_moves(truth, p)
+                 if move.op == "move" and isinstance(v := ds.apply(truth, DoubleMove(p, move)), Illegal)]
+        player, move, table, verdict = rng.choice(wrong)
+        live, found = dl.observe(live, dl.expected_observation(table, t + 1))
+        assert [(f.kind, f.rule) for f in found] == [("illegal", verdict.rule)], (move, verdict, found)
+        assert found[0].move.player == player and (found[0].move.move.src, found[0].move.move.dst) == (move.src, move.dst)
+        assert dl.public_state(live)["waiting_for_take_back"] == str(found[0].move)
+        live, again = dl.observe(live, dl.expected_observation(table, t + 1.5))
+        assert again == []
+        live, back = dl.observe(live, dl.expected_observation(truth, t + 2))
+        assert [f.kind for f in back] == ["taken_back"] and live.pending is None
+        rules_seen.add(verdict.rule)
+    assert {"K4", "K7", "K17"} <= rules_seen
+
+
+def test_whoever_moves_first_has_the_turn_and_the_other_waits() -> None:
+    truth = ds.new_game(ds.deal(5))
+    live = dl.start(dl.expected_observation(truth, 0.0))
+    assert dl.public_state(live)["turn"] is None
+    second = replace(truth, turn=1)
+    first = next(m for m in ds.legal_moves(second) if m.move.op == "draw")
+    after = ds.apply(second, first).state
+    live, found = dl.observe(live, dl.expected_observation(after, 1.0))
+    assert [f.kind for f in found] == ["move"] and found[0].move.player == 1
+    if after.turn == 1:  # the drawn card could be placed: player 2 goes on, and player 1 may not draw
+        out_of_turn = ds.apply(replace(after, turn=0), DoubleMove(0, Move.draw())).state
+        live, found = dl.observe(live, dl.expected_observation(out_of_turn, 2.0))
+        assert [(f.kind, f.rule) for f in found] == [("illegal", "K17")]
+
+
+def test_a_card_not_read_where_it_lands_is_judged_once_it_is() -> None:
+    """A move whose card the view does not read (it could be any card, so any verdict would be a
+    guess) waits for a view that reads it."""
+    truth = ds.new_game(ds.deal(7))
+    live = dl.start(dl.expected_observation(truth, 0.0))
+    draw = DoubleMove(0, Move.draw(1.0))
+    after = ds.apply(truth, draw).state
+    clear = dl.expected_observation(after, 1.0)
+    waste = clear.piles["p1.waste"]
+    blind = replace(clear, piles={**clear.piles, "p1.waste": replace(waste, cards=waste.cards[:-1] + (None,))})
+    live, found = dl.observe(live, blind)
+    assert [f.kind for f in found] == ["ambiguous"] and "not read" in found[0].detail
+    live, found = dl.observe(live, replace(clear, t=1.2))
+    assert [f.kind for f in found] == ["move"] and same(found[0].move, draw)
+
+
+def test_the_game_starts_from_both_deals_and_empty_foundations() -> None:
+    truth = ds.new_game(ds.deal(3))
+    obs = dl.expected_observation(truth, 0.0)
+    live = dl.start(obs)
+    assert live.state.foundations == () and all(len(k) == 7 for k in live.known)
+    with pytest.raises(ValueError, match="player 2"):
+        dl.start(replace(obs, piles={z: p for z, p in obs.piles.items() if not z.startswith("p2.")}))
+    with pytest.raises(ValueError, match="foundations"):
+        dl.start(replace(obs, piles={**obs.piles, "foundation3": SeenPile(("AS",))}))
+    assert dl.DoubleRules.from_spec("draw=1").spec() == "draw=1,passes=unlimited,foundation_to_tableau=true,partial_runs=true"
+    with pytest.raises(ValueError, match="scoring"):
+        dl.DoubleRules.from_spec("scoring=vegas")
+
+
+def table_of(state: DoubleState, t: float, frame: int) -> TableState:
+    obs = dl.expected_observation(state, t)
+    return TableState(t, frame, {z: PileState(p.backs or 0, tuple(SeenCard(c or "?", 0.9) for c in p.cards)) for z, p in obs.piles.items()})
+
+
+def test_the_live_referee_follows_and_logs_a_double_solitaire_game(tmp_path: pathlib.Path) -> None:
+    """Through the app's side: the follower is registered, played on Klondike's two-player zones,
+    and its moves, illegal move and take-back are logged with positions the review page can draw."""
+    store = GameStore(tmp_path, fsync=False)
+    ref0 = LiveReferee("double_solitaire", "draw=1")
+    assert ref0.follower.layout_game == "klondike" and ref0.rules.players == 2
+    writer = store.new_game("double_solitaire", ref0.follower.rules_spec(ref0.rules), ["Ann", "Bob"], deal=None)
+    messages: list[dict[str, object]] = []
+    ref = LiveReferee("double_solitaire", ref0.rules, writer=writer, publish=messages.append)
+    rng = random.Random(11)
+    truth = ds.new_game(ds.deal(11), ref0.rules.klondike)
+    ref.feed(table_of(truth, 0.0, 0))
+    findings: list[Finding] = []
+    for i in range(1, 25):
+        made = rng.choice(list(ds.legal_moves(truth)))
+        truth = ds.apply(truth, DoubleMove(made.player, replace(made.move, t=float(i)))).state
+        findings += ref.feed(table_of(truth, float(i), i))
+    wrong = next((p, m, table) for p in (0, 1) for m, table in dl.physical_moves(truth, p)
+                 if m.op == "move" and m.dst.startswith("t") and isinstance(ds.apply(truth, DoubleMove(p, m)), Illegal))
+    findings += ref.feed(table_of(wrong[2], 30.0, 30))
+    findings += ref.feed(table_of(truth, 31.0, 31))
+    writer.close()
+    assert [f.kind for f in findings] == ["move"] * 24 + ["illegal", "taken_back"]
+    log = store.read(writer.id)
+    moves = [r for r in log.records if r.kind.value == "move"]
+    assert len(moves) == 24 and not log.errors
+    assert moves[-1].data["move"]["player"] in (0, 1) and len(moves[-1].data["state"]["players"]) == 2
+    states = [m for m in messages if m["type"] == "state"]
+    assert states and len(states[-1]["state"]["players"]) == 2  # type: ignore[index, arg-type]
+
+
+def test_a_double_solitaire_game_replays_from_the_command_line_format() -> None:
+    """``cardref referee double_solitaire``: two deals, moves with their player; verdicts line by line,
+    a malformed line reported and skipped, the standing at the end."""
+    import io
+    import json
+
+    from cardref.replay_double import deal, run
+
+    rng = random.Random(2)
+    state = ds.new_game(ds.deal(2))
+    lines, made = [], 0
+    for _ in range(40):
+        move = rng.choice(list(ds.legal_moves(state)))
+        state = ds.apply(state, move).state
+        lines.append(json.dumps(move.to_json()))
+        made += 1
+    wrong = next(DoubleMove(p, m) for p in (0, 1) for m, _ in dl.physical_moves(state, p)
+                 if m.op == "move" and isinstance(ds.apply(state, DoubleMove(p, m)), Illegal))
+    lines += ["{oops", json.dumps(wrong.to_json()), json.dumps({"op": "draw"})]
+    out = io.StringIO()
+    assert run("", deal(2), lines, out) == 1
+    got = [json.loads(x) for x in out.getvalue().splitlines()]
+    assert all(g["ok"] for g in got[:made])
+    assert "error" in got[made] and got[made + 1]["ok"] is False and got[made + 1]["rule"]
+    assert "player" in got[made + 2]["error"]
+    assert got[-1]["cards_up"] == [state.cards_up(0), state.cards_up(1)] and got[-1]["turn"] == state.turn
+    bad = io.StringIO()
+    assert run("", {"players": [deal(2)["players"][0]]}, [], bad) == 2 and "one Klondike deal per player" in bad.getvalue()
