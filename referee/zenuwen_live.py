@@ -1584,7 +1584,13 @@ def _in_view(pending: PendingIllegal, obs: Observation) -> bool:
     left = judged(obs, pile_zone(move.player, move.source))
     if _shows_still(left, pending.card) and seen.top_weak:
         return False  # its pile shows it still (a twin under it?), and it is read unsurely where it landed
-    return left is not None and (left.top is not None or not left.cards)
+    if left is None:
+        return False
+    # its pile shows another card, or nothing; or a card not read that the camera makes out as another
+    # one, where the card read surely where it landed (four players, seed 74 at 1920x1080: a 5C laid on
+    # a 3D against Z6, its pile's next card still face down and guessed 4D at 0.19, was unrecognised)
+    guessed_other = left.top_guess is not None and (pending.card is None or left.top_guess != pending.card.code)
+    return left.top is not None or not left.cards or (guessed_other and not seen.top_weak)
 
 
 def _conclude(
