@@ -436,6 +436,26 @@ def test_a_back_count_flickering_in_one_column_does_not_hold_the_table() -> None
     assert codes == ("9D", "8C") and backs == 2 and t < 36 / 30 + 0.6
 
 
+def test_a_court_card_taken_for_a_back_stays_the_face_up_card_it_was() -> None:
+    """Column 1 shows two backs and a KH; a hand lays a queen on it, and from then on neither card's
+    index is read, only the queen's faintly, and the KH's picture is boxed as a third back (penguins, draw 3,
+    seed 701: published as five backs and a faint 9C, where four backs and the KH lay). A column's
+    backs never grow under its face-up cards: the extra back is the KH, which stays published."""
+    layout = template("klondike", 1, 7)
+    tracker = TableTracker(layout, _flat(), TrackerSettings(image_motion=False))
+    backs = [_det("BACK", 40, 115), _det("BACK", 40, 130)]
+    king = [_det("KH", 20, 160), _det("KH", 60, 228)]
+    picture = [_det("BACK", 40, 200)]  # the court picture, below the KH's index
+    faint_queen = [_det("9C", 20, 182, 0.1)]
+    published = []
+    for i in range(150):
+        dets = backs + king if i < 40 else [] if i < 50 else backs + picture + faint_queen  # a hand lays the queen
+        state = tracker.update(i / 30, i, dets)
+        if state is not None:
+            published.append((state.piles["tableau1"].backs, state.piles["tableau1"].codes))
+    assert published == [(2, ("KH",))]
+
+
 def test_a_columns_backs_stay_counted_while_its_first_face_up_card_stays() -> None:
     """Column 1's two backs stop being found (a lamp turned up washes out their edges: simplistic, draw 3,
     seed 5 at 1280x720, three columns at 0 backs from 32 s on) while its 6S still lies on them. Backs

@@ -409,6 +409,19 @@ class StabilityFilter:
         new = sorted((k for k in present if k not in before), key=lambda k: (seen[k][0][2], seen[k][0][0]))
         return before + new
 
+    def _taken_for_backs(self, zone: str, pile: PileState, before: PileState) -> int:
+        """How many of a column's published first face-up cards, none of them read now, are counted as
+        backs beyond the published count (0 for other zones)."""
+        if zone not in self.keep_covered or pile.backs <= before.backs:
+            return 0
+        codes = set(pile.codes)
+        lost = 0
+        for c in before.cards:
+            if c.card in codes:
+                break
+            lost += 1
+        return min(lost, pile.backs - before.backs)
+
     def _hold_vanished(self, votes: dict[str, Vote], view: FrameView) -> dict[str, Vote]:
         """Hold a settled zone that lost published cards which did not settle anywhere else: while such a
         card is still seen somewhere (carried in a hand), or, when nothing new came on top in its place,
@@ -432,6 +445,19 @@ class StabilityFilter:
             before = self.published.piles.get(zone)
             if before is None:
                 continue
+            taken = self._taken_for_backs(zone, vote.pile, before)
+            if taken:
+                # a column's face-down cards never grow under its face-up ones (they are only ever turned
+                # up): its first face-up cards, no longer read, where as many more backs are counted, are
+                # those cards, their court pictures taken for backs (penguins, draw 3, seed 701: a KH
+                # counted as a fifth back once a QC lay on it, the column published as 5 backs and a 9C)
+                cards = tuple(replace(c, confidence=c.confidence / 2) for c in before.cards[:taken]) + vote.pile.cards
+                old_places = [self._places.get(zone, {}).get(c.card) for c in before.cards[:taken]]
+                places = (tuple(p for p in old_places if p is not None) + vote.places
+                          if None not in old_places and len(vote.places) == len(vote.pile.cards) else ())
+                out[zone] = vote = replace(vote, pile=replace(vote.pile, backs=vote.pile.backs - taken, cards=cards), places=places)
+                codes = vote.pile.codes
+                self._steady_since[zone] = first = (codes, first[1])
             if vote.pile.backs < before.backs and self.fanned[zone] and codes[:1] == before.codes[:1] != ():
                 # a fan's face-down cards lie under its first face-up card: while that card stays, so do
                 # they (counted from their edges, they are missed under a brighter lamp or on a white
