@@ -383,6 +383,8 @@ def observe(live: LiveKlondike, obs: Observation, pairs: bool = True) -> tuple[L
         after = replace(live, state=state, known=seen, pending=None, pending_view=None,
                         guessed=_guessed(live.guessed, bind, state, seen, obs), reads=count_reads(live.reads, obs))
         if live.pending is not None:
+            if _under_hand(live.pending, obs):
+                return live, []  # the piles the illegal move touched are not seen: nothing is taken back yet
             return after, [Finding("taken_back", t, move=live.pending, frame=frame, learned=learned)]
         if (back_on_waste and state.waste and state.waste[-1] in known) or _guessed_over(state, known, live.guessed, obs) or any(
                 live.guessed.get(p, code) != code for p, code in bind.items()):
@@ -400,6 +402,22 @@ def observe(live: LiveKlondike, obs: Observation, pairs: bool = True) -> tuple[L
     if live.pending_view is not None and _match(live.pending_view, obs, known, faint) is not None:
         return live, []  # still the same illegal move on the table: said once already
     return _explain(live, obs, pairs)
+
+
+def _under_hand(move: Move, obs: Observation) -> bool:
+    """Is a pile the move took a card from or laid one on held (a hand over it) in the view? Such a view
+    matches the position before the move whatever lies there: it shows no take-back (penguins, draw 3,
+    seed 702: an 8D laid on a 9H against K4, the hand still over both columns, was taken back at once
+    and called again half a second later)."""
+    zones = set()
+    for pile in (move.src, move.dst):
+        if pile.startswith("t"):
+            zones.add(tableau_zone(int(pile[1:]) - 1))
+        elif pile == "waste":
+            zones.add("waste")
+        elif pile.startswith("foundation"):
+            zones.update(FOUNDATION_ZONES)
+    return any((seen := obs.piles.get(z)) is not None and seen.held for z in zones)
 
 
 def _explain(live: LiveKlondike, obs: Observation, pairs: bool) -> tuple[LiveKlondike, list[Finding]]:

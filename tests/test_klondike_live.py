@@ -216,6 +216,11 @@ def test_an_illegal_move_is_named_then_taken_back() -> None:
     # seen again: said once only
     live, findings = klondike_live.observe(live, Observation(2.5, piles))
     assert findings == []
+    # a hand still over the two columns: the rest of the table is as before the move, but that is no
+    # take-back (penguins, draw 3, seed 702: taken back at once, then called again)
+    hand = {**before.piles, "tableau2": SeenPile(held=True), "tableau3": SeenPile(held=True)}
+    live, findings = klondike_live.observe(live, Observation(2.7, hand))
+    assert findings == [] and live.pending is not None
     live, findings = klondike_live.observe(live, replace(before, t=3.0))
     assert [f.kind for f in findings] == ["taken_back"]
     assert live.pending is None and live.moves == 0
