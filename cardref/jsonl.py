@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from typing import Any, Iterable, Iterator, TextIO
+from typing import Any, Callable, Iterable, Iterator, TextIO
 
 
 def dumps(obj: Any) -> str:
@@ -26,6 +26,26 @@ def read_lines(lines: Iterable[str]) -> Iterator[tuple[int, Any, str | None]]:
             yield number, json.loads(text), None
         except json.JSONDecodeError as exc:
             yield number, None, f"line {number}: not valid JSON ({exc.msg} at column {exc.colno})"
+
+
+def judge_lines(lines: Iterable[str], out: TextIO, judge: Callable[[Any], dict[str, Any]]) -> int:
+    """One output line per input line: ``judge(obj)`` for each JSON line (a ``ValueError`` it raises,
+    like a line that is not JSON, is written as ``{"ok": false, "error": "line N: ..."}`` and the line
+    skipped). Returns the exit code: 1 if any line was malformed, else 0."""
+    status = 0
+    for number, obj, error in read_lines(lines):
+        line: dict[str, Any] | None = None
+        if error is None:
+            try:
+                line = judge(obj)
+            except ValueError as exc:
+                error = f"line {number}: {exc}"
+        if line is None:
+            write_line(out, {"ok": False, "error": error})
+            status = 1
+            continue
+        write_line(out, line)
+    return status
 
 
 def load_json_file(path: str, what: str) -> Any:

@@ -10,7 +10,7 @@ from referee.double_live import DoubleRules
 from referee.double_solitaire import DoubleMove, DoubleState
 from referee.verdict import Illegal
 
-from .jsonl import read_lines, write_line
+from .jsonl import judge_lines, write_line
 
 
 def deal(seed: int) -> dict[str, Any]:
@@ -41,22 +41,16 @@ def run(spec: str, deal_json: Any, lines: Iterable[str], out: TextIO) -> int:
     except ValueError as exc:
         write_line(out, {"ok": False, "error": str(exc)})
         return 2
-    status = 0
-    for number, obj, error in read_lines(lines):
-        if error is None:
-            try:
-                move = DoubleMove.from_json(obj)
-                verdict = double_solitaire.apply(state, move)
-            except ValueError as exc:
-                error = f"line {number}: {exc}"
-        if error is not None:
-            write_line(out, {"ok": False, "error": error})
-            status = 1
-            continue
+
+    def judge(obj: Any) -> dict[str, Any]:
+        nonlocal state
+        move = DoubleMove.from_json(obj)
+        verdict = double_solitaire.apply(state, move)
         if isinstance(verdict, Illegal):
-            write_line(out, {"ok": False, "player": move.player, "rule": verdict.rule, "reason": verdict.reason})
-            continue
+            return {"ok": False, "player": move.player, "rule": verdict.rule, "reason": verdict.reason}
         state = verdict.state
-        write_line(out, {"ok": True, "player": move.player, **_standing(state), "events": [e.to_json() for e in verdict.events]})
+        return {"ok": True, "player": move.player, **_standing(state), "events": [e.to_json() for e in verdict.events]}
+
+    status = judge_lines(lines, out, judge)
     write_line(out, {"result": "playing" if state.winner is None else f"won by player {state.winner}", **_standing(state)})
     return status

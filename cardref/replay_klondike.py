@@ -9,7 +9,7 @@ from referee.klondike import KlondikeRules, Move
 from referee.options import parse_options
 from referee.verdict import Illegal
 
-from .jsonl import read_lines, write_line
+from .jsonl import judge_lines, write_line
 
 
 def verdict_json(verdict: klondike.Legal[klondike.KlondikeState] | Illegal, score: int) -> dict[str, Any]:
@@ -35,26 +35,19 @@ def run(spec: str, deal_json: Any, lines: Iterable[str], out: TextIO) -> int:
     except ValueError as exc:
         write_line(out, {"ok": False, "error": str(exc)})
         return 2
-    status = 0
-    for number, obj, error in read_lines(lines):
-        if error is None:
-            try:
-                move = Move.from_json(obj)
-                verdict = klondike.apply(state, move)
-            except ValueError as exc:
-                error = f"line {number}: {exc}"
-        if error is not None:
-            write_line(out, {"ok": False, "error": error})
-            status = 1
-            continue
+
+    def judge(obj: Any) -> dict[str, Any]:
+        nonlocal state
+        verdict = klondike.apply(state, Move.from_json(obj))
         if isinstance(verdict, Illegal):
-            write_line(out, verdict_json(verdict, state.score))
-            continue
+            return verdict_json(verdict, state.score)
         state = verdict.state
         line = verdict_json(verdict, state.score)
         if not state.won and klondike.outcome(state) is not None:
             line["events"].append({"type": "no_moves_left", "detail": "K13: no useful move is left"})
-        write_line(out, line)
+        return line
+
+    status = judge_lines(lines, out, judge)
     end = klondike.outcome(state)
     write_line(out, {"result": end.result if end else "playing", "score": state.score})
     return status

@@ -8,6 +8,7 @@ import random
 from dataclasses import replace
 
 import pytest
+from noisy_views import blurred
 
 from cardref.gamelog.store import GameStore
 from cardref.live import LiveReferee
@@ -15,26 +16,23 @@ from referee import double_live as dl
 from referee import double_solitaire as ds
 from referee.double_solitaire import DoubleMove, DoubleState
 from referee.klondike import Move
-from referee.observation import Finding, Observation, SeenPile
+from referee.observation import Finding, SeenPile
 from referee.verdict import Illegal
 from vision.table_state import PileState, SeenCard, TableState
-
-
-def unread_some(obs: Observation, rng: random.Random, share: float) -> Observation:
-    """The view with one card of some piles seen but not read (glare, a small index)."""
-    piles = {}
-    for zone, pile in obs.piles.items():
-        if pile.cards and rng.random() < share:
-            cards = list(pile.cards)
-            cards[rng.randrange(len(cards))] = None
-            pile = replace(pile, cards=tuple(cards))
-        piles[zone] = pile
-    return replace(obs, piles=piles)
 
 
 def same(found: DoubleMove, made: DoubleMove) -> bool:
     a, b = found.move, made.move
     return (found.player, a.op, a.src, a.dst, a.count) == (made.player, b.op, b.src, b.dst, b.count)
+
+
+def play_one(truth: DoubleState, rng: random.Random, t: float) -> tuple[DoubleMove, DoubleState] | None:
+    """A random legal move of whoever's turn it is, made at time ``t``, and the position after it."""
+    options = list(ds.legal_moves(truth))
+    if not options:
+        return None
+    made = rng.choice(options)
+    return made, ds.apply(truth, DoubleMove(made.player, replace(made.move, t=t))).state
 
 
 def random_game(seed: int, moves: int) -> tuple[dl.LiveDouble, DoubleState, random.Random, float]:
@@ -44,12 +42,11 @@ def random_game(seed: int, moves: int) -> tuple[dl.LiveDouble, DoubleState, rand
     live = dl.start(dl.expected_observation(truth, 0.0))
     t = 0.0
     for _ in range(moves):
-        options = list(ds.legal_moves(truth))
-        if not options:
+        step = play_one(truth, rng, t + 1.0)
+        if step is None:
             break
-        made = rng.choice(options)
         t += 1.0
-        truth = ds.apply(truth, DoubleMove(made.player, replace(made.move, t=t))).state
+        made, truth = step
         live, found = dl.observe(live, dl.expected_observation(truth, t))
         assert [f.kind for f in found] == ["move"] and same(found[0].move, made), found
     return live, truth, rng, t
@@ -57,7 +54,7 @@ def random_game(seed: int, moves: int) -> tuple[dl.LiveDouble, DoubleState, rand
 
 @pytest.mark.parametrize("seed", [1, 2, 3, 4])
 def test_a_game_is_followed_move_by_move_through_unread_cards(seed: int) -> None:
-    """Random legal games of both players, each move seen in two views with cards not read (a draw's
+    """Random legal games of both players, each move seen in two views with piles not read (a draw's
     card among them: whether it can be placed says whose turn is next), then a clear one: every move is
     found once, in order, and none is invented."""
     rng = random.Random(seed)
@@ -65,14 +62,13 @@ def test_a_game_is_followed_move_by_move_through_unread_cards(seed: int) -> None
     live = dl.start(dl.expected_observation(truth, 0.0))
     t, made_moves, found = 0.0, [], []
     for _ in range(120):
-        options = list(ds.legal_moves(truth))
-        if not options:
+        step = play_one(truth, rng, t + 1.0)
+        if step is None:
             break
-        made = rng.choice(options)
         t += 1.0
-        truth = ds.apply(truth, DoubleMove(made.player, replace(made.move, t=t))).state
+        made, truth = step
         made_moves.append(made)
-        views = [unread_some(dl.expected_observation(truth, t + 0.1 * k), rng, 0.2) for k in range(2)]
+        views = [blurred(dl.expected_observation(truth, t), rng, t + 0.1 * k) for k in range(2)]
         for obs in views + [dl.expected_observation(truth, t + 0.3)]:
             live, findings = dl.observe(live, obs)
             assert all(f.kind in ("move", "ambiguous") for f in findings), findings
