@@ -86,6 +86,39 @@ def test_a_hand_setting_off_while_the_other_is_on_a_pile_is_not_its_slap() -> No
     assert [(r.seat, r.zone) for r in reaches] == [(2, "centre2"), (1, "centre1")]
 
 
+def test_a_hand_reaching_over_the_neighbouring_pile_slaps_the_pile_under_it() -> None:
+    """Seat 2's hand lands on centre1 reaching over the edge of centre2, then seat 1's on centre2
+    reaching over the edge of centre1: each time both piles change in the same frame, and both hands'
+    ways in cross both piles' corridors. Each slap is the pile more of whose picture changed (Stress
+    seed 81: the second slap, on centre2, was credited to centre1)."""
+    cal = load_calibration(CLIP / "calibration.json")
+    assert cal.layout is not None
+    layout = cal.layout.build()
+    watch = ReachWatch(cal.homography(), layout)
+    zones = {z.name: z for z in layout.zones}
+
+    def mid(name: str) -> np.ndarray:
+        return np.asarray(zones[name].polygon_mm, dtype=np.float64).mean(axis=0)
+
+    def home(seat: int) -> np.ndarray:
+        return np.mean([mid(z.name) for z in layout.zones if z.seat == seat], axis=0)
+
+    toward = (mid("centre2") - mid("centre1")) / np.linalg.norm(mid("centre2") - mid("centre1"))
+    on1 = mid("centre1") + 30 * toward  # on centre1, over centre2's edge
+    on2 = mid("centre2") - 30 * toward  # on centre2, over centre1's edge
+    table = _hand_at(cal, np.array([-500.0, -500.0]))
+    frames = [table, table]
+    frames += [_hand_at(cal, on1 + share * (home(2) - on1)) for share in (0.9, 0.6)]
+    frames += [_hand_at(cal, on1 + d) for d in ([0, 0], [0, 8], [0, -8])]
+    frames += [table, table]
+    frames += [_hand_at(cal, on2 + share * (home(1) - on2)) for share in (0.9, 0.6)]
+    frames += [_hand_at(cal, on2 + d) for d in ([0, 0], [0, 8])]
+    frames += [table, table]
+    watch.arm(0.0, {1, 2})
+    reaches = [r for k, img in enumerate(frames) for r in watch.update(img, k / 10)]
+    assert [(r.seat, r.zone) for r in reaches] == [(2, "centre1"), (1, "centre2")]
+
+
 def test_the_whole_stress_clip_is_refereed_from_the_camera_alone(tmp_path: Path) -> None:
     """No key presses: moves, the stress calls, both slaps, the illegal play and its take-back."""
     out = tmp_path / "game.jsonl"

@@ -83,6 +83,7 @@ class ReachWatch:
         # per centre: the seats whose arm was on its way before the zone's current run of change began
         self._came: dict[str, set[int]] = {c.name: set() for c in self.centres}
         self._changing: set[str] = set()
+        self._change_start: dict[str, tuple[float, float]] = {}
 
     def arm(self, t: float, seats: set[int]) -> None:
         """Report the first reach of each of ``seats`` from ``t`` on (frames are only needed while armed)."""
@@ -117,8 +118,12 @@ class ReachWatch:
         self._previous = None
 
     def _changed(self, changed: npt.NDArray[np.bool_], key: object, fraction: float) -> bool:
+        return self._share(changed, key) > fraction
+
+    def _share(self, changed: npt.NDArray[np.bool_], key: object) -> float:
+        """The share of the region ``key``'s pixels that changed (0 for a region off the picture)."""
         m = self._masks.get(key)
-        return m is not None and int(np.count_nonzero(changed[m])) > fraction * len(m[0])
+        return int(np.count_nonzero(changed[m])) / len(m[0]) if m is not None and len(m[0]) else 0.0
 
     def update(self, image: npt.NDArray[np.uint8], t: float) -> list[Reach]:
         """One frame; the seats (still awaited) whose hand reached a centre pile in it."""
@@ -141,6 +146,7 @@ class ReachWatch:
                 if centre.name not in self._changing:
                     self._came[centre.name] = {s for (c, s), seen in self._corridor_seen.items() if c == centre.name and seen}
                     self._changing.add(centre.name)
+                    self._change_start[centre.name] = (t, self._share(changed, centre.name))
             else:
                 self._changing.discard(centre.name)
         for key, seen in self._corridor_seen.items():
@@ -152,12 +158,14 @@ class ReachWatch:
             if not any(self._corridor_seen[(c.name, seat)] for c in self.centres):
                 # its side of the table still in every frame since the call (at most memory_s back)
                 self._ready.add(seat)
+        # A seat that came towards two changing piles reached the one that began changing last, or of
+        # two that began together the one more of whose picture changed: a hand on one pile reaches
+        # over the edge of its neighbour (Stress seed 81: the second slap, on centre2, was credited to
+        # centre1, which changed in the same frame by a hand's edge).
         found: list[Reach] = []
-        for centre in self.centres:
-            if centre.name not in self._changing:
-                continue
-            for seat in sorted(self._waiting & self._ready & self._came[centre.name]):
-                if all(r.seat != seat for r in found):
-                    found.append(Reach(t, centre.name, seat))
+        for seat in sorted(self._waiting & self._ready):
+            reached = [c.name for c in self.centres if c.name in self._changing and seat in self._came[c.name]]
+            if reached:
+                found.append(Reach(t, max(reached, key=lambda name: self._change_start[name]), seat))
         self._waiting -= {r.seat for r in found}
         return found
