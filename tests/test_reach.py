@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any, Callable
 
 import cv2
 import numpy as np
@@ -51,13 +52,12 @@ def _hand_at(cal, point_mm: np.ndarray, radius_mm: float = 30.0) -> np.ndarray:
     return img
 
 
-def test_a_hand_setting_off_while_the_other_is_on_a_pile_is_not_its_slap() -> None:
-    """Seat 2 slaps centre2 and its hand stays moving there; seat 1 sets off in that frame towards
-    centre1 (its arm's corridors to both piles overlap). Seat 1 reached centre1, later, not centre2."""
+def _clip_table() -> tuple[Any, ReachWatch, Callable[[str], np.ndarray], Callable[[int], np.ndarray]]:
+    """The Stress clip's calibration, a reach watch on it, and where a zone's middle and a seat's
+    side (the middle of its zones) lie on the table (mm)."""
     cal = load_calibration(CLIP / "calibration.json")
     assert cal.layout is not None
     layout = cal.layout.build()
-    watch = ReachWatch(cal.homography(), layout)
     zones = {z.name: z for z in layout.zones}
 
     def mid(name: str) -> np.ndarray:
@@ -65,6 +65,14 @@ def test_a_hand_setting_off_while_the_other_is_on_a_pile_is_not_its_slap() -> No
 
     def home(seat: int) -> np.ndarray:
         return np.mean([mid(z.name) for z in layout.zones if z.seat == seat], axis=0)
+
+    return cal, ReachWatch(cal.homography(), layout), mid, home
+
+
+def test_a_hand_setting_off_while_the_other_is_on_a_pile_is_not_its_slap() -> None:
+    """Seat 2 slaps centre2 and its hand stays moving there; seat 1 sets off in that frame towards
+    centre1 (its arm's corridors to both piles overlap). Seat 1 reached centre1, later, not centre2."""
+    cal, watch, mid, home = _clip_table()
 
     def on_way(seat: int, centre: str, share: float) -> np.ndarray:
         return mid(centre) + share * (home(seat) - mid(centre))
@@ -91,17 +99,7 @@ def test_a_hand_reaching_over_the_neighbouring_pile_slaps_the_pile_under_it() ->
     reaching over the edge of centre1: each time both piles change in the same frame, and both hands'
     ways in cross both piles' corridors. Each slap is the pile more of whose picture changed (Stress
     seed 81: the second slap, on centre2, was credited to centre1)."""
-    cal = load_calibration(CLIP / "calibration.json")
-    assert cal.layout is not None
-    layout = cal.layout.build()
-    watch = ReachWatch(cal.homography(), layout)
-    zones = {z.name: z for z in layout.zones}
-
-    def mid(name: str) -> np.ndarray:
-        return np.asarray(zones[name].polygon_mm, dtype=np.float64).mean(axis=0)
-
-    def home(seat: int) -> np.ndarray:
-        return np.mean([mid(z.name) for z in layout.zones if z.seat == seat], axis=0)
+    cal, watch, mid, home = _clip_table()
 
     toward = (mid("centre2") - mid("centre1")) / np.linalg.norm(mid("centre2") - mid("centre1"))
     on1 = mid("centre1") + 30 * toward  # on centre1, over centre2's edge
