@@ -307,6 +307,8 @@ def observe(live: LiveDouble, obs: Observation) -> tuple[LiveDouble, list[Findin
         after = replace(live, state=learn(live.state, binds), known=_known_after(live.known, binds),
                         pending=None, pending_state=None)
         if live.pending is not None:
+            if _under_hand(live.pending, obs):
+                return live, []  # the piles the illegal move touched are not seen: nothing is taken back yet
             return after, [Finding("taken_back", t, move=live.pending, frame=frame)]
         return after, []
     if live.pending_state is not None and match(live.pending_state, obs, live.known) is not None:
@@ -348,6 +350,18 @@ def observe(live: LiveDouble, obs: Observation) -> tuple[LiveDouble, list[Findin
     if illegal:
         return illegal[0]
     return live, [Finding("unrecognised", t, frame=frame, detail=_difference(live.state, obs))]
+
+
+def _under_hand(dmove: DoubleMove, obs: Observation) -> bool:
+    """Is a pile the move took a card from or laid one on held (a hand over it) in the view? Such a view
+    matches the position before the move whatever lies there: it shows no take-back."""
+    zones: set[str] = set()
+    for pile in (dmove.move.src, dmove.move.dst):
+        if pile == "waste" or pile[:1] == "t" and pile[1:].isdigit():
+            zones.add(seat_prefix(dmove.player) + ("waste" if pile == "waste" else f"tableau{pile[1:]}"))
+        elif pile.startswith("f"):
+            zones.update(FOUNDATION_ZONES)
+    return any((seen := obs.piles.get(z)) is not None and seen.held for z in zones)
 
 
 def _tops(state: DoubleState) -> tuple[str, ...]:

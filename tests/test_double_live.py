@@ -95,6 +95,13 @@ def test_moves_against_the_rules_are_named_and_their_take_back_seen() -> None:
         assert dl.public_state(live)["waiting_for_take_back"] == str(found[0].move)
         live, again = dl.observe(live, dl.expected_observation(table, t + 1.5))
         assert again == []
+        put_back = dl.expected_observation(truth, t + 1.8)
+        hand = {**put_back.piles, **{z: SeenPile(held=True) for z in dl.FOUNDATION_ZONES}}
+        for pile in (move.src, move.dst):  # a hand still over the piles the move touched: no take-back yet
+            if pile == "waste" or pile.startswith("t"):
+                hand[dl.seat_prefix(player) + ("waste" if pile == "waste" else f"tableau{pile[1:]}")] = SeenPile(held=True)
+        live, held = dl.observe(live, replace(put_back, piles=hand))
+        assert held == [] and live.pending is not None
         live, back = dl.observe(live, dl.expected_observation(truth, t + 2))
         assert [f.kind for f in back] == ["taken_back"] and live.pending is None
         rules_seen.add(verdict.rule)
