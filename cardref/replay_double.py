@@ -6,8 +6,7 @@ from __future__ import annotations
 from typing import Any, Iterable, TextIO
 
 from referee import double_solitaire, klondike
-from referee.double_live import DoubleRules
-from referee.double_solitaire import DoubleMove, DoubleState
+from referee.double_solitaire import DoubleMove, DoubleRules, DoubleState
 from referee.verdict import Illegal
 
 from .jsonl import judge_lines, write_line

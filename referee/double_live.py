@@ -22,13 +22,12 @@ from typing import Any, Iterator
 
 from . import double_solitaire, klondike
 from .cards import Card
-from .double_solitaire import MAX_FOUNDATIONS, PLAYERS, DoubleMove, DoubleState, FoundationCard
-from .klondike import KlondikeRules, KlondikeState, Move, _parse_passes
-from .klondike_live import _match, _read, _view, swaps
+from .double_solitaire import MAX_FOUNDATIONS, PLAYERS, DoubleMove, DoubleRules, DoubleState, FoundationCard
+from .klondike import KlondikeState, Move
+from .klondike_live import _match, _read, _view, differing_piles, moved_and_under, swaps, under_hand
 from .klondike_live import expected_observation as expected_layout
 from .klondike_live import start as start_layout
 from .observation import Finding, Observation, SeenPile
-from .options import int_choice, option, parse_bool, parse_options, to_spec
 from .verdict import Event, Legal
 
 FOUNDATION_ZONES = tuple(f"foundation{i + 1}" for i in range(MAX_FOUNDATIONS))
@@ -36,40 +35,6 @@ FOUNDATION_ZONES = tuple(f"foundation{i + 1}" for i in range(MAX_FOUNDATIONS))
 
 def seat_prefix(player: int) -> str:
     return f"p{player + 1}."
-
-
-@dataclass(frozen=True, slots=True)
-class DoubleRules:
-    """Double Solitaire's options: the Klondike ones that apply to each player's own layout, with their
-    defaults (RULES.md K17 names no others); seven columns, no score (the first to play all 52 cards up
-    wins)."""
-
-    draw: int = option(3, int_choice(1, 3), "K9: cards turned from the stock at a time (1 or 3)")
-    passes: int | None = option(None, _parse_passes, "K10: passes through the stock: unlimited, 3 or 1")
-    foundation_to_tableau: bool = option(True, parse_bool, "K11: own cards may come back from a foundation")
-    partial_runs: bool = option(True, parse_bool, "K5: any lower part of a run may be lifted")
-
-    @classmethod
-    def from_spec(cls, spec: str = "") -> "DoubleRules":
-        """``"draw=1,passes=3"``; unknown keys or values raise :class:`~referee.options.OptionError`."""
-        return cls(**parse_options(cls, spec))
-
-    @property
-    def klondike(self) -> KlondikeRules:
-        """Each player's layout's rules, as the engine judges them."""
-        return KlondikeRules.make(draw=self.draw, passes=self.passes, foundation_to_tableau=self.foundation_to_tableau,
-                                  partial_runs=self.partial_runs, scoring="none")
-
-    @property
-    def players(self) -> int:
-        return PLAYERS
-
-    @property
-    def columns(self) -> int:
-        return 7
-
-    def spec(self) -> str:
-        return to_spec(self).replace("passes=None", "passes=unlimited")
 
 
 @dataclass(frozen=True, slots=True)
@@ -266,21 +231,10 @@ def _involved(state: DoubleState, player: int, move: Move) -> list[Card]:
     """The cards a move's verdict rests on, with their owners' layouts: the moved card (the bottom of
     a run) and the card it lands on (a column's top; a foundation move is judged by the moved card's
     own suit and rank against every pile)."""
-    layout = state.layouts[player]
-    out: list[Card] = []
-    if move.op != "move":
-        return out
-    if move.src == "waste" and layout.waste:
-        out.append(layout.waste[-1])
-    elif move.src.startswith("t"):
-        pile = layout.tableau[int(move.src[1:]) - 1]
-        out.extend(pile[len(pile) - move.count:][:1])
-    elif move.src.startswith("f"):
-        out.append(state.foundations[int(move.src[1:]) - 1][-1].card)
-    if move.dst.startswith("t"):
-        pile = layout.tableau[int(move.dst[1:]) - 1]
-        out.extend(pile[-1:])
-    return out
+    cards = moved_and_under(state.layouts[player], move)
+    if move.op == "move" and move.src[:1] == "f":
+        return [state.foundations[int(move.src[1:]) - 1][-1].card] + cards
+    return cards
 
 
 def _unread(state: DoubleState, table: DoubleState, player: int, move: Move, known: tuple[frozenset[Card], ...]) -> bool:
@@ -307,7 +261,7 @@ def observe(live: LiveDouble, obs: Observation) -> tuple[LiveDouble, list[Findin
         after = replace(live, state=learn(live.state, binds), known=_known_after(live.known, binds),
                         pending=None, pending_state=None)
         if live.pending is not None:
-            if _under_hand(live.pending, obs):
+            if under_hand(live.pending.move, obs, seat_prefix(live.pending.player), FOUNDATION_ZONES):
                 return live, []  # the piles the illegal move touched are not seen: nothing is taken back yet
             return after, [Finding("taken_back", t, move=live.pending, frame=frame)]
         return after, []
@@ -325,9 +279,9 @@ def observe(live: LiveDouble, obs: Observation) -> tuple[LiveDouble, list[Findin
             if binds is None:
                 continue
             known = _known_after(live.known, binds)
-            before = learn(live.state, binds)
+            before, seen = learn(live.state, binds), learn(table, binds)
             dmove = DoubleMove(player, replace(move, t=t))
-            if _unread(before, learn(table, binds), player, move, known):
+            if _unread(before, seen, player, move, known):
                 unread.append(dmove)
                 continue
             state = before if live.started else replace(before, turn=player)
@@ -336,7 +290,7 @@ def observe(live: LiveDouble, obs: Observation) -> tuple[LiveDouble, list[Findin
                 after = LiveDouble(verdict.state, known, True, moves=live.moves + 1)
                 legal.append((after, [Finding("move", t, move=dmove, verdict=verdict, frame=frame)]))
             else:
-                waiting = replace(live, state=before, known=known, pending=dmove, pending_state=learn(table, binds))
+                waiting = replace(live, state=before, known=known, pending=dmove, pending_state=seen)
                 illegal.append((waiting, [Finding("illegal", t, move=dmove, rule=verdict.rule, reason=verdict.reason, frame=frame)]))
     if legal:
         ends = {(a.state.layouts, _tops(a.state)) for a, _ in legal}
@@ -352,18 +306,6 @@ def observe(live: LiveDouble, obs: Observation) -> tuple[LiveDouble, list[Findin
     return live, [Finding("unrecognised", t, frame=frame, detail=_difference(live.state, obs))]
 
 
-def _under_hand(dmove: DoubleMove, obs: Observation) -> bool:
-    """Is a pile the move took a card from or laid one on held (a hand over it) in the view? Such a view
-    matches the position before the move whatever lies there: it shows no take-back."""
-    zones: set[str] = set()
-    for pile in (dmove.move.src, dmove.move.dst):
-        if pile == "waste" or pile[:1] == "t" and pile[1:].isdigit():
-            zones.add(seat_prefix(dmove.player) + ("waste" if pile == "waste" else f"tableau{pile[1:]}"))
-        elif pile.startswith("f"):
-            zones.update(FOUNDATION_ZONES)
-    return any((seen := obs.piles.get(z)) is not None and seen.held for z in zones)
-
-
 def _tops(state: DoubleState) -> tuple[str, ...]:
     return tuple(sorted(pile[-1].card.code for pile in state.foundations))
 
@@ -374,18 +316,7 @@ def _time(state: DoubleState) -> float:
 
 def _difference(state: DoubleState, obs: Observation) -> str:
     """Which zones do not look as the position says, for the unrecognised-change report."""
-    out = []
-    for p in range(PLAYERS):
-        view = _view(state.layouts[p])
-        seat = seat_view(obs, p)
-        for i, (backs, up) in enumerate(view.tableau):
-            pile = seat.piles.get(f"tableau{i + 1}", SeenPile())
-            if not pile.held and (len(pile.cards) != len(up) or any(s is not None and s != c.code for s, c in zip(pile.cards, up))):
-                out.append(f"{seat_prefix(p)}tableau{i + 1} shows [{' '.join(c or '?' for c in pile.cards)}]")
-        waste = seat.piles.get("waste", SeenPile())
-        top = view.waste[-1].code if view.waste else None
-        if not waste.held and waste.top != top:
-            out.append(f"{seat_prefix(p)}waste shows {waste.top or 'nothing'}")
+    out = [line for p in range(PLAYERS) for line in differing_piles(_view(state.layouts[p]), seat_view(obs, p), seat_prefix(p))]
     seen = sorted(f.top or "?" for z in FOUNDATION_ZONES if (f := obs.piles.get(z)) is not None and f.cards)
     if seen != list(_tops(state)):
         out.append(f"foundations show {' '.join(seen) or 'nothing'}")

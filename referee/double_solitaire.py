@@ -17,11 +17,46 @@ from typing import Any, Iterator
 
 from . import klondike
 from .cards import Card
-from .klondike import SUIT_INDEX, KlondikeRules, KlondikeState, Move
+from .klondike import SUIT_INDEX, KlondikeRules, KlondikeState, Move, _parse_passes
+from .options import int_choice, option, parse_bool, parse_options, to_spec
 from .verdict import Event, Illegal, Legal, NotationError
 
 PLAYERS = 2
 MAX_FOUNDATIONS = 8
+
+
+@dataclass(frozen=True, slots=True)
+class DoubleRules:
+    """Double Solitaire's options: the Klondike ones that apply to each player's own layout, with their
+    defaults (RULES.md K17 names no others); seven columns, no score (the first to play all 52 cards up
+    wins)."""
+
+    draw: int = option(3, int_choice(1, 3), "K9: cards turned from the stock at a time (1 or 3)")
+    passes: int | None = option(None, _parse_passes, "K10: passes through the stock: unlimited, 3 or 1")
+    foundation_to_tableau: bool = option(True, parse_bool, "K11: own cards may come back from a foundation")
+    partial_runs: bool = option(True, parse_bool, "K5: any lower part of a run may be lifted")
+
+    @classmethod
+    def from_spec(cls, spec: str = "") -> "DoubleRules":
+        """``"draw=1,passes=3"``; unknown keys or values raise :class:`~referee.options.OptionError`."""
+        return cls(**parse_options(cls, spec))
+
+    @property
+    def klondike(self) -> KlondikeRules:
+        """Each player's layout's rules, as the engine judges them."""
+        return KlondikeRules.make(draw=self.draw, passes=self.passes, foundation_to_tableau=self.foundation_to_tableau,
+                                  partial_runs=self.partial_runs, scoring="none")
+
+    @property
+    def players(self) -> int:
+        return PLAYERS
+
+    @property
+    def columns(self) -> int:
+        return 7
+
+    def spec(self) -> str:
+        return to_spec(self).replace("passes=None", "passes=unlimited")
 
 
 @dataclass(frozen=True, slots=True)

@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Callable, Mapping
 
-from . import double_live, klondike, klondike_live, stress, stress_live, zenuwen, zenuwen_live
+from . import double_live, double_solitaire, klondike, klondike_live, stress, stress_live, zenuwen, zenuwen_live
 from .observation import Finding, Observation
 from .verdict import Event
 
@@ -72,7 +72,7 @@ FOLLOWERS: dict[str, Follower] = {
     ),
     "double_solitaire": Follower(
         "double_solitaire",
-        double_live.DoubleRules.from_spec,
+        double_solitaire.DoubleRules.from_spec,
         double_live.start,
         double_live.observe,
         double_live.public_state,

@@ -36,7 +36,7 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass, field, replace
-from typing import Iterator, Mapping
+from typing import Iterator, Mapping, Sequence
 
 from . import klondike
 from .cards import DECK, Card
@@ -383,7 +383,7 @@ def observe(live: LiveKlondike, obs: Observation, pairs: bool = True) -> tuple[L
         after = replace(live, state=state, known=seen, pending=None, pending_view=None,
                         guessed=_guessed(live.guessed, bind, state, seen, obs), reads=count_reads(live.reads, obs))
         if live.pending is not None:
-            if _under_hand(live.pending, obs):
+            if under_hand(live.pending, obs):
                 return live, []  # the piles the illegal move touched are not seen: nothing is taken back yet
             return after, [Finding("taken_back", t, move=live.pending, frame=frame, learned=learned)]
         if (back_on_waste and state.waste and state.waste[-1] in known) or _guessed_over(state, known, live.guessed, obs) or any(
@@ -404,19 +404,21 @@ def observe(live: LiveKlondike, obs: Observation, pairs: bool = True) -> tuple[L
     return _explain(live, obs, pairs)
 
 
-def _under_hand(move: Move, obs: Observation) -> bool:
+def under_hand(move: Move, obs: Observation, prefix: str = "", foundations: Sequence[str] = FOUNDATION_ZONES) -> bool:
     """Is a pile the move took a card from or laid one on held (a hand over it) in the view? Such a view
     matches the position before the move whatever lies there: it shows no take-back (penguins, draw 3,
     seed 702: an 8D laid on a 9H against K4, the hand still over both columns, was taken back at once
-    and called again half a second later)."""
-    zones = set()
+    and called again half a second later). ``prefix``: the seat's, on its own piles' zones;
+    ``foundations``: the zones a foundation move (``foundation``, ``foundation:S``, Double Solitaire's
+    ``fK``) may touch."""
+    zones: set[str] = set()
     for pile in (move.src, move.dst):
-        if pile.startswith("t"):
-            zones.add(tableau_zone(int(pile[1:]) - 1))
-        elif pile == "waste":
-            zones.add("waste")
-        elif pile.startswith("foundation"):
-            zones.update(FOUNDATION_ZONES)
+        if pile == "waste":
+            zones.add(prefix + "waste")
+        elif pile[:1] == "t" and pile[1:].isdigit():
+            zones.add(prefix + tableau_zone(int(pile[1:]) - 1))
+        elif pile[:1] == "f":
+            zones.update(foundations)
     return any((seen := obs.piles.get(z)) is not None and seen.held for z in zones)
 
 
@@ -803,6 +805,16 @@ def _two_moves(state: KlondikeState, obs: Observation, known: frozenset[Card], t
 
 def _difference(view: _View, obs: Observation) -> str:
     """Which piles do not look as expected, for the unrecognised-change report."""
+    differ = differing_piles(view, obs)
+    tops = sorted(obs.piles[z].top or "?" for z in FOUNDATION_ZONES if z in obs.piles and obs.piles[z].cards)
+    if tops != sorted(c.code for c in view.foundation_tops):
+        differ.append(f"foundations show {' '.join(tops) or 'nothing'}")
+    return "; ".join(differ) or "the table does not match the game"
+
+
+def differing_piles(view: _View, obs: Observation, prefix: str = "") -> list[str]:
+    """What the columns and the waste that do not look as expected show, each named with ``prefix``
+    (a seat's, where ``obs`` is that seat's zones with the prefix taken off)."""
     differ = []
     for i, (_, up) in enumerate(view.tableau):
         pile = obs.piles.get(tableau_zone(i))
@@ -810,14 +822,11 @@ def _difference(view: _View, obs: Observation) -> str:
             continue
         if (not up and pile.backs) or tuple(c.code for c in up) != tuple(pile.cards):
             seen = " ".join(c or "?" for c in pile.cards)
-            differ.append(f"{tableau_zone(i)} shows [{seen}] over {pile.backs} backs")
+            differ.append(f"{prefix}{tableau_zone(i)} shows [{seen}] over {pile.backs} backs")
     waste = obs.piles.get("waste")
     if waste is not None and not waste.held and (waste.top or None) != (view.waste[-1].code if view.waste else None):
-        differ.append(f"waste shows {waste.top or 'nothing'}")
-    tops = sorted(obs.piles[z].top or "?" for z in FOUNDATION_ZONES if z in obs.piles and obs.piles[z].cards)
-    if tops != sorted(c.code for c in view.foundation_tops):
-        differ.append(f"foundations show {' '.join(tops) or 'nothing'}")
-    return "; ".join(differ) or "the table does not match the game"
+        differ.append(f"{prefix}waste shows {waste.top or 'nothing'}")
+    return differ
 
 
 def expected_observation(state: KlondikeState, t: float = 0.0, waste_shown: int = 1) -> Observation:
@@ -866,17 +875,19 @@ def ending(live: LiveKlondike, t: float) -> tuple[str, Event] | None:
 
 def involved_cards(live: LiveKlondike, finding: Finding) -> list[str]:
     """The cards an illegal move involves (the moved card and what it landed on), for the big screen."""
-    state, move = live.state, finding.move
-    if not isinstance(move, Move):
-        return []
-    out: list[str] = []
+    move = finding.move
+    return [c.code for c in moved_and_under(live.state, move)] if isinstance(move, Move) else []
+
+
+def moved_and_under(state: KlondikeState, move: Move) -> list[Card]:
+    """The card a move lifts from the waste or a column (a run's bottom card) and the column card it
+    lands on, where there are such cards."""
+    out: list[Card] = []
     if move.src == "waste" and state.waste:
-        out.append(state.waste[-1].code)
-    elif move.src.startswith("t"):
+        out.append(state.waste[-1])
+    elif move.src[:1] == "t" and move.src[1:].isdigit():
         pile = state.tableau[int(move.src[1:]) - 1]
-        out.extend(c.code for c in pile[len(pile) - move.count :][:1])
-    if move.dst.startswith("t"):
-        pile = state.tableau[int(move.dst[1:]) - 1]
-        if pile:
-            out.append(pile[-1].code)
+        out.extend(pile[len(pile) - move.count :][:1])
+    if move.dst[:1] == "t" and move.dst[1:].isdigit():
+        out.extend(state.tableau[int(move.dst[1:]) - 1][-1:])
     return out

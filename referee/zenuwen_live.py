@@ -797,8 +797,7 @@ def observe(live: LiveZenuwen, obs: Observation) -> tuple[LiveZenuwen, list[Find
     # the tops as the position the referee is sure of shows them: from the views it took
     if not taken:
         return replace(after, seen_tops=live.seen_tops, shown=live.shown), findings
-    return replace(after, seen_tops=_seen_tops(live.seen_tops, obs, live.state, after.state),
-                   shown=_shown(live.shown, obs, live.state, after.state)), findings
+    return _remember_tops(live, obs, after), findings
 
 
 def settle(live: LiveZenuwen, obs: Observation) -> tuple[LiveZenuwen, list[Finding]]:
@@ -850,6 +849,13 @@ def _seen_tops(before: Mapping[str, str], obs: Observation, was: ZenuwenState | 
         else:
             out[zone] = top
     return out
+
+
+def _remember_tops(live: LiveZenuwen, obs: Observation, after: LiveZenuwen) -> LiveZenuwen:
+    """``after`` (the picture ``obs`` led to from ``live``) with the pile tops as ``obs`` shows them
+    remembered: what the camera made of each (``seen_tops``) and which were ever read (``shown``)."""
+    return replace(after, seen_tops=_seen_tops(live.seen_tops, obs, live.state, after.state),
+                   shown=_shown(live.shown, obs, live.state, after.state))
 
 
 def _shown(before: frozenset[str], obs: Observation, was: ZenuwenState, now: ZenuwenState) -> frozenset[str]:
@@ -1313,9 +1319,9 @@ def _missed_piles(state: ZenuwenState, obs: Observation, only: frozenset[str] | 
         for p, seat in enumerate(state.seats):
             for i, pile in enumerate(seat.piles):
                 zone = pile_zone(p, i)
-                seen = obs.piles.get(zone)
                 if only is not None and zone not in only:
                     continue
+                seen = obs.piles.get(zone)
                 if pile.cards and (seen is None or not seen.held and not seen.cards and not seen.backs):
                     missed[zone] = SeenPile((None,), backs=None)
     return replace(obs, piles={**obs.piles, **missed}) if missed else obs
@@ -1634,9 +1640,7 @@ def _undecided(
     if unclear(obs):
         return replace(live, last=obs), [ambiguous]
     # each picture remembers the tops as this view shows them, as a view taken does (:func:`observe`)
-    kept = tuple((replace(after, seen_tops=_seen_tops(live.seen_tops, obs, live.state, after.state),
-                          shown=_shown(live.shown, obs, live.state, after.state)), tuple(found))
-                 for after, found in options if _concluded(live, after, found))
+    kept = tuple((_remember_tops(live, obs, after), tuple(found)) for after, found in options if _concluded(live, after, found))
     if len(kept) != len(options) or len(kept) > MAX_UNDECIDED:
         return replace(live, last=obs), [ambiguous]
     return replace(live, last=obs, undecided=kept, waiting="a view that tells the move series apart"), [ambiguous]
@@ -1763,8 +1767,8 @@ def start(observation: Observation, rules: ZenuwenRules | None = None) -> LiveZe
         raise ValueError(f"cannot start: seen more often than {rules.deck_count} deck(s) hold: {', '.join(over)}")
     layout = Layout(tuple(seats), tuple(centre) if any(centre) else None)
     v = zenuwen.new_game(layout, rules, observation.t)
-    return LiveZenuwen(v.state, waiting=_waiting(v.state), reads=count_reads({}, observation),
-                       seen_tops=_seen_tops({}, observation), shown=frozenset(_seen_tops({}, observation)))
+    tops = _seen_tops({}, observation)
+    return LiveZenuwen(v.state, waiting=_waiting(v.state), reads=count_reads({}, observation), seen_tops=tops, shown=frozenset(tops))
 
 
 def _packets(state: ZenuwenState, t: float) -> tuple[ZenuwenState, list[tuple[Card, ...]]]:

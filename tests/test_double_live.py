@@ -148,9 +148,9 @@ def test_the_game_starts_from_both_deals_and_empty_foundations() -> None:
         dl.start(replace(obs, piles={z: p for z, p in obs.piles.items() if not z.startswith("p2.")}))
     with pytest.raises(ValueError, match="foundations"):
         dl.start(replace(obs, piles={**obs.piles, "foundation3": SeenPile(("AS",))}))
-    assert dl.DoubleRules.from_spec("draw=1").spec() == "draw=1,passes=unlimited,foundation_to_tableau=true,partial_runs=true"
+    assert ds.DoubleRules.from_spec("draw=1").spec() == "draw=1,passes=unlimited,foundation_to_tableau=true,partial_runs=true"
     with pytest.raises(ValueError, match="scoring"):
-        dl.DoubleRules.from_spec("scoring=vegas")
+        ds.DoubleRules.from_spec("scoring=vegas")
 
 
 def table_of(state: DoubleState, t: float, frame: int) -> TableState:

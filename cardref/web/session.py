@@ -16,7 +16,7 @@ from .hub import Command, Hub
 
 GAMES: dict[str, dict[str, Any]] = {
     "klondike": {"title": "Klondike", "players": (1, 1), "rules": "referee.klondike:KlondikeRules"},
-    "double_solitaire": {"title": "Double Solitaire", "players": (2, 2), "rules": "referee.double_live:DoubleRules"},
+    "double_solitaire": {"title": "Double Solitaire", "players": (2, 2), "rules": "referee.double_solitaire:DoubleRules"},
     "stress": {"title": "Stress", "players": (2, 2), "rules": "referee.stress:StressRules"},
     "zenuwen": {"title": "Zenuwen", "players": (2, 4), "rules": "referee.zenuwen:ZenuwenRules"},
 }
