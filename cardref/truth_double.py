@@ -3,7 +3,8 @@ acts them out from the own side of the table, :class:`~cardref.truth_video.Filmi
 
 The table is Klondike's two-player template: player 1's layout (``p1.`` zones) nearer the camera's
 first seat, player 2's (``p2.``) turned to face the other way, the eight shared foundations in a row
-between them. The camera stands at the end of the table, so the long table fills the picture's width.
+between them; player 2's deck has another back design than player 1's (the other held-out deck's).
+The camera stands at the end of the table, so the long table fills the picture's width.
 Each player in turn plays like the one-player clips' player (aces up, moves that turn a card up, waste
 to tableau, else draw) until a card turned from the stock cannot be placed and the turn passes (K17).
 
@@ -211,6 +212,7 @@ def render_double(out_dir: Path, seed: int, rules: DoubleRules | None = None,
     # a camera at the end of the table: the two layouts side by side across the picture's width
     with Filming(out_dir, seed, layout, spec, _piles(engine), settings, video_name, settings.seconds or 3.0 * len(steps),
                  visible_waste=krules.draw, progress=progress, camera_yaw_deg=90.0) as film:
+        film.painter.use_back(2, film.faces.other_back(settings.decks_root))  # each player's own deck (K17)
         film.write_json("deal.json", {"players": [d.to_json() for d in deals]})
         scene = film.scene
         film.hold(2.0)

@@ -192,3 +192,22 @@ def test_the_render_command_films_a_given_deal_and_refuses_klondike_only_options
     for bad in (["--moves", str(deal)], ["--players", "3"], ["--hovers", "1"]):
         assert main(common + bad + ["--out", str(tmp_path / "x")]) == 2
         assert "cardref render:" in capsys.readouterr().err
+
+
+def test_each_players_deck_has_its_own_back(video: Path) -> None:
+    """K17: the decks are told apart by their backs. The plain deck's back is blue; player 2's is red."""
+    from calibration.store import load_calibration
+
+    cal = load_calibration(video / "calibration.json")
+    assert cal.layout is not None
+    zones = {z.name: z for z in cal.layout.build().zones}
+    cap = cv2.VideoCapture(str(video / "v.avi"))
+    ok, frame = cap.read()
+    cap.release()
+    assert ok
+    colour = {}
+    for player in ("p1", "p2"):
+        x, y = cal.homography().to_image([zones[f"{player}.stock"].polygon().mean(axis=0)])[0]
+        b, _, r = frame[int(y) - 2:int(y) + 3, int(x) - 2:int(x) + 3].reshape(-1, 3).mean(axis=0)
+        colour[player] = "blue" if b > r + 30 else "red" if r > b + 30 else "neither"
+    assert colour == {"p1": "blue", "p2": "red"}

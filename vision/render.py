@@ -99,6 +99,24 @@ class Faces:
             boxes = {k: [list(map(int, b)) for b in v] for k, v in json.loads((folder / "index.json").read_text()).items()}
         return Faces(name, images, boxes)
 
+    def other_back(self, root: str | Path | None = None) -> Image:
+        """A back of another design than this deck's, for a second player's deck: the other held-out
+        deck's back (plain: the same pattern in red)."""
+        import cv2
+
+        if self.name not in HOLDOUT_DECKS:
+            return np.ascontiguousarray(self.images[BACK][..., [2, 1, 0, 3]])
+        other = next(d for d in HOLDOUT_DECKS if d != self.name)
+        folder = Path(root or os.environ.get("CARDREF_DECKS") or DEFAULT_DECKS_ROOT) / other
+        if not (folder / f"{BACK}.png").exists():
+            _try_render_svg(other, folder.parent)
+        img = cv2.imread(str(folder / f"{BACK}.png"), cv2.IMREAD_UNCHANGED)
+        if img is None:
+            raise FileNotFoundError(f"no {folder / (BACK + '.png')}: the second player's back comes from deck {other!r}")
+        if img.ndim == 2 or img.shape[2] == 3:
+            img = cv2.cvtColor(img, cv2.COLOR_GRAY2BGRA if img.ndim == 2 else cv2.COLOR_BGR2BGRA)
+        return img
+
     @staticmethod
     def plain() -> "Faces":
         """A bare deck drawn with OpenCV's stroke fonts: rank and suit letter in two corners. For tests
@@ -236,7 +254,8 @@ class TableScene(Scene):
     """A :class:`Scene` that remembers where the hands and the carried cards are in each frame (for
     painting) and plays several actions in one visit of a hand (a move and then turning up the card
     it uncovered, with no moment at rest in between), plus ``recycle`` (a pile turned face down onto
-    a stock: the waste, or a Stress centre pile taken), ``hover`` (the hand lingers over a pile and
+    a stock: the waste, or a Stress centre pile taken), ``unturn`` (cards just turned from the stock put
+    back onto it face down: a draw taken back), ``hover`` (the hand lingers over a pile and
     touches nothing) and ``slap`` (a short press on a pile).
 
     Every player's hand comes from the own side of the table (the seat's ``down`` direction) and
@@ -324,6 +343,9 @@ class TableScene(Scene):
             elif action.kind == "flip":
                 src.backs -= 1
                 src.faces.append(action.cards[0])
+            elif action.kind == "unturn":  # a draw taken back: the cards go back onto the stock face down
+                carried = src.faces[-action.count:]
+                del src.faces[-action.count:]
             elif action.kind == "recycle":
                 n = len(src.faces) + src.backs
                 src.faces.clear()
@@ -345,6 +367,8 @@ class TableScene(Scene):
                 yield Hand(v.seat, p, list(zip(carried, offsets)), entry)
             if action.kind == "recycle":
                 self.piles[dst_name].backs += n
+            elif action.kind == "unturn":
+                self.piles[dst_name].backs += len(carried)
             elif carried:
                 self.piles[dst_name].faces.extend(carried)
             at = dst_pt
@@ -459,6 +483,8 @@ class Painter:
         for code, img in faces.images.items():
             cw_px = int(round(ch_px * img.shape[1] / img.shape[0]))
             self.cards[code] = _edge_darkened(cv2.resize(img, (cw_px, ch_px), interpolation=cv2.INTER_AREA))
+        self.backs: dict[int, Image] = {}
+        """A seat's own back design (Double Solitaire: each player's deck has its own), at canvas scale."""
         self._static_key: object = None
         self._static: Image | None = None
         self._static_version = 0
@@ -488,6 +514,17 @@ class Painter:
         self._light_a = self._light_map(look.light_dir, 0.0)
         d2 = (-look.light_dir[1], look.light_dir[0])
         self._light_b = self._light_map(d2, 0.15)
+
+    def use_back(self, seat: int, img: Image) -> None:
+        """Paint the face-down cards of ``seat``'s zones and hand with ``img`` (BGRA, any size)."""
+        import cv2
+
+        ch_px = int(round(CARD_H * self.s))
+        cw_px = int(round(ch_px * img.shape[1] / img.shape[0]))
+        self.backs[seat] = _edge_darkened(cv2.resize(img, (cw_px, ch_px), interpolation=cv2.INTER_AREA))
+
+    def _card(self, code: str, seat: int) -> Image:
+        return self.backs.get(seat, self.cards[BACK]) if code == BACK else self.cards[code]
 
     # -- coordinates
     def px(self, p_mm: Sequence[float] | Vec) -> tuple[float, float]:
@@ -556,12 +593,12 @@ class Painter:
                 for k in range(layers, 0, -1):
                     shift = np.array([0.3 * k, 0.45 * k])
                     d, a = self._jitter(name, "under", k)
-                    img = self.cards[BACK if zone.role == "stock" or pile.backs else code0]
+                    img = self._card(BACK if zone.role == "stock" or pile.backs else code0, zone.seat)
                     self._paste(canvas, img, centre0 + d * 0.5 + shift, turn + a * 0.6, mask=cards_mask)
             for slot, (code, centre, _covered) in enumerate(frames):
                 d, a = self._jitter(name, slot, code)
                 self._placed.append((code, centre + d, turn + a))
-                self._paste(canvas, self.cards[code], centre + d, turn + a, labels=labels, label=len(self._placed),
+                self._paste(canvas, self._card(code, zone.seat), centre + d, turn + a, labels=labels, label=len(self._placed),
                             mask=cards_mask)
 
     def _static_canvas(self, scene: Scene) -> Image:
@@ -803,7 +840,7 @@ class Painter:
                     i += 1
                     angle = turn + float(r.normal(0, 2.5))
                     self._frame_placed.append((code, centre, angle))
-                    self._paste(canvas, self.cards[code], centre, angle, shadow_mm=5.0 + n, shadow_alpha=0.3,
+                    self._paste(canvas, self._card(code, hand.seat), centre, angle, shadow_mm=5.0 + n, shadow_alpha=0.3,
                                 mask=mask, labels=labels, label=len(self._frame_placed))
                 self._paint_hand(canvas, hand.at, bool(hand.carried), mask, labels, hand.entry)
                 masks.append(mask)
