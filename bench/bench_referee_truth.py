@@ -4,6 +4,7 @@
     python bench/bench_referee_truth.py --game zenuwen --players 3 --seeds 5 6 --seconds 40 --keep DIR
     python bench/bench_referee_truth.py --game zenuwen --players 4 --seeds 27 --seconds 40 --size 1920x1080
     python bench/bench_referee_truth.py --game stress --seeds 7 23 --seconds 40 --keep DIR
+    python bench/bench_referee_truth.py --game double_solitaire --seeds 1 2 --size 1920x1080 --illegal 2
 
 For each seed: ``cardref render GAME`` films a new game (a deck the detector never trained on, a new
 table, camera and light, one deliberate illegal move and its take-back), then ``cardref analyze`` runs the
@@ -68,13 +69,14 @@ def score(folder: Path) -> dict:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--game", choices=("klondike", "stress", "zenuwen"), default="klondike")
+    parser.add_argument("--game", choices=("klondike", "double_solitaire", "stress", "zenuwen"), default="klondike")
     parser.add_argument("--players", type=int, default=2, help="Zenuwen: 2 to 4 players")
     parser.add_argument("--seeds", type=int, nargs="+", default=[5, 11, 23])
     parser.add_argument("--deck", default="simplistic", help="a deck the detector never trained on")
     parser.add_argument("--seconds", type=float, default=60.0)
     parser.add_argument("--size", default="1280x720", help="the camera's frame size, WxH (default 1280x720)")
     parser.add_argument("--rules", help='the game\'s options (Klondike default "draw=3")')
+    parser.add_argument("--illegal", type=int, default=1, help="deliberate illegal moves per game (default 1)")
     parser.add_argument("--detector", help="candidate corner-detector weights X.onnx (default: shipped)")
     parser.add_argument("--keep", type=Path, help="keep the videos and logs here (seed-N folders)")
     args = parser.parse_args(argv)
@@ -87,7 +89,8 @@ def main(argv: list[str] | None = None) -> int:
             rules = args.rules or ("draw=3" if args.game == "klondike" else "")
             subprocess.run(
                 ["cardref", "render", args.game, "--seed", str(seed), "--seconds", str(args.seconds),
-                 "--deck", args.deck, "--size", args.size, "--out", str(out)] + (["--rules", rules] if rules else [])
+                 "--deck", args.deck, "--size", args.size, "--illegal", str(args.illegal), "--out", str(out)]
+                + (["--rules", rules] if rules else [])
                 + (["--players", str(args.players)] if args.game == "zenuwen" else []),
                 check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
             )

@@ -18,7 +18,7 @@ def deal(seed: int) -> dict[str, Any]:
     return {"players": [a.to_json(), b.to_json()]}
 
 
-def _deals(obj: Any) -> tuple[klondike.Deal, klondike.Deal]:
+def deals_from_json(obj: Any) -> tuple[klondike.Deal, klondike.Deal]:
     players = obj.get("players") if isinstance(obj, dict) else None
     if not isinstance(players, list) or len(players) != 2:
         raise ValueError('a Double Solitaire deal is {"players": [DEAL, DEAL]}, one Klondike deal per player')
@@ -36,7 +36,7 @@ def run(spec: str, deal_json: Any, lines: Iterable[str], out: TextIO) -> int:
     """Judge every line; returns the exit code (1 if any line was malformed, 2 for a bad deal or rules)."""
     try:
         rules = DoubleRules.from_spec(spec)
-        state = double_solitaire.new_game(_deals(deal_json), rules.klondike)
+        state = double_solitaire.new_game(deals_from_json(deal_json), rules.klondike)
     except ValueError as exc:
         write_line(out, {"ok": False, "error": str(exc)})
         return 2

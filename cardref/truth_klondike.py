@@ -33,7 +33,7 @@ from referee.verdict import Illegal, Legal
 from vision.render import HandVisit, TableScene
 from vision.synthetic_scenes import BACK_STEP, CARD_H, FACE_STEP, Action, Pile
 
-from .truth_video import Filming, RenderSettings, truth_line
+from .truth_video import Filming, RenderSettings, Visited, truth_line
 
 __all__ = ["RenderSettings", "Step", "actions_for", "plan", "render_klondike", "truth_line"]
 
@@ -51,6 +51,8 @@ class Step:
     takes_back: int | None = None
     zone: str = ""
     """hover: the zone the hand lingers over."""
+    player: int | None = None
+    """Double Solitaire: whose move (0 or 1)."""
 
 
 # ------------------------------------------------------------------------------------------- zones
@@ -73,27 +75,29 @@ def _foundation_zone(scene: TableScene, suit: str) -> str:
 
 
 def _src_zone(scene: TableScene, src: str) -> str:
-    if src == "waste":
-        return "waste"
+    if src in ("stock", "waste"):
+        return src
     if src.startswith("foundation:"):
         return _foundation_zone(scene, src.split(":")[1])
     return _tableau_zone(src)
 
 
-def actions_for(scene: TableScene, state: KlondikeState, move: Move, after: KlondikeState | None) -> list[Action]:
+def actions_for(scene: TableScene, state: KlondikeState, move: Move, after: KlondikeState | None,
+                zone_of: Callable[[str], str] | None = None, foundation_of: Callable[[str], str] | None = None) -> list[Action]:
     """The hand actions that carry out ``move`` from ``state`` (``after``: the engine's next position,
-    None for an illegal move, which never turns a card up)."""
+    None for an illegal move, which never turns a card up). ``zone_of`` names the zone of an engine
+    pile (``stock``, ``waste``, ``t3``, a foundation source), ``foundation_of`` the foundation zone a card
+    goes up to; by default one player's Klondike table."""
+    zone_of = zone_of or (lambda name: _src_zone(scene, name))
+    foundation_of = foundation_of or (lambda code: _foundation_zone(scene, code[-1]))
     if move.op == "draw":
         n = min(state.rules.draw, len(state.stock))
-        return [Action("turn", "stock", "waste", n, tuple(c.code for c in state.stock[:n]))]
+        return [Action("turn", zone_of("stock"), zone_of("waste"), n, tuple(c.code for c in state.stock[:n]))]
     if move.op == "recycle":
-        return [Action("recycle", "waste", "stock", len(state.waste))]
-    src = _src_zone(scene, move.src)
+        return [Action("recycle", zone_of("waste"), zone_of("stock"), len(state.waste))]
+    src = zone_of(move.src)
     moving = scene.piles[src].faces[-move.count:]
-    if move.dst == "foundation":
-        dst = _foundation_zone(scene, moving[-1][-1])
-    else:
-        dst = _tableau_zone(move.dst)
+    dst = foundation_of(moving[-1]) if move.dst == "foundation" else zone_of(move.dst)
     out = [Action("move", src, dst, move.count, tuple(moving))]
     if after is not None and move.src.startswith("t"):
         i = int(move.src[1:]) - 1
@@ -102,13 +106,17 @@ def actions_for(scene: TableScene, state: KlondikeState, move: Move, after: Klon
     return out
 
 
+def take_back_of(a: Action) -> Action:
+    """The hand action that undoes ``a``: the cards carried back (a draw: put back on the stock face down)."""
+    return Action("unturn" if a.kind == "turn" else "move", a.dst, a.src, a.count, a.cards)
+
+
 # ------------------------------------------------------------------------------------- the player
 
 
-def _greedy(state: KlondikeState, rng: np.random.Generator, stale: int) -> Move | None:
-    """A plain human-like choice: aces and twos up, moves that turn up a card, waste to tableau,
-    otherwise draw. None when stuck (a full pass through the stock changed nothing)."""
-    legal = list(klondike.legal_moves(state))
+def best_move(state: KlondikeState, legal: Sequence[Move], rng: np.random.Generator) -> Move | None:
+    """A plain human-like choice among ``legal``: aces and twos up, moves that turn up a card, waste to
+    tableau; None when none of those is there (then a player draws)."""
     scored: list[tuple[float, int, Move]] = []
     for k, m in enumerate(legal):
         if m.op != "move":
@@ -127,8 +135,14 @@ def _greedy(state: KlondikeState, rng: np.random.Generator, stale: int) -> Move 
             score = 3.0
         if score > 0:
             scored.append((score + float(rng.uniform(0, 0.5)), k, m))
-    if scored:
-        return max(scored)[2]
+    return max(scored)[2] if scored else None
+
+
+def _greedy(state: KlondikeState, rng: np.random.Generator, stale: int) -> Move | None:
+    """:func:`best_move`, otherwise draw. None when stuck (a full pass through the stock changed nothing)."""
+    best = best_move(state, list(klondike.legal_moves(state)), rng)
+    if best is not None:
+        return best
     if stale > len(state.stock) + len(state.waste) + 2:
         return None
     return Move.draw() if state.stock else (Move.recycle() if state.waste else None)
@@ -236,32 +250,71 @@ def plan(deal: Deal, rules: KlondikeRules, moves: Sequence[Move] | None, max_mov
 # ------------------------------------------------------------------------------------------ filming
 
 
+def column_depth(s: KlondikeState, extra: int = 0, column: int = -1) -> float:
+    """How far (mm) the longest column of ``s`` reaches from its zone's edge (``extra`` cards more on
+    ``column``: an illegal move's card)."""
+    best = 0.0
+    for i, (p, h) in enumerate(zip(s.tableau, s.hidden)):
+        up = len(p) - h + (extra if i == column else 0)
+        if up:
+            best = max(best, 4 + h * BACK_STEP + (up - 1) * FACE_STEP + CARD_H)
+        elif h:
+            best = max(best, 4 + (h - 1) * BACK_STEP + CARD_H)
+    return best
+
+
+def fan_zone_length(deepest: float) -> float:
+    """The tableau zones' length (mm) for a game whose longest column reaches ``deepest``, so the camera
+    can frame the cards the game uses rather than the template's 480 mm (at least 200 mm)."""
+    return float(max(200.0, 10.0 * math.ceil(deepest / 10.0) + 10.0))
+
+
 def _fan_length(the_deal: Deal, rules: KlondikeRules, steps: Sequence[Step]) -> float:
-    """How long the tableau zones must be (mm) for the longest column of the game, so the camera can
-    frame the cards the game uses rather than the template's 480 mm (at least 200 mm)."""
     state = klondike.new_game(the_deal, rules)
-
-    def depth(s: KlondikeState, extra: int = 0, column: int = -1) -> float:
-        best = 0.0
-        for i, (p, h) in enumerate(zip(s.tableau, s.hidden)):
-            up = len(p) - h + (extra if i == column else 0)
-            if up:
-                best = max(best, 4 + h * BACK_STEP + (up - 1) * FACE_STEP + CARD_H)
-            elif h:
-                best = max(best, 4 + (h - 1) * BACK_STEP + CARD_H)
-        return best
-
-    deepest = depth(state)
+    deepest = column_depth(state)
     for step in steps:
         if step.kind == "legal":
             verdict = klondike.apply(state, step.move)
             if isinstance(verdict, Legal):
                 state = verdict.state
-                deepest = max(deepest, depth(state))
+                deepest = max(deepest, column_depth(state))
         elif step.kind == "illegal" and step.move.dst.startswith("t"):
-            deepest = max(deepest, depth(state, 1, int(step.move.dst[1:]) - 1))
-    return float(max(200.0, 10.0 * math.ceil(deepest / 10.0) + 10.0))
+            deepest = max(deepest, column_depth(state, 1, int(step.move.dst[1:]) - 1))
+    return fan_zone_length(deepest)
 
+
+def film_step(film: Filming, seq: int, step: Step, actions: Sequence[Action], seat: int = 1) -> dict[str, Any]:
+    """The hand of ``seat`` comes, does ``actions`` and leaves, the table rests (an illegal move lies
+    there long enough to be seen); returns the step's line of moves.jsonl."""
+    vr = film.pace
+    seen = film.visit([HandVisit(seat, tuple(actions), reach_s=float(vr.uniform(0.45, 0.7)),
+                                 carry_s=float(vr.uniform(0.5, 0.8)), leave_s=float(vr.uniform(0.35, 0.55)))])
+    hold = 1.2 if step.kind != "illegal" else 2.5
+    film.hold(float(vr.uniform(hold, hold + 0.8)))
+    return move_line(seq, step, seen, actions)
+
+
+def move_line(seq: int, step: Step, seen: Visited, actions: Sequence[Action]) -> dict[str, Any]:
+    """One line of moves.jsonl: the move as the engine's notation, when the hand came and when the table
+    was at rest again, the cards and zones, the card turned up, an illegal move's rule."""
+    line: dict[str, Any] = {"seq": seq, "kind": step.kind}
+    if step.player is not None:
+        line["player"] = step.player
+    if step.kind != "hover":
+        line.update(step.move.to_json())
+    line.update(t=round(seen.t_rest, 3), t_start=round(seen.t_start, 3), frame_start=seen.frame_start,
+                frame_rest=seen.frame_rest)
+    if step.kind != "hover":
+        line["cards"] = list(actions[0].cards) if actions[0].kind != "recycle" else []
+    line["zones"] = [actions[0].src, actions[0].dst or actions[0].src]
+    flips = [a.cards[0] for a in actions if a.kind == "flip"]
+    if flips:
+        line["turned_up"] = flips[0]
+    if step.kind == "illegal":
+        line["rule"], line["reason"] = step.rule, step.reason
+    if step.kind == "take_back":
+        line["takes_back"] = seq - 1  # a take-back always follows its illegal move
+    return line
 
 
 def render_klondike(out_dir: Path, seed: int, rules: KlondikeRules | None = None, the_deal: Deal | None = None,
@@ -284,7 +337,7 @@ def render_klondike(out_dir: Path, seed: int, rules: KlondikeRules | None = None
     with Filming(out_dir, seed, layout, spec, piles, settings, video_name, settings.seconds or 3.0 * len(steps),
                  visible_waste=rules.draw, progress=progress) as film:
         film.write_json("deal.json", the_deal.to_json())
-        scene, vr = film.scene, film.pace
+        scene = film.scene
         film.hold(2.0)
         engine = state
         illegal_actions: dict[int, list[Action]] = {}
@@ -297,36 +350,16 @@ def render_klondike(out_dir: Path, seed: int, rules: KlondikeRules | None = None
                 assert isinstance(verdict, Legal), verdict
                 after = verdict.state
             if step.kind == "take_back":
-                a = illegal_actions[step.takes_back or 0][0]
-                actions = [Action("move", a.dst, a.src, a.count, a.cards)]
+                actions = [take_back_of(illegal_actions[step.takes_back or 0][0])]
             elif step.kind == "hover":
                 actions = [Action("hover", step.zone)]
             else:
                 actions = actions_for(scene, engine, step.move, after)
             if step.kind == "illegal":
                 illegal_actions[k] = actions
-            seen = film.visit([HandVisit(1, tuple(actions), reach_s=float(vr.uniform(0.45, 0.7)),
-                                         carry_s=float(vr.uniform(0.5, 0.8)), leave_s=float(vr.uniform(0.35, 0.55)))])
-            hold = 1.2 if step.kind != "illegal" else 2.5  # an illegal move lies there long enough to be seen
-            film.hold(float(vr.uniform(hold, hold + 0.8)))
+            move_lines.append(film_step(film, len(move_lines), step, actions))
             if after is not None:
                 engine = after
-            line: dict[str, Any] = {"seq": len(move_lines), "kind": step.kind}
-            if step.kind != "hover":
-                line.update(step.move.to_json())
-            line.update(t=round(seen.t_rest, 3), t_start=round(seen.t_start, 3), frame_start=seen.frame_start,
-                        frame_rest=seen.frame_rest)
-            if step.kind != "hover":
-                line["cards"] = list(actions[0].cards) if actions[0].kind != "recycle" else []
-            line["zones"] = [actions[0].src, actions[0].dst or actions[0].src]
-            flips = [a.cards[0] for a in actions if a.kind == "flip"]
-            if flips:
-                line["turned_up"] = flips[0]
-            if step.kind == "illegal":
-                line["rule"], line["reason"] = step.rule, step.reason
-            if step.kind == "take_back":
-                line["takes_back"] = len(move_lines) - 1  # a take-back always follows its illegal move
-            move_lines.append(line)
         film.hold(1.5)
     counts = {
         "moves": sum(1 for m in move_lines if m["kind"] == "legal"),

@@ -94,12 +94,13 @@ class Filming:
     ``piles``, the painter, the video and the per-frame truth. Use as a context manager; film with
     :meth:`hold` and :meth:`visit`; :meth:`finish` writes the moves and ``render.json``.
 
-    The seed's random streams: ``[seed, 1]`` the look and the camera's distance, ``[seed, 3]``
+    ``camera_yaw_deg`` turns the camera about the table's vertical beyond the look's few degrees (a
+    table longer than it is wide is filmed from its end). The seed's random streams: ``[seed, 1]`` the look and the camera's distance, ``[seed, 3]``
     (:attr:`pace`) the game module's timing of each visit and rest."""
 
     def __init__(self, out_dir: Path, seed: int, layout: ZoneLayout, layout_spec: LayoutSpec, piles: dict[str, Pile],
                  settings: RenderSettings, video_name: str, est_seconds: float, visible_waste: int = 3,
-                 progress: Callable[[int, float], None] | None = None) -> None:
+                 progress: Callable[[int, float], None] | None = None, camera_yaw_deg: float = 0.0) -> None:
         self.started = time.perf_counter()
         self.out_dir = out_dir
         self.seed = seed
@@ -110,7 +111,8 @@ class Filming:
         self.look = Look.draw(rng, est_seconds, settings.texture)
         x0, y0, x1, y1 = layout.bounds_mm()
         self.camera = make_camera((x0 - 15, y0 - 15, x1 + 15, y1 + 15), settings.size, self.look.tilt_deg,
-                                  self.look.roll_deg, self.look.yaw_deg, distance_mm=float(rng.uniform(800, 1000)))
+                                  self.look.roll_deg, self.look.yaw_deg + camera_yaw_deg,
+                                  distance_mm=float(rng.uniform(800, 1000)))
         self.faces = Faces.load(settings.deck, settings.decks_root)
         self.painter = Painter(layout, self.camera, self.faces, self.look, seed, settings.px_per_mm, settings.fps)
         self.painter.with_boxes = settings.boxes

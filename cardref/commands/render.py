@@ -1,8 +1,9 @@
-"""``cardref render klondike|stress|zenuwen --seed N --out DIR``: a truth video of a game (docs/truth-videos.md).
+"""``cardref render klondike|double_solitaire|stress|zenuwen --seed N --out DIR``: a truth video of a game
+(docs/truth-videos.md).
 
 The referee engine plays (Klondike: or replays ``--moves``) a game with ``--illegal`` deliberately
-illegal moves that are then taken back (Stress and Zenuwen: one round, ``--players`` 2-4 for Zenuwen,
-every player's hand reaching in from the own side); the table is painted with a deck design the
+illegal moves that are then taken back (Double Solitaire: both players in turn; Stress and Zenuwen: one
+round, ``--players`` 2-4 for Zenuwen; every player's hand reaching in from the own side); the table is painted with a deck design the
 detector never trained on, on a procedural table top, through a tilted camera, with hands carrying
 the cards, lighting changes, blur, noise and compression. Next to the video: ``calibration.json`` (for ``--calibration``), ``truth.jsonl``
 (the true table for every frame), ``moves.jsonl`` (the true moves), ``deal.json`` and ``render.json``.
@@ -23,7 +24,7 @@ def register(subparsers: Any) -> None:
     p.add_argument("game", choices=sorted(RENDERERS))
     p.add_argument("--seed", type=int, required=True, help="deal, moves, table, camera, light and noise")
     p.add_argument("--out", required=True, help="output folder (created)")
-    p.add_argument("--deal", help="DEAL.json to play instead of the seed's deal")
+    p.add_argument("--deal", help="DEAL.json to play instead of the seed's deal (Double Solitaire: both players')")
     p.add_argument("--moves", help="Klondike: replay file (JSON lines) of legal moves to play instead of the built-in player")
     p.add_argument("--rules", default="", help='the game\'s options, e.g. "draw=1" (Klondike, default draw 3), '
                                                '"stress_penalty=slapped_pile" (Stress), "empty_stock=turn_none" (Zenuwen)')
@@ -130,7 +131,26 @@ def _speed(args: argparse.Namespace, progress: Any) -> dict[str, Any]:
                         progress, command=command_line(args))
 
 
+def _double(args: argparse.Namespace, progress: Any) -> dict[str, Any]:
+    from referee import double_solitaire
+    from referee.double_solitaire import DoubleRules
+
+    from ..jsonl import load_json_file
+    from ..replay_double import deals_from_json
+    from cardref.truth_double import render_double
+
+    for flag, value, default in (("--moves", args.moves, None), ("--hovers", args.hovers, 0)):
+        if value != default:
+            raise ValueError(f"{flag} is for Klondike only")
+    if args.players not in (None, 2):
+        raise ValueError(f"Double Solitaire is for two players (K17), not --players {args.players}")
+    deals = deals_from_json(load_json_file(args.deal, "deal")) if args.deal else double_solitaire.deal(args.seed)
+    return render_double(Path(args.out), args.seed, DoubleRules.from_spec(args.rules), deals, args.illegal,
+                         args.max_moves, _settings(args), args.video, progress, command=command_line(args))
+
+
 RENDERERS: dict[str, Callable[[argparse.Namespace, Any], dict[str, Any]]] = {
+    "double_solitaire": _double,
     "klondike": _klondike,
     "stress": _speed,
     "zenuwen": _speed,
