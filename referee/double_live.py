@@ -21,7 +21,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any, Iterator
 
 from . import double_solitaire, klondike
-from .cards import Card
+from .cards import DECK, Card
 from .double_solitaire import MAX_FOUNDATIONS, PLAYERS, DoubleMove, DoubleRules, DoubleState, FoundationCard
 from .klondike import KlondikeState, Move
 from .klondike_live import _match, _read, _view, differing_piles, moved_and_under, swaps, under_hand
@@ -250,6 +250,38 @@ def _unread(state: DoubleState, table: DoubleState, player: int, move: Move, kno
     return any(c not in known[player] for c in cards)
 
 
+def _onto_unread(state: DoubleState, player: int, dmove: DoubleMove, known: tuple[frozenset[Card], ...],
+                 obs: Observation) -> Legal[DoubleState] | None:
+    """``dmove`` as a legal move when the one card it involves that nobody has read is no longer shown by
+    the view at all, and some card of the player's deck not read yet would make it legal: that card
+    stands there, still unread (a later reading replaces it). ``state`` has what the view read learned. As :func:`referee.klondike_live._onto_unread`
+    for one table: the card is the column top the move is laid on (while the fan still shows it, unread,
+    a clearer view may read it), or the bottom card of a run moved. (Penguins, seed 3: a JH laid on a
+    queen turned up unread, whose index the camera never found again: the game waited for good.)"""
+    move, layout = dmove.move, state.layouts[player]
+    if not move.dst.startswith("t") or move.op != "move":
+        return None
+    i = int(move.dst[1:]) - 1
+    column = layout.tableau[i]
+    seen = obs.piles.get(f"{seat_prefix(player)}tableau{i + 1}", SeenPile())
+    unread = [c for c in _involved(state, player, move) if c not in known[player]]
+    up = len(column) - layout.hidden[i]
+    if unread == list(column[-1:]):
+        if len(seen.cards) > up:
+            return None
+    elif not (move.src.startswith("t") and move.count > 1 and len(seen.cards) < up + move.count
+              and unread == list(layout.tableau[int(move.src[1:]) - 1][-move.count:][:1])):
+        return None
+    for card in DECK:
+        if card in known[player]:
+            continue
+        stand_in: dict[Card, str] = {unread[0]: card.code}
+        verdict = double_solitaire.apply(learn(state, (stand_in, {}) if player == 0 else ({}, stand_in)), dmove)
+        if isinstance(verdict, Legal):
+            return verdict
+    return None
+
+
 # --- the referee's step ------------------------------------------------------------------------------
 
 
@@ -273,6 +305,7 @@ def observe(live: LiveDouble, obs: Observation) -> tuple[LiveDouble, list[Findin
     legal: list[tuple[LiveDouble, list[Finding]]] = []
     illegal: list[tuple[LiveDouble, list[Finding]]] = []
     unread: list[DoubleMove] = []
+    unjudged: list[tuple[LiveDouble, list[Finding]]] = []
     for player in movers:
         for move, table in physical_moves(live.state, player):
             binds = match(table, obs, live.known)
@@ -281,10 +314,15 @@ def observe(live: LiveDouble, obs: Observation) -> tuple[LiveDouble, list[Findin
             known = _known_after(live.known, binds)
             before, seen = learn(live.state, binds), learn(table, binds)
             dmove = DoubleMove(player, replace(move, t=t))
+            state = before if live.started else replace(before, turn=player)
             if _unread(before, seen, player, move, known):
                 unread.append(dmove)
+                onto = _onto_unread(state, player, dmove, known, obs)
+                if onto is not None:
+                    detail = f"{dmove}: laid on a card not read, so not judged"
+                    unjudged.append((LiveDouble(onto.state, known, True, moves=live.moves + 1),
+                                     [Finding("move", t, move=dmove, verdict=onto, frame=frame, detail=detail)]))
                 continue
-            state = before if live.started else replace(before, turn=player)
             verdict = double_solitaire.apply(state, dmove)
             if isinstance(verdict, Legal):
                 after = LiveDouble(verdict.state, known, True, moves=live.moves + 1)
@@ -298,6 +336,10 @@ def observe(live: LiveDouble, obs: Observation) -> tuple[LiveDouble, list[Findin
             return legal[0]
         names = "; ".join(sorted({str(f[0].move) for _, f in legal}))
         return live, [Finding("ambiguous", t, frame=frame, detail=f"several moves fit: {names}")]
+    if len(unjudged) == 1:
+        # laid on a card nobody has read, which it now covers: no clearer view of that card will come
+        # while it lies there, so the game goes on with the move not judged
+        return unjudged[0]
     if unread:
         names = "; ".join(sorted({str(m) for m in unread}))
         return live, [Finding("ambiguous", t, frame=frame, detail=f"{names}: its card is not read yet, waiting for a clearer view")]

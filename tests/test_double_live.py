@@ -139,6 +139,38 @@ def test_a_card_not_read_where_it_lands_is_judged_once_it_is() -> None:
     assert [f.kind for f in found] == ["move"] and same(found[0].move, draw)
 
 
+def test_a_card_laid_on_one_never_read_goes_on_unjudged_once_the_view_loses_it() -> None:
+    """A column's top that the camera never read (penguins seed 3: a queen turned up unread), then a card
+    laid on it legally: while the fan still shows the covered card, unread, a clearer view may read it,
+    so the referee waits; once the view shows the laid card alone (the covered index lost for good) the
+    move is taken as legal and not judged, and the game goes on with the next move."""
+    for seed in range(1, 60):
+        truth = ds.new_game(ds.deal(seed))
+        onto = [m for m in ds.legal_moves(truth) if m.move.op == "move" and m.move.src.startswith("t")
+                and m.move.dst.startswith("t") and m.move.count == 1]
+        if onto:
+            break
+    made = onto[0]
+    column = f"p1.tableau{made.move.dst[1:]}"
+    start = dl.expected_observation(truth, 0.0)
+    start = replace(start, piles={**start.piles, column: replace(start.piles[column], cards=(None,))})
+    live = dl.start(start)
+    after = ds.apply(truth, replace(made, move=replace(made.move, t=1.0))).state
+    clear = dl.expected_observation(after, 1.0)
+    under, laid = clear.piles[column].cards
+    still = replace(clear, piles={**clear.piles, column: replace(clear.piles[column], cards=(None, laid))})
+    live, found = dl.observe(live, still)
+    assert [f.kind for f in found] == ["ambiguous"] and "not read" in found[0].detail
+    lost = replace(clear, t=1.5, piles={**clear.piles, column: replace(clear.piles[column], cards=(laid,))})
+    live, found = dl.observe(live, lost)
+    assert [f.kind for f in found] == ["move"] and same(found[0].move, made) and "not judged" in found[0].detail
+    draw = next(m for m in ds.legal_moves(after) if m.move.op == "draw")
+    later = ds.apply(after, replace(draw, move=replace(draw.move, t=2.0))).state
+    view = dl.expected_observation(later, 2.0)
+    live, found = dl.observe(live, replace(view, piles={**view.piles, column: replace(view.piles[column], cards=(laid,))}))
+    assert [f.kind for f in found] == ["move"] and same(found[0].move, draw)
+
+
 def test_the_game_starts_from_both_deals_and_empty_foundations() -> None:
     truth = ds.new_game(ds.deal(3))
     obs = dl.expected_observation(truth, 0.0)
