@@ -226,6 +226,42 @@ def test_an_illegal_move_is_named_then_taken_back() -> None:
     assert live.pending is None and live.moves == 0
 
 
+def test_an_unread_reading_of_nothing_under_a_columns_top_does_not_hide_the_moves() -> None:
+    """The tracker may keep a weak reading of nothing (a back's edge, a shadow) under a column's top, as
+    a covered card: unread, it fits no card of the pile. Cards are laid on the top, so such a reading
+    is passed over: every move of a whole game is still found, and an illegal move still named."""
+    rng = random.Random(8)
+
+    def phantom(obs: Observation, live: "klondike_live.LiveKlondike | None") -> Observation:
+        if live is None:
+            return obs
+        piles = dict(obs.piles)
+        for name, pile in obs.piles.items():
+            if name.startswith("tableau") and pile.cards and rng.random() < 0.3:
+                at = rng.randrange(len(pile.cards))
+                piles[name] = SeenPile(pile.cards[:at] + (None,) + pile.cards[at:], pile.backs)
+        return replace(obs, piles=piles)
+
+    live, _ = follow("klondike_won_draw1_seed3", "draw=1", phantom)
+    assert live.state.won
+
+    r = KlondikeRules.make(draw=1)
+    truth = klondike.new_game(klondike.deal(1), r)  # t1 JC, t2 QD, t3 KD, ...
+    live = klondike_live.start(expected_observation(truth), r)
+    piles = dict(expected_observation(truth, t=1.0).piles)
+    piles["tableau2"] = SeenPile.of("10S", backs=0)
+    piles["tableau3"] = SeenPile(("KD", "QD"), 2)
+    piles["tableau5"] = SeenPile((None,) + piles["tableau5"].cards, piles["tableau5"].backs)
+    live, findings = klondike_live.observe(live, Observation(2.0, piles))
+    assert [(f.kind, f.rule) for f in findings] == [("illegal", "K4")]
+    # a read card under the top is no reading of nothing: a card from nowhere stays unrecognised
+    piles = dict(expected_observation(truth, t=1.0).piles)
+    piles["tableau5"] = SeenPile(("5S",) + piles["tableau5"].cards, piles["tableau5"].backs)
+    live = klondike_live.start(expected_observation(truth), r)
+    _, findings = klondike_live.observe(live, Observation(3.0, piles))
+    assert [f.kind for f in findings] == ["unrecognised"]
+
+
 def test_a_card_from_nowhere_is_unrecognised() -> None:
     r = KlondikeRules.make()
     truth = klondike.new_game(klondike.deal(1), r)
