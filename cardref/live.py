@@ -19,7 +19,7 @@ from referee.cards import Card
 from referee.followers import FOLLOWERS, find_follower
 from referee.observation import DOUBT_BELOW, Finding, Observation, SeenPile
 from referee.verdict import Event, Illegal, Legal
-from vision.table_state import SeenCard, TableState
+from vision.table_state import PileState, SeenCard, TableState
 
 log = logging.getLogger(__name__)
 
@@ -31,12 +31,17 @@ SAME_SLAP_S = 2.0
 LIVE_GAMES = tuple(sorted(FOLLOWERS))
 
 
-def observation_from_table(table: TableState, min_confidence: float = 0.5) -> Observation:
+def observation_from_table(table: TableState, min_confidence: float = 0.5, under_top_below: float = 0.0) -> Observation:
     """The referee's view of a published table: cards read with less than ``min_confidence`` become
-    unreadable (``None``) so the rules, not a guess, settle them; held zones are not judged."""
+    unreadable (``None``) so the rules, not a guess, settle them, and so do the cards under a pile's top
+    read with less than ``under_top_below``; held zones are not judged."""
+
+    def floor(k: int, pile: PileState) -> float:
+        return max(min_confidence, under_top_below) if k < len(pile.cards) - 1 else min_confidence
+
     piles = {
         name: SeenPile(
-            tuple(c.card if c.confidence >= min_confidence else None for c in pile.cards),
+            tuple(c.card if c.confidence >= floor(k, pile) else None for k, c in enumerate(pile.cards)),
             pile.backs,
             held=name in table.held,
             guesses=tuple(c.card for c in pile.cards),
@@ -151,12 +156,19 @@ class LiveReferee:
         self.live, findings = self.follower.observe(before, obs)
         if [f.kind for f in findings] == ["unrecognised"]:
             # a second look with the doubtful readings left unread: if the rules then settle the view
-            # (nothing happened, a move, a take-back), a misread was all it was (a 2C read 2S at 0.43)
-            doubtful = observation_from_table(table, self.doubt_below)
-            if doubtful != obs:
+            # (nothing happened, a move, a take-back), a misread was all it was (a 2C read 2S at 0.43).
+            # First only the cards under the piles' tops, which say nothing of a move: the tops do
+            # (Double Solitaire, seed 5: a "KC" at 0.31 under a column's 4H, a reading of nothing, hid
+            # a draw whose new waste top, read at 0.52, the full second look left unread, so the draw
+            # was taken for nothing happening)
+            for doubtful in (observation_from_table(table, self.min_confidence, self.doubt_below),
+                             observation_from_table(table, self.doubt_below)):
+                if doubtful == obs:
+                    continue
                 live, second = self.follower.observe(before, doubtful)
                 if all(f.kind in ("move", "taken_back") for f in second):
                     self.live, findings = live, second
+                    break
         if [f.kind for f in findings] == ["unrecognised"] and self.follower.observe_further is not None:
             self.live, findings = self.follower.observe_further(before, obs)
         if not findings:

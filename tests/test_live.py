@@ -105,6 +105,39 @@ def test_a_doubtful_misreading_of_a_known_card_does_not_stop_the_game() -> None:
     assert LiveReferee("klondike", rules, doubt_below=0.3).doubt_below == 0.3  # (settable)
 
 
+def test_a_doubtful_reading_under_a_top_is_doubted_before_the_tops_are() -> None:
+    """The table states ``cardref analyze`` published for a Double Solitaire truth video (penguins,
+    1920x1080, seed 5). A weak reading of nothing under player 1's 4H, a "KC" at 0.31, made player 2's
+    draw (new waste cards read at 0.67, 0.49, 0.52) match no position; doubting every reading below 0.6
+    left the new waste top unread too, and the draw looked like nothing happened: every later view was
+    unrecognised. The cards under the piles' tops are doubted first: every move is found, in order,
+    both illegal ones with their rules."""
+    views = [TableState.from_json(json.loads(x)) for x in (DATA / "double5_weak_under_top_views.jsonl").read_text().splitlines()]
+    ref = LiveReferee("double_solitaire", "draw=3")
+    found = [f for view in views for f in ref.feed(view)]
+    want = [('legal', 0, 'draw', None, None, None),
+            ('legal', 1, 'move', 't7', 'foundation', None),
+            ('legal', 1, 'draw', None, None, None),
+            ('legal', 0, 'move', 't6', 'foundation', None),
+            ('illegal', 1, 'draw', None, None, 'K17'),
+            ('legal', 0, 'draw', None, None, None),
+            ('legal', 1, 'move', 't5', 'foundation', None),
+            ('legal', 1, 'draw', None, None, None),
+            ('legal', 1, 'move', 'waste', 't6', None),
+            ('legal', 1, 'draw', None, None, None),
+            ('illegal', 0, 'move', 'waste', 't6', 'K4'),
+            ('legal', 0, 'move', 't5', 'foundation', None),
+            ('legal', 0, 'draw', None, None, None),
+            ('legal', 1, 'draw', None, None, None)]
+    got = [(f.kind, f.move.player, f.move.move.op, f.move.move.src or None, f.move.move.dst or None, f.rule or None)
+           for f in found if f.kind in ("move", "illegal")]
+    assert got == [("move" if k == "legal" else k, p, op, src, dst, rule) for k, p, op, src, dst, rule in want]
+    assert not [f for f in found if f.kind == "unrecognised"]
+    at = next(v for v in views if v.t > 40.9)  # the draw's view
+    obs = observation_from_table(at, 0.3, under_top_below=0.6)
+    assert obs.piles["p1.tableau4"].cards == (None, "4H") and obs.piles["p2.waste"].cards == ("QS", None, "3C")
+
+
 def test_the_same_unrecognised_change_is_reported_once(tmp_path: pathlib.Path) -> None:
     """A table nothing explains, published again and again (changes elsewhere, a reading that comes and
     goes), is one unrecognised change on the screen and in the log; another one is reported, and so is
