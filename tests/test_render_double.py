@@ -53,8 +53,20 @@ def _move(line: dict[str, Any]) -> DoubleMove:
     return DoubleMove.from_json({k: v for k, v in line.items() if k in keep})
 
 
+CLIP = Path(__file__).resolve().parent.parent / "cardref" / "demo" / "clips" / "double_solitaire"
+
+
+def _truth(folder: Path) -> list[dict[str, Any]]:
+    """truth.jsonl (the shipped clip's is gzipped)."""
+    return _lines(folder / "truth.jsonl") if (folder / "truth.jsonl").exists() else _lines(folder / "truth.jsonl.gz")
+
+
+def _video(folder: Path) -> Path:
+    return folder / json.loads((folder / "render.json").read_text())["video"]
+
+
 @pytest.fixture(scope="module")
-def video(tmp_path_factory: pytest.TempPathFactory) -> Path:
+def tiny(tmp_path_factory: pytest.TempPathFactory) -> Path:
     from cardref.truth_double import RenderSettings, render_double
 
     out = tmp_path_factory.mktemp("double") / "v"
@@ -63,7 +75,13 @@ def video(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return out
 
 
-def test_a_tiny_render_plays_both_players_with_both_kinds_of_mistake(video: Path) -> None:
+@pytest.fixture(params=["tiny", "shipped"])
+def video(request: pytest.FixtureRequest) -> Path:
+    """The tiny render made here, and the clip shipped in cardref/demo/clips/double_solitaire."""
+    return CLIP if request.param == "shipped" else request.getfixturevalue("tiny")
+
+
+def test_a_render_plays_both_players_with_both_kinds_of_mistake(video: Path) -> None:
     info = json.loads((video / "render.json").read_text())
     assert info["game"] == "double_solitaire" and info["illegal"] == 2 and info["turns"] >= 2
     moves = _lines(video / "moves.jsonl")
@@ -76,18 +94,18 @@ def test_a_tiny_render_plays_both_players_with_both_kinds_of_mistake(video: Path
     for m in illegal:
         back = moves[m["seq"] + 1]
         assert back["kind"] == "take_back" and back["takes_back"] == m["seq"] and back["zones"] == m["zones"][::-1]
-    cap = cv2.VideoCapture(str(video / "v.avi"))
+    cap = cv2.VideoCapture(str(_video(video)))
     frames = 0
     while cap.read()[0]:
         frames += 1
     cap.release()
-    assert frames == info["frames"] == len(_lines(video / "truth.jsonl"))
+    assert frames == info["frames"] == len(_truth(video))
 
 
 def test_the_truth_at_rest_is_the_engine_playing_the_moves(video: Path) -> None:
     """After each legal move, the table at rest is the engine's position; after an illegal move it is
     the position with the wrong cards moved, after its take-back the position again."""
-    truth = _lines(video / "truth.jsonl")
+    truth = _truth(video)
     state = double_solitaire.new_game(_deals(video), _rules(video).klondike)
     assert _observation(truth[0]).piles == double_live.expected_observation(state).piles
     for m in _lines(video / "moves.jsonl"):
@@ -106,7 +124,7 @@ def test_the_truth_at_rest_is_the_engine_playing_the_moves(video: Path) -> None:
 
 
 def test_the_live_referee_fed_the_truth_finds_every_move(video: Path) -> None:
-    rest = [line for line in _lines(video / "truth.jsonl") if line["at_rest"]]
+    rest = [line for line in _truth(video) if line["at_rest"]]
     live = double_live.start(_observation(rest[0]), _rules(video))
     found: list[tuple[str, Any, str]] = []
     previous = rest[0]["piles"]
@@ -154,7 +172,7 @@ def test_the_camera_referee_fed_the_true_boxes_referees_the_game(video: Path) ->
                 if b["visible"] >= (0.05 if b["card"] == "BACK" else 0.6)]
 
     referee = LiveReferee("double_solitaire", _rules(video))
-    Pipeline(str(video / "v.avi"), load_calibration(video / "calibration.json"), referee, detect=detect,
+    Pipeline(str(_video(video)), load_calibration(video / "calibration.json"), referee, detect=detect,
              realtime=False).run()
     found = [h for h in referee.history if h.get("kind") in ("move", "illegal", "taken_back")]
     want = _lines(video / "moves.jsonl")
@@ -167,13 +185,13 @@ def test_the_camera_referee_fed_the_true_boxes_referees_the_game(video: Path) ->
             assert h["rule"] == m["rule"]
 
 
-def test_the_same_seed_gives_the_same_files(video: Path, tmp_path: Path) -> None:
+def test_the_same_seed_gives_the_same_files(tiny: Path, tmp_path: Path) -> None:
     from cardref.truth_double import RenderSettings, render_double
 
     settings = RenderSettings(size=(640, 360), fps=5.0, px_per_mm=1.0, deck="plain", texture="wood", boxes=True)
     render_double(tmp_path / "again", seed=3, max_moves=10, illegal=2, settings=settings, video_name="v.avi")
     for name in ("v.avi", "truth.jsonl", "moves.jsonl", "calibration.json", "deal.json", "render.json", "boxes.jsonl.gz"):
-        assert (tmp_path / "again" / name).read_bytes() == (video / name).read_bytes(), name
+        assert (tmp_path / "again" / name).read_bytes() == (tiny / name).read_bytes(), name
 
 
 def test_the_render_command_films_a_given_deal_and_refuses_klondike_only_options(tmp_path: Path,
@@ -194,14 +212,14 @@ def test_the_render_command_films_a_given_deal_and_refuses_klondike_only_options
         assert "cardref render:" in capsys.readouterr().err
 
 
-def test_each_players_deck_has_its_own_back(video: Path) -> None:
+def test_each_players_deck_has_its_own_back(tiny: Path) -> None:
     """K17: the decks are told apart by their backs. The plain deck's back is blue; player 2's is red."""
     from calibration.store import load_calibration
 
-    cal = load_calibration(video / "calibration.json")
+    cal = load_calibration(tiny / "calibration.json")
     assert cal.layout is not None
     zones = {z.name: z for z in cal.layout.build().zones}
-    cap = cv2.VideoCapture(str(video / "v.avi"))
+    cap = cv2.VideoCapture(str(tiny / "v.avi"))
     ok, frame = cap.read()
     cap.release()
     assert ok
@@ -211,3 +229,32 @@ def test_each_players_deck_has_its_own_back(video: Path) -> None:
         b, _, r = frame[int(y) - 2:int(y) + 3, int(x) - 2:int(x) + 3].reshape(-1, 3).mean(axis=0)
         colour[player] = "blue" if b > r + 30 else "red" if r > b + 30 else "neither"
     assert colour == {"p1": "blue", "p2": "red"}
+
+
+def test_the_shipped_clip_is_small_and_of_a_held_out_deck() -> None:
+    from vision.render import HOLDOUT_DECKS
+
+    info = json.loads((CLIP / "render.json").read_text())
+    assert info["deck"] in HOLDOUT_DECKS and tuple(info["size"]) == (1920, 1080) and info["codec"] == "h264"
+    assert sum(f.stat().st_size for f in CLIP.iterdir()) < 2_500_000
+
+
+def test_the_shipped_detector_follows_the_double_solitaire_clip(tmp_path: Path) -> None:
+    """The whole path with the real models on the shipped clip (1920x1080, a camera at the table's end,
+    a deck the detector never trained on, player 2's cards and hand from across the table): every move
+    of both players in order, the stock turned out of turn (K17) and the red on red (K4), nothing
+    unrecognised."""
+    from cardref.cli import main
+
+    out = tmp_path / "game.jsonl"
+    info = json.loads((CLIP / "render.json").read_text())
+    assert main(["analyze", str(_video(CLIP)), "--game", "double_solitaire", "--rules", info["rules"],
+                 "--calibration", str(CLIP / "calibration.json"), "--out", str(out),
+                 "--games-dir", str(tmp_path / "games")]) == 0
+    records = [json.loads(line) for line in out.read_text().splitlines()][1:]
+    want = [m for m in _lines(CLIP / "moves.jsonl") if m["kind"] in ("legal", "illegal")]
+    got = [r for r in records if r["kind"] in ("move", "illegal")]
+    assert [(r["data"]["move"]["player"], r["data"]["move"]["op"], r["data"]["move"].get("from")) for r in got] == [
+        (m["player"], m["op"], m.get("from")) for m in want]
+    assert [r["data"]["rule"] for r in got if r["kind"] == "illegal"] == [m["rule"] for m in want if m["kind"] == "illegal"]
+    assert not [r for r in records if r["kind"] == "unrecognised"]
