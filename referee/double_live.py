@@ -300,6 +300,13 @@ def observe(live: LiveDouble, obs: Observation) -> tuple[LiveDouble, list[Findin
     if live.pending_state is not None and match(live.pending_state, obs, live.known) is not None:
         return live, []  # the illegal move is still on the table: said once already
     if live.pending is not None:
+        # taken back and another move made before the table was still long enough to be published (a
+        # stock turned out of turn put back and the next move made 1.7 s later, seed 11): the view is
+        # one legal move from the position before the illegal one
+        if not under_hand(live.pending.move, obs, seat_prefix(live.pending.player), FOUNDATION_ZONES):
+            after, found = observe(replace(live, pending=None, pending_state=None), obs)
+            if found and all(f.kind == "move" for f in found):
+                return after, [Finding("taken_back", t, move=live.pending, frame=frame), *found]
         return live, [Finding("unrecognised", t, frame=frame, detail=f"waiting for {live.pending} to be taken back")]
     movers = (live.state.turn, 1 - live.state.turn) if live.started else (0, 1)
     legal: list[tuple[LiveDouble, list[Finding]]] = []

@@ -262,8 +262,11 @@ def _match(view: _View, obs: Observation, known: frozenset[Card], faint: frozens
                 _match_waste(view.waste, waste.cards, known, bind)
         stock = obs.piles.get("stock")
         if stock is not None and not stock.held and stock.backs is not None:
-            if (stock.backs > 0) != view.stock:
+            if stock.backs > 0 and not view.stock:
                 raise _Mismatch
+            # A stock seen empty while it holds cards is a back the camera missed (Double Solitaire,
+            # seed 11: player 1's far stock was never found, and every view of the game matched no
+            # position). What the rules need of it, the draws say: the waste shows each of them.
         seen_tops = [obs.piles[z].top for z in FOUNDATION_ZONES if z in obs.piles and obs.piles[z].cards]
         if not any(obs.piles.get(z, SeenPile()).held for z in FOUNDATION_ZONES):
             if len(seen_tops) != len(view.foundation_tops):
@@ -414,7 +417,11 @@ def observe(live: LiveKlondike, obs: Observation, pairs: bool = True) -> tuple[L
         return after, []
     if live.pending_view is not None and _match(live.pending_view, obs, known, faint) is not None:
         return live, []  # still the same illegal move on the table: said once already
-    return _explain(live, obs, pairs)
+    after, findings = _explain(live, obs, pairs)
+    if live.pending is not None and findings and all(f.kind == "move" for f in findings) and not under_hand(live.pending, obs):
+        # taken back and another move made before the table was still long enough to be published
+        return after, [Finding("taken_back", t, move=live.pending, frame=frame), *findings]
+    return after, findings
 
 
 def under_hand(move: Move, obs: Observation, prefix: str = "", foundations: Sequence[str] = FOUNDATION_ZONES) -> bool:

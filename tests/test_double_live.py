@@ -108,6 +108,28 @@ def test_moves_against_the_rules_are_named_and_their_take_back_seen() -> None:
     assert {"K4", "K7", "K17"} <= rules_seen
 
 
+def test_an_illegal_move_taken_back_with_the_next_move_made_in_one_view_is_both() -> None:
+    """The tracker holds a pile whose cards vanished (a stock turned out of turn, put back face down)
+    for a while, so the next move may come before the take-back is published (seed 11): the view is one
+    legal move from the position before the illegal one. Both are said: taken back, then the move."""
+    truth = ds.new_game(ds.deal(5))
+    live = dl.start(dl.expected_observation(truth, 0.0))
+    first = next(m for m in ds.legal_moves(truth) if m.move.op == "draw")
+    truth = ds.apply(truth, first).state
+    live, found = dl.observe(live, dl.expected_observation(truth, 1.0))
+    assert [f.kind for f in found] == ["move"]
+    waiting = 1 - truth.turn
+    out_of_turn = DoubleMove(waiting, Move.draw())
+    wrong = ds.apply(replace(truth, turn=waiting), out_of_turn).state
+    live, found = dl.observe(live, dl.expected_observation(wrong, 2.0))
+    assert [(f.kind, f.rule) for f in found] == [("illegal", "K17")]
+    nxt = next(m for m in ds.legal_moves(truth))
+    after = ds.apply(truth, nxt).state
+    live, found = dl.observe(live, dl.expected_observation(after, 4.0))
+    assert [f.kind for f in found] == ["taken_back", "move"] and same(found[1].move, nxt)
+    assert live.pending is None
+
+
 def test_whoever_moves_first_has_the_turn_and_the_other_waits() -> None:
     truth = ds.new_game(ds.deal(5))
     live = dl.start(dl.expected_observation(truth, 0.0))
