@@ -24,7 +24,7 @@ from . import double_solitaire, klondike
 from .cards import DECK, Card
 from .double_solitaire import MAX_FOUNDATIONS, PLAYERS, DoubleMove, DoubleRules, DoubleState, FoundationCard
 from .klondike import KlondikeState, Move
-from .klondike_live import _match, _read, _view, differing_piles, moved_and_under, swaps, under_hand
+from .klondike_live import TAKEN_FOR_A_BACK, _match, _read, _view, differing_piles, moved_and_under, swaps, under_hand
 from .klondike_live import expected_observation as expected_layout
 from .klondike_live import start as start_layout
 from .observation import Finding, Observation, SeenPile
@@ -285,8 +285,22 @@ def _onto_unread(state: DoubleState, player: int, dmove: DoubleMove, known: tupl
 # --- the referee's step ------------------------------------------------------------------------------
 
 
+def _faces_taken_for_backs(obs: Observation) -> Observation:
+    """A back and no face seen on a waste is a face-up card the camera cannot read (nothing lies face
+    down there), as :func:`referee.klondike_live._waste_seen_as_back` says for one table: penguins seed
+    13's stock turned out of turn, a queen on top, was taken for nothing happening."""
+    piles = dict(obs.piles)
+    for p in range(PLAYERS):
+        zone = seat_prefix(p) + "waste"
+        waste = piles.get(zone)
+        if waste is not None and not waste.held and not waste.cards and waste.backs:
+            piles[zone] = SeenPile((None,), 0, guesses=(TAKEN_FOR_A_BACK,))
+    return replace(obs, piles=piles)
+
+
 def observe(live: LiveDouble, obs: Observation) -> tuple[LiveDouble, list[Finding]]:
     """Judge one steady view: the new running picture and what was concluded."""
+    obs = _faces_taken_for_backs(obs)
     t, frame = max(obs.t, _time(live.state)), obs.frame
     binds = match(live.state, obs, live.known)
     if binds is not None:
@@ -322,7 +336,9 @@ def observe(live: LiveDouble, obs: Observation) -> tuple[LiveDouble, list[Findin
             before, seen = learn(live.state, binds), learn(table, binds)
             dmove = DoubleMove(player, replace(move, t=t))
             state = before if live.started else replace(before, turn=player)
-            if _unread(before, seen, player, move, known):
+            # out of turn, a move is against K17 whatever its cards (penguins seed 13: a stock turned out
+            # of turn, its queens taken for a back, waited to be read and was never called)
+            if (not live.started or player == live.state.turn) and _unread(before, seen, player, move, known):
                 unread.append(dmove)
                 onto = _onto_unread(state, player, dmove, known, obs)
                 if onto is not None:

@@ -130,6 +130,27 @@ def test_an_illegal_move_taken_back_with_the_next_move_made_in_one_view_is_both(
     assert live.pending is None
 
 
+def test_a_stock_turned_out_of_turn_onto_a_waste_seen_as_a_back_is_called() -> None:
+    """Penguins seed 13: a stock turned out of turn with a queen on top, whose court picture the detector
+    takes for a back. A back on a waste is a face-up card not read, and out of turn a move is against
+    K17 whatever its cards, so the verdict does not wait for a reading."""
+    games = (ds.new_game(ds.deal(seed)) for seed in range(1, 40))
+    truth = next(g for g in games if any(m.move.op == "move" for m in ds.legal_moves(g)))
+    live = dl.start(dl.expected_observation(truth, 0.0))
+    first = next(m for m in ds.legal_moves(truth) if m.move.op == "move")  # the other player's waste stays empty
+    truth = ds.apply(truth, first).state
+    live, found = dl.observe(live, dl.expected_observation(truth, 1.0))
+    assert [f.kind for f in found] == ["move"]
+    waiting = 1 - truth.turn
+    wrong = ds.apply(replace(truth, turn=waiting), DoubleMove(waiting, Move.draw())).state
+    view = dl.expected_observation(wrong, 2.0)
+    waste = dl.seat_prefix(waiting) + "waste"
+    live, found = dl.observe(live, replace(view, piles={**view.piles, waste: SeenPile((), 1)}))
+    assert [(f.kind, f.rule, f.move.player if f.move else None) for f in found] == [("illegal", "K17", waiting)]
+    live, found = dl.observe(live, dl.expected_observation(truth, 3.0))
+    assert [f.kind for f in found] == ["taken_back"]
+
+
 def test_whoever_moves_first_has_the_turn_and_the_other_waits() -> None:
     truth = ds.new_game(ds.deal(5))
     live = dl.start(dl.expected_observation(truth, 0.0))
