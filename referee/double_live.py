@@ -24,7 +24,7 @@ from . import double_solitaire, klondike
 from .cards import DECK, Card
 from .double_solitaire import MAX_FOUNDATIONS, PLAYERS, DoubleMove, DoubleRules, DoubleState, FoundationCard
 from .klondike import KlondikeState, Move
-from .klondike_live import TAKEN_FOR_A_BACK, _match, _read, _view, differing_piles, moved_and_under, swaps, under_hand
+from .klondike_live import TAKEN_FOR_A_BACK, _match, _read, _view, differing_piles, lone_unseen, moved_and_under, swaps, under_hand
 from .klondike_live import expected_observation as expected_layout
 from .klondike_live import start as start_layout
 from .observation import Finding, Observation, SeenPile
@@ -125,7 +125,7 @@ def match(state: DoubleState, obs: Observation, known: tuple[frozenset[Card], ..
         return None
     binds: Binds = ({}, {})
     for p in range(PLAYERS):
-        own = _match(_view(state.layouts[p]), seat_view(obs, p), known[p])
+        own = _match(_view(state.layouts[p]), seat_view(obs, p), known[p], lone_unseen(state.layouts[p], known[p]))
         if own is None:
             return None
         merged = {**own}

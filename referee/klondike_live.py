@@ -97,12 +97,14 @@ def start(observation: Observation, rules: KlondikeRules | None = None) -> LiveK
     """A new game from the first steady view of a fresh deal: the face-up tableau cards are read,
     everything else is unseen; column i holds i face-down cards (K2), whatever count the camera made.
     Up to ``MAX_UNREAD_AT_START`` of the face-up cards may be seen but not read, or not seen on a column
-    that shows its backs (its top is face up, K6: the card is there, unseen)."""
+    that shows its backs (its top is face up, K6: the card is there, unseen) or on the first column."""
     rules = rules or KlondikeRules.make()
     layout: list[Card | None] = []
     for i in range(rules.columns):
         pile = observation.piles.get(tableau_zone(i), SeenPile())
-        if i and _backs_only(pile):
+        if (i and _backs_only(pile)) or (i == 0 and not pile.cards and not pile.backs):
+            # (the first column has no backs: seen empty, its card is there unseen, as a Double Solitaire
+            # truth video's penguins QS was never found: the game waited for the deal for good)
             layout.append(None)
             continue
         if len(pile.cards) != 1:
@@ -124,7 +126,7 @@ def start(observation: Observation, rules: KlondikeRules | None = None) -> LiveK
     if rules.scoring.startswith("vegas"):
         state = replace(state, score=-52)
     known = frozenset(seen)
-    return LiveKlondike(state, known, guessed=_guessed({}, {}, state, known, observation))
+    return LiveKlondike(state, known, guessed=_guessed({}, {}, state, known, observation), reads=count_reads({}, observation))
 
 
 # --- matching a view against an observation --------------------------------------------------------
@@ -251,6 +253,8 @@ def _match(view: _View, obs: Observation, known: frozenset[Card], faint: frozens
                 raise _Mismatch  # an empty column, or backs left unturned
             if up and _backs_only(pile):
                 continue  # the face-up cards on the backs are there, unseen (the module's docstring)
+            if len(up) == 1 and up[0] in faint and not view.tableau[i][0] and not pile.cards and not pile.backs:
+                continue  # a lone card the camera has never found (lone_unseen): it cannot be checked
             _match_cards(up, pile.cards, known, bind)
         waste = obs.piles.get("waste")
         if waste is not None and not waste.held:
@@ -653,8 +657,19 @@ is counted as a draw: the price of following such games."""
 
 
 def _faint(live: LiveKlondike) -> frozenset[Card]:
-    """The unread cards the camera took for backs."""
-    return frozenset(c for c, g in live.guessed.items() if g == TAKEN_FOR_A_BACK)
+    """The unread cards the camera took for backs, and the lone cards it has never read
+    (:func:`lone_unseen`)."""
+    taken = {c for c, g in live.guessed.items() if g == TAKEN_FOR_A_BACK}
+    return frozenset(taken) | lone_unseen(live.state, live.known, live.reads)
+
+
+def lone_unseen(state: KlondikeState, known: frozenset[Card], reads: Mapping[str, int] | None = None) -> frozenset[Card]:
+    """The cards alone on a column with no backs that no view has read (``reads``: card code -> views that
+    read it; a card read once and later doubted is not one). A view that shows such a column empty
+    still fits: the card is there, never found (a penguins QS dealt on a Double Solitaire player's first
+    column was never seen, and no view of the game fitted a position)."""
+    return frozenset(p[0] for p, h in zip(state.tableau, state.hidden)
+                     if len(p) == 1 and h == 0 and p[0] not in known and (reads is None or not reads.get(p[0].code)))
 
 
 def _waste_seen_as_back(obs: Observation) -> bool:

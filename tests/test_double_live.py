@@ -16,7 +16,7 @@ from referee import double_live as dl
 from referee import double_solitaire as ds
 from referee.double_solitaire import DoubleMove, DoubleState
 from referee.klondike import Move
-from referee.observation import Finding, SeenPile
+from referee.observation import Finding, Observation, SeenPile
 from referee.verdict import Illegal
 from vision.table_state import PileState, SeenCard, TableState
 
@@ -149,6 +149,31 @@ def test_a_stock_turned_out_of_turn_onto_a_waste_seen_as_a_back_is_called() -> N
     assert [(f.kind, f.rule, f.move.player if f.move else None) for f in found] == [("illegal", "K17", waiting)]
     live, found = dl.observe(live, dl.expected_observation(truth, 3.0))
     assert [f.kind for f in found] == ["taken_back"]
+
+
+def test_a_first_column_card_never_found_does_not_stop_the_game() -> None:
+    """Penguins seed 14: player 1's first column (no backs) held a QS the detector never found. The game
+    starts with it unread, and views that show that column empty still fit."""
+    truth = ds.new_game(ds.deal(5))
+
+    def blind(obs: Observation) -> Observation:
+        return replace(obs, piles={**obs.piles, "p1.tableau1": SeenPile((), 0)})
+
+    live = dl.start(blind(dl.expected_observation(truth, 0.0)))
+    assert truth.layouts[0].tableau[0][-1] not in live.known[0]
+    rng = random.Random(3)
+    followed = 0
+    for k in range(12):
+        step = play_one(truth, rng, k + 1.0)
+        assert step is not None
+        made, after = step
+        if after.layouts[0].tableau[0] != truth.layouts[0].tableau[0]:
+            break  # the lone card moved or was covered: the column is seen again
+        truth = after
+        live, found = dl.observe(live, blind(dl.expected_observation(truth, k + 1.0)))
+        assert [f.kind for f in found] == ["move"] and same(found[0].move, made), found
+        followed += 1
+    assert followed >= 5
 
 
 def test_whoever_moves_first_has_the_turn_and_the_other_waits() -> None:
