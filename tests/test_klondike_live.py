@@ -38,6 +38,30 @@ def blur(obs: Observation, rng: random.Random, p: float) -> Observation:
 Camera = Callable[[Observation, "klondike_live.LiveKlondike | None"], Observation]
 
 
+def columns_seen(change: Callable[[SeenPile, klondike_live.LiveKlondike], SeenPile]) -> Camera:
+    """A camera that sees the deal as it is and every column after it through ``change``."""
+
+    def camera(obs: Observation, live: "klondike_live.LiveKlondike | None") -> Observation:
+        if live is None:
+            return obs
+        return replace(obs, piles={name: change(pile, live) if name.startswith("tableau") else pile
+                                   for name, pile in obs.piles.items()})
+
+    return camera
+
+
+def queen_on_king() -> tuple[klondike.KlondikeState, klondike_live.LiveKlondike, dict[str, SeenPile]]:
+    """Deal 1, draw 1 (t1 JC, t2 QD, t3 KD, ...), followed from its deal, and the piles of a view with the
+    QD put on the KD: red on red (K4)."""
+    r = KlondikeRules.make(draw=1)
+    truth = klondike.new_game(klondike.deal(1), r)
+    live = klondike_live.start(expected_observation(truth), r)
+    piles = dict(expected_observation(truth, t=1.0).piles)
+    piles["tableau2"] = SeenPile.of("10S", backs=0)
+    piles["tableau3"] = SeenPile(("KD", "QD"), 2)
+    return truth, live, piles
+
+
 def follow(name: str, rules: str, camera: Camera = lambda obs, live: obs) -> tuple[klondike_live.LiveKlondike, klondike.KlondikeState]:
     """A recorded won game through the live referee, each position seen through ``camera`` (given the
     referee's running picture, None for the deal): every move must be found, once, in order."""
@@ -105,17 +129,13 @@ def test_a_long_cascade_matches_with_only_its_top_indices_read() -> None:
     # in order and with its top card, is that run.
     rng = random.Random(11)
 
-    def thin_columns(obs: Observation, live: "klondike_live.LiveKlondike | None") -> Observation:
-        if live is None:
-            return obs
-        piles = dict(obs.piles)
-        for name, pile in obs.piles.items():
-            if name.startswith("tableau") and len(pile.cards) > 2:
-                under = [c for c in pile.cards[:-1] if klondike_live.Card.parse(c) not in live.known or rng.random() < 0.3]
-                piles[name] = SeenPile(tuple(under) + pile.cards[-1:], pile.backs)
-        return replace(obs, piles=piles)
+    def thin(pile: SeenPile, live: klondike_live.LiveKlondike) -> SeenPile:
+        if len(pile.cards) <= 2:
+            return pile
+        under = [c for c in pile.cards[:-1] if klondike_live.Card.parse(c) not in live.known or rng.random() < 0.3]
+        return SeenPile(tuple(under) + pile.cards[-1:], pile.backs)
 
-    live, _ = follow("klondike_won_draw1_seed3", "draw=1", thin_columns)
+    live, _ = follow("klondike_won_draw1_seed3", "draw=1", columns_seen(thin))
     assert live.state.won
 
 
@@ -232,43 +252,28 @@ def test_an_unread_reading_of_nothing_under_a_columns_top_does_not_hide_the_move
     is passed over: every move of a whole game is still found, and an illegal move still named."""
     rng = random.Random(8)
 
-    def phantom(obs: Observation, live: "klondike_live.LiveKlondike | None") -> Observation:
-        if live is None:
-            return obs
-        piles = dict(obs.piles)
-        for name, pile in obs.piles.items():
-            if name.startswith("tableau") and pile.cards and rng.random() < 0.3:
-                at = rng.randrange(len(pile.cards))
-                piles[name] = SeenPile(pile.cards[:at] + (None,) + pile.cards[at:], pile.backs)
-        return replace(obs, piles=piles)
+    def phantom(pile: SeenPile, live: klondike_live.LiveKlondike) -> SeenPile:
+        if not pile.cards or rng.random() >= 0.3:
+            return pile
+        at = rng.randrange(len(pile.cards))
+        return SeenPile(pile.cards[:at] + (None,) + pile.cards[at:], pile.backs)
 
-    live, _ = follow("klondike_won_draw1_seed3", "draw=1", phantom)
+    live, _ = follow("klondike_won_draw1_seed3", "draw=1", columns_seen(phantom))
     assert live.state.won
 
-    r = KlondikeRules.make(draw=1)
-    truth = klondike.new_game(klondike.deal(1), r)  # t1 JC, t2 QD, t3 KD, ...
-    live = klondike_live.start(expected_observation(truth), r)
-    piles = dict(expected_observation(truth, t=1.0).piles)
-    piles["tableau2"] = SeenPile.of("10S", backs=0)
-    piles["tableau3"] = SeenPile(("KD", "QD"), 2)
+    truth, live, piles = queen_on_king()
     piles["tableau5"] = SeenPile((None,) + piles["tableau5"].cards, piles["tableau5"].backs)
-    live, findings = klondike_live.observe(live, Observation(2.0, piles))
+    _, findings = klondike_live.observe(live, Observation(2.0, piles))
     assert [(f.kind, f.rule) for f in findings] == [("illegal", "K4")]
     # a read card under the top is no reading of nothing: a card from nowhere stays unrecognised
     piles = dict(expected_observation(truth, t=1.0).piles)
     piles["tableau5"] = SeenPile(("5S",) + piles["tableau5"].cards, piles["tableau5"].backs)
-    live = klondike_live.start(expected_observation(truth), r)
     _, findings = klondike_live.observe(live, Observation(3.0, piles))
     assert [f.kind for f in findings] == ["unrecognised"]
 
 
 def test_an_illegal_move_taken_back_with_the_next_move_made_in_one_view_is_both() -> None:
-    r = KlondikeRules.make(draw=1)
-    truth = klondike.new_game(klondike.deal(1), r)  # t1 JC, t2 QD, t3 KD, ...
-    live = klondike_live.start(expected_observation(truth), r)
-    piles = dict(expected_observation(truth, t=1.0).piles)
-    piles["tableau2"] = SeenPile.of("10S", backs=0)
-    piles["tableau3"] = SeenPile(("KD", "QD"), 2)
+    truth, live, piles = queen_on_king()
     live, findings = klondike_live.observe(live, Observation(2.0, piles))
     assert [f.kind for f in findings] == ["illegal"]
     after = klondike.replay(truth, [Move.draw()])
@@ -746,12 +751,7 @@ def test_no_illegal_verdict_while_a_hand_covers_a_pile() -> None:
     up on it from another column, was judged laid on the AH against K7. While a hand covers a pile it
     may hide the legal move that explains the view: the verdict waits for the hand to go (the QD on the
     KD of the test above, with a hand over the seventh column)."""
-    r = KlondikeRules.make(draw=1)
-    truth = klondike.new_game(klondike.deal(1), r)
-    live = klondike_live.start(expected_observation(truth), r)
-    piles = dict(expected_observation(truth, t=1.0).piles)
-    piles["tableau2"] = SeenPile.of("10S", backs=0)
-    piles["tableau3"] = SeenPile(("KD", "QD"), 2)
+    truth, live, piles = queen_on_king()
     hand = {**piles, "tableau7": replace(piles["tableau7"], held=True)}
     after, findings = klondike_live.observe_further(live, Observation(2.0, hand))
     assert "illegal" not in [f.kind for f in klondike_live.observe(live, Observation(2.0, hand))[1]]

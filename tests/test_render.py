@@ -101,20 +101,25 @@ def check_truth_against_engine(folder: Path) -> None:
         assert math.isclose(truth[m["frame_rest"]]["t"], m["t"], abs_tol=1e-3)
 
 
+def rest_views(truth: list[dict[str, Any]]) -> list[Observation]:
+    """The at-rest truths as observations: the first, then each that differs from the one before."""
+    out: list[Observation] = []
+    previous = None
+    for line in truth:
+        if line["at_rest"] and line["piles"] != previous:
+            previous = line["piles"]
+            out.append(_observation(line))
+    return out
+
+
 def check_live_referee_follows(folder: Path) -> None:
     """The live referee, given each new at-rest truth, finds the moves of moves.jsonl in order."""
-    truth = _lines(folder / "truth.jsonl")
     moves = _lines(folder / "moves.jsonl")
-    rules = _rules(folder)
-    rest = [t for t in truth if t["at_rest"]]
-    live = klondike_live.start(_observation(rest[0]), rules)
+    first, *later = rest_views(_lines(folder / "truth.jsonl"))
+    live = klondike_live.start(first, _rules(folder))
     kinds, found = [], []
-    previous = rest[0]["piles"]
-    for line in rest[1:]:
-        if line["piles"] == previous:
-            continue
-        previous = line["piles"]
-        live, findings = klondike_live.observe(live, _observation(line))
+    for view in later:
+        live, findings = klondike_live.observe(live, view)
         for f in findings:
             kinds.append(f.kind)
             found.append(f.move)

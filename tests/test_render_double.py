@@ -19,24 +19,10 @@ import pytest
 from referee import double_live, double_solitaire
 from referee.double_solitaire import DoubleMove, DoubleRules
 from referee.klondike import Deal
-from referee.observation import Observation, SeenPile
 
 cv2 = pytest.importorskip("cv2")
 
-
-def _lines(path: Path) -> list[dict[str, Any]]:
-    if path.suffix == ".gz":
-        import gzip
-
-        text = gzip.decompress(path.read_bytes()).decode("utf-8")
-    else:
-        text = path.read_text(encoding="utf-8")
-    return [json.loads(line) for line in text.splitlines() if line.strip()]
-
-
-def _observation(line: dict[str, Any]) -> Observation:
-    piles = {name: SeenPile(tuple(c["card"] for c in p["cards"]), p["backs"]) for name, p in line["piles"].items()}
-    return Observation(line["t"], piles, line["frame"])
+from test_render import _lines, _observation, rest_views  # noqa: E402  (the truth files' readers, shared)
 
 
 def _deals(folder: Path) -> tuple[Deal, Deal]:
@@ -124,15 +110,11 @@ def test_the_truth_at_rest_is_the_engine_playing_the_moves(video: Path) -> None:
 
 
 def test_the_live_referee_fed_the_truth_finds_every_move(video: Path) -> None:
-    rest = [line for line in _truth(video) if line["at_rest"]]
-    live = double_live.start(_observation(rest[0]), _rules(video))
+    first, *later = rest_views(_truth(video))
+    live = double_live.start(first, _rules(video))
     found: list[tuple[str, Any, str]] = []
-    previous = rest[0]["piles"]
-    for line in rest[1:]:
-        if line["piles"] == previous:
-            continue
-        previous = line["piles"]
-        live, findings = double_live.observe(live, _observation(line))
+    for view in later:
+        live, findings = double_live.observe(live, view)
         found += [(f.kind, f.move, f.rule or "") for f in findings]
     moves = _lines(video / "moves.jsonl")
     kinds = {"legal": "move", "illegal": "illegal", "take_back": "taken_back"}
