@@ -254,10 +254,11 @@ def _onto_unread(state: DoubleState, player: int, dmove: DoubleMove, known: tupl
                  obs: Observation) -> Legal[DoubleState] | None:
     """``dmove`` as a legal move when the one card it involves that nobody has read is no longer shown by
     the view at all, and some card of the player's deck not read yet would make it legal: that card
-    stands there, still unread (a later reading replaces it). ``state`` has what the view read learned. As :func:`referee.klondike_live._onto_unread`
-    for one table: the card is the column top the move is laid on (while the fan still shows it, unread,
-    a clearer view may read it), or the bottom card of a run moved. (Penguins, seed 3: a JH laid on a
-    queen turned up unread, whose index the camera never found again: the game waited for good.)"""
+    stands there, still unread (a later reading replaces it). ``state`` has what the view read learned.
+    As :func:`referee.klondike_live._onto_unread` for one table: the card is the column top the move is
+    laid on (while the fan still shows it, unread, a clearer view may read it), or the bottom card of a
+    run moved. (Penguins, seed 3: a JH laid on a queen turned up unread, whose index the camera never
+    found again: the game waited for good.)"""
     move, layout = dmove.move, state.layouts[player]
     if not move.dst.startswith("t") or move.op != "move":
         return None
