@@ -24,7 +24,8 @@ from . import double_solitaire, klondike
 from .cards import DECK, Card
 from .double_solitaire import MAX_FOUNDATIONS, PLAYERS, DoubleMove, DoubleRules, DoubleState, FoundationCard
 from .klondike import KlondikeState, Move
-from .klondike_live import TAKEN_FOR_A_BACK, _match, _read, _view, differing_piles, lone_unseen, moved_and_under, swaps, under_hand
+from .klondike_live import _match, _read, _view, differing_piles, lone_unseen, lost_unread, moved_and_under, swaps
+from .klondike_live import under_hand, unread_face_on, waste_seen_as_back
 from .klondike_live import expected_observation as expected_layout
 from .klondike_live import start as start_layout
 from .observation import Finding, Observation, SeenPile
@@ -253,30 +254,19 @@ def _unread(state: DoubleState, table: DoubleState, player: int, move: Move, kno
 def _onto_unread(state: DoubleState, player: int, dmove: DoubleMove, known: tuple[frozenset[Card], ...],
                  obs: Observation) -> Legal[DoubleState] | None:
     """``dmove`` as a legal move when the one card it involves that nobody has read is no longer shown by
-    the view at all, and some card of the player's deck not read yet would make it legal: that card
-    stands there, still unread (a later reading replaces it). ``state`` has what the view read learned.
-    As :func:`referee.klondike_live._onto_unread` for one table: the card is the column top the move is
-    laid on (while the fan still shows it, unread, a clearer view may read it), or the bottom card of a
-    run moved. (Penguins, seed 3: a JH laid on a queen turned up unread, whose index the camera never
-    found again: the game waited for good.)"""
-    move, layout = dmove.move, state.layouts[player]
-    if not move.dst.startswith("t") or move.op != "move":
-        return None
-    i = int(move.dst[1:]) - 1
-    column = layout.tableau[i]
-    seen = obs.piles.get(f"{seat_prefix(player)}tableau{i + 1}", SeenPile())
+    the view at all (:func:`referee.klondike_live.lost_unread`), and some card of the player's deck not
+    read yet would make it legal: that card stands there, still unread (a later reading replaces it).
+    ``state`` has what the view read learned. (Penguins, seed 3: a JH laid on a queen turned up unread,
+    whose index the camera never found again: the game waited for good.)"""
+    move = dmove.move
     unread = [c for c in _involved(state, player, move) if c not in known[player]]
-    up = len(column) - layout.hidden[i]
-    if unread == list(column[-1:]):
-        if len(seen.cards) > up:
-            return None
-    elif not (move.src.startswith("t") and move.count > 1 and len(seen.cards) < up + move.count
-              and unread == list(layout.tableau[int(move.src[1:]) - 1][-move.count:][:1])):
+    lost = lost_unread(state.layouts[player], move, unread, obs, seat_prefix(player))
+    if lost is None:
         return None
     for card in DECK:
         if card in known[player]:
             continue
-        stand_in: dict[Card, str] = {unread[0]: card.code}
+        stand_in: dict[Card, str] = {lost: card.code}
         verdict = double_solitaire.apply(learn(state, (stand_in, {}) if player == 0 else ({}, stand_in)), dmove)
         if isinstance(verdict, Legal):
             return verdict
@@ -288,15 +278,12 @@ def _onto_unread(state: DoubleState, player: int, dmove: DoubleMove, known: tupl
 
 def _faces_taken_for_backs(obs: Observation) -> Observation:
     """A back and no face seen on a waste is a face-up card the camera cannot read (nothing lies face
-    down there), as :func:`referee.klondike_live._waste_seen_as_back` says for one table: penguins seed
+    down there), as :func:`referee.klondike_live.waste_seen_as_back` says for one table: penguins seed
     13's stock turned out of turn, a queen on top, was taken for nothing happening."""
-    piles = dict(obs.piles)
-    for p in range(PLAYERS):
-        zone = seat_prefix(p) + "waste"
-        waste = piles.get(zone)
-        if waste is not None and not waste.held and not waste.cards and waste.backs:
-            piles[zone] = SeenPile((None,), 0, guesses=(TAKEN_FOR_A_BACK,))
-    return replace(obs, piles=piles)
+    for zone in (seat_prefix(p) + "waste" for p in range(PLAYERS)):
+        if waste_seen_as_back(obs, zone):
+            obs = unread_face_on(obs, zone)
+    return obs
 
 
 def observe(live: LiveDouble, obs: Observation) -> tuple[LiveDouble, list[Finding]]:

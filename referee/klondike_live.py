@@ -390,9 +390,9 @@ def observe(live: LiveKlondike, obs: Observation, pairs: bool = True) -> tuple[L
     ``pairs``: when no single move explains it, try two (:func:`observe_pairs`)."""
     t, frame = max(obs.t, live.state.time), obs.frame
     state, known = live.state, live.known
-    back_on_waste = _waste_seen_as_back(obs)
+    back_on_waste = waste_seen_as_back(obs)
     if back_on_waste:
-        obs = replace(obs, piles={**obs.piles, "waste": SeenPile((None,), 0, guesses=(TAKEN_FOR_A_BACK,))})
+        obs = unread_face_on(obs, "waste")
 
     faint = _faint(live)
     bind = _match(_view(state), obs, known, faint)
@@ -672,12 +672,17 @@ def lone_unseen(state: KlondikeState, known: frozenset[Card], reads: Mapping[str
                      if len(p) == 1 and h == 0 and p[0] not in known and (reads is None or not reads.get(p[0].code)))
 
 
-def _waste_seen_as_back(obs: Observation) -> bool:
-    """Whether the camera sees a back and no face on the waste. Nothing lies face down there, so it is
-    a face-up card it cannot read: penguins seed 9's QC, whose court picture the detector takes for a
-    card back, made every view after its draw unrecognised (the waste looked empty)."""
-    waste = obs.piles.get("waste")
+def waste_seen_as_back(obs: Observation, zone: str = "waste") -> bool:
+    """Whether the camera sees a back and no face on the waste (``zone``). Nothing lies face down there,
+    so it is a face-up card it cannot read: penguins seed 9's QC, whose court picture the detector takes
+    for a card back, made every view after its draw unrecognised (the waste looked empty)."""
+    waste = obs.piles.get(zone)
     return waste is not None and not waste.held and not waste.cards and bool(waste.backs)
+
+
+def unread_face_on(obs: Observation, zone: str) -> Observation:
+    """``obs`` with ``zone`` showing one face-up card not read, that the camera took for a back."""
+    return replace(obs, piles={**obs.piles, zone: SeenPile((None,), 0, guesses=(TAKEN_FOR_A_BACK,))})
 
 
 def _backs_only(pile: SeenPile) -> bool:
@@ -744,31 +749,39 @@ def _judged(state: KlondikeState, move: Move, t: float, known: frozenset[Card], 
 def _onto_unread(state: KlondikeState, move: Move, t: float, known: frozenset[Card], b: dict[Card, str],
                  obs: Observation) -> Legal[KlondikeState] | None:
     """``move`` as a legal move when the one card it involves that nobody has read is no longer shown by
-    the view at all (a fan shows a covered card's index: while the camera sees it, unread, a clearer
-    view may still read it), and some card not seen anywhere yet would make it legal: that card stands
-    there, still unread (a later reading replaces it). The card is the column top the move is laid on,
-    or the bottom card of the run moved (penguins, eight columns, seed 42: a JD laid on a QS nobody had
-    read, both moved onto a KH, and the fan showed the KH and the JD, the QS's index missed: the JD
-    alone on the KH was judged against K4, and the game stopped for good)."""
-    if not move.dst.startswith("t"):
-        return None
-    i = int(move.dst[1:]) - 1
-    column, seen = state.tableau[i], obs.piles.get(tableau_zone(i), SeenPile())
-    unread = [c for c in _involved(state, move) if c not in known and c not in b]
-    up = len(column) - state.hidden[i]
-    if unread == list(column[-1:]):
-        if len(seen.cards) > up:
-            return None  # the view still shows it, unread: a clearer view may read it
-    elif not (move.src.startswith("t") and unread == list(state.tableau[int(move.src[1:]) - 1][-move.count:][:1])
-              and move.count > 1 and len(seen.cards) < up + move.count):
+    the view at all (:func:`lost_unread`), and some card not seen anywhere yet would make it legal: that
+    card stands there, still unread (a later reading replaces it). (Penguins, eight columns, seed 42: a
+    JD laid on a QS nobody had read, both moved onto a KH, and the fan showed the KH and the JD, the QS's
+    index missed: the JD alone on the KH was judged against K4, and the game stopped for good.)"""
+    lost = lost_unread(state, move, [c for c in _involved(state, move) if c not in known and c not in b], obs)
+    if lost is None:
         return None
     taken = {c.code for c in known} | set(b.values())
     for card in DECK:
         if card.code not in taken:
-            verdict = _judged(state, move, t, known | {unread[0]}, {**b, unread[0]: card.code})
+            verdict = _judged(state, move, t, known | {lost}, {**b, lost: card.code})
             if isinstance(verdict, Legal):
                 return verdict
     return None
+
+
+def lost_unread(layout: KlondikeState, move: Move, unread: Sequence[Card], obs: Observation, prefix: str = "") -> Card | None:
+    """The card of ``unread`` (the cards ``move`` involves that nobody has read) that the view no longer
+    shows at all, if it is the only one: the column top the move is laid on (a fan shows a covered
+    card's index: while the camera sees it, unread, a clearer view may still read it), or the bottom
+    card of a run moved. ``prefix``: the seat's, on its own columns' zones. None otherwise."""
+    if not move.dst.startswith("t") or not unread:
+        return None
+    i = int(move.dst[1:]) - 1
+    column, seen = layout.tableau[i], obs.piles.get(prefix + tableau_zone(i), SeenPile())
+    up = len(column) - layout.hidden[i]
+    if list(unread) == list(column[-1:]):
+        if len(seen.cards) > up:
+            return None  # the view still shows it, unread: a clearer view may read it
+    elif not (move.src.startswith("t") and list(unread) == list(layout.tableau[int(move.src[1:]) - 1][-move.count:][:1])
+              and move.count > 1 and len(seen.cards) < up + move.count):
+        return None
+    return unread[0]
 
 
 def _moved(live: LiveKlondike, verdict: Legal[KlondikeState], b: dict[Card, str], obs: Observation
