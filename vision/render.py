@@ -69,8 +69,6 @@ class Faces:
         """The rendered deck ``root/name`` (``root``: ``$CARDREF_DECKS`` or ``data/decks``). Refuses a
         design the detector trained on unless ``allow_trained``; renders a held-out SVG deck first if
         it is missing and ``rsvg-convert`` and the Debian card package are there."""
-        import cv2
-
         if name == "plain":
             return Faces.plain()
         if name not in HOLDOUT_DECKS and not allow_trained:
@@ -78,20 +76,8 @@ class Faces:
                 f"deck {name!r} was used to train the detector; truth videos use held-out designs only "
                 f"({', '.join(HOLDOUT_DECKS)})"
             )
-        folder = Path(root or os.environ.get("CARDREF_DECKS") or DEFAULT_DECKS_ROOT) / name
-        if not (folder / "AS.png").exists():
-            _try_render_svg(name, folder.parent)
-        images: dict[str, Image] = {}
-        for code in CARD_CODES + [BACK]:
-            img = cv2.imread(str(folder / f"{code}.png"), cv2.IMREAD_UNCHANGED)
-            if img is None:
-                raise FileNotFoundError(
-                    f"deck {name!r}: no {folder / (code + '.png')}; render it with "
-                    f"`python -m vision.decks --decks {name}` (needs rsvg-convert) or use --deck plain"
-                )
-            if img.ndim == 2 or img.shape[2] == 3:
-                img = cv2.cvtColor(img, cv2.COLOR_GRAY2BGRA if img.ndim == 2 else cv2.COLOR_BGR2BGRA)
-            images[code] = img
+        folder = _deck_folder(name, root)
+        images = {code: _card_image(folder, code) for code in CARD_CODES + [BACK]}
         boxes: dict[str, list[list[int]]] = {}
         if (folder / "index.json").exists():
             import json
@@ -102,20 +88,10 @@ class Faces:
     def other_back(self, root: str | Path | None = None) -> Image:
         """A back of another design than this deck's, for a second player's deck: the other held-out
         deck's back (plain: the same pattern in red)."""
-        import cv2
-
         if self.name not in HOLDOUT_DECKS:
             return np.ascontiguousarray(self.images[BACK][..., [2, 1, 0, 3]])
         other = next(d for d in HOLDOUT_DECKS if d != self.name)
-        folder = Path(root or os.environ.get("CARDREF_DECKS") or DEFAULT_DECKS_ROOT) / other
-        if not (folder / f"{BACK}.png").exists():
-            _try_render_svg(other, folder.parent)
-        img = cv2.imread(str(folder / f"{BACK}.png"), cv2.IMREAD_UNCHANGED)
-        if img is None:
-            raise FileNotFoundError(f"no {folder / (BACK + '.png')}: the second player's back comes from deck {other!r}")
-        if img.ndim == 2 or img.shape[2] == 3:
-            img = cv2.cvtColor(img, cv2.COLOR_GRAY2BGRA if img.ndim == 2 else cv2.COLOR_BGR2BGRA)
-        return img
+        return _card_image(_deck_folder(other, root), BACK)
 
     @staticmethod
     def plain() -> "Faces":
@@ -150,6 +126,30 @@ class Faces:
         images[BACK] = back
         boxes = {code: [[6, 8, 40, 70], [w - 40, h - 70, w - 6, h - 8]] for code in CARD_CODES}
         return Faces("plain", images, boxes)
+
+
+def _deck_folder(name: str, root: str | Path | None) -> Path:
+    """The rendered deck's folder (``root``: ``$CARDREF_DECKS`` or ``data/decks``), rendered first from
+    its SVG deck where it is missing and the tools are there."""
+    folder = Path(root or os.environ.get("CARDREF_DECKS") or DEFAULT_DECKS_ROOT) / name
+    if not (folder / "AS.png").exists():
+        _try_render_svg(name, folder.parent)
+    return folder
+
+
+def _card_image(folder: Path, code: str) -> Image:
+    """One card's picture (``code`` or ``BACK``) from a rendered deck's folder, as BGRA."""
+    import cv2
+
+    img = cv2.imread(str(folder / f"{code}.png"), cv2.IMREAD_UNCHANGED)
+    if img is None:
+        raise FileNotFoundError(
+            f"deck {folder.name!r}: no {folder / (code + '.png')}; render it with "
+            f"`python -m vision.decks --decks {folder.name}` (needs rsvg-convert) or use --deck plain"
+        )
+    if img.ndim == 2 or img.shape[2] == 3:
+        img = cv2.cvtColor(img, cv2.COLOR_GRAY2BGRA if img.ndim == 2 else cv2.COLOR_BGR2BGRA)
+    return img
 
 
 def _try_render_svg(name: str, root: Path) -> None:
@@ -452,8 +452,6 @@ class Painter:
 
     def __init__(self, layout: ZoneLayout, camera: Camera, faces: Faces, look: Look, seed: int,
                  px_per_mm: float = 3.0, fps: float = 10.0) -> None:
-        import cv2
-
         self.layout = layout
         self.camera = camera
         self.faces = faces
@@ -477,12 +475,7 @@ class Painter:
         self.table = texture(look.texture, _seeded(seed, "table"), cw, ch, self.s)
         canvas_to_table = np.array([[1 / self.s, 0, x0], [0, 1 / self.s, y0], [0, 0, 1]])
         self.warp = camera.homography.table_to_image @ canvas_to_table
-        # card images at canvas scale: native aspect, CARD_H mm tall
-        ch_px = int(round(CARD_H * self.s))
-        self.cards: dict[str, Image] = {}
-        for code, img in faces.images.items():
-            cw_px = int(round(ch_px * img.shape[1] / img.shape[0]))
-            self.cards[code] = _edge_darkened(cv2.resize(img, (cw_px, ch_px), interpolation=cv2.INTER_AREA))
+        self.cards = {code: self._at_canvas_scale(img) for code, img in faces.images.items()}
         self.backs: dict[int, Image] = {}
         """A seat's own back design (Double Solitaire: each player's deck has its own), at canvas scale."""
         self._static_key: object = None
@@ -515,13 +508,17 @@ class Painter:
         d2 = (-look.light_dir[1], look.light_dir[0])
         self._light_b = self._light_map(d2, 0.15)
 
-    def use_back(self, seat: int, img: Image) -> None:
-        """Paint the face-down cards of ``seat``'s zones and hand with ``img`` (BGRA, any size)."""
+    def _at_canvas_scale(self, img: Image) -> Image:
+        """A card picture at the canvas's scale: its native aspect, CARD_H mm tall, edges darkened."""
         import cv2
 
         ch_px = int(round(CARD_H * self.s))
         cw_px = int(round(ch_px * img.shape[1] / img.shape[0]))
-        self.backs[seat] = _edge_darkened(cv2.resize(img, (cw_px, ch_px), interpolation=cv2.INTER_AREA))
+        return _edge_darkened(cv2.resize(img, (cw_px, ch_px), interpolation=cv2.INTER_AREA))
+
+    def use_back(self, seat: int, img: Image) -> None:
+        """Paint the face-down cards of ``seat``'s zones and hand with ``img`` (BGRA, any size)."""
+        self.backs[seat] = self._at_canvas_scale(img)
 
     def _card(self, code: str, seat: int) -> Image:
         return self.backs.get(seat, self.cards[BACK]) if code == BACK else self.cards[code]
