@@ -18,17 +18,19 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass, field, replace
-from typing import Any, Iterator
+from typing import Any, Iterator, Mapping
 
 from . import double_solitaire, klondike
 from .cards import DECK, Card
 from .double_solitaire import MAX_FOUNDATIONS, PLAYERS, DoubleMove, DoubleRules, DoubleState, FoundationCard
 from .klondike import KlondikeState, Move
 from .klondike_live import _match, _read, _view, differing_piles, lone_unseen, lost_unread, moved_and_under, swaps
-from .klondike_live import under_hand, unread_face_on, waste_seen_as_back
+from .klondike_live import _guessed_over as guessed_over
+from .klondike_live import _visible, under_hand, unread_face_on, waste_seen_as_back
 from .klondike_live import expected_observation as expected_layout
 from .klondike_live import start as start_layout
-from .observation import Finding, Observation, SeenPile
+from .observation import EXPLAINED, MAX_READS_TO_DOUBT, Finding, Observation, SeenPile, count_reads, last_looks, one_misread
+from .observation import parse_seen
 from .verdict import Event, Legal
 
 FOUNDATION_ZONES = tuple(f"foundation{i + 1}" for i in range(MAX_FOUNDATIONS))
@@ -51,6 +53,13 @@ class LiveDouble:
     pending_state: DoubleState | None = field(default=None, compare=False)
     """The table the illegal move left, to tell "still there" from "taken back"."""
     moves: int = 0
+    turn_open: bool = False
+    """The last move was a draw whose turned card the camera has not read, so whether it can be placed
+    (K17: whose turn it is) is not known: whoever moves next has the turn, unless a view reads the card
+    first (:func:`_settled`). ``state.turn`` is the drawer meanwhile."""
+    reads: tuple[Mapping[str, int], Mapping[str, int]] = field(default=({}, {}), compare=False)
+    """Per player: card code -> how many of the views the referee took read it on the player's piles
+    (a card read in few may be a misread: :func:`observe_misread`)."""
 
 
 def seat_view(obs: Observation, player: int) -> Observation:
@@ -72,7 +81,7 @@ def start(observation: Observation, rules: DoubleRules | None = None) -> LiveDou
     if any(pile.cards for z in FOUNDATION_ZONES if (pile := observation.piles.get(z)) is not None):
         raise ValueError("cannot start: the shared foundations must be empty")
     state = DoubleState(rules.klondike, (layouts[0].state, layouts[1].state))
-    return LiveDouble(state, (layouts[0].known, layouts[1].known))
+    return LiveDouble(state, (layouts[0].known, layouts[1].known), reads=_count_reads(({}, {}), observation))
 
 
 def expected_observation(state: DoubleState, t: float = 0.0) -> Observation:
@@ -289,6 +298,22 @@ def _faces_taken_for_backs(obs: Observation) -> Observation:
 def observe(live: LiveDouble, obs: Observation) -> tuple[LiveDouble, list[Finding]]:
     """Judge one steady view: the new running picture and what was concluded."""
     obs = _faces_taken_for_backs(obs)
+    return _took(obs, *_observe(live, obs))
+
+
+def _took(obs: Observation, live: LiveDouble, findings: list[Finding]) -> tuple[LiveDouble, list[Finding]]:
+    """A view's outcome, with the cards it read counted when the referee took it (explained it)."""
+    if any(f.kind in ("unrecognised", "ambiguous") for f in findings):
+        return live, findings
+    return replace(live, reads=_count_reads(live.reads, obs)), findings
+
+
+def _count_reads(reads: tuple[Mapping[str, int], Mapping[str, int]], obs: Observation
+                 ) -> tuple[Mapping[str, int], Mapping[str, int]]:
+    return count_reads(reads[0], seat_view(obs, 0)), count_reads(reads[1], seat_view(obs, 1))
+
+
+def _observe(live: LiveDouble, obs: Observation) -> tuple[LiveDouble, list[Finding]]:
     t, frame = max(obs.t, _time(live.state)), obs.frame
     binds = match(live.state, obs, live.known)
     if binds is not None:
@@ -298,7 +323,14 @@ def observe(live: LiveDouble, obs: Observation) -> tuple[LiveDouble, list[Findin
             if under_hand(live.pending.move, obs, seat_prefix(live.pending.player), FOUNDATION_ZONES):
                 return live, []  # the piles the illegal move touched are not seen: nothing is taken back yet
             return after, [Finding("taken_back", t, move=live.pending, frame=frame)]
-        return after, []
+        if _guessed_over(live.state, obs, live.known):
+            # one legal move that explains the view beats nothing happened (penguins seed 14: a draw of
+            # 3S 6S AS read at 0.52 at most, with the other player's waste misread: the second look,
+            # past every reading under 0.6, took it for the old waste)
+            moved, found = _explain(live, obs)
+            if [f.kind for f in found] == ["move"]:
+                return moved, found
+        return _settled(after, t, frame)
     if live.pending_state is not None and match(live.pending_state, obs, live.known) is not None:
         return live, []  # the illegal move is still on the table: said once already
     if live.pending is not None:
@@ -306,11 +338,29 @@ def observe(live: LiveDouble, obs: Observation) -> tuple[LiveDouble, list[Findin
         # stock turned out of turn put back and the next move made 1.7 s later, seed 11): the view is
         # one legal move from the position before the illegal one
         if not under_hand(live.pending.move, obs, seat_prefix(live.pending.player), FOUNDATION_ZONES):
-            after, found = observe(replace(live, pending=None, pending_state=None), obs)
+            after, found = _observe(replace(live, pending=None, pending_state=None), obs)
             if found and all(f.kind == "move" for f in found):
                 return after, [Finding("taken_back", t, move=live.pending, frame=frame), *found]
         return live, [Finding("unrecognised", t, frame=frame, detail=f"waiting for {live.pending} to be taken back")]
+    return _explain(live, obs)
+
+
+def _guessed_over(state: DoubleState, obs: Observation, known: tuple[frozenset[Card], ...]) -> bool:
+    """Does the view show a waste's top unread with the camera's guess another card than the one read
+    there (:func:`referee.klondike_live._guessed_over`), or a foundation's top unread with a guess that
+    is none of the known tops? Then a move may hide behind the unsure readings."""
+    if any(guessed_over(layout, known[p], {}, seat_view(obs, p)) for p, layout in enumerate(state.layouts)):
+        return True
+    tops = {pile[-1].card.code for pile in state.foundations if pile[-1].card in known[pile[-1].owner]}
+    guesses = (pile.top_guess for z in FOUNDATION_ZONES if (pile := obs.piles.get(z)) is not None and not pile.held)
+    return any(g is not None and parse_seen(g) is not None and g not in tops for g in guesses)
+
+
+def _explain(live: LiveDouble, obs: Observation) -> tuple[LiveDouble, list[Finding]]:
+    """The move or illegal move of either player that explains a view the position does not show."""
+    t, frame = max(obs.t, _time(live.state)), obs.frame
     movers = (live.state.turn, 1 - live.state.turn) if live.started else (0, 1)
+    anyone = not live.started or live.turn_open  # whoever moves has the turn
     legal: list[tuple[LiveDouble, list[Finding]]] = []
     illegal: list[tuple[LiveDouble, list[Finding]]] = []
     unread: list[DoubleMove] = []
@@ -323,20 +373,29 @@ def observe(live: LiveDouble, obs: Observation) -> tuple[LiveDouble, list[Findin
             known = _known_after(live.known, binds)
             before, seen = learn(live.state, binds), learn(table, binds)
             dmove = DoubleMove(player, replace(move, t=t))
-            state = before if live.started else replace(before, turn=player)
+            state = replace(before, turn=player) if anyone else before
             # out of turn, a move is against K17 whatever its cards (penguins seed 13: a stock turned out
             # of turn, its queens taken for a back, waited to be read and was never called)
-            if (not live.started or player == live.state.turn) and _unread(before, seen, player, move, known):
+            if (anyone or player == live.state.turn) and _unread(before, seen, player, move, known):
+                if move.op == "draw":
+                    # a draw is the player's to make: only whose turn follows rests on the card it turned
+                    # (penguins seed 13: a KC read at 0.29 at most, until the other player had moved twice)
+                    verdict = double_solitaire.apply(state, dmove, turn_passing=False)
+                    assert isinstance(verdict, Legal)
+                    detail = f"{dmove}: the card turned is not read, so whoever moves next has the turn"
+                    after = _after_move(live, verdict.state, known, turn_open=True)
+                    legal.append((after, [Finding("move", t, move=dmove, verdict=verdict, frame=frame, detail=detail)]))
+                    continue
                 unread.append(dmove)
                 onto = _onto_unread(state, player, dmove, known, obs)
                 if onto is not None:
                     detail = f"{dmove}: laid on a card not read, so not judged"
-                    unjudged.append((LiveDouble(onto.state, known, True, moves=live.moves + 1),
+                    unjudged.append((_after_move(live, onto.state, known),
                                      [Finding("move", t, move=dmove, verdict=onto, frame=frame, detail=detail)]))
                 continue
             verdict = double_solitaire.apply(state, dmove)
             if isinstance(verdict, Legal):
-                after = LiveDouble(verdict.state, known, True, moves=live.moves + 1)
+                after = _after_move(live, verdict.state, known)
                 legal.append((after, [Finding("move", t, move=dmove, verdict=verdict, frame=frame)]))
             else:
                 waiting = replace(live, state=before, known=known, pending=dmove, pending_state=seen)
@@ -357,6 +416,118 @@ def observe(live: LiveDouble, obs: Observation) -> tuple[LiveDouble, list[Findin
     if illegal:
         return illegal[0]
     return live, [Finding("unrecognised", t, frame=frame, detail=_difference(live.state, obs))]
+
+
+def observe_further(live: LiveDouble, obs: Observation) -> tuple[LiveDouble, list[Finding]]:
+    """The last looks at a view nothing else explains: one card misread earlier (:func:`observe_misread`),
+    then two moves in one view (:func:`observe_pairs`)."""
+    obs = _faces_taken_for_backs(obs)
+    return _took(obs, *last_looks(live, obs, observe_misread, observe_pairs))
+
+
+def observe_misread(live: LiveDouble, obs: Observation) -> tuple[LiveDouble, list[Finding]]:
+    """A view that matches no position once one card a player's piles showed, read in no more than
+    ``MAX_READS_TO_DOUBT`` views, is taken as not read after all, as Klondike's
+    (:func:`referee.klondike_live.observe_misread`): penguins seed 14, a draw whose top QH the camera
+    missed, its middle 5S read at 0.35 and learned as the top; every view once the QH showed was
+    unrecognised."""
+    unrecognised = [Finding("unrecognised", max(obs.t, _time(live.state)), frame=obs.frame,
+                            detail=_difference(live.state, obs))]
+    doubtful = []
+    for p, layout in enumerate(live.state.layouts):
+        on_show = _visible(layout) | {pile[-1].card for pile in live.state.foundations if pile[-1].owner == p}
+        doubtful += [(p, c) for c in sorted(on_show & live.known[p], key=lambda c: c.code)
+                     if live.reads[p].get(c.code, 0) <= MAX_READS_TO_DOUBT]
+
+    def look(doubt: tuple[int, Card]) -> tuple[LiveDouble, list[Finding]] | None:
+        p, card = doubt
+        known = _set(live.known, p, live.known[p] - {card})
+        after, findings = _observe(replace(live, known=known), obs)
+        if [f.kind for f in findings] not in EXPLAINED or card in after.known[p]:
+            return None
+        return after, [replace(f, detail=f"player {p + 1}'s card read {card.code} earlier was misread") for f in findings]
+
+    return one_misread(doubtful, look) or (live, unrecognised)
+
+
+def observe_pairs(live: LiveDouble, obs: Observation) -> tuple[LiveDouble, list[Finding]]:
+    """Two legal moves, one after the other, that the view shows (a view between them was never
+    published: penguins seed 13, player 2 played an ace up and laid a 10D on a JS while the cards of
+    the first were still settling). As Klondike's pairs (:func:`referee.klondike_live.observe_pairs`),
+    both are judged on what the view reads: a card either involves that no view has read rules the
+    pair out (a draw's own card aside: whose turn follows is then open, as for one move)."""
+    t, frame = max(obs.t, _time(live.state)), obs.frame
+    found: list[tuple[LiveDouble, list[Finding]]] = []
+    first_movers = (0, 1) if not live.started or live.turn_open else (live.state.turn,)
+    for p in first_movers:
+        start = replace(live.state, turn=p)
+        for m1 in double_solitaire.legal_moves(start):
+            m1 = DoubleMove(p, replace(m1.move, t=t))
+            v1 = double_solitaire.apply(start, m1, turn_passing=False)
+            if not isinstance(v1, Legal):
+                continue
+            for q in range(PLAYERS):
+                for m2, table in physical_moves(replace(v1.state, turn=q), q):
+                    binds = match(table, obs, live.known)
+                    if binds is not None:
+                        pair = _judged_pair(live, start, m1, v1.state, DoubleMove(q, replace(m2, t=t)), binds, obs)
+                        if pair is not None:
+                            found.append(pair)
+    if not found:
+        return live, [Finding("unrecognised", t, frame=frame, detail=_difference(live.state, obs))]
+    if len({(a.state.layouts, _tops(a.state)) for a, _ in found}) > 1:
+        names = "; ".join(sorted({f"{f[0].move}, {f[1].move}" for _, f in found}))
+        return live, [Finding("ambiguous", t, frame=frame, detail=f"several pairs of moves fit: {names}")]
+    return found[0]
+
+
+def _judged_pair(live: LiveDouble, start: DoubleState, m1: DoubleMove, middle: DoubleState, m2: DoubleMove, binds: Binds,
+                 obs: Observation) -> tuple[LiveDouble, list[Finding]] | None:
+    """``m1`` (which left ``middle``, placeholders as they were) then ``m2`` judged on the cards the view
+    ``binds`` reads: both legal, each made by the player whose turn it is; None otherwise (a pair is
+    never an illegal verdict: a view two moves explain only against the rules stays unexplained)."""
+    known = _known_after(live.known, binds)
+    state = learn(start, binds)
+    unread = _unread(state, learn(middle, binds), m1.player, m1.move, known)
+    if unread and m1.move.op != "draw":
+        return None
+    one = double_solitaire.apply(state, m1, turn_passing=not unread)
+    if not isinstance(one, Legal) or (one.state.turn != m2.player and not unread):
+        return None
+    after_one = replace(one.state, turn=m2.player)
+    table = double_solitaire.apply(after_one, m2, turn_passing=False)
+    if not isinstance(table, Legal):
+        return None
+    unread = _unread(after_one, table.state, m2.player, m2.move, known)
+    if unread and m2.move.op != "draw":
+        return None
+    two = double_solitaire.apply(after_one, m2, turn_passing=not unread)
+    if not isinstance(two, Legal) or match(two.state, obs, known) is None:
+        return None
+    after = _after_move(_after_move(live, one.state, known), two.state, known, turn_open=unread)
+    return after, [Finding("move", obs.t, move=m1, verdict=one, frame=obs.frame),
+                   Finding("move", obs.t, move=m2, verdict=two, frame=obs.frame)]
+
+
+def _after_move(live: LiveDouble, state: DoubleState, known: tuple[frozenset[Card], frozenset[Card]],
+                turn_open: bool = False) -> LiveDouble:
+    """The running picture after one more move, nothing waiting to be taken back."""
+    return LiveDouble(state, known, True, moves=live.moves + 1, turn_open=turn_open, reads=live.reads)
+
+
+def _settled(live: LiveDouble, t: float, frame: int | None) -> tuple[LiveDouble, list[Finding]]:
+    """The turn an unread draw left open (``turn_open``), settled as K17 says once the view reads the card
+    it turned; the turn passing is called then."""
+    drawer = live.state.turn
+    waste = live.state.layouts[drawer].waste
+    if not live.turn_open or not waste or waste[-1] not in live.known[drawer]:
+        return live, []
+    settled = replace(live, turn_open=False)
+    over = double_solitaire.turn_over(live.state, drawer, Move.draw(t))
+    if over is None:
+        return settled, []
+    settled = replace(settled, state=replace(live.state, turn=1 - drawer))
+    return settled, [Finding("call", t, verdict=over, frame=frame)]
 
 
 def _tops(state: DoubleState) -> tuple[str, ...]:
@@ -396,7 +567,7 @@ def public_state(live: LiveDouble) -> dict[str, object]:
     return {
         "players": players,
         "foundations": [[fc.card.code if fc.card in live.known[fc.owner] else None for fc in pile] for pile in state.foundations],
-        "turn": state.turn + 1 if live.started else None,
+        "turn": state.turn + 1 if live.started and not live.turn_open else None,  # None: whoever moves next
         "winner": None if state.winner is None else state.winner + 1,
         "cards_left": [52 - state.cards_up(p) for p in range(PLAYERS)],
         "moves": live.moves,

@@ -165,8 +165,10 @@ def _as_if(layout: KlondikeState, suit: str, rank: int) -> KlondikeState:
     return replace(layout, foundations=(f[0], f[1], f[2], f[3]))
 
 
-def apply(state: DoubleState, dmove: DoubleMove) -> Legal[DoubleState] | Illegal:
-    """Judge one player's move; turns pass as K17 says and the first to get 52 cards up wins."""
+def apply(state: DoubleState, dmove: DoubleMove, turn_passing: bool = True) -> Legal[DoubleState] | Illegal:
+    """Judge one player's move; turns pass as K17 says and the first to get 52 cards up wins.
+    ``turn_passing=False``: the turn stays with the mover whatever the move leaves (the live referee,
+    when the camera has not read the card a draw turned, settles it later with :func:`turn_over`)."""
     player, move = dmove.player, dmove.move
     if player not in (0, 1):
         raise NotationError(f"player must be 0 or 1, got {player!r}")
@@ -178,20 +180,24 @@ def apply(state: DoubleState, dmove: DoubleMove) -> Legal[DoubleState] | Illegal
     if isinstance(verdict, Illegal):
         return verdict
     after, events = verdict.state, list(verdict.events)
-    new_layout = after.layouts[player]
     if after.cards_up(player) == 52:
         after = replace(after, winner=player)
         events.append(Event("won", t=move.t, player=player, detail=f"player {player + 1} has played all 52 cards"))
-    elif move.op == "draw" and not _placeable(after, player):
-        turned = new_layout.waste[-1]
+    elif turn_passing and (over := turn_over(after, player, move)) is not None:
         after = replace(after, turn=1 - player)
-        events.append(
-            Event("turn_over", t=move.t, player=player, cards=(turned,), detail=f"{turned.name} cannot be placed")
-        )
-    elif not any(True for _ in legal_moves(after)):
-        after = replace(after, turn=1 - player)
-        events.append(Event("turn_over", t=move.t, player=player, detail="no move left"))
+        events.append(over)
     return Legal(dmove, after, 0, tuple(events))
+
+
+def turn_over(state: DoubleState, player: int, move: Move) -> Event | None:
+    """K17: the event that ends ``player``'s turn, when ``move`` left ``state`` so: a card turned from
+    the stock that cannot be placed, or no legal move left. None: the turn goes on."""
+    if move.op == "draw" and not _placeable(state, player):
+        turned = state.layouts[player].waste[-1]
+        return Event("turn_over", t=move.t, player=player, cards=(turned,), detail=f"{turned.name} cannot be placed")
+    if not any(True for _ in legal_moves(state)):
+        return Event("turn_over", t=move.t, player=player, detail="no move left")
+    return None
 
 
 def _judge(state: DoubleState, dmove: DoubleMove) -> Legal[DoubleState] | Illegal:

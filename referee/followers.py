@@ -79,6 +79,7 @@ FOLLOWERS: dict[str, Follower] = {
         double_live.ending,
         double_live.involved_cards,
         double_live.rules_spec,
+        observe_further=double_live.observe_further,
         table="klondike",
     ),
     "stress": Follower(

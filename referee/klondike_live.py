@@ -41,7 +41,8 @@ from typing import Iterator, Mapping, Sequence
 from . import klondike
 from .cards import DECK, Card
 from .klondike import SUIT_INDEX, KlondikeRules, KlondikeState, Move
-from .observation import MAX_READS_TO_DOUBT, Finding, Observation, SeenPile, count_reads, guess_apart, parse_seen
+from .observation import EXPLAINED, MAX_READS_TO_DOUBT, Finding, Observation, SeenPile, count_reads, guess_apart, one_misread
+from .observation import last_looks, parse_seen
 from .verdict import Event, Illegal, Legal
 
 FOUNDATION_ZONES = tuple(f"foundation{i + 1}" for i in range(4))
@@ -228,6 +229,7 @@ def _match_waste(
         raise _Mismatch
     _match_cards(expected[-1:], seen[-1:], known, bind)
     under = set(expected[:-1])
+    new: set[Card] = set()
     for code in seen[:-1]:
         if code is None:
             continue
@@ -237,6 +239,13 @@ def _match_waste(
             raise _Mismatch from None
         if c in known and c not in under:
             raise _Mismatch
+        if c not in known:
+            new.add(c)
+    if len(new) > sum(1 for e in under if e not in known):
+        # each card never read that the fan shows stands for one of the waste's unread cards: more of
+        # them than there are is a new fan (penguins Double Solitaire seed 13: a draw of 8D 3D KC, the
+        # KC on top too faint to read, was taken for the old waste, every card under its top known)
+        raise _Mismatch
 
 
 def _match(view: _View, obs: Observation, known: frozenset[Card], faint: frozenset[Card] = frozenset()
@@ -592,15 +601,7 @@ def _top_guess(obs: Observation, zone: str) -> str | None:
 def observe_further(live: LiveKlondike, obs: Observation) -> tuple[LiveKlondike, list[Finding]]:
     """The last looks at a view nothing else explains: one card misread earlier (:func:`observe_misread`),
     then two moves in one view (:func:`observe_pairs`)."""
-    after, findings = observe_misread(live, obs)
-    if [f.kind for f in findings] != ["unrecognised"]:
-        return after, findings
-    after, findings = observe_pairs(live, obs)
-    if [f.kind for f in findings] == ["unrecognised"] and any(p.held for p in obs.piles.values()):
-        # a hand still over the table may hide what explains the rest (no illegal verdict is drawn
-        # while it does): said as a wait, not as a change nothing explains
-        findings = [replace(findings[0], kind="ambiguous", detail="a hand covers part of the table: waiting for a clearer view")]
-    return after, findings
+    return last_looks(live, obs, observe_misread, observe_pairs)
 
 
 def observe_misread(live: LiveKlondike, obs: Observation) -> tuple[LiveKlondike, list[Finding]]:
@@ -616,17 +617,14 @@ def observe_misread(live: LiveKlondike, obs: Observation) -> tuple[LiveKlondike,
     unrecognised = [Finding("unrecognised", t, frame=frame, detail=_difference(_view(state), obs))]
     on_show = _visible(state) | set(_view(state).foundation_tops)
     doubtful = [c for c in on_show & live.known if live.reads.get(c.code, 0) <= MAX_READS_TO_DOUBT]
-    answers = []
-    for card in sorted(doubtful, key=lambda c: c.code):
-        forgot = replace(live, known=live.known - {card})
-        after, findings = observe(forgot, obs, pairs=False)
-        if [f.kind for f in findings] in ([], ["move"], ["illegal"], ["taken_back"]) and card not in after.known:
-            if findings:
-                findings = [replace(findings[0], detail=f"the card read {card.code} earlier was misread")]
-            answers.append((after, findings))
-            if len(answers) > 1:
-                return live, unrecognised
-    return answers[0] if answers else (live, unrecognised)
+
+    def look(card: Card) -> tuple[LiveKlondike, list[Finding]] | None:
+        after, findings = observe(replace(live, known=live.known - {card}), obs, pairs=False)
+        if [f.kind for f in findings] not in EXPLAINED or card in after.known:
+            return None
+        return after, [replace(f, detail=f"the card read {card.code} earlier was misread") for f in findings]
+
+    return one_misread(sorted(doubtful, key=lambda c: c.code), look) or (live, unrecognised)
 
 
 def observe_pairs(live: LiveKlondike, obs: Observation) -> tuple[LiveKlondike, list[Finding]]:

@@ -8,8 +8,8 @@ unrecognised change that is reported and never turned into an invented move.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import Any, Mapping
+from dataclasses import dataclass, field, replace
+from typing import Any, Callable, Iterable, Mapping, TypeVar
 
 from .cards import Card, CardError
 
@@ -40,6 +40,46 @@ DOUBT_BELOW = 0.6
 """A card read less surely than this may be a misread when the view it is in matches no position (right
 reads of the small indices of a whole table score 0.3-0.8 with the shipped models; the misreads that
 got through scored 0.31-0.53)."""
+
+
+T = TypeVar("T")
+L = TypeVar("L")
+
+EXPLAINED: tuple[list[str], ...] = ([], ["move"], ["illegal"], ["taken_back"])
+"""What a view forgetting one misread card may show to count as explained: nothing happened but the card
+read anew, a move, an illegal move, a take-back."""
+
+
+def one_misread(doubtful: Iterable[T], look: Callable[[T], tuple[L, list[Finding]] | None]
+                ) -> tuple[L, list[Finding]] | None:
+    """The answer when exactly one of the ``doubtful`` cards, forgotten (``look``: the view judged with
+    that card taken as never read; None when that does not explain it, or the view reads the card as
+    before), explains a view; None when none or several do (then nothing says which reading was wrong)."""
+    answers = []
+    for card in doubtful:
+        answer = look(card)
+        if answer is not None:
+            answers.append(answer)
+            if len(answers) > 1:
+                return None
+    return answers[0] if answers else None
+
+
+def last_looks(live: L, obs: "Observation", *looks: Callable[[L, "Observation"], tuple[L, list[Finding]]]
+               ) -> tuple[L, list[Finding]]:
+    """The last, costlier looks at a view nothing else explains (one card misread earlier, two moves in
+    one view), in turn until one does. What none explains while a hand covers part of the table is said
+    as a wait, not as a change nothing explains: the hand may hide what explains the rest (and no
+    illegal verdict is drawn while it does)."""
+    after: L = live
+    findings: list[Finding] = []
+    for look in looks:
+        after, findings = look(live, obs)
+        if [f.kind for f in findings] != ["unrecognised"]:
+            return after, findings
+    if findings and any(p.held for p in obs.piles.values()):
+        findings = [replace(findings[0], kind="ambiguous", detail="a hand covers part of the table: waiting for a clearer view")]
+    return after, findings
 
 
 def count_reads(before: Mapping[str, int], obs: "Observation") -> dict[str, int]:
