@@ -240,3 +240,21 @@ def test_the_shipped_detector_follows_the_double_solitaire_clip(tmp_path: Path) 
         (m["player"], m["op"], m.get("from")) for m in want]
     assert [r["data"]["rule"] for r in got if r["kind"] == "illegal"] == [m["rule"] for m in want if m["kind"] == "illegal"]
     assert not [r for r in records if r["kind"] == "unrecognised"]
+
+
+def test_observe_publishes_the_clips_steady_states_from_its_true_boxes(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """``cardref observe --game double_solitaire`` (on Klondike's table for two) with each frame's true
+    index boxes publishes every steady state of the clip exactly, nothing that never was (the far
+    player's backs counted from their edges at 0.8-0.9 mm per pixel); ``compare-states`` reads the
+    gzipped truth. A third player is refused."""
+    from cardref.cli import main as cardref
+
+    states = tmp_path / "s.jsonl"
+    common = [str(_video(CLIP)), "--game", "double_solitaire", "--calibration", str(CLIP / "calibration.json")]
+    assert cardref(["observe", *common, "--detections", str(CLIP / "boxes.jsonl.gz"), "--out", str(states)]) == 0
+    capsys.readouterr()
+    assert cardref(["compare-states", str(states), str(CLIP / "truth.jsonl.gz"), "--json"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert report["published_exactly"] == report["steady_states"] == 10 and not report["never_existed_at"]
+    assert cardref(["observe", *common, "--players", "3", "--out", str(tmp_path / "x.jsonl")]) == 2
+    assert "played by 2" in capsys.readouterr().err

@@ -10,6 +10,7 @@ frame in motion only (a card in a hand) was *not steady*.
 
 from __future__ import annotations
 
+import gzip
 import json
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -75,13 +76,20 @@ class StatesReport:
                 f"{len(self.repeated)} repeated{delays}")
 
 
+def _lines(path: str | Path) -> list[str]:
+    """The lines of a JSONL file, gzipped or not (the shipped clips' truths are: ``truth.jsonl.gz``)."""
+    path = Path(path)
+    data = path.read_bytes()
+    return (gzip.decompress(data) if path.suffix == ".gz" else data).decode("utf-8").splitlines()
+
+
 def read_states(path: str | Path) -> list[TableState]:
-    return [TableState.from_json(json.loads(line)) for line in Path(path).read_text().splitlines() if line.strip()]
+    return [TableState.from_json(json.loads(line)) for line in _lines(path) if line.strip()]
 
 
 def read_truth(path: str | Path) -> list[tuple[TableState, bool]]:
     out = []
-    for line in Path(path).read_text().splitlines():
+    for line in _lines(path):
         if line.strip():
             data = json.loads(line)
             out.append((TableState.from_json(data), bool(data.get("at_rest", False))))

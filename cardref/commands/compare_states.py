@@ -16,7 +16,7 @@ from typing import Any
 def register(subparsers: Any) -> None:
     p = subparsers.add_parser("compare-states", help="score STATES.jsonl against a truth video's truth.jsonl")
     p.add_argument("states", help="STATES.jsonl written by cardref observe")
-    p.add_argument("truth", help="truth.jsonl of the video (one line per frame, with at_rest)")
+    p.add_argument("truth", help="truth.jsonl[.gz] of the video (one line per frame, with at_rest)")
     p.add_argument("--max-delay", type=float, default=0.3, help="seconds from rest to publication (0.3)")
     p.add_argument("--json", action="store_true", help="print the report as JSON")
     p.set_defaults(func=main)

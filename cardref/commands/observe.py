@@ -26,7 +26,9 @@ import numpy.typing as npt
 from vision.detections import Detection
 
 Detect = Callable[[npt.NDArray[np.uint8]], list[Detection]]
-GAMES = ("klondike", "stress", "zenuwen")
+GAMES = ("klondike", "double_solitaire", "stress", "zenuwen")
+TABLE_OF = {"double_solitaire": ("klondike", 2)}
+"""Games played on another game's table: that game's zone template, for so many players."""
 
 
 @dataclass
@@ -130,24 +132,30 @@ def build_tracker(args: argparse.Namespace) -> Any:
     from calibration.templates import template
     from vision.tracking import TableTracker, TrackerSettings
 
+    game, players = args.game, args.players
+    if game in TABLE_OF:
+        game, seats = TABLE_OF[game]
+        if players not in (None, seats):
+            raise ValueError(f"{args.game} is played by {seats}, not {players}")
+        players = seats
     if args.calibration == "markers":
-        layout = template(args.game, args.players, args.columns)
+        layout = template(game, players, args.columns)
         homography = calibrate_from_video(args.source, layout)
     else:
         cal = load_calibration(args.calibration)
         if cal.layout is not None:
-            if cal.layout.game != args.game:
-                raise ValueError(f"{args.calibration} lays out {cal.layout.game!r}, not {args.game!r}")
+            if cal.layout.game != game:
+                raise ValueError(f"{args.calibration} lays out {cal.layout.game!r}, not {game!r}")
             layout = cal.layout.build()
         else:
-            layout = template(args.game, args.players, args.columns)
+            layout = template(game, players, args.columns)
         homography = cal.homography()
     changes: dict[str, object] = {}
     if args.settle is not None:
         changes["settle_s"] = args.settle
     if args.scope is not None:
         changes["scope"] = args.scope
-    settings = TrackerSettings.for_game(args.game, layout.players, **changes)
+    settings = TrackerSettings.for_game(game, layout.players, **changes)
     return TableTracker(layout, homography, settings)
 
 
@@ -194,7 +202,7 @@ def register(subparsers: Any) -> None:
     p.add_argument("--calibration", required=True,
                    help="CAL.json (docs/calibration-format.md), or 'markers': find the corner markers in the video")
     p.add_argument("--out", required=True, help="STATES.jsonl to write ('-' for standard output)")
-    p.add_argument("--players", type=int, help="players (default: klondike 1, stress 2, zenuwen 2)")
+    p.add_argument("--players", type=int, help="players (default: klondike 1, double_solitaire 2, stress 2, zenuwen 2)")
     p.add_argument("--columns", type=int, choices=(7, 8), default=7, help="Klondike columns (K16: 8)")
     p.add_argument("--settle", type=float, help="seconds a state must be steady before it is published (0.25)")
     p.add_argument("--scope", choices=("table", "zone"), help="publish when the whole table / each zone is steady")
