@@ -31,10 +31,12 @@ SAME_SLAP_S = 2.0
 LIVE_GAMES = tuple(sorted(FOLLOWERS))
 
 
-def observation_from_table(table: TableState, min_confidence: float = 0.5, under_top_below: float = 0.0) -> Observation:
+def observation_from_table(table: TableState, min_confidence: float = 0.5, under_top_below: float = 0.0,
+                           second_look: bool = False) -> Observation:
     """The referee's view of a published table: cards read with less than ``min_confidence`` become
     unreadable (``None``) so the rules, not a guess, settle them, and so do the cards under a pile's top
-    read with less than ``under_top_below``; held zones are not judged."""
+    read with less than ``under_top_below``; held zones are not judged. ``second_look``: the referee's
+    look again past doubtful readings (:attr:`referee.observation.Observation.second_look`)."""
 
     def floor(k: int, pile: PileState) -> float:
         return max(min_confidence, under_top_below) if k < len(pile.cards) - 1 else min_confidence
@@ -49,7 +51,7 @@ def observation_from_table(table: TableState, min_confidence: float = 0.5, under
         )
         for name, pile in table.piles.items()
     }
-    return Observation(table.t, piles, table.frame)
+    return Observation(table.t, piles, table.frame, second_look)
 
 
 @dataclass
@@ -161,9 +163,9 @@ class LiveReferee:
             # (Double Solitaire, seed 5: a "KC" at 0.31 under a column's 4H, a reading of nothing, hid
             # a draw whose new waste top, read at 0.52, the full second look left unread, so the draw
             # was taken for nothing happening)
-            for doubtful in (observation_from_table(table, self.min_confidence, self.doubt_below),
-                             observation_from_table(table, self.doubt_below)):
-                if doubtful == obs:
+            for doubtful in (observation_from_table(table, self.min_confidence, self.doubt_below, second_look=True),
+                             observation_from_table(table, self.doubt_below, second_look=True)):
+                if doubtful.piles == obs.piles:
                     continue
                 live, second = self.follower.observe(before, doubtful)
                 if all(f.kind in ("move", "taken_back") for f in second):

@@ -25,12 +25,13 @@ from .cards import DECK, Card
 from .double_solitaire import MAX_FOUNDATIONS, PLAYERS, DoubleMove, DoubleRules, DoubleState, FoundationCard
 from .klondike import KlondikeState, Move
 from .klondike_live import _match, _read, _view, differing_piles, lone_unseen, lost_unread, moved_and_under, swaps
+from .klondike_live import _guessed as klondike_guessed
 from .klondike_live import _guessed_over as guessed_over
 from .klondike_live import _visible, under_hand, unread_face_on, waste_seen_as_back
 from .klondike_live import expected_observation as expected_layout
 from .klondike_live import start as start_layout
 from .observation import EXPLAINED, MAX_READS_TO_DOUBT, Finding, Observation, SeenPile, count_reads, last_looks, one_misread
-from .observation import parse_seen
+from .observation import guess_apart, parse_seen
 from .verdict import Event, Legal
 
 FOUNDATION_ZONES = tuple(f"foundation{i + 1}" for i in range(MAX_FOUNDATIONS))
@@ -57,6 +58,10 @@ class LiveDouble:
     """The last move was a draw whose turned card the camera has not read, so whether it can be placed
     (K17: whose turn it is) is not known: whoever moves next has the turn, unless a view reads the card
     first (:func:`_settled`). ``state.turn`` is the drawer meanwhile."""
+    guessed: tuple[Mapping[Card, str], Mapping[Card, str]] = field(default=({}, {}), compare=False)
+    """Per player: what the camera made of the unread cards on the player's piles' tops in the last
+    view taken (placeholder -> code). A guess never decides a card; it tells apart two explanations
+    that read such a card differently (:func:`_guess_conflicts`)."""
     reads: tuple[Mapping[str, int], Mapping[str, int]] = field(default=({}, {}), compare=False)
     """Per player: card code -> how many of the views the referee took read it on the player's piles
     (a card read in few may be a misread: :func:`observe_misread`)."""
@@ -81,7 +86,8 @@ def start(observation: Observation, rules: DoubleRules | None = None) -> LiveDou
     if any(pile.cards for z in FOUNDATION_ZONES if (pile := observation.piles.get(z)) is not None):
         raise ValueError("cannot start: the shared foundations must be empty")
     state = DoubleState(rules.klondike, (layouts[0].state, layouts[1].state))
-    return LiveDouble(state, (layouts[0].known, layouts[1].known), reads=_count_reads(({}, {}), observation))
+    live = LiveDouble(state, (layouts[0].known, layouts[1].known), reads=_count_reads(({}, {}), observation))
+    return replace(live, guessed=_guesses(live, observation))
 
 
 def expected_observation(state: DoubleState, t: float = 0.0) -> Observation:
@@ -305,7 +311,24 @@ def _took(obs: Observation, live: LiveDouble, findings: list[Finding]) -> tuple[
     """A view's outcome, with the cards it read counted when the referee took it (explained it)."""
     if any(f.kind in ("unrecognised", "ambiguous") for f in findings):
         return live, findings
-    return replace(live, reads=_count_reads(live.reads, obs)), findings
+    return replace(live, reads=_count_reads(live.reads, obs), guessed=_guesses(live, obs)), findings
+
+
+def _guesses(live: LiveDouble, obs: Observation) -> tuple[Mapping[Card, str], Mapping[Card, str]]:
+    one, two = (klondike_guessed({}, {}, live.state.layouts[p], live.known[p], seat_view(obs, p)) for p in range(PLAYERS))
+    return one, two
+
+
+def _guess_conflicts(live: LiveDouble, binds: Binds) -> int:
+    """How far what a view reads on cards nobody had read is from what the camera guessed they were in
+    the last view taken: 0 the same card, 1 another suit of its rank, 2 another rank, summed."""
+    n = 0
+    for p in range(PLAYERS):
+        for card, code in binds[p].items():
+            guess, read = parse_seen(live.guessed[p].get(card)), parse_seen(code)
+            if guess is not None and read is not None:
+                n += guess_apart(guess, read)
+    return n
 
 
 def _count_reads(reads: tuple[Mapping[str, int], Mapping[str, int]], obs: Observation
@@ -362,6 +385,7 @@ def _explain(live: LiveDouble, obs: Observation) -> tuple[LiveDouble, list[Findi
     movers = (live.state.turn, 1 - live.state.turn) if live.started else (0, 1)
     anyone = not live.started or live.turn_open  # whoever moves has the turn
     legal: list[tuple[LiveDouble, list[Finding]]] = []
+    conflicts: list[int] = []  # per legal move: how far the view's reading is from the camera's guesses
     illegal: list[tuple[LiveDouble, list[Finding]]] = []
     unread: list[DoubleMove] = []
     unjudged: list[tuple[LiveDouble, list[Finding]]] = []
@@ -385,6 +409,7 @@ def _explain(live: LiveDouble, obs: Observation) -> tuple[LiveDouble, list[Findi
                     detail = f"{dmove}: the card turned is not read, so whoever moves next has the turn"
                     after = _after_move(live, verdict.state, known, turn_open=True)
                     legal.append((after, [Finding("move", t, move=dmove, verdict=verdict, frame=frame, detail=detail)]))
+                    conflicts.append(_guess_conflicts(live, binds))
                     continue
                 unread.append(dmove)
                 onto = _onto_unread(state, player, dmove, known, obs)
@@ -397,6 +422,7 @@ def _explain(live: LiveDouble, obs: Observation) -> tuple[LiveDouble, list[Findi
             if isinstance(verdict, Legal):
                 after = _after_move(live, verdict.state, known)
                 legal.append((after, [Finding("move", t, move=dmove, verdict=verdict, frame=frame)]))
+                conflicts.append(_guess_conflicts(live, binds))
             else:
                 waiting = replace(live, state=before, known=known, pending=dmove, pending_state=seen)
                 illegal.append((waiting, [Finding("illegal", t, move=dmove, rule=verdict.rule, reason=verdict.reason, frame=frame)]))
@@ -404,6 +430,15 @@ def _explain(live: LiveDouble, obs: Observation) -> tuple[LiveDouble, list[Findi
         ends = {(a.state.layouts, _tops(a.state)) for a, _ in legal}
         if len(ends) == 1:
             return legal[0]
+        fewest = [m for m, n in zip(legal, conflicts) if n == min(conflicts)]
+        if not obs.second_look and len({(a.state.layouts, _tops(a.state)) for a, _ in fewest}) == 1:
+            # the view read a card the camera guessed as another before, unread, in one explanation and
+            # not in the other (penguins seed 14: an AS drawn unread, guessed AS, played up; or the other
+            # player's waste top played up as the AS and the first's guessed AS read as the 6S under it).
+            # Not on a second look: there, a tie may be a view no single move explains with some of its
+            # readings left unread (seed 13: the other player's ace up and 10D on a JS, the 10D and JS
+            # left unread; the tie sent it on to the search for two moves)
+            return fewest[0]
         names = "; ".join(sorted({str(f[0].move) for _, f in legal}))
         return live, [Finding("ambiguous", t, frame=frame, detail=f"several moves fit: {names}")]
     if len(unjudged) == 1:

@@ -137,6 +137,10 @@ class Observation:
     t: float
     piles: Mapping[str, SeenPile]
     frame: int | None = None
+    second_look: bool = False
+    """The view looked at again with its doubtful readings left unread, after it matched no position:
+    what explains it must not rest on a guess as well (Double Solitaire's guesses telling two moves
+    apart), one assumption is enough."""
 
 
 @dataclass(frozen=True, slots=True)

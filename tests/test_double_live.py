@@ -446,3 +446,32 @@ def test_a_card_misread_once_is_read_anew() -> None:
         live, _ = dl.observe(live, replace(misread, t=0.1 + k))
     _, found = dl.observe_further(live, later)
     assert [f.kind for f in found] == ["unrecognised"]
+
+
+def test_the_cameras_guess_tells_apart_two_players_plays_of_an_unread_card() -> None:
+    """Both wastes' fans unread, the first player's top guessed AH in the last view; then an AH lies on a
+    new foundation and the first player's waste shows the card under its old top. Either player's top
+    could be that AH (the other's waste showing nothing read), but only the first player's agrees with
+    the guess: that is the move (penguins seed 14). On a second look past doubtful readings the guess
+    does not decide: the view waits."""
+    truth = ds.new_game(ds.deal(27))
+    live = dl.start(dl.expected_observation(truth, 0.0))
+    truth = ds.apply(truth, DoubleMove(0, Move.draw(1.0))).state
+    live, _ = dl.observe(live, dl.expected_observation(truth, 1.0))
+    truth = ds.apply(replace(truth, turn=1), DoubleMove(1, Move.draw(2.0))).state
+    live, _ = dl.observe(replace(live, state=replace(live.state, turn=1)), dl.expected_observation(truth, 2.0))
+    wastes = [truth.layouts[p].waste for p in range(2)]
+    assert len(wastes[0]) == 3 and wastes[0][-1].code == "AH" and len(wastes[1]) == 3
+    # nobody read the fans: their cards stand unread, the first's top guessed as what it is
+    live = replace(live, known=(live.known[0] - set(wastes[0]), live.known[1] - set(wastes[1])), turn_open=True,
+                   guessed=({live.state.layouts[0].waste[-1]: "AH"}, {}))
+    played = ds.apply(replace(truth, turn=0), DoubleMove(0, Move.move("waste", "foundation", t=3.0))).state
+    view = dl.expected_observation(played, 3.0)
+    view = _waste_view(view, 0, (None, wastes[0][-2].code))
+    view = _waste_view(view, 1, (None, None))
+    after, found = dl.observe(live, view)
+    assert [f.kind for f in found] == ["move"] and same(found[0].move, DoubleMove(0, Move.move("waste", "foundation")))
+    _, found = dl.observe(replace(live, guessed=({}, {})), view)
+    assert [f.kind for f in found] == ["ambiguous"] and "player 2: waste->foundation" in found[0].detail
+    _, found = dl.observe(live, replace(view, second_look=True))
+    assert [f.kind for f in found] == ["ambiguous"]
