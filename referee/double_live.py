@@ -427,11 +427,10 @@ def _explain(live: LiveDouble, obs: Observation) -> tuple[LiveDouble, list[Findi
                 waiting = replace(live, state=before, known=known, pending=dmove, pending_state=seen)
                 illegal.append((waiting, [Finding("illegal", t, move=dmove, rule=verdict.rule, reason=verdict.reason, frame=frame)]))
     if legal:
-        ends = {(a.state.layouts, _tops(a.state)) for a, _ in legal}
-        if len(ends) == 1:
+        if len({_end(a) for a, _ in legal}) == 1:
             return legal[0]
         fewest = [m for m, n in zip(legal, conflicts) if n == min(conflicts)]
-        if not obs.second_look and len({(a.state.layouts, _tops(a.state)) for a, _ in fewest}) == 1:
+        if not obs.second_look and len({_end(a) for a, _ in fewest}) == 1:
             # the view read a card the camera guessed as another before, unread, in one explanation and
             # not in the other (penguins seed 14: an AS drawn unread, guessed AS, played up; or the other
             # player's waste top played up as the AS and the first's guessed AS read as the 6S under it).
@@ -510,7 +509,7 @@ def observe_pairs(live: LiveDouble, obs: Observation) -> tuple[LiveDouble, list[
                             found.append(pair)
     if not found:
         return live, [Finding("unrecognised", t, frame=frame, detail=_difference(live.state, obs))]
-    if len({(a.state.layouts, _tops(a.state)) for a, _ in found}) > 1:
+    if len({_end(a) for a, _ in found}) > 1:
         names = "; ".join(sorted({f"{f[0].move}, {f[1].move}" for _, f in found}))
         return live, [Finding("ambiguous", t, frame=frame, detail=f"several pairs of moves fit: {names}")]
     return found[0]
@@ -563,6 +562,11 @@ def _settled(live: LiveDouble, t: float, frame: int | None) -> tuple[LiveDouble,
         return settled, []
     settled = replace(settled, state=replace(live.state, turn=1 - drawer))
     return settled, [Finding("call", t, verdict=over, frame=frame)]
+
+
+def _end(live: LiveDouble) -> tuple[object, ...]:
+    """What two explanations of a view must leave alike to be one: both layouts and the shared tops."""
+    return live.state.layouts, _tops(live.state)
 
 
 def _tops(state: DoubleState) -> tuple[str, ...]:

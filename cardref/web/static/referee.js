@@ -56,6 +56,7 @@
     won: ["WON!", "K13", "All 52 cards are on the foundations"],
     no_moves_left: ["NO MOVES LEFT", "K13", "No useful move is left"],
     false_slap: ["FALSE SLAP", "S8", "The centre tops do not match"],
+    turn_over: ["TURN OVER", "K17", "The card turned cannot be placed: the other player's turn"],
   };
 
   function who(p) { return p === undefined || p === null ? "" : (players[p] || `Player ${p + 1}`); }
