@@ -218,17 +218,24 @@ def _align(expected: tuple[Card, ...], seen: tuple[str | None, ...], known: froz
     return align(len(expected), len(seen))
 
 
+WASTE_FAN = 3
+"""The most cards a waste shows fanned: a draw-3 turn's (K9); older cards lie squared under them."""
+
+
 def _match_waste(
     expected: tuple[Card, ...], seen: tuple[str | None, ...], known: frozenset[Card], bind: dict[Card, str]
 ) -> None:
     """The waste's top must be the expected top (or is learned there). The cards a fan shows under it
-    are only checked for belonging: a known card there must be one of the waste's. Their order is not
-    learned: when a draw-3 fan shows two of its three new cards, nothing says which slot the gap is in,
-    and a guess would make the next view, once the top is played, match no position."""
+    are only checked for belonging: a known card there must be one of the :data:`WASTE_FAN` cards the
+    fan can show. Their order is not learned: when a draw-3 fan shows two of its three new cards,
+    nothing says which slot the gap is in, and a guess would make the next view, once the top is
+    played, match no position."""
     if len(seen) > len(expected):
         raise _Mismatch
     _match_cards(expected[-1:], seen[-1:], known, bind)
-    under = set(expected[:-1])
+    # (a known card deeper down showing means the fan is older than the position says: a misread top
+    # on a fan of two read cards was otherwise a draw of three new cards, one of them read as that)
+    under = set(expected[-WASTE_FAN:-1])
     new: set[Card] = set()
     for code in seen[:-1]:
         if code is None:

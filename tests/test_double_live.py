@@ -475,3 +475,19 @@ def test_the_cameras_guess_tells_apart_two_players_plays_of_an_unread_card() -> 
     assert [f.kind for f in found] == ["ambiguous"] and "player 2: waste->foundation" in found[0].detail
     _, found = dl.observe(live, replace(view, second_look=True))
     assert [f.kind for f in found] == ["ambiguous"]
+
+
+def test_a_misread_top_on_a_fan_of_known_cards_is_not_a_draw() -> None:
+    """The waste's fan, its cards under the top read before, with the top read as a card never seen: a
+    draw of three new cards would put that card on top, but then the fan would show two new cards under
+    it, not the old ones (those lie squared under a new fan). Nothing explains it: no draw is invented."""
+    live, first, after, draw = _two_draws(11)
+    read = dict(zip(live.state.layouts[0].waste[:-1], (c.code for c in first.layouts[0].waste[:-1])))
+    live = replace(live, state=dl.learn(live.state, (read, {})),
+                   known=(live.known[0] | {Card.parse(c) for c in read.values()}, live.known[1]))
+    view = dl.expected_observation(first, 2.0)
+    fan = view.piles["p1.waste"].cards
+    on_show = {x for p in view.piles.values() for x in p.cards if x}
+    misread = next(c.code for c in DECK if c.code not in on_show and c not in live.known[0])
+    _, found = dl.observe(live, _waste_view(view, 0, fan[:-1] + (misread,)))
+    assert [f.kind for f in found] == ["unrecognised"]
