@@ -270,6 +270,19 @@ def test_fanned_pile_is_ordered_by_position_and_backs_are_counted() -> None:
     assert view.zones[OFF].cards == []
 
 
+def test_a_back_among_a_wastes_faces_is_not_counted_one_alone_is() -> None:
+    """Nothing lies face down on a waste: a back boxed among its faces is the fan's edge or the stock
+    beside it (Double Solitaire from the table's end); a back alone there is a face the camera cannot
+    read, and stays for the referee to say so."""
+    layout = template("klondike", 1, 7)
+    (x1, y1), (x2, y2) = np.min(layout.by_name("waste").polygon_mm, axis=0), np.max(layout.by_name("waste").polygon_mm, axis=0)
+    cx, cy = (x1 + x2) / 2, (y1 + y2) / 2
+    with_face = assign_piles(group_cards([_det("7H", cx, cy), _det("BACK", x2 - 5, cy)], _flat()), layout, 0.0, 0)
+    assert [c.card for c in with_face.zones["waste"].cards] == ["7H"] and with_face.zones["waste"].backs == 0
+    alone = assign_piles(group_cards([_det("BACK", cx, cy)], _flat()), layout, 0.0, 0)
+    assert alone.zones["waste"].backs == 1
+
+
 def test_a_card_outside_every_zone_is_off() -> None:
     layout = template("klondike", 1, 7)
     view = assign_piles(group_cards([_det("QS", 900, 300)], _flat()), layout, 0.0, 0)

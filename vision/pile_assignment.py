@@ -150,6 +150,12 @@ def assign_piles(
     for name, view in zones.items():
         view.cards.sort(key=lambda c: c.place)
         view.back_places.sort()
+        if view.cards and name in by_name and by_name[name].role == "waste":
+            # nothing lies face down on a waste: a back seen among its faces is the fan's edge or the stock
+            # beside it (Double Solitaire filmed from the table's end, the stock just beyond the waste:
+            # slivers of the waste's edge boxed as backs, 13 of penguins seed 13's 13 wastes published
+            # with two backs). A back alone there is a face the camera cannot read: it stays.
+            view.back_places.clear()
     return FrameView(t, index, zones)
 
 
