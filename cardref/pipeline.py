@@ -182,6 +182,7 @@ class Pipeline(FrameLoop):
         watch_slaps: bool = True,
         detector_weights: str | None = None,
         camera_size: tuple[int, int] | None = None,
+        on_detections: Callable[[int, list[Detection]], None] | None = None,
     ) -> None:
         from vision.reach import ReachWatch
         from vision.tracking import TableTracker, TrackerSettings
@@ -192,6 +193,8 @@ class Pipeline(FrameLoop):
         self._detect = detect
         self._weights = detector_weights
         self._replay = replay
+        self._on_detections = on_detections
+        """Gets each frame's number and detections (``cardref analyze --detections-out``)."""
         rules = referee.rules
         table = referee.follower.layout_game  # Double Solitaire is laid out as Klondike for two
         layout = calibration.layout_for(table, getattr(rules, "players", None), getattr(rules, "columns", None))
@@ -218,6 +221,8 @@ class Pipeline(FrameLoop):
         started = time.perf_counter()
         detections = self._replay(image, index) if self._replay is not None else self.detect(image)
         self.stats.detect_ms = (time.perf_counter() - started) * 1000
+        if self._on_detections is not None:
+            self._on_detections(index, detections)
         self.stats.frames += 1
         table = self.tracker.update(t, index, detections, image=image)
         picture = self._picture(image, t, detections)

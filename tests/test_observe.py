@@ -74,6 +74,21 @@ def test_observe_writes_exactly_the_true_steady_states(recorded: tuple[Scene, Pa
     assert [s.frame for s in states] == sorted(s.frame for s in states)
 
 
+def test_the_detections_written_out_give_the_same_states_back(recorded: tuple[Scene, Path, Path], tmp_path: Path) -> None:
+    """``--detections-out`` keeps what the detector found in each frame; given back as ``--detections``,
+    the tracking runs again without the detector and publishes the same states."""
+    scene, video, cal = recorded
+    common = [str(video), "--game", "klondike", "--calibration", str(cal)]
+    found = tmp_path / "found.jsonl.gz"
+    first, again = tmp_path / "first.jsonl", tmp_path / "again.jsonl"
+    assert cardref(["observe", *common, "--out", str(first), "--detector", "replay_detector:make",
+                    "--detections-out", str(found)]) == 0
+    assert cardref(["observe", *common, "--out", str(again), "--detections", str(found)]) == 0
+    states = [TableState.from_json(json.loads(line)) for line in again.read_text().splitlines()]
+    assert [{z: (p.backs, p.codes) for z, p in s.piles.items()} for s in states] == scene.steady_truths
+    assert again.read_text() == first.read_text()
+
+
 def test_observe_refuses_a_calibration_for_another_game(recorded: tuple[Scene, Path, Path], tmp_path: Path,
                                                          capsys: pytest.CaptureFixture[str]) -> None:
     _, video, cal = recorded

@@ -27,7 +27,10 @@ def register(subparsers: Any) -> None:
     p.add_argument("--detector", help="corner-detector weights X.onnx, or module:factory returning "
                                       "frame -> list[Detection] (default: shipped model)")
     p.add_argument("--detections", help="read each frame's corner boxes from a file (boxes.jsonl[.gz] of cardref "
-                                        "render --boxes) instead of running the detector")
+                                        "render --boxes, or --detections-out) instead of running the detector")
+    p.add_argument("--detections-out", metavar="DETECTIONS.jsonl[.gz]",
+                   help="also write what the detector found in each frame: given back as --detections, the "
+                        "tracking and the referee run again in seconds, without the detector")
     p.add_argument("--tables-out", metavar="TABLES.jsonl",
                    help="also write every table state the referee judged, as it got them (docs/states-format.md "
                         "lines): replayed through cardref.live.LiveReferee they give the same verdicts without the video")
@@ -40,6 +43,7 @@ def main(args: argparse.Namespace) -> int:
 
     from ..gamelog.store import GameStore
     from ..jsonl import write_line
+    from .observe import open_detections_out, write_detections
     from ..live import LiveReferee
     from ..pipeline import Pipeline
 
@@ -80,6 +84,11 @@ def main(args: argparse.Namespace) -> int:
     except OSError as exc:
         print(f"cardref analyze: --tables-out: {exc}", file=sys.stderr)
         return 2
+    try:
+        found = open_detections_out(args.detections_out) if args.detections_out else None
+    except OSError as exc:
+        print(f"cardref analyze: --detections-out: {exc}", file=sys.stderr)
+        return 2
     store = GameStore(args.games_dir)
     seats = int(getattr(rules, "players", 1) or 1)
     players = [p.strip() for p in args.players.split(",") if p.strip()] or [f"Player {i + 1}" for i in range(seats)]
@@ -87,8 +96,9 @@ def main(args: argparse.Namespace) -> int:
     # each state as one line, flushed at once: a crash keeps every view judged so far
     on_feed = (lambda table: write_line(tables, table.to_json())) if tables is not None else None
     referee = LiveReferee(args.game, rules, writer=writer, on_feed=on_feed)
+    on_detections = (lambda index, dets: write_detections(found, index, dets)) if found is not None else None
     pipeline = Pipeline(args.video, calibration, referee, detect=detect, realtime=False, replay=replay,
-                        detector_weights=weights)
+                        detector_weights=weights, on_detections=on_detections)
     try:
         stats = pipeline.run()
         referee.settle()  # the video ended: nothing later will show what the last views left open
@@ -99,6 +109,8 @@ def main(args: argparse.Namespace) -> int:
         writer.close()
         if tables is not None:
             tables.close()
+        if found is not None:
+            found.close()
     shutil.copyfile(store.game_dir(writer.id) / "log.jsonl", args.out)
     moves = sum(1 for m in referee.history if m.get("kind") == "move")
     illegal = sum(1 for m in referee.history if m.get("kind") == "illegal")

@@ -12,6 +12,7 @@ detector, :func:`vision.detector.default_detector`.
 from __future__ import annotations
 
 import argparse
+import gzip
 import importlib
 import json
 import sys
@@ -87,13 +88,27 @@ def load_detect(spec: str | None, table: Any = None) -> Detect:
     return detect  # type: ignore[no-any-return]
 
 
+def open_detections_out(path: str) -> IO[str]:
+    """Where ``--detections-out`` writes each frame's detections (gzipped when the name ends in .gz)."""
+    if path.endswith(".gz"):
+        return gzip.open(path, "wt", encoding="utf-8")
+    return open(path, "w", encoding="utf-8")
+
+
+def write_detections(out: IO[str], index: int, detections: list[Detection]) -> None:
+    """One frame's detections as a ``vision.detection_replay`` line, which ``--detections`` reads back."""
+    out.write(json.dumps({"frame": index, "detections": [d.to_json() for d in detections]}, separators=(",", ":")) + "\n")
+
+
 def observe(source: Any, detect: Detect, tracker: Any, out: IO[str], capture_settings: Any = None,
             on_state: Callable[[Any], None] | None = None,
-            replay: Callable[[Any, int], list[Detection]] | None = None) -> ObserveStats:
+            replay: Callable[[Any, int], list[Detection]] | None = None,
+            on_detections: Callable[[int, list[Detection]], None] | None = None) -> ObserveStats:
     """Run one source (a spec for :func:`open_source`, or a :class:`FrameSource`) to its end (or Ctrl-C)
     through ``detect`` and ``tracker``, writing states to ``out``. A live camera that is lost is
     reconnected by the capture thread while the tracker keeps the game. ``replay``, when given, takes
-    the place of ``detect`` and also gets the frame's number (detections read from a file)."""
+    the place of ``detect`` and also gets the frame's number (detections read from a file);
+    ``on_detections`` gets each frame's number and detections (``--detections-out``)."""
     from vision.capture import Capture
     from vision.frame_sources import open_source
 
@@ -110,6 +125,8 @@ def observe(source: Any, detect: Detect, tracker: Any, out: IO[str], capture_set
             t0 = time.perf_counter()
             detections = replay(frame.image, frame.index) if replay is not None else detect(frame.image)
             t1 = time.perf_counter()
+            if on_detections is not None:
+                on_detections(frame.index, detections)
             state = tracker.update(frame.t, frame.index, detections, frame.image)
             t2 = time.perf_counter()
             stats.frames += 1
@@ -209,7 +226,10 @@ def register(subparsers: Any) -> None:
     p.add_argument("--detector", help="corner-detector weights X.onnx, or module:factory returning "
                                     "frame -> list[Detection] (default: shipped model)")
     p.add_argument("--detections", help="read each frame's detections from a file instead (boxes.jsonl[.gz] "
-                                        "of cardref render --boxes: the tracking measured without the detector)")
+                                        "of cardref render --boxes: the tracking measured without the detector; "
+                                        "or a --detections-out file)")
+    p.add_argument("--detections-out", metavar="DETECTIONS.jsonl[.gz]",
+                   help="also write what the detector found in each frame, to give back as --detections")
     p.set_defaults(func=main)
 
 
@@ -230,14 +250,22 @@ def main(args: argparse.Namespace) -> int:
     except (ValueError, OSError, ImportError, AttributeError, CalibrationError) as exc:
         print(f"cardref observe: {exc}", file=sys.stderr)
         return 2
+    try:
+        found = open_detections_out(args.detections_out) if args.detections_out else None
+    except OSError as exc:
+        print(f"cardref observe: --detections-out: {exc}", file=sys.stderr)
+        return 2
+    on_detections = (lambda index, dets: write_detections(found, index, dets)) if found is not None else None
     out = sys.stdout if args.out == "-" else Path(args.out).open("w", encoding="utf-8")
     try:
-        stats = observe(args.source, detect, tracker, out, replay=replay)
+        stats = observe(args.source, detect, tracker, out, replay=replay, on_detections=on_detections)
     except SourceError as exc:
         print(f"cardref observe: {exc}", file=sys.stderr)
         return 2
     finally:
         if out is not sys.stdout:
             out.close()
+        if found is not None:
+            found.close()
     print(f"cardref observe: {args.source}: {stats.line()}", file=sys.stderr)
     return 0
