@@ -409,7 +409,6 @@ def test_two_moves_in_one_view_are_both_found() -> None:
     """A view between two moves never published (penguins seed 13: an ace played up and a 10D laid on a
     JS while the first still settled): both moves are found, in order (observe_further, the live
     referee's last look)."""
-    rng = random.Random(5)
     live, truth, rng, t = random_game(5, 6)
     pair = []
     while len(pair) < 2:
