@@ -89,6 +89,23 @@ def test_the_detections_written_out_give_the_same_states_back(recorded: tuple[Sc
     assert again.read_text() == first.read_text()
 
 
+def test_double_solitaire_is_observed_on_a_klondike_calibration_for_two(recorded: tuple[Scene, Path, Path]) -> None:
+    """A table calibrated for one Klondike player serves Double Solitaire: its template for two players,
+    placed as the file says (each seat's zones named ``p1.`` and ``p2.``); a third player is refused."""
+    import argparse
+
+    from cardref.commands.observe import build_tracker
+
+    _, video, cal = recorded
+    args = argparse.Namespace(source=str(video), game="double_solitaire", calibration=str(cal), players=None,
+                              columns=None, settle=None, scope=None)
+    layout = build_tracker(args).layout
+    assert layout.players == 2 and {"p1.tableau1", "p2.tableau7", "p1.waste", "p2.stock"} <= {z.name for z in layout.zones}
+    assert len(build_tracker(argparse.Namespace(**{**vars(args), "game": "klondike"})).layout.zones) == 13
+    with pytest.raises(ValueError, match="played by 2"):
+        build_tracker(argparse.Namespace(**{**vars(args), "players": 3}))
+
+
 def test_observe_refuses_a_calibration_for_another_game(recorded: tuple[Scene, Path, Path], tmp_path: Path,
                                                          capsys: pytest.CaptureFixture[str]) -> None:
     _, video, cal = recorded

@@ -156,16 +156,15 @@ def build_tracker(args: argparse.Namespace) -> Any:
             raise ValueError(f"{args.game} is played by {seats}, not {players}")
         players = seats
     if args.calibration == "markers":
-        layout = template(game, players, args.columns)
+        layout = template(game, players, args.columns or 7)
         homography = calibrate_from_video(args.source, layout)
     else:
         cal = load_calibration(args.calibration)
-        if cal.layout is not None:
-            if cal.layout.game != game:
-                raise ValueError(f"{args.calibration} lays out {cal.layout.game!r}, not {game!r}")
-            layout = cal.layout.build()
-        else:
-            layout = template(game, players, args.columns)
+        if cal.layout is not None and cal.layout.game != game:
+            raise ValueError(f"{args.calibration} lays out {cal.layout.game!r}, not {game!r}")
+        # the file's layout for as many players and columns as asked (a Klondike table calibrated for
+        # one serves Double Solitaire's two), as cardref analyze and serve place the game's template
+        layout = cal.layout_for(game, players, args.columns)
         homography = cal.homography()
     changes: dict[str, object] = {}
     if args.settle is not None:
@@ -220,7 +219,7 @@ def register(subparsers: Any) -> None:
                    help="CAL.json (docs/calibration-format.md), or 'markers': find the corner markers in the video")
     p.add_argument("--out", required=True, help="STATES.jsonl to write ('-' for standard output)")
     p.add_argument("--players", type=int, help="players (default: klondike 1, double_solitaire 2, stress 2, zenuwen 2)")
-    p.add_argument("--columns", type=int, choices=(7, 8), default=7, help="Klondike columns (K16: 8)")
+    p.add_argument("--columns", type=int, choices=(7, 8), help="Klondike columns (K16: 8; default: the calibration's, or 7)")
     p.add_argument("--settle", type=float, help="seconds a state must be steady before it is published (0.25)")
     p.add_argument("--scope", choices=("table", "zone"), help="publish when the whole table / each zone is steady")
     p.add_argument("--detector", help="corner-detector weights X.onnx, or module:factory returning "
