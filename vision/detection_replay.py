@@ -10,22 +10,20 @@ An index counts when at least ``min_visible`` of it shows (a detector labelled t
 
 from __future__ import annotations
 
-import gzip
 import json
 from pathlib import Path
-from typing import Callable
+from typing import IO, Callable
 
 import numpy as np
 import numpy.typing as npt
 
 from vision.detections import BACK, Detection
+from vision.jsonl_files import open_jsonl
 
 
 def load_replay(path: str | Path, min_visible: float = 0.9, back_min_visible: float = 0.05) -> dict[int, list[Detection]]:
-    path = Path(path)
-    opener = gzip.open if path.suffix == ".gz" else open
     out: dict[int, list[Detection]] = {}
-    with opener(path, "rt", encoding="utf-8") as fh:
+    with open_jsonl(path) as fh:
         for number, line in enumerate(fh):
             if not line.strip():
                 continue
@@ -40,6 +38,11 @@ def load_replay(path: str | Path, min_visible: float = 0.9, back_min_visible: fl
                 dets.append(Detection(str(b["card"]), (x1, y1, x2, y2), float(b.get("confidence", 1.0))))
             out[frame] = dets
     return out
+
+
+def write_detections(out: IO[str], index: int, detections: list[Detection]) -> None:
+    """One frame's detections as a line :func:`load_replay` reads back (``--detections-out``)."""
+    out.write(json.dumps({"frame": index, "detections": [d.to_json() for d in detections]}, separators=(",", ":")) + "\n")
 
 
 def replay_detector(path: str | Path, min_visible: float = 0.9) -> Callable[[npt.NDArray[np.uint8], int], list[Detection]]:

@@ -10,12 +10,12 @@ frame in motion only (a card in a hand) was *not steady*.
 
 from __future__ import annotations
 
-import gzip
 import json
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Iterable
 
+from vision.jsonl_files import open_jsonl
 from vision.table_state import Key, TableState
 
 
@@ -78,9 +78,8 @@ class StatesReport:
 
 def _lines(path: str | Path) -> list[str]:
     """The lines of a JSONL file, gzipped or not (the shipped clips' truths are: ``truth.jsonl.gz``)."""
-    path = Path(path)
-    data = path.read_bytes()
-    return (gzip.decompress(data) if path.suffix == ".gz" else data).decode("utf-8").splitlines()
+    with open_jsonl(path) as fh:
+        return fh.read().splitlines()
 
 
 def read_states(path: str | Path) -> list[TableState]:

@@ -43,7 +43,6 @@ def main(args: argparse.Namespace) -> int:
 
     from ..gamelog.store import GameStore
     from ..jsonl import write_line
-    from .observe import open_detections_out, write_detections
     from ..live import LiveReferee
     from ..pipeline import Pipeline
 
@@ -84,8 +83,11 @@ def main(args: argparse.Namespace) -> int:
     except OSError as exc:
         print(f"cardref analyze: --tables-out: {exc}", file=sys.stderr)
         return 2
+    from vision.detection_replay import write_detections
+    from vision.jsonl_files import open_jsonl
+
     try:
-        found = open_detections_out(args.detections_out) if args.detections_out else None
+        found = open_jsonl(args.detections_out, "w") if args.detections_out else None
     except OSError as exc:
         print(f"cardref analyze: --detections-out: {exc}", file=sys.stderr)
         return 2

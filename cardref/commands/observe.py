@@ -12,7 +12,6 @@ detector, :func:`vision.detector.default_detector`.
 from __future__ import annotations
 
 import argparse
-import gzip
 import importlib
 import json
 import sys
@@ -86,18 +85,6 @@ def load_detect(spec: str | None, table: Any = None) -> Detect:
     if not callable(detect):
         raise ValueError(f"{spec} did not return a callable frame -> detections")
     return detect  # type: ignore[no-any-return]
-
-
-def open_detections_out(path: str) -> IO[str]:
-    """Where ``--detections-out`` writes each frame's detections (gzipped when the name ends in .gz)."""
-    if path.endswith(".gz"):
-        return gzip.open(path, "wt", encoding="utf-8")
-    return open(path, "w", encoding="utf-8")
-
-
-def write_detections(out: IO[str], index: int, detections: list[Detection]) -> None:
-    """One frame's detections as a ``vision.detection_replay`` line, which ``--detections`` reads back."""
-    out.write(json.dumps({"frame": index, "detections": [d.to_json() for d in detections]}, separators=(",", ":")) + "\n")
 
 
 def observe(source: Any, detect: Detect, tracker: Any, out: IO[str], capture_settings: Any = None,
@@ -249,8 +236,11 @@ def main(args: argparse.Namespace) -> int:
     except (ValueError, OSError, ImportError, AttributeError, CalibrationError) as exc:
         print(f"cardref observe: {exc}", file=sys.stderr)
         return 2
+    from vision.detection_replay import write_detections
+    from vision.jsonl_files import open_jsonl
+
     try:
-        found = open_detections_out(args.detections_out) if args.detections_out else None
+        found = open_jsonl(args.detections_out, "w") if args.detections_out else None
     except OSError as exc:
         print(f"cardref observe: --detections-out: {exc}", file=sys.stderr)
         return 2

@@ -57,13 +57,12 @@ def clip_info(folder: Path) -> dict[str, Any]:
 
 
 def _read_boxes(folder: Path) -> list[list[dict[str, Any]]] | None:
-    import gzip
+    from vision.jsonl_files import open_jsonl
 
     for name in ("boxes.jsonl.gz", "boxes.jsonl"):
         path = folder / name
         if path.is_file():
-            opener: Any = gzip.open if name.endswith(".gz") else open
-            with opener(path, "rt", encoding="utf-8") as fh:
+            with open_jsonl(path) as fh:
                 return [list(json.loads(line).get("boxes", [])) for line in fh if line.strip()]
     return None
 
