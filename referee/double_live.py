@@ -27,7 +27,7 @@ from .klondike import KlondikeState, Move
 from .klondike_live import _match, _read, _view, differing_piles, lone_unseen, lost_unread, moved_and_under, swaps
 from .klondike_live import _guessed as klondike_guessed
 from .klondike_live import _guessed_over as guessed_over
-from .klondike_live import _visible, under_hand, unread_face_on, waste_seen_as_back
+from .klondike_live import _visible, foundation_guessed_over, under_hand, unread_face_on, waste_seen_as_back
 from .klondike_live import expected_observation as expected_layout
 from .klondike_live import start as start_layout
 from .observation import EXPLAINED, MAX_READS_TO_DOUBT, Finding, Observation, SeenPile, count_reads, last_looks, one_misread
@@ -375,8 +375,7 @@ def _guessed_over(state: DoubleState, obs: Observation, known: tuple[frozenset[C
     if any(guessed_over(layout, known[p], {}, seat_view(obs, p)) for p, layout in enumerate(state.layouts)):
         return True
     tops = {pile[-1].card.code for pile in state.foundations if pile[-1].card in known[pile[-1].owner]}
-    guesses = (pile.top_guess for z in FOUNDATION_ZONES if (pile := obs.piles.get(z)) is not None and not pile.held)
-    return any(g is not None and parse_seen(g) is not None and g not in tops for g in guesses)
+    return foundation_guessed_over(obs, FOUNDATION_ZONES, tops)
 
 
 def _explain(live: LiveDouble, obs: Observation) -> tuple[LiveDouble, list[Finding]]:

@@ -594,8 +594,13 @@ def _guessed_over(state: KlondikeState, known: frozenset[Card], guessed: Mapping
         g, b = parse_seen(guess), parse_seen(before)
         if g is None or b is None or guess_apart(g, b) == 2:  # another rank, not a suit misread
             return True
-    tops = {c.code for c in _view(state).foundation_tops if c in known}
-    guesses = (_top_guess(obs, zone) for zone in FOUNDATION_ZONES)
+    return foundation_guessed_over(obs, FOUNDATION_ZONES, {c.code for c in _view(state).foundation_tops if c in known})
+
+
+def foundation_guessed_over(obs: Observation, zones: Sequence[str], tops: set[str]) -> bool:
+    """Does one of the foundation ``zones`` show its top unread, with the camera's guess a card that is
+    none of the known ``tops`` (codes)? A card may have been played up there, unread."""
+    guesses = (_top_guess(obs, zone) for zone in zones)
     return any(g is not None and parse_seen(g) is not None and g not in tops for g in guesses)
 
 
