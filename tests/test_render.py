@@ -33,13 +33,10 @@ cv2 = pytest.importorskip("cv2")
 
 
 def _lines(path: Path) -> list[dict[str, Any]]:
-    if path.suffix == ".gz":
-        import gzip
+    from vision.jsonl_files import open_jsonl
 
-        text = gzip.decompress(path.read_bytes()).decode("utf-8")
-    else:
-        text = path.read_text(encoding="utf-8")
-    return [json.loads(line) for line in text.splitlines() if line.strip()]
+    with open_jsonl(path) as fh:
+        return [json.loads(line) for line in fh if line.strip()]
 
 
 def _rules(folder: Path) -> KlondikeRules:
