@@ -24,7 +24,8 @@ from . import double_solitaire, klondike
 from .cards import DECK, Card
 from .double_solitaire import MAX_FOUNDATIONS, PLAYERS, DoubleMove, DoubleRules, DoubleState, FoundationCard
 from .klondike import KlondikeState, Move
-from .klondike_live import _match, _read, _view, differing_piles, lone_unseen, lost_unread, moved_and_under, swaps
+from .klondike_live import _match, _read, _view, columns_as_they_were, differing_piles, lone_unseen, moved_and_under, stand_in_for, swaps
+from .klondike_live import tableau_zone
 from .klondike_live import _guessed as klondike_guessed
 from .klondike_live import _guessed_over as guessed_over
 from .klondike_live import _visible, foundation_guessed_over, under_hand, unread_face_on, waste_seen_as_back
@@ -255,10 +256,10 @@ def _involved(state: DoubleState, player: int, move: Move) -> list[Card]:
 
 def _unread(state: DoubleState, table: DoubleState, player: int, move: Move, known: tuple[frozenset[Card], ...]) -> bool:
     """Does the move's verdict rest on a card nobody has read (a placeholder)? A draw's does on the
-    card it turns (``table``: the table after it): whether it can be placed says whose turn is next."""
+    card it turns (``table``: the table after it) and the tops it might go on: whether it can be placed
+    says whose turn is next (:func:`_placing_unread`)."""
     if move.op == "draw":
-        waste = table.layouts[player].waste
-        return bool(waste) and waste[-1] not in known[player]
+        return _placing_unread(table, player, known[player])
     cards = _involved(state, player, move)
     if move.op == "move" and move.src.startswith("f"):
         top = state.foundations[int(move.src[1:]) - 1][-1]
@@ -266,16 +267,33 @@ def _unread(state: DoubleState, table: DoubleState, player: int, move: Move, kno
     return any(c not in known[player] for c in cards)
 
 
+def _placing_unread(state: DoubleState, player: int, known: frozenset[Card]) -> bool:
+    """Does whether the card ``player`` just turned from the stock can be placed (K17) rest on a card
+    nobody has read: the card itself, or, where it goes on no pile that is read, a column's top not
+    read (1280x720, seed 15: the far player's 6H never read at the deal, the 5S drawn was taken for
+    a card that cannot be placed, and the other player's stock turned out of turn for a legal draw)."""
+    layout = state.layouts[player]
+    if not layout.waste:
+        return False
+    if layout.waste[-1] not in known:
+        return True
+    read = [j for j, column in enumerate(layout.tableau) if not column or column[-1] in known]
+    if double_solitaire.placeable(state, player, read):
+        return False
+    return len(read) < len(layout.tableau)
+
+
 def _onto_unread(state: DoubleState, player: int, dmove: DoubleMove, known: tuple[frozenset[Card], ...],
-                 obs: Observation) -> Legal[DoubleState] | None:
+                 obs: Observation, shown: bool = False) -> Legal[DoubleState] | None:
     """``dmove`` as a legal move when the one card it involves that nobody has read is no longer shown by
     the view at all (:func:`referee.klondike_live.lost_unread`), and some card of the player's deck not
     read yet would make it legal: that card stands there, still unread (a later reading replaces it).
     ``state`` has what the view read learned. (Penguins, seed 3: a JH laid on a queen turned up unread,
-    whose index the camera never found again: the game waited for good.)"""
+    whose index the camera never found again: the game waited for good.) ``shown``: so for a card
+    moved that the view still shows, unread (:func:`referee.klondike_live.stand_in_for`)."""
     move = dmove.move
     unread = [c for c in _involved(state, player, move) if c not in known[player]]
-    lost = lost_unread(state.layouts[player], move, unread, obs, seat_prefix(player))
+    lost = stand_in_for(state.layouts[player], move, unread, obs, seat_prefix(player), shown)
     if lost is None:
         return None
     for card in DECK:
@@ -388,6 +406,7 @@ def _explain(live: LiveDouble, obs: Observation) -> tuple[LiveDouble, list[Findi
     illegal: list[tuple[LiveDouble, list[Finding]]] = []
     unread: list[DoubleMove] = []
     unjudged: list[tuple[LiveDouble, list[Finding]]] = []
+    moved_unread: list[tuple[LiveDouble, list[Finding]]] = []  # a card nobody has read moved, shown unread where it lands
     for player in movers:
         for move, table in physical_moves(live.state, player):
             binds = match(table, obs, live.known)
@@ -405,17 +424,22 @@ def _explain(live: LiveDouble, obs: Observation) -> tuple[LiveDouble, list[Findi
                     # (penguins seed 13: a KC read at 0.29 at most, until the other player had moved twice)
                     verdict = double_solitaire.apply(state, dmove, turn_passing=False)
                     assert isinstance(verdict, Legal)
-                    detail = f"{dmove}: the card turned is not read, so whoever moves next has the turn"
+                    turned = verdict.state.layouts[player].waste[-1]
+                    why = (f"whether the {turned.name} can be placed rests on a card not read" if turned in known[player]
+                           else "the card turned is not read")
+                    detail = f"{dmove}: {why}, so whoever moves next has the turn"
                     after = _after_move(live, verdict.state, known, turn_open=True)
                     legal.append((after, [Finding("move", t, move=dmove, verdict=verdict, frame=frame, detail=detail)]))
                     conflicts.append(_guess_conflicts(live, binds))
                     continue
                 unread.append(dmove)
                 onto = _onto_unread(state, player, dmove, known, obs)
-                if onto is not None:
-                    detail = f"{dmove}: laid on a card not read, so not judged"
-                    unjudged.append((_after_move(live, onto.state, known),
-                                     [Finding("move", t, move=dmove, verdict=onto, frame=frame, detail=detail)]))
+                later = onto or _onto_unread(state, player, dmove, known, obs, shown=True)
+                if later is not None:
+                    how = "laid on" if onto is not None else "moved"
+                    detail = f"{dmove}: {how} a card not read, so not judged"
+                    (unjudged if onto is not None else moved_unread).append(
+                        (_after_move(live, later.state, known), [Finding("move", t, move=dmove, verdict=later, frame=frame, detail=detail)]))
                 continue
             verdict = double_solitaire.apply(state, dmove)
             if isinstance(verdict, Legal):
@@ -443,6 +467,9 @@ def _explain(live: LiveDouble, obs: Observation) -> tuple[LiveDouble, list[Findi
         # laid on a card nobody has read, which it now covers: no clearer view of that card will come
         # while it lies there, so the game goes on with the move not judged
         return unjudged[0]
+    if len(moved_unread) == 1 and not any(p.held for p in obs.piles.values()):
+        # the one explanation, as Klondike's (a clearer view seldom comes before the next move)
+        return moved_unread[0]
     if unread:
         names = "; ".join(sorted({str(m) for m in unread}))
         return live, [Finding("ambiguous", t, frame=frame, detail=f"{names}: its card is not read yet, waiting for a clearer view")]
@@ -452,10 +479,36 @@ def _explain(live: LiveDouble, obs: Observation) -> tuple[LiveDouble, list[Findi
 
 
 def observe_further(live: LiveDouble, obs: Observation) -> tuple[LiveDouble, list[Finding]]:
-    """The last looks at a view nothing else explains: one card misread earlier (:func:`observe_misread`),
-    then two moves in one view (:func:`observe_pairs`)."""
+    """The last looks at a view nothing else explains: columns the camera lost taken as they were
+    (:func:`observe_lost`: no move empties a column with backs, so that is sure), then one card misread
+    earlier (:func:`observe_misread`), then two moves in one view (:func:`observe_pairs`)."""
     obs = _faces_taken_for_backs(obs)
-    return _took(obs, *last_looks(live, obs, observe_misread, observe_pairs))
+    return _took(obs, *last_looks(live, obs, observe_lost, observe_misread, observe_pairs))
+
+
+def observe_lost(live: LiveDouble, obs: Observation) -> tuple[LiveDouble, list[Finding]]:
+    """A player's column that shows nothing at all, no card and no back, while the position says it holds
+    backs, taken as it was, and then so the columns without backs, as Klondike's
+    (:func:`referee.klondike_live.observe_lost`): seed 18's far 3H and 2S on an unread 4S were not
+    found for half a minute while both players played on."""
+    unrecognised = [Finding("unrecognised", max(obs.t, _time(live.state)), frame=obs.frame,
+                            detail=_difference(live.state, obs))]
+    tried: list[tuple[int, int]] = []
+    for backless in (False, True):
+        view, lost = obs, []
+        for p, layout in enumerate(live.state.layouts):
+            view, columns = columns_as_they_were(layout, live.known[p], view, seat_prefix(p), backless)
+            lost += [(p, i) for i in columns]
+        if not lost or lost == tried:
+            continue
+        tried = lost
+        after, findings = _observe(live, view)
+        if [f.kind for f in findings] not in EXPLAINED or any(
+                (f.move.player, f.move.move.src) in {(p, f"t{i + 1}") for p, i in lost} for f in findings if f.move is not None):
+            continue
+        zones = ", ".join(seat_prefix(p) + tableau_zone(i) for p, i in lost)
+        return after, [replace(f, detail=f"{zones} not found in this view: taken as it was") for f in findings]
+    return live, unrecognised
 
 
 def observe_misread(live: LiveDouble, obs: Observation) -> tuple[LiveDouble, list[Finding]]:
@@ -550,10 +603,10 @@ def _after_move(live: LiveDouble, state: DoubleState, known: tuple[frozenset[Car
 
 def _settled(live: LiveDouble, t: float, frame: int | None) -> tuple[LiveDouble, list[Finding]]:
     """The turn an unread draw left open (``turn_open``), settled as K17 says once the view reads the card
-    it turned; the turn passing is called then."""
+    it turned (and the tops it might go on); the turn passing is called then."""
     drawer = live.state.turn
     waste = live.state.layouts[drawer].waste
-    if not live.turn_open or not waste or waste[-1] not in live.known[drawer]:
+    if not live.turn_open or not waste or _placing_unread(live.state, drawer, live.known[drawer]):
         return live, []
     settled = replace(live, turn_open=False)
     over = double_solitaire.turn_over(live.state, drawer, Move.draw(t))

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass, replace
-from typing import Any, Iterator
+from typing import Any, Iterable, Iterator
 
 from . import klondike
 from .cards import Card
@@ -192,7 +192,7 @@ def apply(state: DoubleState, dmove: DoubleMove, turn_passing: bool = True) -> L
 def turn_over(state: DoubleState, player: int, move: Move) -> Event | None:
     """K17: the event that ends ``player``'s turn, when ``move`` left ``state`` so: a card turned from
     the stock that cannot be placed, or no legal move left. None: the turn goes on."""
-    if move.op == "draw" and not _placeable(state, player):
+    if move.op == "draw" and not placeable(state, player):
         turned = state.layouts[player].waste[-1]
         return Event("turn_over", t=move.t, player=player, cards=(turned,), detail=f"{turned.name} cannot be placed")
     if not any(True for _ in legal_moves(state)):
@@ -248,13 +248,15 @@ def _judge(state: DoubleState, dmove: DoubleMove) -> Legal[DoubleState] | Illega
     return Legal(dmove, DoubleState(state.rules, layouts, foundations, state.turn, None), 0, events)
 
 
-def _placeable(state: DoubleState, player: int) -> bool:
-    """Can the card just turned from the stock go anywhere (own tableau or a shared foundation)?"""
+def placeable(state: DoubleState, player: int, columns: Iterable[int] | None = None) -> bool:
+    """Can the card just turned from the stock go anywhere: a shared foundation or one of the player's
+    ``columns`` (indices; default all)?"""
     layout = state.layouts[player]
     c = layout.waste[-1]
     if _foundation_for(state, c) is not None:
         return True
-    return any(klondike.is_legal(layout, Move.move("waste", f"t{j + 1}")) for j in range(layout.rules.columns))
+    columns = range(layout.rules.columns) if columns is None else columns
+    return any(klondike.is_legal(layout, Move.move("waste", f"t{j + 1}")) for j in columns)
 
 
 def legal_moves(state: DoubleState) -> Iterator[DoubleMove]:

@@ -89,7 +89,7 @@ class LiveKlondike:
     """Card code -> how many of the views the referee took read it (:func:`observe_misread`)."""
 
 
-MAX_UNREAD_AT_START = 2
+MAX_UNREAD_AT_START = 4
 """Deal cards the first view may show without reading them: they are learned when a later view reads
 them, and no move that involves them is judged before that."""
 
@@ -97,26 +97,21 @@ them, and no move that involves them is judged before that."""
 def start(observation: Observation, rules: KlondikeRules | None = None) -> LiveKlondike:
     """A new game from the first steady view of a fresh deal: the face-up tableau cards are read,
     everything else is unseen; column i holds i face-down cards (K2), whatever count the camera made.
-    Up to ``MAX_UNREAD_AT_START`` of the face-up cards may be seen but not read, or not seen on a column
-    that shows its backs (its top is face up, K6: the card is there, unseen) or on the first column."""
+    Up to ``MAX_UNREAD_AT_START`` of the face-up cards may go unread: seen but not read; not seen at
+    all, or only the column's backs (K6: the card is there, unseen); seen with more cards on it than
+    the deal lays face up (the readings under the top are of nothing, and the top's is then no surer:
+    a far player's 6H read 5H over a "QC" at 0.3); or read as a card another column shows too."""
     rules = rules or KlondikeRules.make()
     layout: list[Card | None] = []
     for i in range(rules.columns):
         pile = observation.piles.get(tableau_zone(i), SeenPile())
-        if (i and _backs_only(pile)) or (i == 0 and not pile.cards and not pile.backs):
-            # (the first column has no backs: seen empty, its card is there unseen, as a Double Solitaire
-            # truth video's penguins QS was never found: the game waited for the deal for good)
-            layout.append(None)
-            continue
-        if len(pile.cards) != 1:
-            raise ValueError(f"cannot start: {tableau_zone(i)} must show exactly one face-up card")
-        layout.append(None if pile.cards[0] is None else Card.parse(pile.cards[0]))
+        layout.append(Card.parse(pile.cards[0]) if len(pile.cards) == 1 and pile.cards[0] is not None else None)
+    twice = {c for c in layout if c is not None and layout.count(c) > 1}
+    layout = [None if c in twice else c for c in layout]
     unread = [tableau_zone(i) for i, c in enumerate(layout) if c is None]
     if len(unread) > MAX_UNREAD_AT_START:
         raise ValueError(f"cannot start: the face-up cards of {', '.join(unread)} cannot be read")
     seen = [c for c in layout if c is not None]
-    if len(set(seen)) != len(seen):
-        raise ValueError("cannot start: the same card is seen on two piles")
     unseen = [c for c in DECK if c not in set(seen)]
     tableau = []
     for backs, c in enumerate(layout):
@@ -269,8 +264,8 @@ def _match(view: _View, obs: Observation, known: frozenset[Card], faint: frozens
                 raise _Mismatch  # an empty column, or backs left unturned
             if up and _backs_only(pile):
                 continue  # the face-up cards on the backs are there, unseen (the module's docstring)
-            if len(up) == 1 and up[0] in faint and not view.tableau[i][0] and not pile.cards and not pile.backs:
-                continue  # a lone card the camera has never found (lone_unseen): it cannot be checked
+            if len(up) == 1 and up[0] in faint and not pile.cards and not pile.backs:
+                continue  # a column the camera has never found (lone_unseen): it cannot be checked
             _match_cards(up, pile.cards, known, bind)
         waste = obs.piles.get("waste")
         if waste is not None and not waste.held:
@@ -422,17 +417,23 @@ def observe(live: LiveKlondike, obs: Observation, pairs: bool = True) -> tuple[L
             if under_hand(live.pending, obs):
                 return live, []  # the piles the illegal move touched are not seen: nothing is taken back yet
             return after, [Finding("taken_back", t, move=live.pending, frame=frame, learned=learned)]
-        if (back_on_waste and state.waste and state.waste[-1] in known) or _guessed_over(state, known, live.guessed, obs) or any(
-                live.guessed.get(p, code) != code for p, code in bind.items()):
+        columns = _columns_guessed_over(state, known, live.guessed, obs)
+        anywhere = (back_on_waste and state.waste and state.waste[-1] in known) or _guessed_over(state, known, live.guessed, obs) or any(
+            live.guessed.get(p, code) != code for p, code in bind.items())
+        if anywhere or columns:
             # An unread top the camera took for one card now reads as another: a new card may lie there
             # (penguins seed 12: a drawn 10C guessed at 0.29, then the 6D drawn onto it read at 0.47 was
             # taken for the 10C read at last, and the draw was lost). So too where a card read on the
             # waste's top is now a back (a drawn card taken for one). One legal move that explains the
             # view beats nothing happened; anything less leaves it at nothing happened. And so where the
             # waste's top, read before, shows unread with the camera's guess another card (penguins seed
-            # 15: a 10H drawn on a 5H, read at 0.17-0.33, published as a card not read).
+            # 15: a 10H drawn on a 5H, read at 0.17-0.33, published as a card not read). A column's top
+            # guessed so only says a card was laid on it or taken off it (:func:`_columns_guessed_over`;
+            # penguins jumbo seed 603: a QC taken for a back, laid from the waste on a KH guessed 9C, was
+            # taken for a draw, the back left where the waste lay).
             moved, findings = _explain(live, obs, pairs=False)
-            if [f.kind for f in findings] == ["move"]:
+            if [f.kind for f in findings] == ["move"] and (
+                    anywhere or {findings[0].move.src, findings[0].move.dst} & columns):
                 return moved, findings
         return after, []
     if live.pending_view is not None and _match(live.pending_view, obs, known, faint) is not None:
@@ -471,6 +472,7 @@ def _explain(live: LiveKlondike, obs: Observation, pairs: bool) -> tuple[LiveKlo
     refused: list[tuple[Move, Illegal, _View, dict[Card, str]]] = []
     unread = False
     unjudged: list[tuple[Move, Legal[KlondikeState], dict[Card, str]]] = []
+    waiting: list[tuple[Move, Legal[KlondikeState], dict[Card, str]]] = []
 
     def judge(move: Move, view: _View) -> None:
         """Sort a candidate move whose result ``view`` is: legal, refused or not judged yet."""
@@ -484,10 +486,12 @@ def _explain(live: LiveKlondike, obs: Observation, pairs: bool) -> tuple[LiveKlo
         if judged is None:
             unread = True
             onto = _onto_unread(state, move, t, known, b, obs)
-            if onto is not None and all(m != move for m, _, _ in unjudged):
-                after_b = _match(_view(onto.state), obs, known, faint)
+            later = onto or _onto_unread(state, move, t, known, b, obs, shown=True)
+            sort = unjudged if onto is not None else waiting
+            if later is not None and all(m != move for m, _, _ in sort):
+                after_b = _match(_view(later.state), obs, known, faint)
                 if after_b is not None:
-                    unjudged.append((move, onto, after_b))
+                    sort.append((move, later, after_b))
         elif isinstance(judged, Illegal):
             refused.append((move, judged, view, b))
         elif all(m != move for m, _, _ in found):
@@ -520,12 +524,11 @@ def _explain(live: LiveKlondike, obs: Observation, pairs: bool) -> tuple[LiveKlo
     if found:
         names = ", ".join([str(m) for m, _, _ in found] + [str(m) for m, _, _, _ in refused])
         return live, [Finding("ambiguous", t, frame=frame, detail=f"several moves fit: {names}")]
-    if refused and len(unjudged) != 1 and not any(p.held for p in obs.piles.values()):
+    if refused and len(unjudged) != 1 and len(waiting) != 1 and not any(p.held for p in obs.piles.values()):
         # the first refused move (a card moved against the rules, or one the view has just shown to be
         # another card than the rules could assume); not where a move the rules cannot judge, with a card
-        # nobody has read that the view no longer shows, explains the view as well (only a move against
-        # the rules is an illegal move), nor while a hand covers a pile: it may hide the legal move
-        # that explains the view (penguins, eight columns, draw 3, seed 54: a 2H played up from the
+        # nobody has read, explains the view as well (only a move against the rules is an illegal
+        # move), nor while a hand covers a pile: it may hide the legal move that explains the view (penguins, eight columns, draw 3, seed 54: a 2H played up from the
         # column under the hand, the 3H up on it from another, judged laid on the AH against K7)
         move, illegal, view, b = refused[0]
         after = replace(live, state=_learn(state, _before_move(state, b)), pending=move, pending_view=view)
@@ -539,6 +542,14 @@ def _explain(live: LiveKlondike, obs: Observation, pairs: bool) -> tuple[LiveKlo
         onto = state.tableau[int(move.dst[1:]) - 1][-1:]
         how = "laid on" if onto and onto[0] not in known else "moved with"
         return after, [replace(finding, detail=f"{move}: {how} a card not read, so not judged")]
+    if len(waiting) == 1 and not any(p.held for p in obs.piles.values()):
+        # a card nobody has read, moved where the view shows it still unread: the one explanation. A
+        # clearer view seldom comes before the next move (penguins, draw 3, seed 701: a QC never read,
+        # guessed 9C wherever it lay, moved onto a KH; the view was taken for the 4H turned up under it
+        # as the column's card at last, and the next move of the KH with the QC lost the game)
+        move, verdict, b = waiting[0]
+        after, finding = _moved(live, verdict, b, obs)
+        return after, [replace(finding, detail=f"{move}: moved a card not read, so not judged")]
     if unread:
         return live, [Finding("ambiguous", t, frame=frame,
                               detail="a card that moved has not been read yet: waiting for a clearer view")]
@@ -587,14 +598,31 @@ def _guessed_over(state: KlondikeState, known: frozenset[Card], guessed: Mapping
     same rank in another suit is the unsure reading wavering, not a new card (penguins at 1280x720,
     seed 7: a drawn 2S guessed 2C at 0.05-0.17 for fifteen seconds, then 2S at 0.21, was taken for a
     draw nobody made, and the 2S put up against K7 after it was missed)."""
-    guess = _top_guess(obs, "waste")
-    top = state.waste[-1] if state.waste else None
-    before = None if top is None else top.code if top in known else guessed.get(top)
-    if before is not None and guess is not None and guess not in (before, TAKEN_FOR_A_BACK):
-        g, b = parse_seen(guess), parse_seen(before)
-        if g is None or b is None or guess_apart(g, b) == 2:  # another rank, not a suit misread
-            return True
+    if _top_guessed_over(obs, "waste", state.waste[-1] if state.waste else None, known, guessed):
+        return True
     return foundation_guessed_over(obs, FOUNDATION_ZONES, {c.code for c in _view(state).foundation_tops if c in known})
+
+
+def _top_guessed_over(obs: Observation, zone: str, top: Card | None, known: frozenset[Card], guessed: Mapping[Card, str]
+                      ) -> bool:
+    """Does the view show ``zone``'s top unread, with the camera's guess a card of another rank than the
+    position's ``top`` was read as, or guessed as when it was not read?"""
+    guess = _top_guess(obs, zone)
+    before = None if top is None else top.code if top in known else guessed.get(top)
+    if before is None or guess is None or guess in (before, TAKEN_FOR_A_BACK):
+        return False
+    g, b = parse_seen(guess), parse_seen(before)
+    return g is None or b is None or guess_apart(g, b) == 2  # another rank, not a suit misread
+
+
+def _columns_guessed_over(state: KlondikeState, known: frozenset[Card], guessed: Mapping[Card, str], obs: Observation
+                          ) -> set[str]:
+    """The columns (``t1`` ...) whose top the view shows unread with the camera's guess a card of another
+    rank than it was read or guessed as: a card may have been laid there, too unsure to read (penguins,
+    draw 3, seed 701: a QC never read, guessed 9C wherever it lay, moved onto a KH read before; the view
+    fitted the position with the 4H turned up under the QC taken for that column's card at last)."""
+    return {f"t{i + 1}" for i, pile in enumerate(state.tableau)
+            if _top_guessed_over(obs, tableau_zone(i), pile[-1] if pile else None, known, guessed)}
 
 
 def foundation_guessed_over(obs: Observation, zones: Sequence[str], tops: set[str]) -> bool:
@@ -611,9 +639,60 @@ def _top_guess(obs: Observation, zone: str) -> str | None:
 
 
 def observe_further(live: LiveKlondike, obs: Observation) -> tuple[LiveKlondike, list[Finding]]:
-    """The last looks at a view nothing else explains: one card misread earlier (:func:`observe_misread`),
-    then two moves in one view (:func:`observe_pairs`)."""
-    return last_looks(live, obs, observe_misread, observe_pairs)
+    """The last looks at a view nothing else explains: columns the camera lost taken as they were
+    (:func:`observe_lost`: no move empties a column with backs, so that is sure), then one card misread
+    earlier (:func:`observe_misread`), then two moves in one view (:func:`observe_pairs`)."""
+    return last_looks(live, obs, observe_lost, observe_misread, observe_pairs)
+
+
+def columns_as_they_were(state: KlondikeState, known: frozenset[Card], obs: Observation, prefix: str = "",
+                         backless: bool = False) -> tuple[Observation, list[int]]:
+    """``obs`` with each column seen wholly empty (no card, no back) that the position says holds backs
+    (no move empties such a column: K6 turns its top up) shown as the position has it: its backs, its
+    known cards, its unknown ones unread; and the columns so shown. ``backless``: columns without backs
+    too (a move may have emptied them: a king laid on an empty column, an ace played up), where they
+    hold more than a card never read (that fits as it is: :func:`lone_unseen`). ``prefix``: a seat's
+    (Double Solitaire)."""
+    piles = dict(obs.piles)
+    lost = []
+    for i, (pile, hidden) in enumerate(zip(state.tableau, state.hidden)):
+        zone = prefix + tableau_zone(i)
+        seen = obs.piles.get(zone)
+        up = pile[hidden:]
+        if seen is None or seen.held or seen.cards or seen.backs or not up or (not hidden and not backless):
+            continue
+        if len(up) == 1 and up[0] not in known:
+            continue
+        piles[zone] = SeenPile(tuple(c.code if c in known else None for c in up), hidden)
+        lost.append(i)
+    return replace(obs, piles=piles), lost
+
+
+def observe_lost(live: LiveKlondike, obs: Observation) -> tuple[LiveKlondike, list[Finding]]:
+    """A view that matches no position while a column the position says holds backs shows nothing at
+    all, no card and no back: the camera lost that column (a Double Solitaire truth video's far 3H and
+    2S on an unread 4S, not found for half a minute while the rest of the table was played). It is
+    taken as it was and the view judged again; no move from it is taken (the view says nothing of it).
+    Then so with the columns without backs that show nothing too (penguins seed 705: a KD and the QS on
+    it, both court cards the detector does not find, lost for 20 s while three cards were drawn and an
+    ace played up)."""
+    t, frame, state = max(obs.t, live.state.time), obs.frame, live.state
+    unrecognised = [Finding("unrecognised", t, frame=frame, detail=_difference(_view(state), obs))]
+    tried: list[int] = []
+    for backless in (False, True):
+        view, lost = columns_as_they_were(state, live.known, obs, backless=backless)
+        if not lost or lost == tried:
+            continue
+        tried = lost
+        after, findings = observe(live, view, pairs=False)
+        if [f.kind for f in findings] not in EXPLAINED or any(f.move.src in {f"t{i + 1}" for i in lost}
+                                                                for f in findings if f.move is not None):
+            continue
+        if after.reads is not live.reads:
+            after = replace(after, reads=count_reads(live.reads, obs))  # (the cards shown as they were were not read)
+        zones = ", ".join(tableau_zone(i) for i in lost)
+        return after, [replace(f, detail=f"{zones} not found in this view: taken as it was") for f in findings]
+    return live, unrecognised
 
 
 def observe_misread(live: LiveKlondike, obs: Observation) -> tuple[LiveKlondike, list[Finding]]:
@@ -674,12 +753,14 @@ def _faint(live: LiveKlondike) -> frozenset[Card]:
 
 
 def lone_unseen(state: KlondikeState, known: frozenset[Card], reads: Mapping[str, int] | None = None) -> frozenset[Card]:
-    """The cards alone on a column with no backs that no view has read (``reads``: card code -> views that
-    read it; a card read once and later doubted is not one). A view that shows such a column empty
-    still fits: the card is there, never found (a penguins QS dealt on a Double Solitaire player's first
-    column was never seen, and no view of the game fitted a position)."""
-    return frozenset(p[0] for p, h in zip(state.tableau, state.hidden)
-                     if len(p) == 1 and h == 0 and p[0] not in known and (reads is None or not reads.get(p[0].code)))
+    """The cards alone face up on a column that no view has read (``reads``: card code -> views that
+    read it; a card read once and later doubted is not one). A view that shows such a column empty,
+    no card and no back, still fits: the column is there, never found (a penguins QS dealt on a Double
+    Solitaire player's first column was never seen, and no view of the game fitted a position; a far
+    player's last column of blue backs on a purple check cloth, under a penguins QC, was never seen
+    either)."""
+    return frozenset(p[-1] for p, h in zip(state.tableau, state.hidden)
+                     if len(p) == h + 1 and p[-1] not in known and (reads is None or not reads.get(p[-1].code)))
 
 
 def waste_seen_as_back(obs: Observation, zone: str = "waste") -> bool:
@@ -710,7 +791,8 @@ def _from_unseen(state: KlondikeState, move: Move, obs: Observation, known: froz
         return False
     i = int(move.src[1:]) - 1
     pile = obs.piles.get(tableau_zone(i))
-    if pile is None or pile.held or not _backs_only(pile):
+    # (a column seen wholly empty over its backs has not been found at all: it says no more)
+    if pile is None or pile.held or not (_backs_only(pile) or (state.hidden[i] and not pile.cards and not pile.backs)):
         return False
     return any(c not in known for c in state.tableau[i][-move.count:])
 
@@ -757,13 +839,14 @@ def _judged(state: KlondikeState, move: Move, t: float, known: frozenset[Card], 
 
 
 def _onto_unread(state: KlondikeState, move: Move, t: float, known: frozenset[Card], b: dict[Card, str],
-                 obs: Observation) -> Legal[KlondikeState] | None:
+                 obs: Observation, shown: bool = False) -> Legal[KlondikeState] | None:
     """``move`` as a legal move when the one card it involves that nobody has read is no longer shown by
     the view at all (:func:`lost_unread`), and some card not seen anywhere yet would make it legal: that
     card stands there, still unread (a later reading replaces it). (Penguins, eight columns, seed 42: a
     JD laid on a QS nobody had read, both moved onto a KH, and the fan showed the KH and the JD, the QS's
-    index missed: the JD alone on the KH was judged against K4, and the game stopped for good.)"""
-    lost = lost_unread(state, move, [c for c in _involved(state, move) if c not in known and c not in b], obs)
+    index missed: the JD alone on the KH was judged against K4, and the game stopped for good.)
+    ``shown``: so for a card moved that the view still shows, unread (:func:`stand_in_for`)."""
+    lost = stand_in_for(state, move, [c for c in _involved(state, move) if c not in known and c not in b], obs, shown=shown)
     if lost is None:
         return None
     taken = {c.code for c in known} | set(b.values())
@@ -773,6 +856,18 @@ def _onto_unread(state: KlondikeState, move: Move, t: float, known: frozenset[Ca
             if isinstance(verdict, Legal):
                 return verdict
     return None
+
+
+def stand_in_for(layout: KlondikeState, move: Move, unread: Sequence[Card], obs: Observation, prefix: str = "",
+                 shown: bool = False) -> Card | None:
+    """The card of ``unread`` (the cards ``move`` involves that nobody has read) that a card making the
+    move legal may stand in for: the one the view no longer shows (:func:`lost_unread`), or with
+    ``shown``, the one card moved, wherever it shows (not the card it lands on, which a clearer view may
+    read to judge the move). ``prefix``: the seat's, on its own columns' zones. None otherwise."""
+    if not shown:
+        return lost_unread(layout, move, unread, obs, prefix)
+    onto = layout.tableau[int(move.dst[1:]) - 1][-1:] if move.dst.startswith("t") else ()
+    return unread[0] if len(unread) == 1 and unread[0] not in onto else None
 
 
 def lost_unread(layout: KlondikeState, move: Move, unread: Sequence[Card], obs: Observation, prefix: str = "") -> Card | None:

@@ -286,6 +286,61 @@ def test_the_game_starts_from_both_deals_and_empty_foundations() -> None:
         ds.DoubleRules.from_spec("scoring=vegas")
 
 
+@pytest.mark.parametrize("seed, unread_zone, passes", [(7, "p1.tableau6", False), (1, "p1.tableau2", True)])
+def test_a_draw_whose_placing_rests_on_an_unread_top_leaves_the_turn_open(seed: int, unread_zone: str, passes: bool) -> None:
+    """Player 1 turns a card that goes on none of the read piles while a column's top was never read
+    (seed 7: a 5C, the unread top the 6H it goes on; seed 1: a 2C that goes nowhere, the JS unread):
+    whether the turn passes (K17) is open until a view reads that top (1280x720, seed 15: a 5S taken
+    for a card that cannot be placed on a 6H never read, and the turn called over)."""
+    truth = ds.new_game(ds.deal(seed))
+    deal = dl.expected_observation(truth, 0.0)
+    unread = replace(deal.piles[unread_zone], cards=(None,))
+    live = dl.start(replace(deal, piles={**deal.piles, unread_zone: unread}))
+    drawn = ds.apply(truth, DoubleMove(0, Move.draw(1.0)), turn_passing=False).state
+    view = dl.expected_observation(drawn, 1.0)
+    live, found = dl.observe(live, replace(view, piles={**view.piles, unread_zone: unread}))
+    assert [f.kind for f in found] == ["move"] and "can be placed rests on a card not read" in found[0].detail
+    assert live.turn_open and dl.public_state(live)["turn"] is None
+    live, found = dl.observe(live, dl.expected_observation(drawn, 2.0))
+    assert not live.turn_open and [f.kind for f in found] == (["call"] if passes else [])
+    assert live.state.turn == (1 if passes else 0)
+
+
+def test_a_card_never_read_moved_onto_a_read_one_is_followed_unjudged() -> None:
+    """Player 1's 10C is never read (its column shows only backs), then laid on the JD, where the view
+    shows it unread: the one explanation, followed unjudged (as Klondike's, penguins seed 701: no
+    clearer view of such a card comes before the next move)."""
+    truth = ds.new_game(ds.deal(13))
+    deal = dl.expected_observation(truth, 0.0)
+    live = dl.start(replace(deal, piles={**deal.piles, "p1.tableau6": SeenPile((), 5)}))
+    made = DoubleMove(0, Move.move("t6", "t3", t=1.0))
+    view = dl.expected_observation(ds.apply(truth, made).state, 1.0)
+    live, found = dl.observe(live, replace(view, piles={**view.piles, "p1.tableau3": SeenPile(("JD", None), 2)}))
+    assert [f.kind for f in found] == ["move"] and same(found[0].move, made)
+    assert found[0].detail == "player 1: t6->t3: moved a card not read, so not judged"
+
+
+def test_a_column_the_camera_loses_is_taken_as_it_was() -> None:
+    """Player 1 plays up an ace while the camera finds nothing at all of player 2's last column (seven
+    cards over its six backs; seed 18: a far 3H and 2S not found for half a minute while both played
+    on): taken as it was, the view shows the move. A deal whose far column is never found starts, that
+    column unread."""
+    truth = ds.new_game(ds.deal(3))
+    live = dl.start(dl.expected_observation(truth, 0.0))
+    up = next(m for m in ds.legal_moves(truth) if m.move.dst == "foundation")
+    after = ds.apply(truth, DoubleMove(up.player, replace(up.move, t=1.0))).state
+    view = dl.expected_observation(after, 1.0)
+    view = replace(view, piles={**view.piles, "p2.tableau7": SeenPile((), 0)})
+    assert [f.kind for f in dl.observe(live, view)[1]] == ["unrecognised"]
+    moved, found = dl.observe_further(live, view)
+    assert [f.kind for f in found] == ["move"] and same(found[0].move, up)
+    assert found[0].detail == "p2.tableau7 not found in this view: taken as it was"
+    assert moved.state.layouts[1].tableau[6] == live.state.layouts[1].tableau[6]
+    deal = dl.expected_observation(truth, 0.0)
+    blind = dl.start(replace(deal, piles={**deal.piles, "p2.tableau7": SeenPile((), 0)}))
+    assert truth.layouts[1].tableau[6][-1] not in blind.known[1] and len(blind.known[1]) == 6
+
+
 def table_of(state: DoubleState, t: float, frame: int) -> TableState:
     obs = dl.expected_observation(state, t)
     return TableState(t, frame, {z: PileState(p.backs or 0, tuple(SeenCard(c or "?", 0.9) for c in p.cards)) for z, p in obs.piles.items()})

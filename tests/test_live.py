@@ -150,8 +150,9 @@ def test_the_same_unrecognised_change_is_reported_once(tmp_path: pathlib.Path) -
     truth = klondike.new_game(klondike.deal(1), rules)
     ref.feed(table_of(truth, 0.0, 0))
     good = table_of(truth, 0.0, 0)
-    gone = TableState(1.0, 1, {**good.piles, "tableau1": PileState(0, ())})  # the JC gone: no move does that
-    also = TableState(1.0, 1, {**gone.piles, "tableau2": PileState(0, ())})  # and column 2 with its back
+    # the JC read as the KS that lies on column 6: no move does that
+    gone = TableState(1.0, 1, {**good.piles, "tableau1": PileState(0, (SeenCard("KS", 0.9),))})
+    also = TableState(1.0, 1, {**gone.piles, "tableau3": PileState(2, (SeenCard("JS", 0.9),))})  # and the KD as column 7's JS
     for i, table in enumerate([gone, gone, gone, also, also, gone, good, gone]):
         ref.feed(TableState(1.0 + i, i + 1, table.piles))
     writer.close()
