@@ -82,6 +82,8 @@ class LiveReferee:
     last_t: float = 0.0
     verdict_seqs: list[int] = field(default_factory=list)
     """Log sequence numbers of the move and illegal records, for corrections from the pages."""
+    move_seqs: list[int] = field(default_factory=list)
+    """Log sequence numbers of the legal moves' records: a move taken back on the table retracts its own."""
     camera_slaps: list[tuple[int, float]] = field(default_factory=list)
     """(player, t) of the last slaps the camera saw."""
     unexplained: str | None = None
@@ -288,7 +290,9 @@ class LiveReferee:
                 events=[e.to_json() for e in verdict.events],
             )
             if self.writer is not None:
-                self.verdict_seqs.append(self.writer.move(t, verdict, frame=jpeg).seq)
+                seq = self.writer.move(t, verdict, frame=jpeg).seq
+                self.verdict_seqs.append(seq)
+                self.move_seqs.append(seq)
         elif finding.kind == "illegal":
             message.update(ok=False, text=str(finding.move), cards=self.follower.involved_cards(self.live, finding))
             if self.writer is not None:
@@ -301,12 +305,21 @@ class LiveReferee:
             if self.writer is not None:
                 self.writer.call(t, event, frame=jpeg)
         elif finding.kind == "taken_back":
-            if self.writer is not None:
+            if isinstance(finding.verdict, Legal):
+                # a legal move put back on the table: its record is retracted, so a review and a resumed
+                # game follow the table, and the log keeps both
+                message.update(text=str(finding.move))
+                if self.writer is not None and self.move_seqs:
+                    seq = self.move_seqs.pop()
+                    self.verdict_seqs.remove(seq)
+                    self.writer.retract(t, seq, by="referee", reason=finding.detail)
+            elif self.writer is not None:
                 self.writer.note(t, f"the illegal move {finding.move} was taken back", frame=jpeg)
         elif finding.kind in ("unrecognised", "ambiguous"):
             if self.writer is not None:
                 self.writer.unrecognised(t, finding.detail, data={"why": finding.kind}, frame=jpeg)
-        if finding.kind in ("move", "illegal", "taken_back") and finding.detail and self.writer is not None:
+        if (finding.kind in ("move", "illegal", "taken_back") and finding.detail and self.writer is not None
+                and not (finding.kind == "taken_back" and isinstance(finding.verdict, Legal))):  # (said by the retraction)
             self.writer.note(t, finding.detail)  # how the referee got there (a card it had misread)
         self.history.append(message)
         self._send(message)

@@ -66,6 +66,8 @@ class LiveDouble:
     reads: tuple[Mapping[str, int], Mapping[str, int]] = field(default=({}, {}), compare=False)
     """Per player: card code -> how many of the views the referee took read it on the player's piles
     (a card read in few may be a misread: :func:`observe_misread`)."""
+    undo: tuple[LiveDouble, Legal[DoubleState]] | None = field(default=None, compare=False)
+    """The running picture before the last legal move, and that move (:func:`observe_undone`)."""
 
 
 def seat_view(obs: Observation, player: int) -> Observation:
@@ -425,10 +427,10 @@ def _explain(live: LiveDouble, obs: Observation) -> tuple[LiveDouble, list[Findi
                     verdict = double_solitaire.apply(state, dmove, turn_passing=False)
                     assert isinstance(verdict, Legal)
                     turned = verdict.state.layouts[player].waste[-1]
-                    why = (f"whether the {turned.name} can be placed rests on a card not read" if turned in known[player]
+                    why = (f"whether {turned.name} can be placed rests on a card not read" if turned in known[player]
                            else "the card turned is not read")
                     detail = f"{dmove}: {why}, so whoever moves next has the turn"
-                    after = _after_move(live, verdict.state, known, turn_open=True)
+                    after = _after_move(live, verdict, known, turn_open=True)
                     legal.append((after, [Finding("move", t, move=dmove, verdict=verdict, frame=frame, detail=detail)]))
                     conflicts.append(_guess_conflicts(live, binds))
                     continue
@@ -439,11 +441,11 @@ def _explain(live: LiveDouble, obs: Observation) -> tuple[LiveDouble, list[Findi
                     how = "laid on" if onto is not None else "moved"
                     detail = f"{dmove}: {how} a card not read, so not judged"
                     (unjudged if onto is not None else moved_unread).append(
-                        (_after_move(live, later.state, known), [Finding("move", t, move=dmove, verdict=later, frame=frame, detail=detail)]))
+                        (_after_move(live, later, known), [Finding("move", t, move=dmove, verdict=later, frame=frame, detail=detail)]))
                 continue
             verdict = double_solitaire.apply(state, dmove)
             if isinstance(verdict, Legal):
-                after = _after_move(live, verdict.state, known)
+                after = _after_move(live, verdict, known)
                 legal.append((after, [Finding("move", t, move=dmove, verdict=verdict, frame=frame)]))
                 conflicts.append(_guess_conflicts(live, binds))
             else:
@@ -481,9 +483,28 @@ def _explain(live: LiveDouble, obs: Observation) -> tuple[LiveDouble, list[Findi
 def observe_further(live: LiveDouble, obs: Observation) -> tuple[LiveDouble, list[Finding]]:
     """The last looks at a view nothing else explains: columns the camera lost taken as they were
     (:func:`observe_lost`: no move empties a column with backs, so that is sure), then one card misread
-    earlier (:func:`observe_misread`), then two moves in one view (:func:`observe_pairs`)."""
+    earlier (:func:`observe_misread`), then two moves in one view (:func:`observe_pairs`), then the
+    last move taken back (:func:`observe_undone`)."""
     obs = _faces_taken_for_backs(obs)
-    return _took(obs, *last_looks(live, obs, observe_lost, observe_misread, observe_pairs))
+    return _took(obs, *last_looks(live, obs, observe_lost, observe_misread, observe_pairs, observe_undone))
+
+
+def observe_undone(live: LiveDouble, obs: Observation) -> tuple[LiveDouble, list[Finding]]:
+    """The view shows the position before the last legal move, or one move on from it, which no move
+    from the position explains: that move was taken back on the table, as Klondike's
+    (:func:`referee.klondike_live.observe_undone`; 1280x720, seed 15: a stock turned by the other
+    player while the turn was open, put back, and the first player's next move made)."""
+    t, frame = max(obs.t, _time(live.state)), obs.frame
+    unrecognised = [Finding("unrecognised", t, frame=frame, detail=_difference(live.state, obs))]
+    if live.undo is None or live.pending is not None:
+        return live, unrecognised
+    before, verdict = live.undo
+    after, findings = _observe(before, obs)
+    if [f.kind for f in findings] not in ([], ["move"], ["call"], ["move", "call"]):
+        return live, unrecognised
+    move = DoubleMove(verdict.move.player, replace(verdict.move.move, t=None))
+    return after, [Finding("taken_back", t, move=move, verdict=verdict, frame=frame,
+                           detail=f"{move} was taken back: the table is as it was before it"), *findings]
 
 
 def observe_lost(live: LiveDouble, obs: Observation) -> tuple[LiveDouble, list[Finding]]:
@@ -590,15 +611,16 @@ def _judged_pair(live: LiveDouble, start: DoubleState, m1: DoubleMove, middle: D
     two = double_solitaire.apply(after_one, m2, turn_passing=not unread)
     if not isinstance(two, Legal) or match(two.state, obs, known) is None:
         return None
-    after = _after_move(_after_move(live, one.state, known), two.state, known, turn_open=unread)
+    after = _after_move(_after_move(live, one, known), two, known, turn_open=unread)
     return after, [Finding("move", obs.t, move=m1, verdict=one, frame=obs.frame),
                    Finding("move", obs.t, move=m2, verdict=two, frame=obs.frame)]
 
 
-def _after_move(live: LiveDouble, state: DoubleState, known: tuple[frozenset[Card], frozenset[Card]],
+def _after_move(live: LiveDouble, verdict: Legal[DoubleState], known: tuple[frozenset[Card], frozenset[Card]],
                 turn_open: bool = False) -> LiveDouble:
-    """The running picture after one more move, nothing waiting to be taken back."""
-    return LiveDouble(state, known, True, moves=live.moves + 1, turn_open=turn_open, reads=live.reads)
+    """The running picture after one more legal move, nothing waiting to be taken back."""
+    return LiveDouble(verdict.state, known, True, moves=live.moves + 1, turn_open=turn_open, reads=live.reads,
+                      undo=(replace(live, undo=None), verdict))
 
 
 def _settled(live: LiveDouble, t: float, frame: int | None) -> tuple[LiveDouble, list[Finding]]:

@@ -87,6 +87,8 @@ class LiveKlondike:
     """Unread cards that a view showed on a pile's top -> what the camera made of them (``_guessed``)."""
     reads: Mapping[str, int] = field(default_factory=dict, compare=False)
     """Card code -> how many of the views the referee took read it (:func:`observe_misread`)."""
+    undo: tuple[LiveKlondike, Legal[KlondikeState]] | None = field(default=None, compare=False)
+    """The running picture before the last legal move, and that move (:func:`observe_undone`)."""
 
 
 MAX_UNREAD_AT_START = 4
@@ -641,8 +643,29 @@ def _top_guess(obs: Observation, zone: str) -> str | None:
 def observe_further(live: LiveKlondike, obs: Observation) -> tuple[LiveKlondike, list[Finding]]:
     """The last looks at a view nothing else explains: columns the camera lost taken as they were
     (:func:`observe_lost`: no move empties a column with backs, so that is sure), then one card misread
-    earlier (:func:`observe_misread`), then two moves in one view (:func:`observe_pairs`)."""
-    return last_looks(live, obs, observe_lost, observe_misread, observe_pairs)
+    earlier (:func:`observe_misread`), then two moves in one view (:func:`observe_pairs`), then the
+    last move taken back (:func:`observe_undone`)."""
+    return last_looks(live, obs, observe_lost, observe_misread, observe_pairs, observe_undone)
+
+
+def observe_undone(live: LiveKlondike, obs: Observation) -> tuple[LiveKlondike, list[Finding]]:
+    """A view no move from the position explains that shows the position before the last legal move,
+    or one move on from it: that move was taken back on the table (a draw put back, a card returned
+    where no legal move takes it), and maybe another made before the table was still long enough to be
+    published. The referee goes back with it rather than wait for good (Double Solitaire, 1280x720,
+    seed 15: a stock turned by the other player while the turn was open, put back when the first said
+    it was still his, and his next move made, left every later view unrecognised)."""
+    t, frame, state = max(obs.t, live.state.time), obs.frame, live.state
+    unrecognised = [Finding("unrecognised", t, frame=frame, detail=_difference(_view(state), obs))]
+    if live.undo is None or live.pending is not None:
+        return live, unrecognised
+    before, verdict = live.undo
+    after, findings = observe(before, obs, pairs=False)
+    if [f.kind for f in findings] not in ([], ["move"]):
+        return live, unrecognised
+    move = replace(verdict.move, t=None)
+    return after, [Finding("taken_back", t, move=move, verdict=verdict, frame=frame,
+                           detail=f"{move} was taken back: the table is as it was before it"), *findings]
 
 
 def columns_as_they_were(state: KlondikeState, known: frozenset[Card], obs: Observation, prefix: str = "",
@@ -901,7 +924,7 @@ def _moved(live: LiveKlondike, verdict: Legal[KlondikeState], b: dict[Card, str]
     verdict = Legal(verdict.move, new_state, verdict.score_delta, events)
     known = live.known | _read(b)
     after = LiveKlondike(new_state, known, None, None, live.moves + 1, _guessed(live.guessed, b, new_state, known, obs),
-                         count_reads(live.reads, obs))
+                         count_reads(live.reads, obs), undo=(replace(live, undo=None), verdict))
     t = verdict.move.t if verdict.move.t is not None else new_state.time
     return after, Finding("move", t, move=replace(verdict.move, t=None), verdict=verdict, frame=obs.frame,
                           learned=learned)

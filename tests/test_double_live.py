@@ -377,6 +377,34 @@ def test_the_live_referee_follows_and_logs_a_double_solitaire_game(tmp_path: pat
     assert states and len(states[-1]["state"]["players"]) == 2  # type: ignore[index, arg-type]
 
 
+def test_a_move_taken_back_on_the_table_is_retracted_in_the_log(tmp_path: pathlib.Path) -> None:
+    """Player 1 turns the stock and puts the cards back (1280x720, seed 15: the other player's stock,
+    turned while the turn was open, put back): the referee goes back with the table, and the move's
+    record is retracted by the referee, so the review and a resumed game follow the table; the next
+    move is judged from the position before the draw."""
+    store = GameStore(tmp_path, fsync=False)
+    rules = ds.DoubleRules.from_spec("draw=3")
+    writer = store.new_game("double_solitaire", rules.spec(), ["Ann", "Bob"], deal=None)
+    messages: list[dict[str, object]] = []
+    ref = LiveReferee("double_solitaire", rules, writer=writer, publish=messages.append)
+    truth = ds.new_game(ds.deal(2), rules.klondike)
+    ref.feed(table_of(truth, 0.0, 0))
+    drawn = ds.apply(truth, DoubleMove(0, Move.draw(1.0))).state
+    assert [f.kind for f in ref.feed(table_of(drawn, 1.0, 1))] == ["move"]
+    assert [f.kind for f in ref.feed(table_of(truth, 2.0, 2))] == ["taken_back"]
+    made = DoubleMove(0, Move.move("t2", "t6", t=3.0))  # seed 2: the 8S on the 9H
+    assert [f.kind for f in ref.feed(table_of(ds.apply(truth, made).state, 3.0, 3))] == ["move"]
+    writer.close()
+    log = store.read(writer.id)
+    draw = next(r for r in log.records if r.kind.value == "move")
+    (retraction,) = log.corrections_of(draw.seq)
+    assert retraction.data["action"] == "retract" and retraction.data["by"] == "referee"
+    effective = [e.record.data["move"] for e in log.effective() if e.record.kind.value == "move"]
+    assert [(m["op"], m.get("from")) for m in effective] == [("move", "t2")]
+    shown = [m for m in messages if m.get("kind") == "taken_back"]
+    assert shown and shown[0]["detail"] == "player 1: draw was taken back: the table is as it was before it"
+
+
 def test_a_double_solitaire_game_replays_from_the_command_line_format() -> None:
     """``cardref referee double_solitaire``: two deals, moves with their player; verdicts line by line,
     a malformed line reported and skipped, the standing at the end."""

@@ -399,6 +399,27 @@ def test_a_card_never_read_moved_onto_a_read_one_is_followed_unjudged() -> None:
     assert findings == [] and after.state.tableau[1][-1].code == "10S"
 
 
+def test_a_legal_move_taken_back_on_the_table_is_followed() -> None:
+    """A draw put back on the stock: no move explains the view, the position before the draw does; the
+    referee goes back with the table (and the score with it). Put back and another move made before a
+    view was published: both."""
+    truth = klondike.new_game(klondike.deal(1))
+    live = klondike_live.start(expected_observation(truth))
+    drawn = klondike.replay(truth, [Move.draw()])
+    live, findings = klondike_live.observe(live, expected_observation(drawn, t=1.0))
+    assert [f.move for f in findings] == [Move.draw()]
+    back = expected_observation(truth, t=2.0)
+    assert [f.kind for f in klondike_live.observe(live, back)[1]] == ["unrecognised"]
+    after, findings = klondike_live.observe_further(live, back)
+    assert [(f.kind, f.move) for f in findings] == [("taken_back", Move.draw())]
+    assert findings[0].detail == "draw was taken back: the table is as it was before it"
+    assert after.state.stock == live.undo[0].state.stock and after.state.waste == () and after.undo is None  # type: ignore[index]
+    # put back, and the JC laid on the QD
+    moved = expected_observation(klondike.replay(truth, [Move.move("t1", "t2")]), t=2.0)
+    after, findings = klondike_live.observe_further(live, moved)
+    assert [(f.kind, f.move) for f in findings] == [("taken_back", Move.draw()), ("move", Move.move("t1", "t2"))]
+
+
 def test_a_column_the_camera_loses_is_taken_as_it_was() -> None:
     """Deal 1 followed from its deal; then the JC is laid on the QD while the camera finds nothing of
     column 5 (JH over four backs) at all: no move explains a column gone, but taken as it was, the view

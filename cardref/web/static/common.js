@@ -254,7 +254,7 @@ const CR = (() => {
       case "unrecognised":  // the log keeps a view left undecided as unrecognised, why "ambiguous"
         return msg.why === "ambiguous" ? `unclear: ${msg.detail || ""}` : `unrecognised change: ${msg.detail || ""}`;
       case "ambiguous": return `unclear: ${msg.detail || ""}`;
-      case "taken_back": return `illegal move taken back`;
+      case "taken_back": return msg.detail || `illegal move taken back`;
       case "correction": return `correction: ${msg.action || ""} ${msg.target ? "#" + msg.target : ""} ${msg.reason || ""}`;
       case "slap": return `slap by player ${(msg.player ?? 0) + 1}`;
       case "note": return `note: ${msg.text || ""}`;

@@ -79,7 +79,7 @@
     } else if (msg.kind === "slap") {
       show("correction", "SLAP", "", `${who(msg.player)}${msg.detail ? " · " + msg.detail : ""}`, [], 1.5);
     } else if (msg.kind === "taken_back") {
-      show("legal", "TAKEN BACK", "", "The illegal move was taken back", [], 1.5);
+      show("legal", "TAKEN BACK", "", msg.detail || "The illegal move was taken back", [], 1.5);
     } else if (CR.now() > holdUntil) {
       show("legal", "OK", "", `${who(msg.player)} ${msg.text || ""}`.trim(), [], 0);
     }
