@@ -25,10 +25,9 @@ from .cards import DECK, Card
 from .double_solitaire import MAX_FOUNDATIONS, PLAYERS, DoubleMove, DoubleRules, DoubleState, FoundationCard
 from .klondike import KlondikeState, Move
 from .klondike_live import _match, _read, _view, columns_as_they_were, differing_piles, lone_unseen, moved_and_under, stand_in_for, swaps
-from .klondike_live import tableau_zone
 from .klondike_live import _guessed as klondike_guessed
 from .klondike_live import _guessed_over as guessed_over
-from .klondike_live import _visible, foundation_guessed_over, under_hand, unread_face_on, waste_seen_as_back
+from .klondike_live import _visible, foundation_guessed_over, tableau_zone, under_hand, unread_face_on, waste_seen_as_back
 from .klondike_live import expected_observation as expected_layout
 from .klondike_live import start as start_layout
 from .observation import EXPLAINED, MAX_READS_TO_DOUBT, Finding, Observation, SeenPile, count_reads, last_looks, one_misread
