@@ -422,7 +422,8 @@ def observe(live: LiveKlondike, obs: Observation, pairs: bool = True) -> tuple[L
         columns = _columns_guessed_over(state, known, live.guessed, obs)
         anywhere = (back_on_waste and state.waste and state.waste[-1] in known) or _guessed_over(state, known, live.guessed, obs) or any(
             live.guessed.get(p, code) != code for p, code in bind.items())
-        if anywhere or columns:
+        covered = _covered_from(live.state, known, bind, obs)
+        if anywhere or columns or covered:
             # An unread top the camera took for one card now reads as another: a new card may lie there
             # (penguins seed 12: a drawn 10C guessed at 0.29, then the 6D drawn onto it read at 0.47 was
             # taken for the 10C read at last, and the draw was lost). So too where a card read on the
@@ -435,7 +436,8 @@ def observe(live: LiveKlondike, obs: Observation, pairs: bool = True) -> tuple[L
             # taken for a draw, the back left where the waste lay).
             moved, findings = _explain(live, obs, pairs=False)
             if [f.kind for f in findings] == ["move"] and (
-                    anywhere or {findings[0].move.src, findings[0].move.dst} & columns):
+                    anywhere or {findings[0].move.src, findings[0].move.dst} & columns
+                    or (findings[0].move.src, findings[0].move.dst) in covered):
                 return moved, findings
         return after, []
     if live.pending_view is not None and _match(live.pending_view, obs, known, faint) is not None:
@@ -625,6 +627,20 @@ def _columns_guessed_over(state: KlondikeState, known: frozenset[Card], guessed:
     fitted the position with the 4H turned up under the QC taken for that column's card at last)."""
     return {f"t{i + 1}" for i, pile in enumerate(state.tableau)
             if _top_guessed_over(obs, tableau_zone(i), pile[-1] if pile else None, known, guessed)}
+
+
+def _covered_from(state: KlondikeState, known: frozenset[Card], bind: Mapping[Card, str], obs: Observation
+                  ) -> set[tuple[str, str]]:
+    """(source, destination) column pairs where a card nobody has read may have gone: a column whose top
+    was never read shows a card read at last (it may be the card turned up under it), while another
+    column's top, read before, shows unread (something may cover it). Penguins, draw 3, seed 701 with
+    the twenty-second session's tracking: a QC never found laid on a KH, whose reading fell from 0.42 to
+    0.21, the 4H turned up under the QC taken for its column's card at last."""
+    sources = [f"t{i + 1}" for i, pile in enumerate(state.tableau) if pile and pile[-1] not in known and pile[-1] in bind]
+    covered = [f"t{i + 1}" for i, pile in enumerate(state.tableau)
+               if pile and pile[-1] in known and (seen := obs.piles.get(tableau_zone(i))) is not None and not seen.held
+               and seen.cards and seen.top is None]
+    return {(a, b) for a in sources for b in covered}
 
 
 def foundation_guessed_over(obs: Observation, zones: Sequence[str], tops: set[str]) -> bool:
