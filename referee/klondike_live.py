@@ -431,13 +431,16 @@ def observe(live: LiveKlondike, obs: Observation, pairs: bool = True) -> tuple[L
             # view beats nothing happened; anything less leaves it at nothing happened. And so where the
             # waste's top, read before, shows unread with the camera's guess another card (penguins seed
             # 15: a 10H drawn on a 5H, read at 0.17-0.33, published as a card not read). A column's top
-            # guessed so only says a card was laid on it or taken off it (:func:`_columns_guessed_over`;
-            # penguins jumbo seed 603: a QC taken for a back, laid from the waste on a KH guessed 9C, was
-            # taken for a draw, the back left where the waste lay).
+            # guessed so only says that a card nobody has read was laid on it or taken off it
+            # (:func:`_columns_guessed_over`, :func:`_covered_from`; penguins jumbo seed 603: a QC taken
+            # for a back, laid from the waste on a KH guessed 9C, was taken for a draw, the back left
+            # where the waste lay; in Double Solitaire from 1280x720, guesses wavering at far columns
+            # made moves of read cards and their reverses out of nothing).
             moved, findings = _explain(live, obs, pairs=False)
-            if [f.kind for f in findings] == ["move"] and (
-                    anywhere or {findings[0].move.src, findings[0].move.dst} & columns
-                    or (findings[0].move.src, findings[0].move.dst) in covered):
+            if [f.kind for f in findings] == ["move"] and (anywhere or (
+                    _moved_unread(state, findings[0].move, known)
+                    and ({findings[0].move.src, findings[0].move.dst} & columns
+                         or (findings[0].move.src, findings[0].move.dst) in covered))):
                 return moved, findings
         return after, []
     if live.pending_view is not None and _match(live.pending_view, obs, known, faint) is not None:
@@ -627,6 +630,17 @@ def _columns_guessed_over(state: KlondikeState, known: frozenset[Card], guessed:
     fitted the position with the 4H turned up under the QC taken for that column's card at last)."""
     return {f"t{i + 1}" for i, pile in enumerate(state.tableau)
             if _top_guessed_over(obs, tableau_zone(i), pile[-1] if pile else None, known, guessed)}
+
+
+def _moved_unread(state: KlondikeState, move: Move, known: frozenset[Card]) -> bool:
+    """Does ``move`` move a card nobody has read (the bottom card of a run moved from a column, the
+    waste's top)?"""
+    if move.src == "waste":
+        return bool(state.waste) and state.waste[-1] not in known
+    if move.src.startswith("t"):
+        pile = state.tableau[int(move.src[1:]) - 1]
+        return len(pile) >= move.count and pile[-move.count] not in known
+    return False
 
 
 def _covered_from(state: KlondikeState, known: frozenset[Card], bind: Mapping[Card, str], obs: Observation
