@@ -89,6 +89,9 @@ class LiveKlondike:
     """Card code -> how many of the views the referee took read it (:func:`observe_misread`)."""
     undo: tuple[LiveKlondike, Legal[KlondikeState]] | None = field(default=None, compare=False)
     """The running picture before the last legal move, and that move (:func:`observe_undone`)."""
+    deferred: tuple[Legal[KlondikeState], dict[Card, str]] | None = field(default=None, compare=False)
+    """The one move the last view showed laid on a card nobody has read, still shown unread there: the
+    referee waited for a clearer view to judge it (:func:`observe_deferred`)."""
 
 
 MAX_UNREAD_AT_START = 4
@@ -402,6 +405,7 @@ def observe(live: LiveKlondike, obs: Observation, pairs: bool = True) -> tuple[L
     """Judge one steady observation; returns the new running picture and what was concluded.
     ``pairs``: when no single move explains it, try two (:func:`observe_pairs`)."""
     t, frame = max(obs.t, live.state.time), obs.frame
+    live = replace(live, deferred=None) if live.deferred is not None else live
     state, known = live.state, live.known
     back_on_waste = waste_seen_as_back(obs)
     if back_on_waste:
@@ -480,6 +484,7 @@ def _explain(live: LiveKlondike, obs: Observation, pairs: bool) -> tuple[LiveKlo
     unread = False
     unjudged: list[tuple[Move, Legal[KlondikeState], dict[Card, str]]] = []
     waiting: list[tuple[Move, Legal[KlondikeState], dict[Card, str]]] = []
+    deferred: list[tuple[Move, Legal[KlondikeState], dict[Card, str]]] = []  # laid on a card shown unread
 
     def judge(move: Move, view: _View) -> None:
         """Sort a candidate move whose result ``view`` is: legal, refused or not judged yet."""
@@ -495,6 +500,8 @@ def _explain(live: LiveKlondike, obs: Observation, pairs: bool) -> tuple[LiveKlo
             onto = _onto_unread(state, move, t, known, b, obs)
             later = onto or _onto_unread(state, move, t, known, b, obs, shown=True)
             sort = unjudged if onto is not None else waiting
+            if later is None:
+                later, sort = _onto_unread(state, move, t, known, b, obs, shown=True, under=True), deferred
             if later is not None and all(m != move for m, _, _ in sort):
                 after_b = _match(_view(later.state), obs, known, faint)
                 if after_b is not None:
@@ -558,7 +565,10 @@ def _explain(live: LiveKlondike, obs: Observation, pairs: bool) -> tuple[LiveKlo
         after, finding = _moved(live, verdict, b, obs)
         return after, [replace(finding, detail=f"{move}: moved a card not read, so not judged")]
     if unread:
-        return live, [Finding("ambiguous", t, frame=frame,
+        # (the one move laid on a card shown unread is kept: if the next change comes before a clearer
+        # view, it is taken unjudged with it, :func:`observe_deferred`)
+        wait = replace(live, deferred=deferred[0][1:]) if len(deferred) == 1 and not waiting and not unjudged else live
+        return wait, [Finding("ambiguous", t, frame=frame,
                               detail="a card that moved has not been read yet: waiting for a clearer view")]
 
     if pairs:
@@ -671,11 +681,30 @@ def _top_guess(obs: Observation, zone: str) -> str | None:
 
 
 def observe_further(live: LiveKlondike, obs: Observation) -> tuple[LiveKlondike, list[Finding]]:
-    """The last looks at a view nothing else explains: columns the camera lost taken as they were
-    (:func:`observe_lost`: no move empties a column with backs, so that is sure), then one card misread
-    earlier (:func:`observe_misread`), then two moves in one view (:func:`observe_pairs`), then the
-    last move taken back (:func:`observe_undone`)."""
-    return last_looks(live, obs, observe_lost, observe_misread, observe_pairs, observe_undone)
+    """The last looks at a view nothing else explains: the move the last view was waited on taken
+    (:func:`observe_deferred`), columns the camera lost taken as they were (:func:`observe_lost`: no
+    move empties a column with backs, so that is sure), then one card misread earlier
+    (:func:`observe_misread`), then two moves in one view (:func:`observe_pairs`), then the last move
+    taken back (:func:`observe_undone`)."""
+    return last_looks(live, obs, observe_deferred, observe_lost, observe_misread, observe_pairs, observe_undone)
+
+
+def observe_deferred(live: LiveKlondike, obs: Observation) -> tuple[LiveKlondike, list[Finding]]:
+    """The move the referee waited on (``deferred``: laid on a card nobody has read, shown unread there),
+    taken unjudged when the next view, which no move from the position explains, is explained after it
+    (penguins draw 1, seed 710: a JD and 10S laid on a drawn QC never read; the next draw came before
+    any clearer view, and every view after it was unrecognised)."""
+    t, frame, state = max(obs.t, live.state.time), obs.frame, live.state
+    unrecognised = [Finding("unrecognised", t, frame=frame, detail=_difference(_view(state), obs))]
+    if live.deferred is None or live.pending is not None:
+        return live, unrecognised
+    verdict, b = live.deferred
+    moved, finding = _moved(replace(live, deferred=None), verdict, b, obs)
+    after, findings = observe(moved, obs, pairs=False)
+    if [f.kind for f in findings] not in ([], ["move"]):
+        return live, unrecognised
+    move = finding.move
+    return after, [replace(finding, detail=f"{move}: laid on a card not read, so not judged"), *findings]
 
 
 def observe_undone(live: LiveKlondike, obs: Observation) -> tuple[LiveKlondike, list[Finding]]:
@@ -892,14 +921,15 @@ def _judged(state: KlondikeState, move: Move, t: float, known: frozenset[Card], 
 
 
 def _onto_unread(state: KlondikeState, move: Move, t: float, known: frozenset[Card], b: dict[Card, str],
-                 obs: Observation, shown: bool = False) -> Legal[KlondikeState] | None:
+                 obs: Observation, shown: bool = False, under: bool = False) -> Legal[KlondikeState] | None:
     """``move`` as a legal move when the one card it involves that nobody has read is no longer shown by
     the view at all (:func:`lost_unread`), and some card not seen anywhere yet would make it legal: that
     card stands there, still unread (a later reading replaces it). (Penguins, eight columns, seed 42: a
     JD laid on a QS nobody had read, both moved onto a KH, and the fan showed the KH and the JD, the QS's
     index missed: the JD alone on the KH was judged against K4, and the game stopped for good.)
     ``shown``: so for a card moved that the view still shows, unread (:func:`stand_in_for`)."""
-    lost = stand_in_for(state, move, [c for c in _involved(state, move) if c not in known and c not in b], obs, shown=shown)
+    lost = stand_in_for(state, move, [c for c in _involved(state, move) if c not in known and c not in b], obs,
+                        shown=shown, under=under)
     if lost is None:
         return None
     taken = {c.code for c in known} | set(b.values())
@@ -912,15 +942,16 @@ def _onto_unread(state: KlondikeState, move: Move, t: float, known: frozenset[Ca
 
 
 def stand_in_for(layout: KlondikeState, move: Move, unread: Sequence[Card], obs: Observation, prefix: str = "",
-                 shown: bool = False) -> Card | None:
+                 shown: bool = False, under: bool = False) -> Card | None:
     """The card of ``unread`` (the cards ``move`` involves that nobody has read) that a card making the
     move legal may stand in for: the one the view no longer shows (:func:`lost_unread`), or with
     ``shown``, the one card moved, wherever it shows (not the card it lands on, which a clearer view may
-    read to judge the move). ``prefix``: the seat's, on its own columns' zones. None otherwise."""
+    read to judge the move; with ``under`` too, that card). ``prefix``: the seat's, on its own columns'
+    zones. None otherwise."""
     if not shown:
         return lost_unread(layout, move, unread, obs, prefix)
     onto = layout.tableau[int(move.dst[1:]) - 1][-1:] if move.dst.startswith("t") else ()
-    return unread[0] if len(unread) == 1 and unread[0] not in onto else None
+    return unread[0] if len(unread) == 1 and (under or unread[0] not in onto) else None
 
 
 def lost_unread(layout: KlondikeState, move: Move, unread: Sequence[Card], obs: Observation, prefix: str = "") -> Card | None:

@@ -490,6 +490,27 @@ def test_a_deal_card_read_only_later_is_judged_only_then() -> None:
     assert live.state.tableau[1][-2:] == (Card.parse("QD"), Card.parse("JC"))
 
 
+def test_a_move_waited_on_is_taken_unjudged_when_the_next_change_comes_first() -> None:
+    """The JC laid on the unread QD waits for a clearer view (above); the next view shows a draw made
+    as well, the QD still unread: the JC's move, not judged, and the draw (penguins draw 1, seed 710: a
+    JD and 10S laid on a drawn QC never read, and every view after the next draw unrecognised)."""
+    r = KlondikeRules.make(draw=1)
+    truth = klondike.new_game(klondike.deal(1), r)
+    first = expected_observation(truth)
+    live = klondike_live.start(replace(first, piles={**first.piles, "tableau2": SeenPile((None,), 1)}), r)
+    moved = klondike.replay(truth, [Move.move("t1", "t2")])
+    seen = expected_observation(moved, t=1.0)
+    waiting, findings = klondike_live.observe(live, replace(seen, piles={**seen.piles, "tableau2": SeenPile((None, "JC"), 1)}))
+    assert [f.kind for f in findings] == ["ambiguous"]
+    drawn = expected_observation(klondike.replay(moved, [Move.draw()]), t=2.0)
+    drawn = replace(drawn, piles={**drawn.piles, "tableau2": SeenPile((None, "JC"), 1)})
+    assert [f.kind for f in klondike_live.observe(waiting, drawn)[1]] == ["unrecognised"]
+    after, findings = klondike_live.observe_further(waiting, drawn)
+    assert [f.move for f in findings] == [Move.move("t1", "t2"), Move.draw()]
+    assert findings[0].detail == "t1->t2: laid on a card not read, so not judged"
+    assert "QD" not in {c.code for c in after.known}
+
+
 def test_a_deal_card_read_later_can_show_a_move_was_illegal() -> None:
     # The same, but the unread card under the moved JC turns out to be a black queen: K4.
     r = KlondikeRules.make(draw=1)
