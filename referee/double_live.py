@@ -476,7 +476,13 @@ def _explain(live: LiveDouble, obs: Observation) -> tuple[LiveDouble, list[Findi
         return live, [Finding("ambiguous", t, frame=frame, detail=f"{names}: its card is not read yet, waiting for a clearer view")]
     if illegal:
         return illegal[0]
-    return live, [Finding("unrecognised", t, frame=frame, detail=_difference(live.state, obs))]
+    return _unexplained(live, obs)
+
+
+def _unexplained(live: LiveDouble, obs: Observation) -> tuple[LiveDouble, list[Finding]]:
+    """The view nothing explains: the position as it was, and what differs from it."""
+    t = max(obs.t, _time(live.state))
+    return live, [Finding("unrecognised", t, frame=obs.frame, detail=_difference(live.state, obs))]
 
 
 def observe_further(live: LiveDouble, obs: Observation) -> tuple[LiveDouble, list[Finding]]:
@@ -493,16 +499,14 @@ def observe_undone(live: LiveDouble, obs: Observation) -> tuple[LiveDouble, list
     from the position explains: that move was taken back on the table, as Klondike's
     (:func:`referee.klondike_live.observe_undone`; 1280x720, seed 15: a stock turned by the other
     player while the turn was open, put back, and the first player's next move made)."""
-    t, frame = max(obs.t, _time(live.state)), obs.frame
-    unrecognised = [Finding("unrecognised", t, frame=frame, detail=_difference(live.state, obs))]
     if live.undo is None or live.pending is not None:
-        return live, unrecognised
+        return _unexplained(live, obs)
     before, verdict = live.undo
     after, findings = _observe(before, obs)
     if [f.kind for f in findings] not in ([], ["move"], ["call"], ["move", "call"]):
-        return live, unrecognised
+        return _unexplained(live, obs)
     move = DoubleMove(verdict.move.player, replace(verdict.move.move, t=None))
-    return after, [Finding("taken_back", t, move=move, verdict=verdict, frame=frame,
+    return after, [Finding("taken_back", max(obs.t, _time(live.state)), move=move, verdict=verdict, frame=obs.frame,
                            detail=f"{move} was taken back: the table is as it was before it"), *findings]
 
 
@@ -511,8 +515,6 @@ def observe_lost(live: LiveDouble, obs: Observation) -> tuple[LiveDouble, list[F
     backs, taken as it was, and then so the columns without backs, as Klondike's
     (:func:`referee.klondike_live.observe_lost`): seed 18's far 3H and 2S on an unread 4S were not
     found for half a minute while both players played on."""
-    unrecognised = [Finding("unrecognised", max(obs.t, _time(live.state)), frame=obs.frame,
-                            detail=_difference(live.state, obs))]
     tried: list[tuple[int, int]] = []
     for backless in (False, True):
         view, lost = obs, []
@@ -528,7 +530,7 @@ def observe_lost(live: LiveDouble, obs: Observation) -> tuple[LiveDouble, list[F
             continue
         zones = ", ".join(seat_prefix(p) + tableau_zone(i) for p, i in lost)
         return after, [replace(f, detail=f"{zones} not found in this view: taken as it was") for f in findings]
-    return live, unrecognised
+    return _unexplained(live, obs)
 
 
 def observe_misread(live: LiveDouble, obs: Observation) -> tuple[LiveDouble, list[Finding]]:
@@ -537,8 +539,6 @@ def observe_misread(live: LiveDouble, obs: Observation) -> tuple[LiveDouble, lis
     (:func:`referee.klondike_live.observe_misread`): penguins seed 14, a draw whose top QH the camera
     missed, its middle 5S read at 0.35 and learned as the top; every view once the QH showed was
     unrecognised."""
-    unrecognised = [Finding("unrecognised", max(obs.t, _time(live.state)), frame=obs.frame,
-                            detail=_difference(live.state, obs))]
     doubtful = []
     for p, layout in enumerate(live.state.layouts):
         on_show = _visible(layout) | {pile[-1].card for pile in live.state.foundations if pile[-1].owner == p}
@@ -553,7 +553,7 @@ def observe_misread(live: LiveDouble, obs: Observation) -> tuple[LiveDouble, lis
             return None
         return after, [replace(f, detail=f"player {p + 1}'s card read {card.code} earlier was misread") for f in findings]
 
-    return one_misread(doubtful, look) or (live, unrecognised)
+    return one_misread(doubtful, look) or _unexplained(live, obs)
 
 
 def observe_pairs(live: LiveDouble, obs: Observation) -> tuple[LiveDouble, list[Finding]]:
@@ -580,7 +580,7 @@ def observe_pairs(live: LiveDouble, obs: Observation) -> tuple[LiveDouble, list[
                         if pair is not None:
                             found.append(pair)
     if not found:
-        return live, [Finding("unrecognised", t, frame=frame, detail=_difference(live.state, obs))]
+        return _unexplained(live, obs)
     if len({_end(a) for a, _ in found}) > 1:
         names = "; ".join(sorted({f"{f[0].move}, {f[1].move}" for _, f in found}))
         return live, [Finding("ambiguous", t, frame=frame, detail=f"several pairs of moves fit: {names}")]

@@ -573,7 +573,7 @@ def _explain(live: LiveKlondike, obs: Observation, pairs: bool) -> tuple[LiveKlo
 
     if pairs:
         return observe_pairs(live, obs)
-    return live, [Finding("unrecognised", t, frame=frame, detail=_difference(_view(state), obs))]
+    return _unexplained(live, obs)
 
 
 def _fewest_guess_conflicts(
@@ -680,6 +680,12 @@ def _top_guess(obs: Observation, zone: str) -> str | None:
     return pile.top_guess if pile is not None and not pile.held else None
 
 
+def _unexplained(live: LiveKlondike, obs: Observation) -> tuple[LiveKlondike, list[Finding]]:
+    """The view nothing explains: the position as it was, and what differs from it."""
+    t = max(obs.t, live.state.time)
+    return live, [Finding("unrecognised", t, frame=obs.frame, detail=_difference(_view(live.state), obs))]
+
+
 def observe_further(live: LiveKlondike, obs: Observation) -> tuple[LiveKlondike, list[Finding]]:
     """The last looks at a view nothing else explains: the move the last view was waited on taken
     (:func:`observe_deferred`), columns the camera lost taken as they were (:func:`observe_lost`: no
@@ -694,15 +700,13 @@ def observe_deferred(live: LiveKlondike, obs: Observation) -> tuple[LiveKlondike
     taken unjudged when the next view, which no move from the position explains, is explained after it
     (penguins draw 1, seed 710: a JD and 10S laid on a drawn QC never read; the next draw came before
     any clearer view, and every view after it was unrecognised)."""
-    t, frame, state = max(obs.t, live.state.time), obs.frame, live.state
-    unrecognised = [Finding("unrecognised", t, frame=frame, detail=_difference(_view(state), obs))]
     if live.deferred is None or live.pending is not None:
-        return live, unrecognised
+        return _unexplained(live, obs)
     verdict, b = live.deferred
     moved, finding = _moved(replace(live, deferred=None), verdict, b, obs)
     after, findings = observe(moved, obs, pairs=False)
     if [f.kind for f in findings] not in ([], ["move"]):
-        return live, unrecognised
+        return _unexplained(live, obs)
     move = finding.move
     return after, [replace(finding, detail=f"{move}: laid on a card not read, so not judged"), *findings]
 
@@ -714,16 +718,14 @@ def observe_undone(live: LiveKlondike, obs: Observation) -> tuple[LiveKlondike, 
     published. The referee goes back with it rather than wait for good (Double Solitaire, 1280x720,
     seed 15: a stock turned by the other player while the turn was open, put back when the first said
     it was still his, and his next move made, left every later view unrecognised)."""
-    t, frame, state = max(obs.t, live.state.time), obs.frame, live.state
-    unrecognised = [Finding("unrecognised", t, frame=frame, detail=_difference(_view(state), obs))]
     if live.undo is None or live.pending is not None:
-        return live, unrecognised
+        return _unexplained(live, obs)
     before, verdict = live.undo
     after, findings = observe(before, obs, pairs=False)
     if [f.kind for f in findings] not in ([], ["move"]):
-        return live, unrecognised
+        return _unexplained(live, obs)
     move = replace(verdict.move, t=None)
-    return after, [Finding("taken_back", t, move=move, verdict=verdict, frame=frame,
+    return after, [Finding("taken_back", max(obs.t, live.state.time), move=move, verdict=verdict, frame=obs.frame,
                            detail=f"{move} was taken back: the table is as it was before it"), *findings]
 
 
@@ -758,11 +760,9 @@ def observe_lost(live: LiveKlondike, obs: Observation) -> tuple[LiveKlondike, li
     Then so with the columns without backs that show nothing too (penguins seed 705: a KD and the QS on
     it, both court cards the detector does not find, lost for 20 s while three cards were drawn and an
     ace played up)."""
-    t, frame, state = max(obs.t, live.state.time), obs.frame, live.state
-    unrecognised = [Finding("unrecognised", t, frame=frame, detail=_difference(_view(state), obs))]
     tried: list[int] = []
     for backless in (False, True):
-        view, lost = columns_as_they_were(state, live.known, obs, backless=backless)
+        view, lost = columns_as_they_were(live.state, live.known, obs, backless=backless)
         if not lost or lost == tried:
             continue
         tried = lost
@@ -774,7 +774,7 @@ def observe_lost(live: LiveKlondike, obs: Observation) -> tuple[LiveKlondike, li
             after = replace(after, reads=count_reads(live.reads, obs))  # (the cards shown as they were were not read)
         zones = ", ".join(tableau_zone(i) for i in lost)
         return after, [replace(f, detail=f"{zones} not found in this view: taken as it was") for f in findings]
-    return live, unrecognised
+    return _unexplained(live, obs)
 
 
 def observe_misread(live: LiveKlondike, obs: Observation) -> tuple[LiveKlondike, list[Finding]]:
@@ -786,8 +786,7 @@ def observe_misread(live: LiveKlondike, obs: Observation) -> tuple[LiveKlondike,
     turn; when exactly one of them makes the view explained (nothing happened but that card read anew,
     a move, an illegal move, a take-back), that is the answer, the card learned again from this view.
     Otherwise the view stays unrecognised."""
-    t, frame, state = max(obs.t, live.state.time), obs.frame, live.state
-    unrecognised = [Finding("unrecognised", t, frame=frame, detail=_difference(_view(state), obs))]
+    state = live.state
     on_show = _visible(state) | set(_view(state).foundation_tops)
     doubtful = [c for c in on_show & live.known if live.reads.get(c.code, 0) <= MAX_READS_TO_DOUBT]
 
@@ -797,7 +796,7 @@ def observe_misread(live: LiveKlondike, obs: Observation) -> tuple[LiveKlondike,
             return None
         return after, [replace(f, detail=f"the card read {card.code} earlier was misread") for f in findings]
 
-    return one_misread(sorted(doubtful, key=lambda c: c.code), look) or (live, unrecognised)
+    return one_misread(sorted(doubtful, key=lambda c: c.code), look) or _unexplained(live, obs)
 
 
 def observe_pairs(live: LiveKlondike, obs: Observation) -> tuple[LiveKlondike, list[Finding]]:
@@ -807,7 +806,7 @@ def observe_pairs(live: LiveKlondike, obs: Observation) -> tuple[LiveKlondike, l
     t, frame, state = max(obs.t, live.state.time), obs.frame, live.state
     pairs = _two_moves(state, obs, live.known, t)
     if not pairs:
-        return live, [Finding("unrecognised", t, frame=frame, detail=_difference(_view(state), obs))]
+        return _unexplained(live, obs)
     ends = {_view(second.state) for _, _, second, _ in pairs}
     if len(ends) > 1:
         names = "; ".join(f"{a.move}, {b.move}" for a, _, b, _ in pairs)
