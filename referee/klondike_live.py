@@ -442,7 +442,7 @@ def observe(live: LiveKlondike, obs: Observation, pairs: bool = True) -> tuple[L
             # made moves of read cards and their reverses out of nothing).
             moved, findings = _explain(live, obs, pairs=False)
             if [f.kind for f in findings] == ["move"] and (anywhere or (
-                    _moved_unread(state, findings[0].move, known)
+                    _moved_unread(live.state, findings[0].move, known)
                     and ({findings[0].move.src, findings[0].move.dst} & columns
                          or (findings[0].move.src, findings[0].move.dst) in covered))):
                 return moved, findings
