@@ -280,6 +280,7 @@ class LiveReferee:
         else:
             self.unexplained = None
         message: dict[str, Any] = {"type": "verdict", **finding.to_json()}
+        put_back = finding.kind == "taken_back" and isinstance(finding.verdict, Legal)  # a legal move, not an illegal one
         if finding.kind == "move":
             verdict = finding.verdict
             assert isinstance(verdict, Legal)
@@ -304,22 +305,21 @@ class LiveReferee:
             message = {"type": "call", "call": event.kind, **{k: v for k, v in event.to_json().items() if k != "type"}}
             if self.writer is not None:
                 self.writer.call(t, event, frame=jpeg)
+        elif put_back:
+            # a legal move put back on the table: its record is retracted, so a review and a resumed
+            # game follow the table, and the log keeps both
+            message.update(text=str(finding.move))
+            if self.writer is not None and self.move_seqs:
+                seq = self.move_seqs.pop()
+                self.verdict_seqs.remove(seq)
+                self.writer.retract(t, seq, by="referee", reason=finding.detail)
         elif finding.kind == "taken_back":
-            if isinstance(finding.verdict, Legal):
-                # a legal move put back on the table: its record is retracted, so a review and a resumed
-                # game follow the table, and the log keeps both
-                message.update(text=str(finding.move))
-                if self.writer is not None and self.move_seqs:
-                    seq = self.move_seqs.pop()
-                    self.verdict_seqs.remove(seq)
-                    self.writer.retract(t, seq, by="referee", reason=finding.detail)
-            elif self.writer is not None:
+            if self.writer is not None:
                 self.writer.note(t, f"the illegal move {finding.move} was taken back", frame=jpeg)
         elif finding.kind in ("unrecognised", "ambiguous"):
             if self.writer is not None:
                 self.writer.unrecognised(t, finding.detail, data={"why": finding.kind}, frame=jpeg)
-        if (finding.kind in ("move", "illegal", "taken_back") and finding.detail and self.writer is not None
-                and not (finding.kind == "taken_back" and isinstance(finding.verdict, Legal))):  # (said by the retraction)
+        if finding.kind in ("move", "illegal", "taken_back") and finding.detail and self.writer is not None and not put_back:
             self.writer.note(t, finding.detail)  # how the referee got there (a card it had misread)
         self.history.append(message)
         self._send(message)
