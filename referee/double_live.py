@@ -24,7 +24,8 @@ from . import double_solitaire, klondike
 from .cards import DECK, Card
 from .double_solitaire import MAX_FOUNDATIONS, PLAYERS, DoubleMove, DoubleRules, DoubleState, FoundationCard
 from .klondike import KlondikeState, Move
-from .klondike_live import _match, _read, _view, columns_as_they_were, differing_piles, lone_unseen, moved_and_under, stand_in_for, swaps
+from .klondike_live import StandIn, _match, _read, _view, columns_as_they_were, differing_piles, lone_unseen, moved_and_under
+from .klondike_live import stand_in_for, swaps
 from .klondike_live import _guessed as klondike_guessed
 from .klondike_live import _guessed_over as guessed_over
 from .klondike_live import _visible, foundation_guessed_over, tableau_zone, under_hand, unread_face_on, waste_seen_as_back
@@ -285,16 +286,16 @@ def _placing_unread(state: DoubleState, player: int, known: frozenset[Card]) -> 
 
 
 def _onto_unread(state: DoubleState, player: int, dmove: DoubleMove, known: tuple[frozenset[Card], ...],
-                 obs: Observation, shown: bool = False) -> Legal[DoubleState] | None:
+                 obs: Observation, which: StandIn = "lost") -> Legal[DoubleState] | None:
     """``dmove`` as a legal move when the one card it involves that nobody has read is no longer shown by
     the view at all (:func:`referee.klondike_live.lost_unread`), and some card of the player's deck not
     read yet would make it legal: that card stands there, still unread (a later reading replaces it).
     ``state`` has what the view read learned. (Penguins, seed 3: a JH laid on a queen turned up unread,
-    whose index the camera never found again: the game waited for good.) ``shown``: so for a card
-    moved that the view still shows, unread (:func:`referee.klondike_live.stand_in_for`)."""
+    whose index the camera never found again: the game waited for good.) ``which``: the unread
+    card a stand-in may take the place of (:func:`referee.klondike_live.stand_in_for`)."""
     move = dmove.move
     unread = [c for c in _involved(state, player, move) if c not in known[player]]
-    lost = stand_in_for(state.layouts[player], move, unread, obs, seat_prefix(player), shown)
+    lost = stand_in_for(state.layouts[player], move, unread, obs, seat_prefix(player), which)
     if lost is None:
         return None
     for card in DECK:
@@ -435,7 +436,7 @@ def _explain(live: LiveDouble, obs: Observation) -> tuple[LiveDouble, list[Findi
                     continue
                 unread.append(dmove)
                 onto = _onto_unread(state, player, dmove, known, obs)
-                later = onto or _onto_unread(state, player, dmove, known, obs, shown=True)
+                later = onto or _onto_unread(state, player, dmove, known, obs, "moved")
                 if later is not None:
                     how = "laid on" if onto is not None else "moved"
                     detail = f"{dmove}: {how} a card not read, so not judged"

@@ -36,7 +36,7 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass, field, replace
-from typing import Iterator, Mapping, Sequence
+from typing import Iterator, Literal, Mapping, Sequence
 
 from . import klondike
 from .cards import DECK, Card
@@ -498,10 +498,10 @@ def _explain(live: LiveKlondike, obs: Observation, pairs: bool) -> tuple[LiveKlo
         if judged is None:
             unread = True
             onto = _onto_unread(state, move, t, known, b, obs)
-            later = onto or _onto_unread(state, move, t, known, b, obs, shown=True)
+            later = onto or _onto_unread(state, move, t, known, b, obs, "moved")
             sort = unjudged if onto is not None else waiting
             if later is None:
-                later, sort = _onto_unread(state, move, t, known, b, obs, shown=True, under=True), deferred
+                later, sort = _onto_unread(state, move, t, known, b, obs, "shown"), deferred
             if later is not None and all(m != move for m, _, _ in sort):
                 after_b = _match(_view(later.state), obs, known, faint)
                 if after_b is not None:
@@ -920,15 +920,15 @@ def _judged(state: KlondikeState, move: Move, t: float, known: frozenset[Card], 
 
 
 def _onto_unread(state: KlondikeState, move: Move, t: float, known: frozenset[Card], b: dict[Card, str],
-                 obs: Observation, shown: bool = False, under: bool = False) -> Legal[KlondikeState] | None:
+                 obs: Observation, which: StandIn = "lost") -> Legal[KlondikeState] | None:
     """``move`` as a legal move when the one card it involves that nobody has read is no longer shown by
     the view at all (:func:`lost_unread`), and some card not seen anywhere yet would make it legal: that
     card stands there, still unread (a later reading replaces it). (Penguins, eight columns, seed 42: a
     JD laid on a QS nobody had read, both moved onto a KH, and the fan showed the KH and the JD, the QS's
     index missed: the JD alone on the KH was judged against K4, and the game stopped for good.)
-    ``shown``: so for a card moved that the view still shows, unread (:func:`stand_in_for`)."""
+    ``which``: the unread card a stand-in may take the place of (:func:`stand_in_for`)."""
     lost = stand_in_for(state, move, [c for c in _involved(state, move) if c not in known and c not in b], obs,
-                        shown=shown, under=under)
+                        which=which)
     if lost is None:
         return None
     taken = {c.code for c in known} | set(b.values())
@@ -940,17 +940,21 @@ def _onto_unread(state: KlondikeState, move: Move, t: float, known: frozenset[Ca
     return None
 
 
+StandIn = Literal["lost", "moved", "shown"]
+"""Which card nobody has read a stand-in may take the place of (:func:`stand_in_for`)."""
+
+
 def stand_in_for(layout: KlondikeState, move: Move, unread: Sequence[Card], obs: Observation, prefix: str = "",
-                 shown: bool = False, under: bool = False) -> Card | None:
+                 which: StandIn = "lost") -> Card | None:
     """The card of ``unread`` (the cards ``move`` involves that nobody has read) that a card making the
-    move legal may stand in for: the one the view no longer shows (:func:`lost_unread`), or with
-    ``shown``, the one card moved, wherever it shows (not the card it lands on, which a clearer view may
-    read to judge the move; with ``under`` too, that card). ``prefix``: the seat's, on its own columns'
-    zones. None otherwise."""
-    if not shown:
+    move legal may stand in for: ``lost``, the one the view no longer shows (:func:`lost_unread`);
+    ``moved``, the one card moved, wherever it shows (not the card it lands on, which a clearer view may
+    read to judge the move); ``shown``, the one such card, wherever it shows. ``prefix``: the seat's,
+    on its own columns' zones. None otherwise."""
+    if which == "lost":
         return lost_unread(layout, move, unread, obs, prefix)
     onto = layout.tableau[int(move.dst[1:]) - 1][-1:] if move.dst.startswith("t") else ()
-    return unread[0] if len(unread) == 1 and (under or unread[0] not in onto) else None
+    return unread[0] if len(unread) == 1 and (which == "shown" or unread[0] not in onto) else None
 
 
 def lost_unread(layout: KlondikeState, move: Move, unread: Sequence[Card], obs: Observation, prefix: str = "") -> Card | None:
