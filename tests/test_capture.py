@@ -137,10 +137,67 @@ def test_frame_sizes_are_read_as_width_x_height() -> None:
             parse_size(bad)
 
 
-def test_video_file_that_does_not_exist_ends_the_capture(tmp_path: Path) -> None:
+def test_video_file_that_does_not_exist_ends_the_capture_with_its_error(tmp_path: Path) -> None:
     with Capture(VideoFileSource(tmp_path / "nope.avi")) as cap:
-        assert list(cap) == []
+        with pytest.raises(SourceError, match="nope.avi"):
+            list(cap)
     assert cap.status is CameraStatus.ENDED
+
+
+def test_a_file_that_is_no_video_is_refused_when_it_is_opened(tmp_path: Path) -> None:
+    bad = tmp_path / "holiday.mp4"
+    bad.write_bytes(b"garbage, not a video")
+    with pytest.raises(SourceError, match="no video file"):
+        VideoFileSource(bad).open()
+    with Capture(VideoFileSource(bad)) as cap:  # and a capture ends with that error, not as an empty video
+        with pytest.raises(SourceError, match="holiday.mp4"):
+            list(cap)
+
+
+class FakeCapture:
+    """What OpenCV gives for a file it opens: ``reads`` is each read's outcome (False: undecodable)."""
+
+    def __init__(self, reads: list[bool]) -> None:
+        self.reads, self.position = reads, 0
+
+    def isOpened(self) -> bool:  # noqa: N802 - OpenCV's spelling
+        return True
+
+    def get(self, prop: int) -> float:
+        return {cv2.CAP_PROP_FPS: 10.0, cv2.CAP_PROP_FRAME_COUNT: float(len(self.reads)),
+                cv2.CAP_PROP_POS_FRAMES: float(self.position),
+                cv2.CAP_PROP_POS_MSEC: self.position * 100.0}.get(prop, 0.0)
+
+    def read(self) -> tuple[bool, np.ndarray | None]:
+        if self.position >= len(self.reads):
+            return False, None
+        ok = self.reads[self.position]
+        self.position += 1
+        return (True, _numbered(self.position - 1)) if ok else (False, None)
+
+    def grab(self) -> bool:
+        return True
+
+    def release(self) -> None:
+        pass
+
+
+def test_a_video_whose_frames_all_fail_to_decode_is_refused(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    path = tmp_path / "damaged.mp4"
+    path.write_bytes(b"opened by OpenCV in this test")
+    monkeypatch.setattr("vision.frame_sources._capture", lambda target, api=None: FakeCapture([False] * 5))
+    with pytest.raises(SourceError, match="no frame could be decoded"):
+        VideoFileSource(path).open()
+
+
+def test_undecodable_first_frames_are_skipped_and_counted(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    path = tmp_path / "scratched.mp4"
+    path.write_bytes(b"opened by OpenCV in this test")
+    monkeypatch.setattr("vision.frame_sources._capture", lambda target, api=None: FakeCapture([False, False, True, True]))
+    with Capture(VideoFileSource(path)) as cap:
+        frames = list(cap)
+    assert [_level(f.image) for f in frames] == [2, 3]
+    assert cap.counters.corrupt == 2 and cap.counters.frames == 2
 
 
 class FlakyCamera:

@@ -122,6 +122,18 @@ def test_observe_reports_a_missing_video(recorded: tuple[Scene, Path, Path], tmp
     assert rc == 2
 
 
+def test_observe_refuses_a_file_that_is_no_video(recorded: tuple[Scene, Path, Path], tmp_path: Path,
+                                                 capsys: pytest.CaptureFixture[str]) -> None:
+    _, _, cal = recorded
+    bad = tmp_path / "table.mp4"
+    bad.write_bytes(b"garbage")
+    rc = cardref(["observe", str(bad), "--game", "klondike", "--calibration", str(cal),
+                  "--out", str(tmp_path / "states.jsonl"), "--detector", "replay_detector:make"])
+    assert rc == 2
+    assert "is no video file" in capsys.readouterr().err
+    assert not (tmp_path / "states.jsonl").exists()
+
+
 class UnpluggedCamera:
     """A live camera showing the scene; unplugged after frame ``at`` for ``gap`` frames (those are never
     seen) and two failed reopenings, then plugged back in; it ends after the last frame."""

@@ -153,3 +153,13 @@ def test_analyze_refuses_a_calibration_laid_out_for_another_game(tmp_path: Path,
                  "--out", str(tmp_path / "game.jsonl"), "--games-dir", str(tmp_path / "games")])
     assert code == 2 and "lays out 'klondike', not 'stress'" in capsys.readouterr().err
     assert not (tmp_path / "game.jsonl").exists()
+
+
+def test_analyze_refuses_a_file_that_is_no_video_before_a_game_is_begun(tmp_path: Path, capsys) -> None:
+    bad = tmp_path / "table.mp4"
+    bad.write_bytes(b"garbage")
+    code = main(["analyze", str(bad), "--game", "stress", "--calibration", str(CLIP / "calibration.json"),
+                 "--out", str(tmp_path / "game.jsonl"), "--games-dir", str(tmp_path / "games")])
+    assert code == 2 and "is no video file" in capsys.readouterr().err
+    assert not (tmp_path / "game.jsonl").exists()
+    assert not (tmp_path / "games").exists() or not any((tmp_path / "games").iterdir())

@@ -85,6 +85,9 @@ class Capture:
         self._worker_started = 0.0
         self._last_restart = 0.0
         self._index = 0
+        self.error: SourceError | None = None
+        """Why a recorded source ended before its end (it could not be opened or decoded): raised to
+        the consumer when it reaches the end, so a file that is no video is an error, not an empty run."""
 
     # -- public -------------------------------------------------------------------------------
     @property
@@ -112,7 +115,8 @@ class Capture:
             pass
 
     def get(self, timeout: float | None = None) -> Frame | None:
-        """The next frame; ``None`` when the source ended (or on timeout)."""
+        """The next frame; ``None`` when the source ended (or on timeout). Raises :attr:`error` at the
+        end of a recorded source that failed."""
         try:
             item = self._queue.get(timeout=timeout)
         except queue.Empty:
@@ -120,6 +124,8 @@ class Capture:
         if item is _END:
             self._ended.set()
             self._queue.put_nowait(_END)  # later callers see the end too
+            if self.error is not None:
+                raise self.error
         return item
 
     def __iter__(self) -> Iterator[Frame]:
@@ -188,7 +194,8 @@ class Capture:
                     self._lost(gen)
                     if not self._open(gen):
                         return
-        except SourceError:
+        except SourceError as exc:
+            self.error = exc
             self._finish()
 
     def _lost(self, gen: int) -> None:

@@ -79,7 +79,11 @@ def _capture(target: Any, api: int | None = None) -> Any:
 
 
 class VideoFileSource:
-    """A video file, read at its own pace; timestamps from the file."""
+    """A video file, read at its own pace; timestamps from the file.
+
+    Opening decodes the first frame (kept for the first :meth:`read`): a file that is no video, or
+    whose codec this OpenCV lacks, fails when it is opened, with a clear :class:`SourceError`, rather
+    than looking like a video without frames."""
 
     live = False
 
@@ -92,22 +96,39 @@ class VideoFileSource:
         self._count = -1
         self._failures = 0
         self._read = 0
+        self._first: list[Read] = []
 
     def open(self) -> None:
         import cv2
 
         if not self.path.is_file():
             raise SourceError(f"no video file {self.name!r}")
-        self._cap = _capture(str(self.path))
+        try:
+            self._cap = _capture(str(self.path))
+        except SourceError:
+            raise SourceError(f"{self.name!r} is no video file OpenCV can read") from None
         fps = float(self._cap.get(cv2.CAP_PROP_FPS) or 0.0)
         self._fps = fps if 0.0 < fps < 1000.0 else 30.0
         self._count = int(self._cap.get(cv2.CAP_PROP_FRAME_COUNT) or -1)
+        self._failures = self._read = 0
+        self._first = []
+        while not self._first or self._first[-1].status is ReadStatus.CORRUPT:
+            self._first.append(self._decode())
+        if self._first[-1].status is ReadStatus.END:
+            self.close()
+            raise SourceError(f"no frame could be decoded from {self.name!r}: not a video, or damaged")
+        self._first.reverse()  # popped from the end: in the order they were read
 
     def read(self) -> Read:
-        import cv2
-
+        if self._first:
+            return self._first.pop()
         if self._cap is None:
             return Read(ReadStatus.END)
+        return self._decode()
+
+    def _decode(self) -> Read:
+        import cv2
+
         ok, image = self._cap.read()
         if ok and image is not None:
             self._failures = 0
@@ -123,6 +144,7 @@ class VideoFileSource:
         return Read(ReadStatus.END)
 
     def close(self) -> None:
+        self._first = []
         if self._cap is not None:
             self._cap.release()
             self._cap = None
@@ -231,6 +253,17 @@ def open_source(spec: str, fps: float = 30.0, size: tuple[int, int] | None = Non
     if path.is_file():
         return VideoFileSource(path)
     raise SourceError(f"{spec!r} is no camera index, URL, folder or video file")
+
+
+def checked_source(spec: str, fps: float = 30.0, size: tuple[int, int] | None = None) -> FrameSource:
+    """:func:`open_source`, with a recorded source opened once and closed again, so that a file that is
+    no video fails here, before a command has written anything. A camera is not tried: it may be
+    unplugged now and come back (the capture thread reconnects)."""
+    source = open_source(spec, fps, size)
+    if not source.live:
+        source.open()
+        source.close()
+    return source
 
 
 def parse_size(text: str) -> tuple[int, int]:

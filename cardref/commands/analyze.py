@@ -58,6 +58,13 @@ def main(args: argparse.Namespace) -> int:
     if not Path(args.video).exists():
         print(f"cardref analyze: no such video: {args.video}", file=sys.stderr)
         return 2
+    from vision.frame_sources import SourceError, checked_source
+
+    try:
+        source = checked_source(args.video)
+    except SourceError as exc:
+        print(f"cardref analyze: {exc}", file=sys.stderr)
+        return 2
     replay = None
     detect = None
     # other weights go to the pipeline, which sizes the detector to the table; a factory is called here
@@ -99,11 +106,14 @@ def main(args: argparse.Namespace) -> int:
     on_feed = (lambda table: write_line(tables, table.to_json())) if tables is not None else None
     referee = LiveReferee(args.game, rules, writer=writer, on_feed=on_feed)
     on_detections = (lambda index, dets: write_detections(found, index, dets)) if found is not None else None
-    pipeline = Pipeline(args.video, calibration, referee, detect=detect, realtime=False, replay=replay,
+    pipeline = Pipeline(source, calibration, referee, detect=detect, realtime=False, replay=replay,
                         detector_weights=weights, on_detections=on_detections)
     try:
         stats = pipeline.run()
         referee.settle()  # the video ended: nothing later will show what the last views left open
+    except SourceError as exc:  # the video could be opened, then failed: the game so far stays in the store
+        print(f"cardref analyze: {exc} (game {writer.id} in {store.root}, unfinished)", file=sys.stderr)
+        return 2
     finally:
         last_t = pipeline.states[-1].t if pipeline.states else 0.0
         if referee.ended is None and not writer.ended:

@@ -221,9 +221,10 @@ def register(subparsers: Any) -> None:
 
 def main(args: argparse.Namespace) -> int:
     from calibration.homography import CalibrationError
-    from vision.frame_sources import SourceError
+    from vision.frame_sources import SourceError, checked_source
 
     try:
+        source = checked_source(args.source)
         tracker = build_tracker(args)
         replay = None
         if args.detections:
@@ -247,7 +248,7 @@ def main(args: argparse.Namespace) -> int:
     on_detections = (lambda index, dets: write_detections(found, index, dets)) if found is not None else None
     out = sys.stdout if args.out == "-" else Path(args.out).open("w", encoding="utf-8")
     try:
-        stats = observe(args.source, detect, tracker, out, replay=replay, on_detections=on_detections)
+        stats = observe(source, detect, tracker, out, replay=replay, on_detections=on_detections)
     except SourceError as exc:
         print(f"cardref observe: {exc}", file=sys.stderr)
         return 2
