@@ -948,10 +948,14 @@ def _judge(
         player may play onto a new centre card before the table is still, but a turn nobody made
         explains an illegal play with one such guess and a twin or two (three players at 1280x720,
         seed 34: a 2H laid on a 4S against Z6 was taken for a turn, the 2H laid on its unseen card
-        and the turn's other cards read as the twins of the 8H and the 6C they covered)."""
+        and the turn's other cards read as the twins of the 8H and the 6C they covered). A view
+        looked at with a card taken as misread (``weak`` off) has spent its coincidence: a misread
+        and a twin together are rarer than a view left for the next (three players at 1280x720, seed
+        34: a centre 8D read at 0.55 taken as misread, and a 3D played from a pile that showed its
+        twin after, for a 3S joined onto a far pile that the camera guessed 3D)."""
         moves = node.moves
         coincidences = _looks_unchanged(moves, changed, state, revealed) + _covered_turns(node, state, live.glimpsed)
-        return (not _guessed_onto_unchanged(moves, changed, state) and coincidences <= 1
+        return (not _guessed_onto_unchanged(moves, changed, state) and coincidences <= int(weak)
                 and not _unseen_plays(moves, state, obs, live.glimpsed, changed).twins)
 
     hits = [h for h in breadth_first(start_node, _expand(obs, diff | reread, t, depth=depth, glimpsed=live.glimpsed), goals, depth, needs=needs)
