@@ -72,8 +72,10 @@ def test_serve_runs_the_replay_and_prints_the_token_when_open_to_the_network(tmp
 def test_serve_says_what_is_wrong_with_a_camera_table_before_it_starts(tmp_path: Path, capsys) -> None:  # type: ignore[no-untyped-def]
     from cardref.cli import main
 
+    (tmp_path / "garbage.mp4").write_bytes(b"not a video")
     for args, said in [
         (["--camera", str(tmp_path / "nope.mp4")], "no camera index, URL, folder or video file"),
+        (["--camera", str(tmp_path / "garbage.mp4")], "is no video file"),
         (["--camera", "0", "--replay"], "one source at a time"),
         (["--camera", "0", "--game", "zenuwen", "--players", "5"], "zenuwen is for 2-4 players, got 5"),
         (["--camera", "0", "--game", "zenuwen", "--players", "Ann,,Cor"], "names of 1 to 40 characters"),

@@ -72,7 +72,7 @@ def _table(args: argparse.Namespace) -> Callable[[Any], Any]:
     from calibration.store import load_calibration
     from cardref.table import TableConfig, TableRunner
     from cardref.web.session import seated_rules
-    from vision.frame_sources import SourceError, open_source, parse_size
+    from vision.frame_sources import SourceError, checked_source, parse_size
 
     size = parse_size(args.camera_size) if args.camera_size else None
     players = _players(args.players, args.game)
@@ -84,8 +84,9 @@ def _table(args: argparse.Namespace) -> Callable[[Any], Any]:
         source: Any = None  # the app's phone camera, known once the services exist
     else:
         try:
-            # made once: a camera keeps one clock across games and new calibrations
-            source = open_source(args.camera, size=size)
+            # made once: a camera keeps one clock across games and new calibrations; a recorded
+            # video that is no video is refused now, not when the first game starts
+            source = checked_source(args.camera, size=size)
         except SourceError as exc:
             raise ValueError(f"--camera: {exc}") from None
     config = TableConfig(source=source, calibration=calibration, game=args.game, rules=args.rules, players=players,
