@@ -91,6 +91,10 @@ class LiveReferee:
     unrecognised change again (the table sat still, published again for a change elsewhere) is not
     reported again: the referee screen and the log would fill with copies (a three-player Zenuwen
     render logged one view 9 times)."""
+    waiting_for_deal: str | None = None
+    """Why the last view was not taken for the game's deal, while no deal has been seen (a table
+    calibrated wrong, the wrong game, or a deal half covered): said to the pages, and by ``cardref
+    analyze`` when a video ends without a game."""
     on_feed: Callable[[TableState], None] | None = None
     """Called with every table state :meth:`feed` is given, before it is judged (``cardref analyze
     --tables-out``: the views that led to a verdict, to replay without the video)."""
@@ -148,8 +152,10 @@ class LiveReferee:
             try:
                 self.live = self.follower.start(obs, self.rules)
             except ValueError as exc:
+                self.waiting_for_deal = str(exc)
                 self._send({"type": "status", "t": table.t, "referee": f"waiting for the deal: {exc}"})
                 return []
+            self.waiting_for_deal = None
             self._send({"type": "state", "t": table.t, **self.state_message()})
             if self.writer is not None:
                 self.writer.note(table.t, "deal seen: game starts", frame=jpeg, state=self.follower.public_state(self.live))

@@ -240,6 +240,26 @@ def test_analyze_says_when_it_cannot_write_the_tables(tmp_path: pathlib.Path, ca
     assert not (tmp_path / "game.jsonl").exists()
 
 
+def test_analyze_says_why_a_video_had_no_game(tmp_path: pathlib.Path, capsys) -> None:
+    """A table calibrated wrong (the layout 15 cm off): the deal is never seen. The log and the command
+    say so, and why, instead of an unfinished game with no reason."""
+    from cardref.cli import main
+
+    folder = clip_folder()
+    cal = json.loads((folder / "calibration.json").read_text())
+    cal["layout"]["origin_mm"] = [150.0, 120.0]
+    (tmp_path / "cal.json").write_text(json.dumps(cal))
+    code = main(["analyze", str(folder / "video.mp4"), "--game", "klondike", "--calibration", str(tmp_path / "cal.json"),
+                 "--out", str(tmp_path / "game.jsonl"), "--games-dir", str(tmp_path / "games"),
+                 "--detections", str(folder / "boxes.jsonl.gz")])
+    assert code == 0
+    err = capsys.readouterr().err
+    assert "before the deal was seen" in err and "check the calibration" in err
+    end = json.loads((tmp_path / "game.jsonl").read_text().splitlines()[-1])
+    assert end["kind"] == "end" and end["data"]["result"] == "unfinished"
+    assert end["data"]["reason"].startswith("the video ended before the deal was seen (the last steady table: cannot start")
+
+
 def test_the_shipped_detector_follows_the_demo_video(tmp_path: pathlib.Path) -> None:
     # The whole path with the real models (no recorded boxes): the demo's deck ("simplistic") was kept
     # out of the detector's training. Every legal move is found, in order, and the illegal one is K4.

@@ -117,7 +117,7 @@ def main(args: argparse.Namespace) -> int:
     finally:
         last_t = pipeline.states[-1].t if pipeline.states else 0.0
         if referee.ended is None and not writer.ended:
-            writer.end(last_t, "unfinished", reason="the video ended")
+            writer.end(last_t, "unfinished", reason=_why_unfinished(referee, pipeline))
         writer.close()
         if tables is not None:
             tables.close()
@@ -131,4 +131,17 @@ def main(args: argparse.Namespace) -> int:
         f"log {args.out} (game {writer.id} in {store.root})",
         file=sys.stderr,
     )
+    if referee.live is None:
+        print(f"cardref analyze: {_why_unfinished(referee, pipeline)}: check the calibration (cardref calibrate "
+              f"preview) and --game", file=sys.stderr)
     return 0
+
+
+def _why_unfinished(referee: Any, pipeline: Any) -> str:
+    """What the log says of a video that ended before its game did."""
+    if referee.live is not None:
+        return "the video ended"
+    if not pipeline.states:
+        return "the video ended before the table was ever steady: no deal seen"
+    why = referee.waiting_for_deal
+    return "the video ended before the deal was seen" + (f" (the last steady table: {why})" if why else "")
