@@ -24,7 +24,7 @@ from . import double_solitaire, klondike
 from .cards import DECK, Card
 from .double_solitaire import MAX_FOUNDATIONS, PLAYERS, DoubleMove, DoubleRules, DoubleState, FoundationCard
 from .klondike import KlondikeState, Move
-from .klondike_live import StandIn, _match, _read, _view, columns_as_they_were, differing_piles, lone_unseen, moved_and_under
+from .klondike_live import StandIn, _match, _read, _view, columns_as_they_were, differing_piles, lone_unseen, moved_and_under, unread_waste
 from .klondike_live import stand_in_for, swaps
 from .klondike_live import _guessed as klondike_guessed
 from .klondike_live import _guessed_over as guessed_over
@@ -137,14 +137,16 @@ def _match_foundations(state: DoubleState, obs: Observation, known: tuple[frozen
     return binds
 
 
-def match(state: DoubleState, obs: Observation, known: tuple[frozenset[Card], ...]) -> Binds | None:
-    """The placeholders the view reveals, per player, or None if it does not show the position."""
+def match(state: DoubleState, obs: Observation, known: tuple[frozenset[Card], ...],
+          unseen: tuple[frozenset[Card], ...] = (frozenset(), frozenset())) -> Binds | None:
+    """The placeholders the view reveals, per player, or None if it does not show the position.
+    ``unseen``: per player, cards that may go unseen on the waste (:func:`_unseen_waste`)."""
     found = _match_foundations(state, obs, known)
     if found is None:
         return None
     binds: Binds = ({}, {})
     for p in range(PLAYERS):
-        own = _match(_view(state.layouts[p]), seat_view(obs, p), known[p], lone_unseen(state.layouts[p], known[p]))
+        own = _match(_view(state.layouts[p]), seat_view(obs, p), known[p], lone_unseen(state.layouts[p], known[p]) | unseen[p])
         if own is None:
             return None
         merged = {**own}
@@ -156,6 +158,14 @@ def match(state: DoubleState, obs: Observation, known: tuple[frozenset[Card], ..
             return None
         binds[p].update(merged)
     return binds
+
+
+def _unseen_waste(live: LiveDouble) -> tuple[frozenset[Card], frozenset[Card]]:
+    """Per player, the waste cards no view has read that a view showing the waste empty still fits
+    (:func:`referee.klondike_live.unread_waste`), from the position before the view: a card a move
+    in question turns from the stock is none of them (it must show to be found)."""
+    layouts = live.state.layouts
+    return (unread_waste(layouts[0], live.known[0], live.reads[0]), unread_waste(layouts[1], live.known[1], live.reads[1]))
 
 
 def learn(state: DoubleState, binds: Binds) -> DoubleState:
@@ -358,7 +368,7 @@ def _count_reads(reads: tuple[Mapping[str, int], Mapping[str, int]], obs: Observ
 
 def _observe(live: LiveDouble, obs: Observation) -> tuple[LiveDouble, list[Finding]]:
     t, frame = max(obs.t, _time(live.state)), obs.frame
-    binds = match(live.state, obs, live.known)
+    binds = match(live.state, obs, live.known, _unseen_waste(live))
     if binds is not None:
         after = replace(live, state=learn(live.state, binds), known=_known_after(live.known, binds),
                         pending=None, pending_state=None)
@@ -374,7 +384,7 @@ def _observe(live: LiveDouble, obs: Observation) -> tuple[LiveDouble, list[Findi
             if [f.kind for f in found] == ["move"]:
                 return moved, found
         return _settled(after, t, frame)
-    if live.pending_state is not None and match(live.pending_state, obs, live.known) is not None:
+    if live.pending_state is not None and match(live.pending_state, obs, live.known, _unseen_waste(live)) is not None:
         return live, []  # the illegal move is still on the table: said once already
     if live.pending is not None:
         # taken back and another move made before the table was still long enough to be published (a
@@ -411,7 +421,7 @@ def _explain(live: LiveDouble, obs: Observation) -> tuple[LiveDouble, list[Findi
     moved_unread: list[tuple[LiveDouble, list[Finding]]] = []  # a card nobody has read moved, shown unread where it lands
     for player in movers:
         for move, table in physical_moves(live.state, player):
-            binds = match(table, obs, live.known)
+            binds = match(table, obs, live.known, _unseen_waste(live))
             if binds is None:
                 continue
             known = _known_after(live.known, binds)
@@ -575,7 +585,7 @@ def observe_pairs(live: LiveDouble, obs: Observation) -> tuple[LiveDouble, list[
                 continue
             for q in range(PLAYERS):
                 for m2, table in physical_moves(replace(v1.state, turn=q), q):
-                    binds = match(table, obs, live.known)
+                    binds = match(table, obs, live.known, _unseen_waste(live))
                     if binds is not None:
                         pair = _judged_pair(live, start, m1, v1.state, DoubleMove(q, replace(m2, t=t)), binds, obs)
                         if pair is not None:
@@ -609,7 +619,7 @@ def _judged_pair(live: LiveDouble, start: DoubleState, m1: DoubleMove, middle: D
     if unread and m2.move.op != "draw":
         return None
     two = double_solitaire.apply(after_one, m2, turn_passing=not unread)
-    if not isinstance(two, Legal) or match(two.state, obs, known) is None:
+    if not isinstance(two, Legal) or match(two.state, obs, known, _unseen_waste(live)) is None:
         return None
     after = _after_move(_after_move(live, one, known), two, known, turn_open=unread)
     return after, [Finding("move", obs.t, move=m1, verdict=one, frame=obs.frame),

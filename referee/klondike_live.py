@@ -827,10 +827,10 @@ is counted as a draw: the price of following such games."""
 
 
 def _faint(live: LiveKlondike) -> frozenset[Card]:
-    """The unread cards the camera took for backs, and the lone cards it has never read
-    (:func:`lone_unseen`)."""
+    """The unread cards the camera took for backs, and those it has never read where a view that shows
+    nothing there still fits (:func:`lone_unseen`, :func:`unread_waste`)."""
     taken = {c for c, g in live.guessed.items() if g == TAKEN_FOR_A_BACK}
-    return frozenset(taken) | lone_unseen(live.state, live.known, live.reads)
+    return frozenset(taken) | lone_unseen(live.state, live.known, live.reads) | unread_waste(live.state, live.known, live.reads)
 
 
 def lone_unseen(state: KlondikeState, known: frozenset[Card], reads: Mapping[str, int] | None = None) -> frozenset[Card]:
@@ -842,6 +842,15 @@ def lone_unseen(state: KlondikeState, known: frozenset[Card], reads: Mapping[str
     either)."""
     return frozenset(p[-1] for p, h in zip(state.tableau, state.hidden)
                      if len(p) == h + 1 and p[-1] not in known and (reads is None or not reads.get(p[-1].code)))
+
+
+def unread_waste(state: KlondikeState, known: frozenset[Card], reads: Mapping[str, int] | None = None) -> frozenset[Card]:
+    """The waste's top, and the card under it (the top once that leaves), when no view has read it:
+    a view that shows the waste empty still fits, as with a lone card never read on a column (penguins
+    draw 1, seed 713: a QS drawn and guessed 9S at 0.12, found no more once the JD drawn onto it was
+    laid on a column; every view after was unrecognised). Such a card was seen when it was drawn (a
+    draw is found only where the waste shows its card)."""
+    return frozenset(c for c in state.waste[-2:] if c not in known and (reads is None or not reads.get(c.code)))
 
 
 def waste_seen_as_back(obs: Observation, zone: str = "waste") -> bool:

@@ -224,6 +224,24 @@ def test_a_draw_whose_card_is_not_read_leaves_the_turn_open_until_it_is(seed: in
     assert not live.turn_open and live.state.turn == after.turn
 
 
+def test_a_drawn_card_never_read_may_go_unseen_on_the_waste() -> None:
+    """As in Klondike (penguins draw 1, seed 713): a waste top no view has read, shown as nothing at all
+    later, is still there. A view with the waste seen empty is nothing happening, never a new draw
+    whose cards nobody saw."""
+    truth, after, draw, clear, blind = _drawn_blind(3)
+    live = dl.start(dl.expected_observation(truth, 0.0))
+    live, found = dl.observe(live, blind)
+    assert [f.kind for f in found] == ["move"] and same(found[0].move, draw)
+    empty = replace(clear, t=2.0, piles={**clear.piles, "p1.waste": SeenPile()})
+    again, found = dl.observe(live, empty)
+    assert found == [] and again.state == live.state
+    # a waste top that was read must still show
+    read = dl.start(dl.expected_observation(truth, 0.0))
+    read, _ = dl.observe(read, clear)
+    _, found = dl.observe(read, empty)
+    assert found and found[0].kind != "move"
+
+
 def test_after_a_draw_not_read_the_other_player_may_move() -> None:
     """The card a draw turned never read, and the other player moves: the card could not be placed, so
     that is the other player's turn, not a move out of it."""

@@ -720,6 +720,35 @@ def test_a_waste_seen_empty_is_not_explained_by_a_card_nobody_took_for_a_back() 
     assert [f.kind for f in findings] == ["unrecognised"]
 
 
+def test_a_drawn_card_never_read_may_go_unseen_once_it_is_the_waste_top_again() -> None:
+    """Penguins draw 1, seed 713: a drawn QS was seen only as a faint guess (9S at 0.12); the next draw
+    (a JD) was read on it and laid on a column, and the camera then found nothing on the waste. The
+    waste's top, never read, may go unseen as a lone column's card may: the move is found, and so is
+    the draw after it (every view after was unrecognised). A waste top that was read must still show."""
+    r = KlondikeRules.make(draw=1)
+    dealt = klondike.new_game(klondike.deal(20), r)  # draws 3C, then 8D: the 8D goes on column 6
+    for first in (None, "9S"):
+        live = klondike_live.start(expected_observation(dealt), r)
+        truth = klondike.replay(dealt, [Move.draw()])
+        seen = expected_observation(truth, t=1.0)
+        live, _ = klondike_live.observe(live, _waste_unread(seen, first) if first else seen)
+        truth = klondike.replay(truth, [Move.draw()])
+        live, findings = klondike_live.observe(live, expected_observation(truth, t=2.0))
+        assert [f.move for f in findings] == [Move.draw()]
+        moved = klondike.replay(truth, [Move.move("waste", "t6")])
+        seen = expected_observation(moved, t=3.0)
+        after, findings = klondike_live.observe(live, replace(seen, piles={**seen.piles, "waste": SeenPile()}))
+        if first is None:
+            # the 3C was read: a waste seen empty is no card going unseen
+            assert [f.kind for f in findings] == ["unrecognised"]
+            continue
+        assert [f.move for f in findings] == [Move.move("waste", "t6")], findings
+        assert after.state.tableau[5][-1].code == "8D" and after.state.waste[-1] not in after.known
+        drawn = klondike.replay(moved, [Move.draw()])
+        after, findings = klondike_live.observe(after, expected_observation(drawn, t=4.0))
+        assert [f.move for f in findings] == [Move.draw()]
+
+
 def test_a_card_learned_from_a_misreading_is_read_again_when_nothing_else_explains_the_view() -> None:
     """The first draw of deal 1 (8D) is read 8C and learned so. Put up on an empty foundation (K7) it
     shows there as the 8D: no move of the position explains that, but with the 8C taken as not read
