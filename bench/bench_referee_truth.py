@@ -89,13 +89,16 @@ def main(argv: list[str] | None = None) -> int:
         out = root / f"seed-{seed}"
         if not (out / "video.mp4").exists():
             rules = args.rules or ("draw=3" if args.game == "klondike" else "")
-            subprocess.run(
+            made = subprocess.run(
                 ["cardref", "render", args.game, "--seed", str(seed), "--seconds", str(args.seconds),
                  "--deck", args.deck, "--size", args.size, "--illegal", str(args.illegal), "--out", str(out)]
                 + (["--rules", rules] if rules else [])
                 + (["--players", str(args.players)] if args.game == "zenuwen" else []),
-                check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
             )
+            if made.returncode:
+                print(f"seed {seed}: cardref render failed: {made.stderr.strip()}", file=sys.stderr)
+                return 2
         render = json.loads((out / "render.json").read_text())
         started = time.perf_counter()
         found = out / "detections.jsonl.gz"  # the shipped detector's, kept
@@ -103,12 +106,15 @@ def main(argv: list[str] | None = None) -> int:
             detector = ["--detector", args.detector]
         else:
             detector = ["--detections", str(found)] if found.exists() else ["--detections-out", str(found)]
-        subprocess.run(
+        analysed = subprocess.run(
             ["cardref", "analyze", str(out / "video.mp4"), "--game", render["game"], "--rules", render["rules"],
              "--calibration", str(out / "calibration.json"), "--out", str(out / "game.jsonl"),
              "--games-dir", str(out / "games"), "--tables-out", str(out / "tables.jsonl")] + detector,
-            check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
         )
+        if analysed.returncode:
+            print(f"seed {seed}: cardref analyze failed: {analysed.stderr.strip()[-2000:]}", file=sys.stderr)
+            return 2
         result = score(out)
         for k, v in result.items():
             totals[k] = totals.get(k, 0) + v
