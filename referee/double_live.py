@@ -68,6 +68,10 @@ class LiveDouble:
     (a card read in few may be a misread: :func:`observe_misread`)."""
     undo: tuple[LiveDouble, Legal[DoubleState]] | None = field(default=None, compare=False)
     """The running picture before the last legal move, and that move (:func:`observe_undone`)."""
+    deferred: tuple[DoubleMove, Legal[DoubleState], tuple[frozenset[Card], frozenset[Card]]] | None = field(
+        default=None, compare=False)
+    """The one move the last view showed laid on a card nobody has read, shown unread there, that the
+    referee waited for a clearer view to judge, with the cards known after it (:func:`observe_deferred`)."""
 
 
 def seat_view(obs: Observation, player: int) -> Observation:
@@ -368,6 +372,8 @@ def _count_reads(reads: tuple[Mapping[str, int], Mapping[str, int]], obs: Observ
 
 def _observe(live: LiveDouble, obs: Observation) -> tuple[LiveDouble, list[Finding]]:
     t, frame = max(obs.t, _time(live.state)), obs.frame
+    waited = live.deferred
+    live = replace(live, deferred=None) if waited is not None else live  # waited on for this view only
     binds = match(live.state, obs, live.known, _unseen_waste(live))
     if binds is not None:
         after = replace(live, state=learn(live.state, binds), known=_known_after(live.known, binds),
@@ -376,13 +382,19 @@ def _observe(live: LiveDouble, obs: Observation) -> tuple[LiveDouble, list[Findi
             if under_hand(live.pending.move, obs, seat_prefix(live.pending.player), FOUNDATION_ZONES):
                 return live, []  # the piles the illegal move touched are not seen: nothing is taken back yet
             return after, [Finding("taken_back", t, move=live.pending, frame=frame)]
-        if _guessed_over(live.state, obs, live.known):
+        if _guessed_over(live.state, obs, live.known, live.guessed):
             # one legal move that explains the view beats nothing happened (penguins seed 14: a draw of
             # 3S 6S AS read at 0.52 at most, with the other player's waste misread: the second look,
-            # past every reading under 0.6, took it for the old waste)
+            # past every reading under 0.6, took it for the old waste), and so does the move waited on
+            # with the next one (penguins draw 1, seed 26: a JC laid on a column top never read, then a
+            # draw guessed 10C on the waste that was the JC's, which nothing happening fitted)
             moved, found = _explain(live, obs)
             if [f.kind for f in found] == ["move"]:
                 return moved, found
+            if waited is not None:
+                moved, found = observe_deferred(replace(live, deferred=waited), obs)
+                if found and all(f.kind == "move" for f in found):
+                    return moved, found
         return _settled(after, t, frame)
     if live.pending_state is not None and match(live.pending_state, obs, live.known, _unseen_waste(live)) is not None:
         return live, []  # the illegal move is still on the table: said once already
@@ -398,11 +410,12 @@ def _observe(live: LiveDouble, obs: Observation) -> tuple[LiveDouble, list[Findi
     return _explain(live, obs)
 
 
-def _guessed_over(state: DoubleState, obs: Observation, known: tuple[frozenset[Card], ...]) -> bool:
+def _guessed_over(state: DoubleState, obs: Observation, known: tuple[frozenset[Card], ...],
+                  guessed: tuple[Mapping[Card, str], ...] = ({}, {})) -> bool:
     """Does the view show a waste's top unread with the camera's guess another card than the one read
-    there (:func:`referee.klondike_live._guessed_over`), or a foundation's top unread with a guess that
-    is none of the known tops? Then a move may hide behind the unsure readings."""
-    if any(guessed_over(layout, known[p], {}, seat_view(obs, p)) for p, layout in enumerate(state.layouts)):
+    there, or guessed there before (:func:`referee.klondike_live._guessed_over`), or a foundation's top
+    unread with a guess that is none of the known tops? Then a move may hide behind the unsure readings."""
+    if any(guessed_over(layout, known[p], guessed[p], seat_view(obs, p)) for p, layout in enumerate(state.layouts)):
         return True
     tops = {pile[-1].card.code for pile in state.foundations if pile[-1].card in known[pile[-1].owner]}
     return foundation_guessed_over(obs, FOUNDATION_ZONES, tops)
@@ -417,6 +430,7 @@ def _explain(live: LiveDouble, obs: Observation) -> tuple[LiveDouble, list[Findi
     conflicts: list[int] = []  # per legal move: how far the view's reading is from the camera's guesses
     illegal: list[tuple[LiveDouble, list[Finding]]] = []
     unread: list[DoubleMove] = []
+    shown_unread: list[tuple[DoubleMove, Legal[DoubleState], tuple[frozenset[Card], frozenset[Card]]]] = []
     unjudged: list[tuple[LiveDouble, list[Finding]]] = []
     moved_unread: list[tuple[LiveDouble, list[Finding]]] = []  # a card nobody has read moved, shown unread where it lands
     for player in movers:
@@ -447,6 +461,10 @@ def _explain(live: LiveDouble, obs: Observation) -> tuple[LiveDouble, list[Findi
                 unread.append(dmove)
                 onto = _onto_unread(state, player, dmove, known, obs)
                 later = onto or _onto_unread(state, player, dmove, known, obs, "moved")
+                if later is None:
+                    shown = _onto_unread(state, player, dmove, known, obs, "shown")
+                    if shown is not None:
+                        shown_unread.append((dmove, shown, known))
                 if later is not None:
                     how = "laid on" if onto is not None else "moved"
                     detail = f"{dmove}: {how} a card not read, so not judged"
@@ -484,7 +502,10 @@ def _explain(live: LiveDouble, obs: Observation) -> tuple[LiveDouble, list[Findi
         return moved_unread[0]
     if unread:
         names = "; ".join(sorted({str(m) for m in unread}))
-        return live, [Finding("ambiguous", t, frame=frame, detail=f"{names}: its card is not read yet, waiting for a clearer view")]
+        # (the one move laid on a card shown unread is kept: if the next change comes before a clearer
+        # view, it is taken unjudged with it, :func:`observe_deferred`)
+        wait = replace(live, deferred=shown_unread[0]) if len(shown_unread) == 1 and not moved_unread and not unjudged else live
+        return wait, [Finding("ambiguous", t, frame=frame, detail=f"{names}: its card is not read yet, waiting for a clearer view")]
     if illegal:
         return illegal[0]
     return _unexplained(live, obs)
@@ -497,12 +518,29 @@ def _unexplained(live: LiveDouble, obs: Observation) -> tuple[LiveDouble, list[F
 
 
 def observe_further(live: LiveDouble, obs: Observation) -> tuple[LiveDouble, list[Finding]]:
-    """The last looks at a view nothing else explains: columns the camera lost taken as they were
-    (:func:`observe_lost`: no move empties a column with backs, so that is sure), then one card misread
+    """The last looks at a view nothing else explains: the move waited on taken with the next one
+    (:func:`observe_deferred`), columns the camera lost taken as they were (:func:`observe_lost`: no
+    move empties a column with backs, so that is sure), then one card misread
     earlier (:func:`observe_misread`), then two moves in one view (:func:`observe_pairs`), then the
     last move taken back (:func:`observe_undone`)."""
     obs = _faces_taken_for_backs(obs)
-    return _took(obs, *last_looks(live, obs, observe_lost, observe_misread, observe_pairs, observe_undone))
+    return _took(obs, *last_looks(live, obs, observe_deferred, observe_lost, observe_misread, observe_pairs, observe_undone))
+
+
+def observe_deferred(live: LiveDouble, obs: Observation) -> tuple[LiveDouble, list[Finding]]:
+    """The move the referee waited on (``deferred``), taken unjudged when the next view, which no move
+    from the position explains, is explained after it, as Klondike's
+    (:func:`referee.klondike_live.observe_deferred`; penguins draw 1 at 1920x1080, seed 26: a JC laid
+    on a column top never read, and the next draw made before any clearer view)."""
+    if live.deferred is None or live.pending is not None:
+        return _unexplained(live, obs)
+    dmove, verdict, known = live.deferred
+    after, findings = _observe(_after_move(replace(live, deferred=None), verdict, known), obs)
+    if [f.kind for f in findings] not in ([], ["move"], ["call"], ["move", "call"]):
+        return _unexplained(live, obs)
+    t = max(obs.t, _time(live.state))
+    return after, [Finding("move", t, move=dmove, verdict=verdict, frame=obs.frame,
+                           detail=f"{dmove}: laid on a card not read, so not judged"), *findings]
 
 
 def observe_undone(live: LiveDouble, obs: Observation) -> tuple[LiveDouble, list[Finding]]:

@@ -290,6 +290,38 @@ def test_a_card_laid_on_one_never_read_goes_on_unjudged_once_the_view_loses_it()
     assert [f.kind for f in found] == ["move"] and same(found[0].move, draw)
 
 
+def test_a_move_waited_on_is_taken_unjudged_when_the_next_change_comes_first() -> None:
+    """The same card laid on a column top never read, waited on; the next view shows a draw made as
+    well, the covered card still unread: the move, not judged, and the draw (penguins draw 1 at
+    1920x1080, seed 26: a JC laid on a column top never read, then the next draw; as Klondike's)."""
+    for seed in range(1, 60):
+        truth = ds.new_game(ds.deal(seed))
+        onto = [m for m in ds.legal_moves(truth) if m.move.op == "move" and m.move.src.startswith("t")
+                and m.move.dst.startswith("t") and m.move.count == 1]
+        if onto:
+            break
+    made = onto[0]
+    column = f"p1.tableau{made.move.dst[1:]}"
+    start = dl.expected_observation(truth, 0.0)
+    live = dl.start(replace(start, piles={**start.piles, column: replace(start.piles[column], cards=(None,))}))
+    after = ds.apply(truth, replace(made, move=replace(made.move, t=1.0))).state
+    clear = dl.expected_observation(after, 1.0)
+    under, laid = clear.piles[column].cards
+    still = replace(clear, piles={**clear.piles, column: replace(clear.piles[column], cards=(None, laid))})
+    waiting, found = dl.observe(live, still)
+    assert [f.kind for f in found] == ["ambiguous"] and waiting.deferred is not None
+    draw = next(m for m in ds.legal_moves(after) if m.move.op == "draw" and m.player == made.player)
+    later = ds.apply(after, replace(draw, move=replace(draw.move, t=2.0))).state
+    view = dl.expected_observation(later, 2.0)
+    view = replace(view, piles={**view.piles, column: replace(view.piles[column], cards=(None, laid))})
+    assert [f.kind for f in dl.observe(waiting, view)[1]] == ["unrecognised"]
+    moved, found = dl.observe_further(waiting, view)
+    assert [f.kind for f in found] == ["move", "move"]
+    assert same(found[0].move, made) and found[0].detail.endswith("laid on a card not read, so not judged")
+    assert same(found[1].move, draw)
+    assert under is None or Card.parse(under) not in moved.known[made.player]
+
+
 def test_the_game_starts_from_both_deals_and_empty_foundations() -> None:
     truth = ds.new_game(ds.deal(3))
     obs = dl.expected_observation(truth, 0.0)
