@@ -433,9 +433,10 @@ def _explain(live: LiveDouble, obs: Observation) -> tuple[LiveDouble, list[Findi
     shown_unread: list[tuple[DoubleMove, Legal[DoubleState], tuple[frozenset[Card], frozenset[Card]]]] = []
     unjudged: list[tuple[LiveDouble, list[Finding]]] = []
     moved_unread: list[tuple[LiveDouble, list[Finding]]] = []  # a card nobody has read moved, shown unread where it lands
+    unseen = _unseen_waste(live)
     for player in movers:
         for move, table in physical_moves(live.state, player):
-            binds = match(table, obs, live.known, _unseen_waste(live))
+            binds = match(table, obs, live.known, unseen)
             if binds is None:
                 continue
             known = _known_after(live.known, binds)
@@ -614,6 +615,7 @@ def observe_pairs(live: LiveDouble, obs: Observation) -> tuple[LiveDouble, list[
     t, frame = max(obs.t, _time(live.state)), obs.frame
     found: list[tuple[LiveDouble, list[Finding]]] = []
     first_movers = (0, 1) if not live.started or live.turn_open else (live.state.turn,)
+    unseen = _unseen_waste(live)
     for p in first_movers:
         start = replace(live.state, turn=p)
         for m1 in double_solitaire.legal_moves(start):
@@ -623,7 +625,7 @@ def observe_pairs(live: LiveDouble, obs: Observation) -> tuple[LiveDouble, list[
                 continue
             for q in range(PLAYERS):
                 for m2, table in physical_moves(replace(v1.state, turn=q), q):
-                    binds = match(table, obs, live.known, _unseen_waste(live))
+                    binds = match(table, obs, live.known, unseen)
                     if binds is not None:
                         pair = _judged_pair(live, start, m1, v1.state, DoubleMove(q, replace(m2, t=t)), binds, obs)
                         if pair is not None:

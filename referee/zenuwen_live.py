@@ -955,7 +955,8 @@ def _judge(
         twin after, for a 3S joined onto a far pile that the camera guessed 3D)."""
         moves = node.moves
         coincidences = _looks_unchanged(moves, changed, state, revealed) + _covered_turns(node, state, live.glimpsed)
-        return (not _guessed_onto_unchanged(moves, changed, state) and coincidences <= int(weak)
+        allowed = 1 if weak else 0
+        return (not _guessed_onto_unchanged(moves, changed, state) and coincidences <= allowed
                 and not _unseen_plays(moves, state, obs, live.glimpsed, changed).twins)
 
     hits = [h for h in breadth_first(start_node, _expand(obs, diff | reread, t, depth=depth, glimpsed=live.glimpsed), goals, depth, needs=needs)
