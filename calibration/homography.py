@@ -70,6 +70,19 @@ class TableHomography:
         """Table mm -> image pixels."""
         return _apply(self.table_to_image, _as_points(points))
 
+    def other_shape(self, size: tuple[int, int], tolerance: float = 0.02) -> str | None:
+        """Why frames of ``size`` (width, height) cannot use this calibration: another shape than the
+        calibration image (a turned phone, a cropped picture), which no rescaling fits; None when they
+        can (the same shape at any resolution)."""
+        w, h = self.image_size
+        if w <= 0 or h <= 0 or size[0] <= 0 or size[1] <= 0:
+            return None
+        if abs((size[0] / size[1]) / (w / h) - 1.0) <= tolerance:
+            return None
+        return (f"the frames are {size[0]}x{size[1]} but the calibration was made on a {w}x{h} picture: another "
+                f"shape (a turned or cropped picture), so its zones would lie in the wrong places; calibrate on a "
+                f"frame of this video")
+
     def for_image_size(self, size: tuple[int, int]) -> "TableHomography":
         """The same calibration for frames of ``size`` (width, height) from the same camera."""
         if tuple(size) == tuple(self.image_size):

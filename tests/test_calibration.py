@@ -97,6 +97,17 @@ def test_other_frame_size_rescales_the_pixel_side() -> None:
     assert h.mm_per_pixel((320.0, 180.0)) == pytest.approx(0.5)
 
 
+def test_frames_of_another_shape_are_said_not_to_fit() -> None:
+    # a phone turned upright, or a cropped picture: no rescaling maps its pixels onto the table
+    h = TableHomography.from_point_pairs([(0, 0), (1280, 0), (1280, 720), (0, 720)],
+                                         [(0, 0), (640, 0), (640, 360), (0, 360)], (1280, 720))
+    assert h.other_shape((1920, 1080)) is None and h.other_shape((640, 360)) is None
+    assert h.other_shape((1280, 722)) is None  # a codec's padding is no other shape
+    for size in ((720, 1280), (1280, 960), (1080, 1080)):
+        said = h.other_shape(size)
+        assert said is not None and f"{size[0]}x{size[1]}" in said and "1280x720" in said
+
+
 # -- markers ------------------------------------------------------------------------------------
 
 def test_corner_markers_calibrate_the_table_within_a_few_mm() -> None:

@@ -134,6 +134,22 @@ def test_observe_refuses_a_file_that_is_no_video(recorded: tuple[Scene, Path, Pa
     assert not (tmp_path / "states.jsonl").exists()
 
 
+def test_observe_refuses_a_video_of_another_shape_than_the_calibration(recorded: tuple[Scene, Path, Path], tmp_path: Path,
+                                                                        capsys: pytest.CaptureFixture[str]) -> None:
+    _, video, cal = recorded
+    size = json.loads(cal.read_text())["image_size"]
+    upright = tmp_path / "upright.avi"
+    writer = cv2.VideoWriter(str(upright), cv2.VideoWriter_fourcc(*"MJPG"), 10.0, (size[1], size[0]))
+    for _ in range(3):
+        writer.write(np.zeros((size[0], size[1], 3), np.uint8))
+    writer.release()
+    rc = cardref(["observe", str(upright), "--game", "klondike", "--calibration", str(cal),
+                  "--out", str(tmp_path / "states.jsonl"), "--detector", "replay_detector:make"])
+    assert rc == 2
+    assert "another shape" in capsys.readouterr().err
+    assert not (tmp_path / "states.jsonl").exists()
+
+
 class UnpluggedCamera:
     """A live camera showing the scene; unplugged after frame ``at`` for ``gap`` frames (those are never
     seen) and two failed reopenings, then plugged back in; it ends after the last frame."""

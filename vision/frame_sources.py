@@ -97,6 +97,8 @@ class VideoFileSource:
         self._failures = 0
         self._read = 0
         self._first: list[Read] = []
+        self.frame_size: tuple[int, int] | None = None
+        """(width, height) of the first frame, once opened (kept after closing)."""
 
     def open(self) -> None:
         import cv2
@@ -117,6 +119,9 @@ class VideoFileSource:
         if self._first[-1].status is ReadStatus.END:
             self.close()
             raise SourceError(f"no frame could be decoded from {self.name!r}: not a video, or damaged")
+        image = self._first[-1].image
+        assert image is not None
+        self.frame_size = (int(image.shape[1]), int(image.shape[0]))
         self._first.reverse()  # popped from the end: in the order they were read
 
     def read(self) -> Read:

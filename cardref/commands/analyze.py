@@ -65,6 +65,11 @@ def main(args: argparse.Namespace) -> int:
     except SourceError as exc:
         print(f"cardref analyze: {exc}", file=sys.stderr)
         return 2
+    size = getattr(source, "frame_size", None)
+    shape = calibration.homography().other_shape(size) if size is not None else None
+    if shape is not None:
+        print(f"cardref analyze: {args.video}: {shape}", file=sys.stderr)
+        return 2
     replay = None
     detect = None
     # other weights go to the pipeline, which sizes the detector to the table; a factory is called here

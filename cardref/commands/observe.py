@@ -226,6 +226,10 @@ def main(args: argparse.Namespace) -> int:
     try:
         source = checked_source(args.source)
         tracker = build_tracker(args)
+        size = getattr(source, "frame_size", None)
+        shape = tracker.homography.other_shape(size) if size is not None else None
+        if shape is not None:
+            raise ValueError(f"{args.source}: {shape}")
         replay = None
         if args.detections:
             from vision.detection_replay import replay_detector

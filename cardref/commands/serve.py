@@ -89,6 +89,11 @@ def _table(args: argparse.Namespace) -> Callable[[Any], Any]:
             source = checked_source(args.camera, size=size)
         except SourceError as exc:
             raise ValueError(f"--camera: {exc}") from None
+        shape = getattr(source, "frame_size", None)
+        if calibration is not None and shape is not None and (why := calibration.homography().other_shape(shape)):
+            # the pages calibrate it again (and save over the file) rather than referee wrong zones
+            print(f"cardref serve: {args.calibration} does not fit --camera {args.camera}: {why} on the set-up page")
+            calibration = None
     config = TableConfig(source=source, calibration=calibration, game=args.game, rules=args.rules, players=players,
                          realtime=True, camera_size=size)
 
