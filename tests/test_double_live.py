@@ -258,42 +258,10 @@ def test_after_a_draw_not_read_the_other_player_may_move() -> None:
     assert not live.turn_open and live.state.turn == replied.turn
 
 
-def test_a_card_laid_on_one_never_read_goes_on_unjudged_once_the_view_loses_it() -> None:
-    """A column's top that the camera never read (penguins seed 3: a queen turned up unread), then a card
-    laid on it legally: while the fan still shows the covered card, unread, a clearer view may read it,
-    so the referee waits; once the view shows the laid card alone (the covered index lost for good) the
-    move is taken as legal and not judged, and the game goes on with the next move."""
-    for seed in range(1, 60):
-        truth = ds.new_game(ds.deal(seed))
-        onto = [m for m in ds.legal_moves(truth) if m.move.op == "move" and m.move.src.startswith("t")
-                and m.move.dst.startswith("t") and m.move.count == 1]
-        if onto:
-            break
-    made = onto[0]
-    column = f"p1.tableau{made.move.dst[1:]}"
-    start = dl.expected_observation(truth, 0.0)
-    start = replace(start, piles={**start.piles, column: replace(start.piles[column], cards=(None,))})
-    live = dl.start(start)
-    after = ds.apply(truth, replace(made, move=replace(made.move, t=1.0))).state
-    clear = dl.expected_observation(after, 1.0)
-    under, laid = clear.piles[column].cards
-    still = replace(clear, piles={**clear.piles, column: replace(clear.piles[column], cards=(None, laid))})
-    live, found = dl.observe(live, still)
-    assert [f.kind for f in found] == ["ambiguous"] and "not read" in found[0].detail
-    lost = replace(clear, t=1.5, piles={**clear.piles, column: replace(clear.piles[column], cards=(laid,))})
-    live, found = dl.observe(live, lost)
-    assert [f.kind for f in found] == ["move"] and same(found[0].move, made) and "not judged" in found[0].detail
-    draw = next(m for m in ds.legal_moves(after) if m.move.op == "draw")
-    later = ds.apply(after, replace(draw, move=replace(draw.move, t=2.0))).state
-    view = dl.expected_observation(later, 2.0)
-    live, found = dl.observe(live, replace(view, piles={**view.piles, column: replace(view.piles[column], cards=(laid,))}))
-    assert [f.kind for f in found] == ["move"] and same(found[0].move, draw)
-
-
-def test_a_move_waited_on_is_taken_unjudged_when_the_next_change_comes_first() -> None:
-    """The same card laid on a column top never read, waited on; the next view shows a draw made as
-    well, the covered card still unread: the move, not judged, and the draw (penguins draw 1 at
-    1920x1080, seed 26: a JC laid on a column top never read, then the next draw; as Klondike's)."""
+def _laid_on_unread() -> tuple[dl.LiveDouble, DoubleState, DoubleMove, str, Observation, str]:
+    """Player 1 lays a card on a column top the camera never read (the first deal with such a move):
+    the referee at the start, the position after the move, the move, the column's zone, the clear view
+    after it, and the laid card's code."""
     for seed in range(1, 60):
         truth = ds.new_game(ds.deal(seed))
         onto = [m for m in ds.legal_moves(truth) if m.move.op == "move" and m.move.src.startswith("t")
@@ -306,20 +274,48 @@ def test_a_move_waited_on_is_taken_unjudged_when_the_next_change_comes_first() -
     live = dl.start(replace(start, piles={**start.piles, column: replace(start.piles[column], cards=(None,))}))
     after = ds.apply(truth, replace(made, move=replace(made.move, t=1.0))).state
     clear = dl.expected_observation(after, 1.0)
-    under, laid = clear.piles[column].cards
-    still = replace(clear, piles={**clear.piles, column: replace(clear.piles[column], cards=(None, laid))})
-    waiting, found = dl.observe(live, still)
+    laid = clear.piles[column].cards[-1]
+    assert laid is not None
+    return live, after, made, column, clear, laid
+
+
+def _showing(obs: Observation, zone: str, *cards: str | None) -> Observation:
+    return replace(obs, piles={**obs.piles, zone: replace(obs.piles[zone], cards=cards)})
+
+
+def test_a_card_laid_on_one_never_read_goes_on_unjudged_once_the_view_loses_it() -> None:
+    """A column's top that the camera never read (penguins seed 3: a queen turned up unread), then a card
+    laid on it legally: while the fan still shows the covered card, unread, a clearer view may read it,
+    so the referee waits; once the view shows the laid card alone (the covered index lost for good) the
+    move is taken as legal and not judged, and the game goes on with the next move."""
+    live, after, made, column, clear, laid = _laid_on_unread()
+    live, found = dl.observe(live, _showing(clear, column, None, laid))
+    assert [f.kind for f in found] == ["ambiguous"] and "not read" in found[0].detail
+    live, found = dl.observe(live, replace(_showing(clear, column, laid), t=1.5))
+    assert [f.kind for f in found] == ["move"] and same(found[0].move, made) and "not judged" in found[0].detail
+    draw = next(m for m in ds.legal_moves(after) if m.move.op == "draw")
+    later = ds.apply(after, replace(draw, move=replace(draw.move, t=2.0))).state
+    live, found = dl.observe(live, _showing(dl.expected_observation(later, 2.0), column, laid))
+    assert [f.kind for f in found] == ["move"] and same(found[0].move, draw)
+
+
+def test_a_move_waited_on_is_taken_unjudged_when_the_next_change_comes_first() -> None:
+    """The same card laid on a column top never read, waited on; the next view shows a draw made as
+    well, the covered card still unread: the move, not judged, and the draw (penguins draw 1 at
+    1920x1080, seed 26: a JC laid on a column top never read, then the next draw; as Klondike's)."""
+    live, after, made, column, clear, laid = _laid_on_unread()
+    waiting, found = dl.observe(live, _showing(clear, column, None, laid))
     assert [f.kind for f in found] == ["ambiguous"] and waiting.deferred is not None
     draw = next(m for m in ds.legal_moves(after) if m.move.op == "draw" and m.player == made.player)
     later = ds.apply(after, replace(draw, move=replace(draw.move, t=2.0))).state
-    view = dl.expected_observation(later, 2.0)
-    view = replace(view, piles={**view.piles, column: replace(view.piles[column], cards=(None, laid))})
+    view = _showing(dl.expected_observation(later, 2.0), column, None, laid)
     assert [f.kind for f in dl.observe(waiting, view)[1]] == ["unrecognised"]
     moved, found = dl.observe_further(waiting, view)
     assert [f.kind for f in found] == ["move", "move"]
     assert same(found[0].move, made) and found[0].detail.endswith("laid on a card not read, so not judged")
     assert same(found[1].move, draw)
-    assert under is None or Card.parse(under) not in moved.known[made.player]
+    covered = moved.state.layouts[0].tableau[int(made.move.dst[1:]) - 1][-2]
+    assert covered not in moved.known[0]
 
 
 def test_the_game_starts_from_both_deals_and_empty_foundations() -> None:
