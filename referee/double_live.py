@@ -431,6 +431,7 @@ def _explain(live: LiveDouble, obs: Observation) -> tuple[LiveDouble, list[Findi
     illegal: list[tuple[LiveDouble, list[Finding]]] = []
     unread: list[DoubleMove] = []
     shown_unread: list[tuple[DoubleMove, Legal[DoubleState], tuple[frozenset[Card], frozenset[Card]]]] = []
+    miscounted: dict[DoubleMove, int] = {}  # per move waiting on a card nobody read: columns whose backs the view counts otherwise
     unjudged: list[tuple[LiveDouble, list[Finding]]] = []
     moved_unread: list[tuple[LiveDouble, list[Finding]]] = []  # a card nobody has read moved, shown unread where it lands
     unseen = _unseen_waste(live)
@@ -460,6 +461,7 @@ def _explain(live: LiveDouble, obs: Observation) -> tuple[LiveDouble, list[Findi
                     conflicts.append(_guess_conflicts(live, binds))
                     continue
                 unread.append(dmove)
+                miscounted[dmove] = _backs_miscounted(table, obs)
                 onto = _onto_unread(state, player, dmove, known, obs)
                 later = onto or _onto_unread(state, player, dmove, known, obs, "moved")
                 if later is None:
@@ -503,13 +505,30 @@ def _explain(live: LiveDouble, obs: Observation) -> tuple[LiveDouble, list[Findi
         return moved_unread[0]
     if unread:
         names = "; ".join(sorted({str(m) for m in unread}))
-        # (the one move laid on a card shown unread is kept: if the next change comes before a clearer
-        # view, it is taken unjudged with it, :func:`observe_deferred`)
-        wait = replace(live, deferred=shown_unread[0]) if len(shown_unread) == 1 and not moved_unread and not unjudged else live
+        # (the one move laid on, or of, a card shown unread is kept: if the next change comes before a
+        # clearer view, it is taken unjudged with it, :func:`observe_deferred`; of several, the one
+        # whose columns show as many backs as it leaves there: penguins draw 1, seed 25, an ace played
+        # up unread from one of two columns whose tops nobody had read, the one that shows a back fewer)
+        waited = shown_unread + [(f[0].move, f[0].verdict, after.known) for after, f in moved_unread]
+        least = min(miscounted[m] for m, _, _ in waited) if waited else 0
+        waited = [x for x in waited if miscounted[x[0]] == least]
+        wait = replace(live, deferred=waited[0]) if len(waited) == 1 and not unjudged else live
         return wait, [Finding("ambiguous", t, frame=frame, detail=f"{names}: its card is not read yet, waiting for a clearer view")]
     if illegal:
         return illegal[0]
     return _unexplained(live, obs)
+
+
+def _backs_miscounted(table: DoubleState, obs: Observation) -> int:
+    """How many columns the view shows with another number of backs than ``table`` leaves there (the
+    camera's count is too unsure to rule a position out, but it tells two apart)."""
+    n = 0
+    for p, layout in enumerate(table.layouts):
+        view = seat_view(obs, p)
+        for i, hidden in enumerate(layout.hidden):
+            seen = view.piles.get(tableau_zone(i))
+            n += seen is not None and not seen.held and seen.backs is not None and seen.backs != hidden
+    return n
 
 
 def _unexplained(live: LiveDouble, obs: Observation) -> tuple[LiveDouble, list[Finding]]:
@@ -537,11 +556,13 @@ def observe_deferred(live: LiveDouble, obs: Observation) -> tuple[LiveDouble, li
         return _unexplained(live, obs)
     dmove, verdict, known = live.deferred
     after, findings = _observe(_after_move(replace(live, deferred=None), verdict, known), obs)
-    if [f.kind for f in findings] not in ([], ["move"], ["call"], ["move", "call"]):
+    # (the next change may be against the rules: the move waited on was seen, in the view before;
+    # seed 25: the other player's stock turned out of turn just after an ace played up unread)
+    if [f.kind for f in findings] not in ([], ["move"], ["call"], ["move", "call"], ["illegal"]):
         return _unexplained(live, obs)
     t = max(obs.t, _time(live.state))
     return after, [Finding("move", t, move=dmove, verdict=verdict, frame=obs.frame,
-                           detail=f"{dmove}: laid on a card not read, so not judged"), *findings]
+                           detail=f"{dmove}: a card not read moved or covered, so not judged"), *findings]
 
 
 def observe_undone(live: LiveDouble, obs: Observation) -> tuple[LiveDouble, list[Finding]]:

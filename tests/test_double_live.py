@@ -312,10 +312,44 @@ def test_a_move_waited_on_is_taken_unjudged_when_the_next_change_comes_first() -
     assert [f.kind for f in dl.observe(waiting, view)[1]] == ["unrecognised"]
     moved, found = dl.observe_further(waiting, view)
     assert [f.kind for f in found] == ["move", "move"]
-    assert same(found[0].move, made) and found[0].detail.endswith("laid on a card not read, so not judged")
+    assert same(found[0].move, made) and found[0].detail.endswith("a card not read moved or covered, so not judged")
     assert same(found[1].move, draw)
     covered = moved.state.layouts[0].tableau[int(made.move.dst[1:]) - 1][-2]
     assert covered not in moved.known[0]
+
+
+def test_of_two_columns_an_unread_ace_may_have_left_the_one_showing_a_back_fewer_is_waited_on() -> None:
+    """Penguins draw 1 at 1920x1080, seed 25: player 2 played an ace up, read on the foundation by
+    nobody, from one of two columns whose tops nobody had read; the column it left shows a back fewer
+    and its new card. The referee waits on that move (the camera's count of backs tells the two apart),
+    so when player 1 turns his stock out of turn in the next view, the ace is taken unjudged and the
+    draw is called (K17), then its take-back is seen (both were missed before)."""
+    for seed in range(1, 200):
+        truth = ds.new_game(ds.deal(seed))
+        layout = truth.layouts[1]
+        aces = [i for i, col in enumerate(layout.tableau) if col[-1].rank == 1 and layout.hidden[i] > 0]
+        others = [i for i, col in enumerate(layout.tableau) if col[-1].rank != 1 and layout.hidden[i] > 0]
+        if aces and others:
+            break
+    ace, other = aces[0], others[0]
+    zones = [f"p2.tableau{ace + 1}", f"p2.tableau{other + 1}"]
+    start = dl.expected_observation(truth, 0.0)
+    live = dl.start(replace(start, piles={**start.piles, **{z: replace(start.piles[z], cards=(None,)) for z in zones}}))
+    up = DoubleMove(1, Move.move(f"t{ace + 1}", "foundation", t=1.0))
+    after = ds.apply(replace(truth, turn=1), up).state
+    view = dl.expected_observation(after, 1.0)
+    view = replace(view, piles={**view.piles, "foundation1": SeenPile((None,)), zones[1]: replace(view.piles[zones[1]], cards=(None,))})
+    waiting, found = dl.observe(live, view)
+    assert [f.kind for f in found] == ["ambiguous"]
+    assert waiting.deferred is not None and same(waiting.deferred[0], up)
+    out_of_turn = ds.apply(replace(after, turn=0), DoubleMove(0, Move.draw(2.0))).state
+    drawn = replace(dl.expected_observation(out_of_turn, 2.0), piles={**dl.expected_observation(out_of_turn, 2.0).piles,
+                    **{z: view.piles[z] for z in ("foundation1", zones[1])}})
+    after_all, found = dl.observe_further(waiting, drawn)
+    assert [f.kind for f in found] == ["move", "illegal"] and found[1].rule == "K17"
+    assert same(found[0].move, up) and found[1].move.player == 0
+    _, found = dl.observe(after_all, replace(view, t=3.0))
+    assert [f.kind for f in found] == ["taken_back"]
 
 
 def test_the_game_starts_from_both_deals_and_empty_foundations() -> None:
