@@ -374,7 +374,8 @@ def _observe(live: LiveDouble, obs: Observation) -> tuple[LiveDouble, list[Findi
     t, frame = max(obs.t, _time(live.state)), obs.frame
     waited = live.deferred
     live = replace(live, deferred=None) if waited is not None else live  # waited on for this view only
-    binds = match(live.state, obs, live.known, _unseen_waste(live))
+    unseen = _unseen_waste(live)
+    binds = match(live.state, obs, live.known, unseen)
     if binds is not None:
         after = replace(live, state=learn(live.state, binds), known=_known_after(live.known, binds),
                         pending=None, pending_state=None)
@@ -396,7 +397,7 @@ def _observe(live: LiveDouble, obs: Observation) -> tuple[LiveDouble, list[Findi
                 if found and all(f.kind == "move" for f in found):
                     return moved, found
         return _settled(after, t, frame)
-    if live.pending_state is not None and match(live.pending_state, obs, live.known, _unseen_waste(live)) is not None:
+    if live.pending_state is not None and match(live.pending_state, obs, live.known, unseen) is not None:
         return live, []  # the illegal move is still on the table: said once already
     if live.pending is not None:
         # taken back and another move made before the table was still long enough to be published (a

@@ -65,8 +65,9 @@ def main(args: argparse.Namespace) -> int:
     except SourceError as exc:
         print(f"cardref analyze: {exc}", file=sys.stderr)
         return 2
-    size = getattr(source, "frame_size", None)
-    shape = calibration.homography().other_shape(size) if size is not None else None
+    from .observe import other_shape
+
+    shape = other_shape(source, calibration.homography())
     if shape is not None:
         print(f"cardref analyze: {args.video}: {shape}", file=sys.stderr)
         return 2

@@ -130,6 +130,14 @@ def observe(source: Any, detect: Detect, tracker: Any, out: IO[str], capture_set
     return stats
 
 
+def other_shape(source: Any, homography: Any) -> str | None:
+    """Why a recorded source's frames do not fit the calibration (another shape than its picture:
+    :meth:`calibration.homography.TableHomography.other_shape`); None when they do, or when the size is
+    not known before the frames come (a camera)."""
+    size = getattr(source, "frame_size", None)
+    return homography.other_shape(size) if size is not None else None
+
+
 def build_tracker(args: argparse.Namespace) -> Any:
     """The tracker for the game and calibration the arguments name."""
     from calibration.store import load_calibration
@@ -226,8 +234,7 @@ def main(args: argparse.Namespace) -> int:
     try:
         source = checked_source(args.source)
         tracker = build_tracker(args)
-        size = getattr(source, "frame_size", None)
-        shape = tracker.homography.other_shape(size) if size is not None else None
+        shape = other_shape(source, tracker.homography)
         if shape is not None:
             raise ValueError(f"{args.source}: {shape}")
         replay = None

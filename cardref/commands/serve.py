@@ -74,6 +74,8 @@ def _table(args: argparse.Namespace) -> Callable[[Any], Any]:
     from cardref.web.session import seated_rules
     from vision.frame_sources import SourceError, checked_source, parse_size
 
+    from .observe import other_shape
+
     size = parse_size(args.camera_size) if args.camera_size else None
     players = _players(args.players, args.game)
     seated_rules(args.game, args.rules, len(players))  # refused now, not when the first game starts
@@ -89,8 +91,7 @@ def _table(args: argparse.Namespace) -> Callable[[Any], Any]:
             source = checked_source(args.camera, size=size)
         except SourceError as exc:
             raise ValueError(f"--camera: {exc}") from None
-        shape = getattr(source, "frame_size", None)
-        if calibration is not None and shape is not None and (why := calibration.homography().other_shape(shape)):
+        if calibration is not None and (why := other_shape(source, calibration.homography())):
             # the pages calibrate it again (and save over the file) rather than referee wrong zones
             print(f"cardref serve: {args.calibration} does not fit --camera {args.camera}: {why} on the set-up page")
             calibration = None
