@@ -195,7 +195,8 @@ def test_hands_unreadable_cards_and_repeated_views_never_invent_moves(seed: int)
     assert stats["views"] > 100
 
 
-def test_the_next_round_starts_from_a_view_of_the_new_deal() -> None:
+@pytest.mark.parametrize("unread", [False, True])
+def test_the_next_round_starts_from_a_view_of_the_new_deal(unread: bool) -> None:
     _, live, truth = play_round(1)
     # while the cards are gathered and shuffled nothing is judged
     live, f = stress_live.observe(live, Observation(900.0, {"centre1": SeenPile(), "p1.pile1": SeenPile.of("?")}))
@@ -203,9 +204,13 @@ def test_the_next_round_starts_from_a_view_of_the_new_deal() -> None:
     v = stress.apply(truth, stress.NewRound(1000.0))
     assert isinstance(v, Legal)
     truth = v.state
-    live, f = stress_live.observe(live, view(truth, 1000.0))
+    deal = view(truth, 1000.0)
+    if unread:  # a card of the new deal read too unsurely: a stand-in, learned when read
+        deal = replace(deal, piles={**deal.piles, "p2.pile3": SeenPile.of("?")})
+    live, f = stress_live.observe(live, deal)
     assert [x.kind for x in f] == ["move"] and key(f[0].move) == ("new_round",)
     assert live.state.round == 2 and live.state.phase is Phase.LAY
+    assert stress_live.is_unseen(live.state.seats[1].row[2][-1]) == unread
     truth, _ = apply(truth, Lay(1001.0))
     live, f = stress_live.observe(live, view(truth, 1001.0))
     assert moves_of(f) == [("lay",)]
@@ -382,12 +387,39 @@ def test_a_card_from_nowhere_is_unrecognised_and_changes_nothing() -> None:
     assert live2.state == live.state
 
 
-def test_the_start_needs_a_readable_deal() -> None:
+def test_the_start_needs_a_deal_mostly_read() -> None:
     truth = position("6S 9D 2H 10C", "3D 4S 5H JS", "7C KD")
-    with pytest.raises(ValueError, match="p1.pile2"):
-        stress_live.start(seen(truth, 0.0, p1_pile2="?"))
+    # every row place must show its card (a place seen empty, or under a hand, is no deal yet) ...
+    for shown in ("-", "held", "? ?"):
+        with pytest.raises(ValueError, match="p1.pile2 must show exactly one face-up card"):
+            stress_live.start(seen(truth, 0.0, p1_pile2=shown))
+    # ... and no more than a third of the eight read unsurely
+    with pytest.raises(ValueError, match="p1.pile1, p1.pile2, p2.pile4 cannot be read"):
+        stress_live.start(seen(truth, 0.0, p1_pile1="?", p1_pile2="?", p2_pile4="?"))
+    with pytest.raises(ValueError, match="centre2"):
+        stress_live.start(seen(truth, 0.0, centre2="?"))
     live = stress_live.start(seen(truth, 0.0, centre1="-", centre2="-"))
     assert live.state.phase is Phase.LAY and len(live.state.seats[0].stock) == 22
+
+
+def test_a_deal_with_two_cards_unread_is_followed_and_they_are_learned_when_read() -> None:
+    """Penguins at 1920x1080 (seed 43): a QH and a QC read too unsurely in every view before play; the
+    referee that waited for all eight read at once followed nothing until eight of nine moves were made."""
+    truth = position("6S 9D 2H 10C", "3D 4S 5H QS", "7C KD", stock1="2D 3H AS AH")
+    live = stress_live.start(seen(truth, 0.0, p1_pile2="?", p2_pile4="?"))
+    assert [stress_live.is_unseen(pile[-1]) for pile in live.state.seats[0].row] == [False, True, False, False]
+    truth, _ = apply(truth, Play(0, 0, 0, 1.0))  # the 6S on the 7C, refilled from the stock
+    live, f = stress_live.observe(live, seen(truth, 1.0, p1_pile2="?", p2_pile4="?"))
+    assert moves_of(f) == [("play", 0, 0, 0)]
+    assert stress_live.is_unseen(live.state.seats[0].row[1][-1])  # still nobody read it
+    live, f = stress_live.observe(live, seen(truth, 2.0, p2_pile4="?"))
+    assert f == [] and live.state.seats[0].row[1][-1].code == "9D"  # read at last: learned
+    # the card never read where it lay, played: read on the centre pile it lands on
+    truth, _ = apply(truth, Play(1, 3, 1, 3.0))
+    live, f = stress_live.observe(live, seen(truth, 3.0))
+    assert moves_of(f) == [("play", 1, 3, 1)]
+    assert live.state.centre[1][-1].code == "QS"
+    same_table(live, truth, stocks=False)
 
 
 def test_the_live_referee_follows_stress_through_the_follower_registry() -> None:
