@@ -18,7 +18,9 @@ from vision.frame_sources import (
     Read,
     ReadStatus,
     SourceError,
+    ThinnedSource,
     VideoFileSource,
+    checked_source,
     open_source,
 )
 from vision.watchdog import Action, CameraStatus, Health, StatusReporter, decide, is_stale, judge
@@ -67,6 +69,74 @@ def test_image_folder_skips_and_counts_corrupt_files(tmp_path: Path) -> None:
     assert [f.t for f in frames] == [0.0, 0.2, 0.6, 1.0]
     assert cap.counters.corrupt == 2
     assert cap.counters.frames == 4
+
+
+def _thirty_fps(tmp_path: Path, frames: int = 30) -> Path:
+    path = tmp_path / "phone.avi"
+    writer = cv2.VideoWriter(str(path), cv2.VideoWriter_fourcc(*"MJPG"), 30.0, (64, 48))
+    for i in range(frames):
+        writer.write(_numbered(i % 12))
+    writer.release()
+    return path
+
+
+def test_a_thinned_video_keeps_its_frame_numbers_and_times(tmp_path: Path) -> None:
+    source = checked_source(str(_thirty_fps(tmp_path)), max_fps=10.0)
+    with Capture(source) as cap:
+        frames = list(cap)
+    # every third frame of 30 fps, numbered and timed as the video's frames (key frames, detections
+    # files and truth files name frames by that number)
+    assert [f.index for f in frames] == list(range(0, 30, 3))
+    assert [round(f.t, 2) for f in frames] == [round(i / 30.0, 2) for i in range(0, 30, 3)]
+    assert [_level(f.image) for f in frames] == [i % 12 for i in range(0, 30, 3)]
+    assert cap.counters.frames == 10
+    assert isinstance(source, ThinnedSource) and source.thinned == 20
+    assert source.frame_size == (64, 48)
+
+
+def test_thinning_keeps_frames_on_a_grid_not_every_nth() -> None:
+    class Clock:
+        """25 fps, times rounded to the millisecond as a file's clock is."""
+
+        name, live = "clock", False
+
+        def __init__(self) -> None:
+            self.i = 0
+
+        def open(self) -> None:
+            self.i = 0
+
+        def read(self) -> Read:
+            if self.i == 50:
+                return Read(ReadStatus.END)
+            self.i += 1
+            return Read(ReadStatus.FRAME, _numbered(0), round((self.i - 1) * 0.04, 3))
+
+        def close(self) -> None:
+            pass
+
+    thinned = ThinnedSource(Clock(), 10.0)
+    thinned.open()
+    times = []
+    while (read := thinned.read()).status is ReadStatus.FRAME:
+        times.append(read.t)
+    assert len(times) == 20  # ten a second, where every third frame would give 8.3
+    assert times[:4] == [0.0, 0.12, 0.2, 0.32]
+    with pytest.raises(ValueError):
+        ThinnedSource(Clock(), 0.0)
+
+
+def test_a_source_as_fast_as_its_limit_loses_nothing(video: Path) -> None:
+    with Capture(checked_source(str(video), max_fps=10.0)) as cap:
+        assert [f.index for f in cap] == list(range(10))
+
+
+def test_live_sources_are_not_thinned() -> None:
+    assert isinstance(checked_source("0", max_fps=5.0), LiveSource)
+    with pytest.raises(ValueError):
+        ThinnedSource(LiveSource(0), 5.0)
+    with pytest.raises(SourceError):
+        checked_source("0", max_fps=0.0)
 
 
 def test_open_source_picks_the_kind(tmp_path: Path, video: Path) -> None:

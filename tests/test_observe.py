@@ -89,6 +89,35 @@ def test_the_detections_written_out_give_the_same_states_back(recorded: tuple[Sc
     assert again.read_text() == first.read_text()
 
 
+def test_a_video_looked_at_fifteen_times_a_second_gives_the_same_states(
+        recorded: tuple[Scene, Path, Path], tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A 30 fps recording looked at 15 times a second (``--max-fps``; ``cardref analyze``'s default):
+    the same steady states, from half the frames, which keep the video's frame numbers (the detections
+    of every frame, written by a run that looked at all of them, are found by number)."""
+    scene, video, cal = recorded
+    common = [str(video), "--game", "klondike", "--calibration", str(cal)]
+    found, every, thinned = tmp_path / "found.jsonl.gz", tmp_path / "every.jsonl", tmp_path / "thinned.jsonl"
+    assert cardref(["observe", *common, "--out", str(every), "--detector", "replay_detector:make",
+                    "--detections-out", str(found)]) == 0
+    assert cardref(["observe", *common, "--out", str(thinned), "--detections", str(found), "--max-fps", "15"]) == 0
+    states = [TableState.from_json(json.loads(line)) for line in thinned.read_text().splitlines()]
+    assert [{z: (p.backs, p.codes) for z, p in s.piles.items()} for s in states] == scene.steady_truths
+    assert all(s.frame % 2 == 0 for s in states)
+    # a card come to rest is still published within 300 ms (the video's first view waits for the
+    # filter's first frames: 0.47 s)
+    assert all(0.0 <= s.t - rest <= 0.3 for s, rest in zip(states[1:], scene.rest_times[1:]))
+    said = capsys.readouterr().err.splitlines()[-1]
+    assert "49 frames" in said and "passed over 48" in said  # of 97
+    # cardref analyze looks at 15 a second unless told otherwise; 0: every frame
+    for extra, said in (([], "more passed over: --max-fps 15"), (["--max-fps", "0"], None)):
+        assert cardref(["analyze", *common, "--detections", str(found), "--out", str(tmp_path / "game.jsonl"),
+                        "--games-dir", str(tmp_path / "games"), *extra]) == 0
+        err = capsys.readouterr().err
+        assert (said in err) if said else ("passed over" not in err)
+    assert cardref(["analyze", *common, "--out", str(tmp_path / "g.jsonl"), "--max-fps", "-1"]) == 2
+    assert "above 0" in capsys.readouterr().err
+
+
 def test_double_solitaire_is_observed_on_a_klondike_calibration_for_two(recorded: tuple[Scene, Path, Path]) -> None:
     """A table calibrated for one Klondike player serves Double Solitaire: its template for two players,
     placed as the file says (each seat's zones named ``p1.`` and ``p2.``); a third player is refused."""

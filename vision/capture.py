@@ -183,8 +183,9 @@ class Capture:
                 if read.status is ReadStatus.FRAME and read.image is not None:
                     self._last_frame_at = time.monotonic()
                     self._report(CameraStatus.ONLINE)
-                    self._push(Frame(read.image, float(read.t or 0.0), self._index), gen)
-                    self._index += 1
+                    index = self._index if read.index is None else read.index
+                    self._push(Frame(read.image, float(read.t or 0.0), index), gen)
+                    self._index = index + 1
                 elif read.status is ReadStatus.CORRUPT:
                     self.counters.add("corrupt")
                 elif read.status is ReadStatus.END:

@@ -45,6 +45,9 @@ class Read:
     status: ReadStatus
     image: Image | None = None
     t: float | None = None
+    index: int | None = None
+    """The frame's number among the source's decoded frames, from a source that passes frames over
+    (:class:`ThinnedSource`), so that frame numbers still name the video's frames; None: the next."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -241,6 +244,58 @@ class LiveSource:
             self._cap = None
 
 
+class ThinnedSource:
+    """A recorded source read at no more than ``max_fps`` frames per second of its own clock: the
+    frames between are read and passed over (:attr:`thinned` counts them). A phone records at 30 fps
+    where the referee needs a view every 70-100 ms (a card at rest is published after ``settle_s``,
+    whatever the frame rate), and the detector costs 40-110 ms a frame: ``cardref analyze`` of a
+    30 fps video would spend two thirds of its time on frames that change nothing. The frames kept
+    lie on a grid of 1 / ``max_fps`` from the first one, so a 25 fps video thinned to 10 gives 10 a
+    second, not every third frame. Live sources are never thinned: they drop frames when behind."""
+
+    def __init__(self, source: FrameSource, max_fps: float) -> None:
+        if source.live:
+            raise ValueError("a live source drops frames by itself; only recorded ones are thinned")
+        if not max_fps > 0:
+            raise ValueError(f"max_fps must be above 0, got {max_fps}")
+        self.source = source
+        self.name = source.name
+        self.live = False
+        self.period = 1.0 / max_fps
+        self.thinned = 0
+        self._slack = min(0.002, 0.25 * self.period)  # a file's clock rounds to the millisecond
+        self._due: float | None = None
+        self._decoded = 0
+
+    @property
+    def frame_size(self) -> tuple[int, int] | None:
+        size: tuple[int, int] | None = getattr(self.source, "frame_size", None)
+        return size
+
+    def open(self) -> None:
+        self.source.open()
+        self._due = None
+        self._decoded = 0
+
+    def read(self) -> Read:
+        while True:
+            read = self.source.read()
+            if read.status is not ReadStatus.FRAME or read.t is None:
+                return read
+            index = self._decoded
+            self._decoded += 1
+            if self._due is None or read.t >= self._due - self._slack:
+                if self._due is None:
+                    self._due = read.t
+                while self._due <= read.t + self._slack:
+                    self._due += self.period
+                return Read(read.status, read.image, read.t, index)
+            self.thinned += 1
+
+    def close(self) -> None:
+        self.source.close()
+
+
 def _hide_password(url: str) -> str:
     return re.sub(r"//([^:/@]+):[^@/]*@", r"//\1:***@", url)
 
@@ -260,14 +315,20 @@ def open_source(spec: str, fps: float = 30.0, size: tuple[int, int] | None = Non
     raise SourceError(f"{spec!r} is no camera index, URL, folder or video file")
 
 
-def checked_source(spec: str, fps: float = 30.0, size: tuple[int, int] | None = None) -> FrameSource:
+def checked_source(spec: str, fps: float = 30.0, size: tuple[int, int] | None = None,
+                   max_fps: float | None = None) -> FrameSource:
     """:func:`open_source`, with a recorded source opened once and closed again, so that a file that is
     no video fails here, before a command has written anything. A camera is not tried: it may be
-    unplugged now and come back (the capture thread reconnects)."""
+    unplugged now and come back (the capture thread reconnects). ``max_fps``: a recorded source is
+    read at no more than that (:class:`ThinnedSource`); a live one drops frames by itself."""
+    if max_fps is not None and not max_fps > 0:
+        raise SourceError(f"frames per second must be above 0, got {max_fps:g}")
     source = open_source(spec, fps, size)
     if not source.live:
         source.open()
         source.close()
+        if max_fps is not None:
+            return ThinnedSource(source, max_fps)
     return source
 
 

@@ -2,7 +2,8 @@
 
 Runs capture -> detect -> track on a video file, a folder of images, a webcam index or a stream URL and
 writes every published table state, one JSON object per line with its time (docs/states-format.md).
-Files are read frame by frame (nothing dropped); live sources drop old frames when the machine is slow.
+Files are read frame by frame (nothing dropped; ``--max-fps`` looks at fewer frames of a fast recording);
+live sources drop old frames when the machine is slow.
 
 The detector is injectable: :func:`observe` takes any ``frame -> list[Detection]``; on the command line
 ``--detector module:factory`` names a function that returns one. The default is the shipped ONNX
@@ -126,6 +127,9 @@ def observe(source: Any, detect: Detect, tracker: Any, out: IO[str], capture_set
                 if on_state is not None:
                     on_state(state)
         stats.capture = capture.counters.as_dict()
+        thinned = getattr(frames, "thinned", 0)
+        if thinned:
+            stats.capture["passed over"] = thinned
     stats.seconds = time.perf_counter() - started
     return stats
 
@@ -224,6 +228,9 @@ def register(subparsers: Any) -> None:
                                         "or a --detections-out file)")
     p.add_argument("--detections-out", metavar="DETECTIONS.jsonl[.gz]",
                    help="also write what the detector found in each frame, to give back as --detections")
+    p.add_argument("--max-fps", type=float, metavar="FPS",
+                   help="a file: look at no more than FPS frames per second of it (default: every frame; "
+                        "cardref analyze looks at 15)")
     p.set_defaults(func=main)
 
 
@@ -232,7 +239,7 @@ def main(args: argparse.Namespace) -> int:
     from vision.frame_sources import SourceError, checked_source
 
     try:
-        source = checked_source(args.source)
+        source = checked_source(args.source, max_fps=args.max_fps or None)
         tracker = build_tracker(args)
         shape = other_shape(source, tracker.homography)
         if shape is not None:
