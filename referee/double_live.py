@@ -28,7 +28,9 @@ from .klondike_live import StandIn, _match, _read, _view, columns_as_they_were, 
 from .klondike_live import stand_in_for, swaps
 from .klondike_live import _guessed as klondike_guessed
 from .klondike_live import _guessed_over as guessed_over
-from .klondike_live import _visible, foundation_guessed_over, tableau_zone, under_hand, unread_face_on, waste_seen_as_back
+from .klondike_live import (
+    _visible, changed_piles, foundation_guessed_over, reread_over, tableau_zone, under_hand, unread_face_on, waste_seen_as_back,
+)
 from .klondike_live import expected_observation as expected_layout
 from .klondike_live import start as start_layout
 from .observation import EXPLAINED, MAX_READS_TO_DOUBT, Finding, Observation, SeenPile, count_reads, last_looks, one_misread
@@ -383,14 +385,16 @@ def _observe(live: LiveDouble, obs: Observation) -> tuple[LiveDouble, list[Findi
             if under_hand(live.pending.move, obs, seat_prefix(live.pending.player), FOUNDATION_ZONES):
                 return live, []  # the piles the illegal move touched are not seen: nothing is taken back yet
             return after, [Finding("taken_back", t, move=live.pending, frame=frame)]
-        if _guessed_over(live.state, obs, live.known, live.guessed):
+        over = _guessed_over(live.state, obs, live.known, live.guessed) | frozenset(
+            _seat_pile(p, pile) for p in range(PLAYERS) for pile in reread_over(live.state.layouts[p], binds[p], live.guessed[p]))
+        if over:
             # one legal move that explains the view beats nothing happened (penguins seed 14: a draw of
             # 3S 6S AS read at 0.52 at most, with the other player's waste misread: the second look,
             # past every reading under 0.6, took it for the old waste), and so does the move waited on
             # with the next one (penguins draw 1, seed 26: a JC laid on a column top never read, then a
             # draw guessed 10C on the waste that was the JC's, which nothing happening fitted)
             moved, found = _explain(live, obs)
-            if [f.kind for f in found] == ["move"]:
+            if [f.kind for f in found] == ["move"] and _changed_piles(found[0].move) & over:
                 return moved, found
             if waited is not None:
                 moved, found = observe_deferred(replace(live, deferred=waited), obs)
@@ -412,14 +416,28 @@ def _observe(live: LiveDouble, obs: Observation) -> tuple[LiveDouble, list[Findi
 
 
 def _guessed_over(state: DoubleState, obs: Observation, known: tuple[frozenset[Card], ...],
-                  guessed: tuple[Mapping[Card, str], ...] = ({}, {})) -> bool:
-    """Does the view show a waste's top unread with the camera's guess another card than the one read
-    there, or guessed there before (:func:`referee.klondike_live._guessed_over`), or a foundation's top
-    unread with a guess that is none of the known tops? Then a move may hide behind the unsure readings."""
-    if any(guessed_over(layout, known[p], guessed[p], seat_view(obs, p)) for p, layout in enumerate(state.layouts)):
-        return True
+                  guessed: tuple[Mapping[Card, str], ...] = ({}, {})) -> frozenset[str]:
+    """The piles where a move may hide behind the unsure readings (``p1.waste``, ``foundation``): a
+    waste's top shown unread with the camera's guess another card than the one read there, or guessed
+    there before (:func:`referee.klondike_live._guessed_over`), or a foundation's top unread with a
+    guess that is none of the known tops."""
+    over = {_seat_pile(p, pile) for p, layout in enumerate(state.layouts)
+            for pile in guessed_over(layout, known[p], guessed[p], seat_view(obs, p))}
     tops = {pile[-1].card.code for pile in state.foundations if pile[-1].card in known[pile[-1].owner]}
-    return foundation_guessed_over(obs, FOUNDATION_ZONES, tops)
+    if foundation_guessed_over(obs, FOUNDATION_ZONES, tops):
+        over.add("foundation")
+    return frozenset(over)
+
+
+def _changed_piles(dmove: DoubleMove) -> frozenset[str]:
+    """The piles a player's move changes, named as :func:`_guessed_over` names them."""
+    return frozenset(_seat_pile(dmove.player, pile) for pile in changed_piles(dmove.move))
+
+
+def _seat_pile(player: int, pile: str) -> str:
+    """A player's pile as one Klondike layout names it (``waste``, ``t3``), named on the shared table
+    (``p1.waste``, ``p1.t3``; the foundations are everyone's: ``foundation``)."""
+    return pile if pile == "foundation" else seat_prefix(player) + pile
 
 
 def _explain(live: LiveDouble, obs: Observation) -> tuple[LiveDouble, list[Finding]]:

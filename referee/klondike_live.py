@@ -424,10 +424,10 @@ def observe(live: LiveKlondike, obs: Observation, pairs: bool = True) -> tuple[L
                 return live, []  # the piles the illegal move touched are not seen: nothing is taken back yet
             return after, [Finding("taken_back", t, move=live.pending, frame=frame, learned=learned)]
         columns = _columns_guessed_over(state, known, live.guessed, obs)
-        anywhere = (back_on_waste and state.waste and state.waste[-1] in known) or _guessed_over(state, known, live.guessed, obs) or any(
-            live.guessed.get(p, code) != code for p, code in bind.items())
+        over = _guessed_over(state, known, live.guessed, obs) | reread_over(live.state, bind, live.guessed) | (
+            {"waste"} if back_on_waste and state.waste and state.waste[-1] in known else set())
         covered = _covered_from(live.state, known, bind, obs)
-        if anywhere or columns or covered:
+        if over or columns or covered:
             # An unread top the camera took for one card now reads as another: a new card may lie there
             # (penguins seed 12: a drawn 10C guessed at 0.29, then the 6D drawn onto it read at 0.47 was
             # taken for the 10C read at last, and the draw was lost). So too where a card read on the
@@ -439,9 +439,12 @@ def observe(live: LiveKlondike, obs: Observation, pairs: bool = True) -> tuple[L
             # (:func:`_columns_guessed_over`, :func:`_covered_from`; penguins jumbo seed 603: a QC taken
             # for a back, laid from the waste on a KH guessed 9C, was taken for a draw, the back left
             # where the waste lay; in Double Solitaire from 1280x720, guesses wavering at far columns
-            # made moves of read cards and their reverses out of nothing).
+            # made moves of read cards and their reverses out of nothing). A guess at the waste or a
+            # foundation speaks for a move there only (Double Solitaire draw 3 at 1280x720, seed 27: an AH
+            # up, unread and guessed AD, set off a far column's 10D, read one view in two, laid to and
+            # fro onto a column top never read: fourteen moves nobody made).
             moved, findings = _explain(live, obs, pairs=False)
-            if [f.kind for f in findings] == ["move"] and (anywhere or (
+            if [f.kind for f in findings] == ["move"] and (changed_piles(findings[0].move) & over or (
                     _moved_unread(live.state, findings[0].move, known)
                     and ({findings[0].move.src, findings[0].move.dst} & columns
                          or (findings[0].move.src, findings[0].move.dst) in covered))):
@@ -605,8 +608,10 @@ def _fewest_guess_conflicts(
     return fewest[0] if len(fewest) == 1 else None
 
 
-def _guessed_over(state: KlondikeState, known: frozenset[Card], guessed: Mapping[Card, str], obs: Observation) -> bool:
-    """Does the view show the waste's top unread with the camera's guess another card than the top was
+def _guessed_over(state: KlondikeState, known: frozenset[Card], guessed: Mapping[Card, str], obs: Observation
+                  ) -> frozenset[str]:
+    """The piles (``waste``, ``foundation``) where a new card may lie unread: does the view show the
+    waste's top unread with the camera's guess another card than the top was
     read as, or guessed as when it was not read (one drawn on it, too unsure to read; fresh penguins
     seed 17: a QH drawn on a card taken for a back), or a foundation's top unread with a guess that is
     none of the known foundation tops (penguins, eight columns, draw 3, seed 53: the waste's 3S played
@@ -615,9 +620,33 @@ def _guessed_over(state: KlondikeState, known: frozenset[Card], guessed: Mapping
     same rank in another suit is the unsure reading wavering, not a new card (penguins at 1280x720,
     seed 7: a drawn 2S guessed 2C at 0.05-0.17 for fifteen seconds, then 2S at 0.21, was taken for a
     draw nobody made, and the 2S put up against K7 after it was missed)."""
-    if _top_guessed_over(obs, "waste", state.waste[-1] if state.waste else None, known, guessed):
-        return True
-    return foundation_guessed_over(obs, FOUNDATION_ZONES, {c.code for c in _view(state).foundation_tops if c in known})
+    over = {"waste"} if _top_guessed_over(obs, "waste", state.waste[-1] if state.waste else None, known, guessed) else set()
+    if foundation_guessed_over(obs, FOUNDATION_ZONES, {c.code for c in _view(state).foundation_tops if c in known}):
+        over.add("foundation")
+    return frozenset(over)
+
+
+def reread_over(state: KlondikeState, bind: Mapping[Card, str], guessed: Mapping[Card, str]) -> frozenset[str]:
+    """The piles (``waste``, ``t1`` ..., ``foundation``) where a card nobody had read reads now as another
+    card than the camera guessed it before: a new card may lie there, the one guessed under it (penguins
+    seed 12: a drawn 10C guessed at 0.29, then the 6D drawn onto it, read at 0.47, was taken for the
+    10C read at last, and the draw was lost)."""
+    return frozenset(_pile_of(state, card) for card, code in bind.items() if guessed.get(card, code) != code)
+
+
+def _pile_of(state: KlondikeState, card: Card) -> str:
+    if card in state.waste:
+        return "waste"
+    column = next((i for i, pile in enumerate(state.tableau) if card in pile), None)
+    return "foundation" if column is None else f"t{column + 1}"
+
+
+def changed_piles(move: Move) -> frozenset[str]:
+    """The piles a move changes, named as :func:`_guessed_over` names them (``waste``, ``foundation``)
+    and as moves name columns (``t1`` ...)."""
+    if move.op != "move":
+        return frozenset({"waste"})  # a draw or a recycle
+    return frozenset("foundation" if end.startswith("f") else end for end in (move.src, move.dst))
 
 
 def _top_guessed_over(obs: Observation, zone: str, top: Card | None, known: frozenset[Card], guessed: Mapping[Card, str]

@@ -161,6 +161,22 @@ def test_the_same_unrecognised_change_is_reported_once(tmp_path: pathlib.Path) -
     assert [r.t for r in store.read(writer.id).records if r.kind.value == "unrecognised"] == reported
 
 
+def test_a_guess_at_a_foundation_speaks_for_a_move_there_only() -> None:
+    """Double Solitaire draw 3 filmed at 1280x720, render seed 27: the table states the camera published
+    in the first 19 s (tests/data/double27_foundation_guess_views.jsonl). Player 1's AH went up unread
+    and stayed guessed AD; that guess let a move elsewhere beat nothing happened, and the far 10D of
+    player 2, read one view in two, was laid to and fro onto a column top never read: four moves nobody
+    made by 19 s (fourteen in the game). Player 1's draw at 10 s, whose waste top the camera had
+    guessed 5H before reading 3H, is still found: a card read as another than guessed speaks for a move
+    of its own pile. (Still missed: player 1's stock turned out of turn at 18 s, against K17.)"""
+    views = [TableState.from_json(json.loads(x)) for x in (DATA / "double27_foundation_guess_views.jsonl").read_text().splitlines()]
+    ref = LiveReferee("double_solitaire", "draw=3")
+    found = [f for view in views for f in ref.feed(view)]
+    got = [(f.kind, str(f.move)) for f in found if f.kind in ("move", "illegal")]
+    assert got == [("move", "player 1: draw"), ("move", "player 1: waste->foundation"), ("move", "player 1: draw"),
+                   ("move", "player 2: t2->t5")]
+
+
 def _judged(recorded: str, players: int) -> list[Finding]:
     """Every finding of a fresh referee fed the table states in tests/data/``recorded`` (as the camera
     published them for a two-deck Zenuwen game of ``players``)."""
