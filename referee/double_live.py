@@ -129,18 +129,27 @@ def _match_foundations(state: DoubleState, obs: Observation, known: tuple[frozen
     if len(seen) != len(tops):
         return None
     want = Counter(fc.card.code for fc in tops if fc.card in known[fc.owner])
-    unread = [fc for fc in tops if fc.card not in known[fc.owner]]  # played up before anyone read it
+    unread = [pile for pile in state.foundations if pile[-1].card not in known[pile[-1].owner]]  # played up unread
     for code in seen:
         if code is None:
             continue
         if want[code] > 0:
             want[code] -= 1
-        elif unread and Card.parse(code) not in known[unread[0].owner]:
-            fc = unread.pop(0)
-            binds[fc.owner][fc.card] = code
-        else:
+            continue
+        card = Card.parse(code)
+        pile = next((pile for pile in unread if card not in known[pile[-1].owner] and _may_top(pile, card, known)), None)
+        if pile is None:
             return None
+        unread.remove(pile)
+        binds[pile[-1].owner][pile[-1].card] = code
     return binds
+
+
+def _may_top(pile: tuple[FoundationCard, ...], card: Card, known: tuple[frozenset[Card], ...]) -> bool:
+    """May ``card`` be the top of this foundation pile? Its rank is the pile's height (ace first) and its
+    suit that of every card read in it (1280x720, seed 27: an unread card taken for played up onto the
+    AC read as the AS, which the camera saw where the AC lay, and the rules then laid it on a new pile)."""
+    return card.rank == len(pile) and all(fc.card.suit == card.suit for fc in pile[:-1] if fc.card in known[fc.owner])
 
 
 def match(state: DoubleState, obs: Observation, known: tuple[frozenset[Card], ...],

@@ -366,6 +366,23 @@ def test_the_game_starts_from_both_deals_and_empty_foundations() -> None:
         ds.DoubleRules.from_spec("scoring=vegas")
 
 
+def test_a_foundation_card_nobody_read_is_read_only_as_a_card_that_can_lie_there() -> None:
+    """1280x720, seed 27: player 1's AC read AS where it lay; an unread card of player 2 taken for
+    played up onto it matched that view as the AS, and the rules then laid it on a pile of its own."""
+    truth = ds.new_game(ds.deal(3))
+    ac, ah, unread = Card.parse("AC"), Card.parse("AH"), Card.parse("9D")  # 9D: a placeholder nobody read
+    state = replace(truth, foundations=((ds.FoundationCard(ac, 0), ds.FoundationCard(unread, 1)), (ds.FoundationCard(ah, 1),)))
+    known = (frozenset({ac}), frozenset({ah}))
+
+    def seen(*tops: str | None) -> Observation:
+        return Observation(0.0, {f"foundation{i + 1}": SeenPile((top,)) for i, top in enumerate(tops)})
+
+    assert dl._match_foundations(state, seen("AS", "AH"), known) is None  # an ace is no pile's second card
+    assert dl._match_foundations(state, seen("2H", "AH"), known) is None  # nor a heart on the clubs
+    assert dl._match_foundations(state, seen("2C", "AH"), known) == ({}, {unread: "2C"})
+    assert dl._match_foundations(state, seen(None, "AH"), known) == ({}, {})
+
+
 @pytest.mark.parametrize("seed, unread_zone, passes", [(7, "p1.tableau6", False), (1, "p1.tableau2", True)])
 def test_a_draw_whose_placing_rests_on_an_unread_top_leaves_the_turn_open(seed: int, unread_zone: str, passes: bool) -> None:
     """Player 1 turns a card that goes on none of the read piles while a column's top was never read
