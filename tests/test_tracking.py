@@ -252,6 +252,24 @@ def test_one_deck_keeps_the_strongest_reading_two_decks_keep_both() -> None:
     assert len(two) == 2
 
 
+def test_where_each_card_has_a_place_of_its_own_one_code_in_two_places_is_one_reading_wrong() -> None:
+    """Stress, penguins at 1920x1080, seed 45: a far row's 10H and QH side by side, the 10H's second
+    index read QH, 80 mm from the QH's own index. Joined, the 'QH' lay between the two places and
+    took the 10H's; kept apart, the stronger reading stands where it was read."""
+    dets = [_det("QH", 145, 85, 0.38), _det("QH", 225, 83, 0.36), _det("10H", 175, 22, 0.40)]
+
+    def place(point: tuple[float, float]) -> str:
+        return "pile4" if point[0] < 160 else "pile3"
+
+    joined = group_cards(dets, _flat())
+    assert [(c.card, place(c.centre_mm)) for c in joined if c.card == "QH"] == [("QH", "pile3")]
+    apart = group_cards(dets, _flat(), zone_of=place)
+    assert sorted((c.card, place(c.centre_mm)) for c in apart) == [("10H", "pile3"), ("QH", "pile4")]
+    stress, klondike = TrackerSettings.for_game("stress"), TrackerSettings.for_game("klondike")
+    assert not stress.join_across_zones and not TrackerSettings.for_game("zenuwen").join_across_zones
+    assert klondike.join_across_zones  # a waste card's upper index lies over the foundations' edge
+
+
 def test_weak_detections_are_ignored_and_backs_merge_by_distance() -> None:
     dets = [_det("7H", 100, 100, 0.1), _det("BACK", 300, 100), _det("BACK", 304, 103), _det("BACK", 300, 120)]
     cards = group_cards(dets, _flat(), back_merge_mm=12)

@@ -6,8 +6,10 @@ closer than ``card_span_mm`` (a little more than the distance between a card's o
 indices) are joined; with one deck each code can only be one card, so only the ``decks`` strongest
 groups of a code are kept (the rest are misreadings). With two decks, two copies of a card can lie
 side by side (two aces on neighbouring foundations are about as far apart as the two corners of one
-card), so a ``zone_of`` function is given and only same-code points in the same zone are joined. Card backs are joined when their centres lie
-within ``back_merge_mm``: each remaining group is one face-down card showing.
+card), so a ``zone_of`` function is given and only same-code points in the same zone are joined; so
+too where each card lies in a place of its own (Stress, Zenuwen: one code read in two neighbouring
+places is a misreading). Card backs are joined when their centres lie within ``back_merge_mm``: each
+remaining group is one face-down card showing.
 """
 
 from __future__ import annotations
@@ -82,7 +84,7 @@ def group_cards(
     centres = homography.to_table(np.array([d.center for d in kept]))
     by_code: dict[tuple[str, str], list[int]] = {}
     for i, d in enumerate(kept):
-        zone = zone_of((float(centres[i, 0]), float(centres[i, 1]))) if zone_of is not None and decks > 1 else ""
+        zone = zone_of((float(centres[i, 0]), float(centres[i, 1]))) if zone_of is not None else ""
         by_code.setdefault((d.card, zone), []).append(i)
     cards: list[PhysicalCard] = []
     kept_groups: dict[str, list[tuple[float, PhysicalCard]]] = {}
