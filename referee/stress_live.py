@@ -590,7 +590,7 @@ def start(observation: Observation, rules: StressRules | None = None) -> LiveStr
 
 
 def _fresh_deal(state: StressState, obs: Observation) -> list[list[Card | None]] | None:
-    """A view of a new deal after a round: readable rows, empty centre."""
+    """A view of a new deal after a round: rows as :func:`_read_rows`, empty centre."""
     if any((p := judged(obs, z)) is None or p.cards for z in CENTRE_ZONES):
         return None
     rows = _read_rows(obs, len(state.seats))
@@ -605,22 +605,18 @@ def _start_round(live: LiveStress, rows: list[list[Card | None]], t: float, fram
     for row in rows:
         got: list[Card] = []
         for c in row:
-            if c is None:  # not read: any card nobody has seen where it is (a stand-in)
+            obj = next((x for x in pool if x is c), None) if c is not None else None
+            if obj is None:
+                # a card nobody has seen: a stand-in, which becomes the card read (not read: stays one)
                 stand_in = next((x for x in pool if isinstance(x, Unseen)), None)
                 if stand_in is None:
-                    return live, [Finding("unrecognised", t, frame=frame, detail="new deal shows more cards than the game holds")]
-                pool.remove(stand_in)
-                got.append(stand_in)
-                continue
-            obj = next((x for x in pool if x is c), None)
-            if obj is None:
-                obj = next((x for x in pool if isinstance(x, Unseen)), None)
-                if obj is None:
-                    return live, [Finding("unrecognised", t, frame=frame, detail=f"new deal shows {c.code}, which is not in the game")]
-                assert isinstance(obj, Unseen)
-                subs[obj] = c
+                    shows = c.code if c is not None else "a card more"
+                    return live, [Finding("unrecognised", t, frame=frame, detail=f"new deal shows {shows}, which is not in the game")]
+                if c is not None:
+                    subs[stand_in] = c
+                obj = stand_in
             pool.remove(obj)
-            got.append(c)
+            got.append(obj if c is None else c)
         picked.append(got)
     if subs:
         state = substitute_cards(state, subs)
