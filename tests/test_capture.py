@@ -135,8 +135,11 @@ def test_live_sources_are_not_thinned() -> None:
     assert isinstance(checked_source("0", max_fps=5.0), LiveSource)
     with pytest.raises(ValueError):
         ThinnedSource(LiveSource(0), 5.0)
-    with pytest.raises(SourceError):
-        checked_source("0", max_fps=0.0)
+    for bad in (0.0, -1.0, float("inf"), float("nan")):
+        with pytest.raises(SourceError):
+            checked_source("0", max_fps=bad)
+        with pytest.raises(ValueError):
+            ThinnedSource(ImageFolderSource("."), bad)
 
 
 def test_open_source_picks_the_kind(tmp_path: Path, video: Path) -> None:

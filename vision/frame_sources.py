@@ -256,8 +256,8 @@ class ThinnedSource:
     def __init__(self, source: FrameSource, max_fps: float) -> None:
         if source.live:
             raise ValueError("a live source drops frames by itself; only recorded ones are thinned")
-        if not max_fps > 0:
-            raise ValueError(f"max_fps must be above 0, got {max_fps}")
+        if not 0 < max_fps < float("inf"):
+            raise ValueError(f"max_fps must be above 0 and finite, got {max_fps}")
         self.source = source
         self.name = source.name
         self.live = False
@@ -321,8 +321,8 @@ def checked_source(spec: str, fps: float = 30.0, size: tuple[int, int] | None = 
     no video fails here, before a command has written anything. A camera is not tried: it may be
     unplugged now and come back (the capture thread reconnects). ``max_fps``: a recorded source is
     read at no more than that (:class:`ThinnedSource`); a live one drops frames by itself."""
-    if max_fps is not None and not max_fps > 0:
-        raise SourceError(f"frames per second must be above 0, got {max_fps:g}")
+    if max_fps is not None and not 0 < max_fps < float("inf"):
+        raise SourceError(f"frames per second must be above 0 and finite, got {max_fps:g}")
     source = open_source(spec, fps, size)
     if not source.live:
         source.open()
