@@ -82,6 +82,9 @@ class LiveReferee:
     last_t: float = 0.0
     verdict_seqs: list[int] = field(default_factory=list)
     """Log sequence numbers of the move and illegal records, for corrections from the pages."""
+    waiting_seq: int | None = None
+    """Log sequence number of the illegal record whose move the game waits to see taken back (a person
+    who retracts it lets the move stand, :meth:`correct`)."""
     move_seqs: list[int] = field(default_factory=list)
     """Log sequence numbers of the legal moves' records: a move taken back on the table retracts its own."""
     camera_slaps: list[tuple[int, float]] = field(default_factory=list)
@@ -123,6 +126,38 @@ class LiveReferee:
             self.writer.note(t, f"{by or 'a person'} named the card on {zone}: {code}")
         self._send({"type": "status", "t": t, "referee": f"the card on {zone} named {code}"})
         return self.feed(last) if last is not None else []
+
+    def correct(self, t: float, target: int | None = None, by: str = "", reason: str = "") -> list[Finding]:
+        """A person says the referee was wrong about verdict ``target`` (a log ``seq``; default the
+        latest verdict): its record is retracted, the log keeping both. When it is the illegal move
+        the game waits to see taken back, the move stands (the follower's ``let_stand``: a card the
+        camera misread, or the players play it so) and the last view is judged again from there: the
+        game goes on instead of waiting for a take-back that will not come. A legal move retracted is
+        only logged: the position keeps it (the table, not a tap, says where the cards lie)."""
+        if self.writer is not None:
+            if target is None:
+                if not self.verdict_seqs:
+                    raise ValueError("there is no verdict to correct yet")
+                target = self.verdict_seqs[-1]
+            seq = self.writer.retract(t, target, by=by, reason=reason).seq
+            self._send({"type": "verdict", "kind": "correction", "t": t, "action": "retract", "target": target,
+                        "reason": reason, "by": by, "cards": [], "seq": seq})
+        if self.live is None or self.ended is not None or self.follower.let_stand is None:
+            return []
+        if target is not None and target != self.waiting_seq:
+            return []
+        let = self.follower.let_stand(self.live, t)
+        if let is None:
+            if self._waits_for_take_back():
+                self._send({"type": "status", "t": t, "referee": "the move cannot stand as it lies: take it back"})
+            return []
+        self.live, findings = let
+        self.waiting_seq = None
+        self.unexplained = None
+        self._conclude(findings, t, None)
+        if self.last_table is not None and self.ended is None:
+            findings += self.feed(self.last_table)
+        return findings
 
     def _with_named(self, table: TableState) -> TableState:
         """The table with the cards people named where the camera reads the top unsurely."""
@@ -190,7 +225,8 @@ class LiveReferee:
         """Log and publish what a view was found to show; the new position too when it moved."""
         for finding in findings:
             self._record(finding, jpeg)
-        if any(f.kind in ("move", "call") for f in findings):
+        if any(f.kind in ("move", "call", "illegal", "taken_back") for f in findings):
+            # (an illegal move and its take-back change what the game waits for, which the pages show)
             self._send({"type": "state", "t": t, **self.state_message()})
             self._check_end(t, jpeg)
 
@@ -300,11 +336,16 @@ class LiveReferee:
                 seq = self.writer.move(t, verdict, frame=jpeg).seq
                 self.verdict_seqs.append(seq)
                 self.move_seqs.append(seq)
+                message["seq"] = seq  # what the pages name when they correct it
         elif finding.kind == "illegal":
             message.update(ok=False, text=str(finding.move), cards=self.follower.involved_cards(self.live, finding))
             if self.writer is not None:
                 illegal = Illegal(finding.move, finding.rule, finding.reason)
-                self.verdict_seqs.append(self.writer.illegal(t, illegal, frame=jpeg).seq)
+                seq = self.writer.illegal(t, illegal, frame=jpeg).seq
+                self.verdict_seqs.append(seq)
+                message["seq"] = seq
+                if self._waits_for_take_back():  # not a false slap: nothing to take back there
+                    self.waiting_seq = seq
         elif finding.kind == "call":
             event = finding.verdict
             assert isinstance(event, Event)
@@ -320,6 +361,7 @@ class LiveReferee:
                 self.verdict_seqs.remove(seq)
                 self.writer.retract(t, seq, by="referee", reason=finding.detail)
         elif finding.kind == "taken_back":
+            self.waiting_seq = None
             if self.writer is not None:
                 self.writer.note(t, f"the illegal move {finding.move} was taken back", frame=jpeg)
         elif finding.kind in ("unrecognised", "ambiguous"):
@@ -329,6 +371,9 @@ class LiveReferee:
             self.writer.note(t, finding.detail)  # how the referee got there (a card it had misread)
         self.history.append(message)
         self._send(message)
+
+    def _waits_for_take_back(self) -> bool:
+        return self.live is not None and self.follower.public_state(self.live).get("waiting_for_take_back") is not None
 
     def _check_end(self, t: float, jpeg: bytes | None) -> None:
         end = self.follower.ending(self.live, t)

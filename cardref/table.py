@@ -240,7 +240,8 @@ class TableRunner:
                 if referee is not None:
                     referee.act(kind, t=referee.last_t, player=int(data.get("player", 0)), pile=int(data.get("pile") or 0))
         elif kind == "correction":
-            self._correct(data)
+            with self._lock:  # not while the judge's thread judges a view: the move may be let stand
+                self._correct(data)
         elif kind == "name":
             with self._lock:  # not while the judge's thread judges a view
                 referee = self.referee
@@ -252,17 +253,11 @@ class TableRunner:
         referee = self.referee
         if referee is None or referee.writer is None:
             raise ValueError("no game is being recorded")
-        writer = referee.writer
-        target = data.get("target")
-        if target is None:
-            if not referee.verdict_seqs:
-                raise ValueError("there is no verdict to correct yet")
-            target = referee.verdict_seqs[-1]
         if data.get("action", "retract") != "retract":
             raise ValueError("the live page can retract a verdict; replace and insert are made on the review page")
-        t = referee.last_t
-        writer.retract(t, int(target), by=str(data.get("by", "")), reason=str(data.get("reason", "")))
-        self.services.hub.publish({"type": "verdict", "kind": "correction", "target": int(target), "t": t})
+        target = data.get("target")
+        referee.correct(referee.last_t, None if target is None else int(target), by=str(data.get("by", "")),
+                        reason=str(data.get("reason", "")))
 
 
 class _Judge:

@@ -34,7 +34,7 @@ from .klondike_live import (
 from .klondike_live import expected_observation as expected_layout
 from .klondike_live import start as start_layout
 from .observation import EXPLAINED, MAX_READS_TO_DOUBT, Finding, Observation, SeenPile, count_reads, last_looks, one_misread
-from .observation import guess_apart, parse_seen
+from .observation import guess_apart, parse_seen, stands
 from .verdict import Event, Legal
 
 FOUNDATION_ZONES = tuple(f"foundation{i + 1}" for i in range(MAX_FOUNDATIONS))
@@ -422,6 +422,18 @@ def _observe(live: LiveDouble, obs: Observation) -> tuple[LiveDouble, list[Findi
                 return after, [Finding("taken_back", t, move=live.pending, frame=frame), *found]
         return live, [Finding("unrecognised", t, frame=frame, detail=f"waiting for {live.pending} to be taken back")]
     return _explain(live, obs)
+
+
+def let_stand(live: LiveDouble, t: float) -> tuple[LiveDouble, list[Finding]] | None:
+    """The illegal move waiting to be taken back, let stand (:func:`~referee.observation.stands`): the
+    game goes on from the table it left, and the mover had the turn (a move out of turn let stand says
+    the referee lost count of the turns), which passes as K17 says. None: nothing waits."""
+    if live.pending is None or live.pending_state is None:
+        return None
+    dmove = live.pending
+    table = replace(live.pending_state, turn=dmove.player)
+    verdict = double_solitaire.finish_move(table, replace(dmove, move=replace(dmove.move, t=max(t, _time(live.state)))))
+    return _after_move(replace(live, pending=None, pending_state=None, deferred=None), verdict, live.known), [stands(t, verdict)]
 
 
 def _guessed_over(state: DoubleState, obs: Observation, known: tuple[frozenset[Card], ...],

@@ -169,7 +169,7 @@ def apply(state: DoubleState, dmove: DoubleMove, turn_passing: bool = True) -> L
     """Judge one player's move; turns pass as K17 says and the first to get 52 cards up wins.
     ``turn_passing=False``: the turn stays with the mover whatever the move leaves (the live referee,
     when the camera has not read the card a draw turned, settles it later with :func:`turn_over`)."""
-    player, move = dmove.player, dmove.move
+    player = dmove.player
     if player not in (0, 1):
         raise NotationError(f"player must be 0 or 1, got {player!r}")
     if state.winner is not None:
@@ -179,7 +179,14 @@ def apply(state: DoubleState, dmove: DoubleMove, turn_passing: bool = True) -> L
     verdict = _judge(state, dmove)
     if isinstance(verdict, Illegal):
         return verdict
-    after, events = verdict.state, list(verdict.events)
+    return finish_move(verdict.state, dmove, verdict.events, turn_passing)
+
+
+def finish_move(after: DoubleState, dmove: DoubleMove, events: Iterable[Event] = (), turn_passing: bool = True
+                ) -> Legal[DoubleState]:
+    """``dmove`` as it left ``after`` (with the ``events`` it brought), and what follows it: the win,
+    or the turn passing as K17 says (``turn_passing``: as for :func:`apply`)."""
+    player, move, events = dmove.player, dmove.move, list(events)
     if after.cards_up(player) == 52:
         after = replace(after, winner=player)
         events.append(Event("won", t=move.t, player=player, detail=f"player {player + 1} has played all 52 cards"))

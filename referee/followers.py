@@ -43,6 +43,10 @@ class Follower:
     settle: Callable[[Any, Observation], tuple[Any, list[Finding]]] | None = None
     """The last view judged as final, when no later view will come (a recording ended): what was
     left waiting for a clearer view is concluded from it."""
+    let_stand: Callable[[Any, float], tuple[Any, list[Finding]] | None] | None = None
+    """The illegal move waiting to be taken back, let stand at time ``t``: a person said the referee
+    was wrong (:func:`~referee.observation.stands`). None: nothing waits, or the game's position
+    cannot hold that move."""
     quick_zones: frozenset[str] = frozenset()
     """Zones worth a first look before the table settles (``StabilityFilter.glimpse``) ..."""
     quick_calls: frozenset[str] = frozenset()
@@ -69,6 +73,7 @@ FOLLOWERS: dict[str, Follower] = {
         klondike_live.involved_cards,
         lambda rules: rules.spec(),
         observe_further=klondike_live.observe_further,
+        let_stand=klondike_live.let_stand,
     ),
     "double_solitaire": Follower(
         "double_solitaire",
@@ -80,6 +85,7 @@ FOLLOWERS: dict[str, Follower] = {
         double_live.involved_cards,
         double_live.rules_spec,
         observe_further=double_live.observe_further,
+        let_stand=double_live.let_stand,
         table="klondike",
     ),
     "stress": Follower(
@@ -93,6 +99,7 @@ FOLLOWERS: dict[str, Follower] = {
         stress_live.rules_spec,
         {"slap": stress_live.slap, "new_round": stress_live.new_round},
         stress_live.slappers,
+        let_stand=stress_live.let_stand,
         quick_zones=frozenset(stress_live.CENTRE_ZONES),
         quick_calls=frozenset({"stress"}),
     ),
@@ -107,6 +114,7 @@ FOLLOWERS: dict[str, Follower] = {
         zenuwen_live.rules_spec,
         {"choose": zenuwen_live.choose, "slap": zenuwen_live.slap, "new_round": zenuwen_live.new_round},
         settle=zenuwen_live.settle,
+        let_stand=zenuwen_live.let_stand,
     ),
 }
 

@@ -445,6 +445,50 @@ def apply(state: KlondikeState, move: Move) -> Legal[KlondikeState] | Illegal:
     checked = _check(state, move)
     if isinstance(checked, Illegal):
         return checked
+    return _carry_out(state, move, checked)
+
+
+def apply_by_hand(state: KlondikeState, move: Move) -> Legal[KlondikeState] | None:
+    """``move`` carried out as a hand made it, rules ignored, and scored as the move would be: a person
+    overruled the referee's verdict on it (a card misread, or the players play it so), and the game
+    goes on with the cards where they lie. None when the position cannot hold it: nothing to lift,
+    or a card laid up out of order (a foundation holds its suit's cards from the ace up: its rank)."""
+    if move.t is not None and move.t < state.time:
+        raise NotationError(f"move time t={move.t} is before the previous move's t={state.time}")
+    if move.op == "draw":
+        return _carry_out(state, move, None) if state.stock else None
+    if move.op == "recycle":
+        return _carry_out(state, move, None) if state.waste and not state.stock else None
+    src, dst, count = move.src, move.dst, move.count
+    if src == "waste":
+        if not state.waste or count != 1:
+            return None
+        moving, src_kind, src_index = state.waste[-1:], "waste", 0
+    elif src in _TABLEAU_NAMES:
+        src_index, src_kind = _TABLEAU_NAMES[src], "tableau"
+        if src_index >= state.rules.columns or not 0 < count <= len(state.tableau[src_index]) - state.hidden[src_index]:
+            return None
+        moving = state.tableau[src_index][-count:]
+    elif src in _FOUNDATION_SOURCES:
+        src_index, src_kind = SUIT_INDEX[_FOUNDATION_SOURCES[src]], "foundation"
+        if not state.foundations[src_index] or count != 1:
+            return None
+        moving = (_card(state.foundations[src_index], _FOUNDATION_SOURCES[src]),)
+    else:
+        return None
+    if dst == "foundation":
+        lead = moving[0]
+        if src_kind == "foundation" or count != 1 or lead.rank != state.foundations[SUIT_INDEX[lead.suit]] + 1:
+            return None
+        return _carry_out(state, move, _Plan(moving, src_kind, src_index, "foundation", SUIT_INDEX[lead.suit]))
+    dst_index = _TABLEAU_NAMES.get(dst)
+    if dst_index is None or dst_index >= state.rules.columns or (src_kind == "tableau" and dst_index == src_index):
+        return None
+    return _carry_out(state, move, _Plan(moving, src_kind, src_index, "tableau", dst_index))
+
+
+def _carry_out(state: KlondikeState, move: Move, checked: _Plan | None) -> Legal[KlondikeState]:
+    """The position after a move (``checked``: its plan, None for a draw or recycle), scored."""
     rules = state.rules
     standard = rules.scoring == "standard"
     events: list[Event] = []

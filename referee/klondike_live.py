@@ -42,7 +42,7 @@ from . import klondike
 from .cards import DECK, Card
 from .klondike import SUIT_INDEX, KlondikeRules, KlondikeState, Move
 from .observation import EXPLAINED, MAX_READS_TO_DOUBT, Finding, Observation, SeenPile, count_reads, guess_apart, one_misread
-from .observation import last_looks, parse_seen
+from .observation import last_looks, parse_seen, stands
 from .verdict import Event, Illegal, Legal
 
 FOUNDATION_ZONES = tuple(f"foundation{i + 1}" for i in range(4))
@@ -457,6 +457,21 @@ def observe(live: LiveKlondike, obs: Observation, pairs: bool = True) -> tuple[L
         # taken back and another move made before the table was still long enough to be published
         return after, [Finding("taken_back", t, move=live.pending, frame=frame), *findings]
     return after, findings
+
+
+def let_stand(live: LiveKlondike, t: float) -> tuple[LiveKlondike, list[Finding]] | None:
+    """The illegal move waiting to be taken back, let stand (:func:`~referee.observation.stands`): the
+    game goes on with the cards where the move left them, scored as if it were legal. None: nothing
+    waits, or Klondike's position cannot hold the move (a card laid up out of order: the foundations
+    keep only their suit's cards from the ace up; it must be taken back)."""
+    if live.pending is None:
+        return None
+    verdict = klondike.apply_by_hand(live.state, replace(live.pending, t=max(t, live.state.time)))
+    if verdict is None:
+        return None
+    before = replace(live, pending=None, pending_view=None, undo=None, deferred=None)
+    after = replace(before, state=verdict.state, moves=live.moves + 1, undo=(before, verdict))
+    return after, [stands(t, verdict)]
 
 
 def under_hand(move: Move, obs: Observation, prefix: str = "", foundations: Sequence[str] = FOUNDATION_ZONES) -> bool:

@@ -12,6 +12,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any, Callable, Iterable, Mapping, TypeVar
 
 from .cards import Card, CardError
+from .verdict import Legal
 
 
 def parse_seen(code: str | None) -> Card | None:
@@ -179,3 +180,10 @@ class Finding:
         if self.learned:
             out["learned"] = dict(self.learned)
         return out
+
+
+def stands(t: float, verdict: Legal[Any]) -> Finding:
+    """The illegal move the game waited to see taken back, let stand: a person said the referee was
+    wrong (a card misread, or the players play it so). A ``move`` finding: the game goes on from the
+    table with the move on it, and a review reads the illegal verdict's retraction, then this."""
+    return Finding("move", t, move=verdict.move, verdict=verdict, detail=f"{verdict.move}: the referee was overruled, so the move stands")

@@ -34,7 +34,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any, Callable, Generic, Iterable, Iterator, Mapping, Protocol, Sequence, TypeVar
 
 from .cards import Card
-from .observation import Finding, Observation, SeenPile, parse_seen
+from .observation import Finding, Observation, SeenPile, parse_seen, stands
 from .verdict import Event, Illegal, Legal
 
 # --- stand-ins for cards nobody has seen ---------------------------------------------------------
@@ -664,6 +664,17 @@ class Engine(Generic[P]):
             after, more = observe(replace(after, last=None), replace(live.last, t=max(live.last.t, move.t)))
             findings += [f for f in more if f.kind != "unrecognised"]
         return after, findings
+
+    def let_stand(self, live: L, table: P | None, t: float, waiting: Waiting) -> tuple[L, list[Finding]] | None:
+        """The illegal move waiting to be taken back, let stand (:func:`~referee.observation.stands`):
+        the game goes on from ``table``, the position with the move redone by hand, with the calls that
+        position makes (a stress, a round won). None: nothing waits, or the move cannot be redone."""
+        if live.pending is None or table is None:
+            return None
+        state, events = self.finish(table, t, [])
+        verdict = Legal(live.pending.move, state, 0, clean_events(e for e in events if e.kind not in self.calls))
+        findings = [stands(t, verdict), *call_findings(events, self.calls, t, None)]
+        return moved(live, state, None, findings, waiting), findings
 
     def round_started(
         self, live: L, v: Legal[P], move: Any, subs: Mapping[Unseen, Card], t: float, frame: int | None, waiting: Waiting

@@ -660,6 +660,12 @@ def slap(live: LiveStress, player: int, t: float, pile: int = 0) -> tuple[LiveSt
     return ENGINE.judge_input(live, move, _waiting, observe, lambda state: state.phase is not Phase.STRESS)
 
 
+def let_stand(live: LiveStress, t: float) -> tuple[LiveStress, list[Finding]] | None:
+    """The illegal move waiting to be taken back, let stand (:meth:`Engine.let_stand`)."""
+    table = None if live.pending is None else _overlay(live.state, live.pending)
+    return ENGINE.let_stand(live, table, t, _waiting)
+
+
 def slappers(live: LiveStress) -> frozenset[int]:
     """The players who still have to slap the open stress (S8); none when no stress is open."""
     if live.state.phase is not Phase.STRESS:

@@ -603,6 +603,12 @@ def _set(seq: tuple[Any, ...], i: int, value: Any) -> tuple[Any, ...]:
     return seq[:i] + (value,) + seq[i + 1 :]
 
 
+def let_stand(live: LiveZenuwen, t: float) -> tuple[LiveZenuwen, list[Finding]] | None:
+    """The illegal move waiting to be taken back, let stand (:meth:`Engine.let_stand`)."""
+    table = None if live.pending is None else _physical_move(live.state, live.pending.move)
+    return ENGINE.let_stand(live, table, t, _waiting)
+
+
 def _physical(
     state: ZenuwenState, t: float, obs: Observation, unread_tops: bool = True
 ) -> Iterator[tuple[PendingIllegal, ZenuwenState, dict[Unseen, Card]]]:

@@ -112,6 +112,39 @@ def test_moves_against_the_rules_are_named_and_their_take_back_seen() -> None:
     assert {"K4", "K7", "K17"} <= rules_seen
 
 
+def test_a_move_against_the_rules_let_stand_is_played_on_from() -> None:
+    """A person says the referee was wrong about the move it waits to see taken back (the players play
+    it so): the game goes on from the table the move left, with the mover's turn passing as K17 says,
+    and the next move is found from there."""
+    rules_seen: set[str] = set()
+    for seed in range(1, 16):
+        live, truth, rng, t = random_game(seed, random.Random(seed).randrange(5, 40))
+        assert dl.let_stand(live, t) is None  # nothing waits
+        wrong = [(p, move, table, v) for p in (0, 1) for move, table in dl.physical_moves(truth, p)
+                 if move.op == "move" and isinstance(v := ds.apply(truth, DoubleMove(p, move)), Illegal)]
+        player, move, table, verdict = rng.choice(wrong)
+        live, found = dl.observe(live, dl.expected_observation(table, t + 1))
+        assert [(f.kind, f.rule) for f in found] == [("illegal", verdict.rule)]
+        moves = live.moves
+        stood = dl.let_stand(live, t + 2)
+        assert stood is not None
+        live, findings = stood
+        assert [(f.kind, f.move) for f in findings] == [("move", found[0].move)] and "overruled" in findings[0].detail
+        assert live.pending is None and live.moves == moves + 1 and dl.public_state(live)["waiting_for_take_back"] is None
+        turn = live.state.turn
+        assert turn == (player if ds.turn_over(replace(table, turn=player), player, move) is None else 1 - player)
+        live, found = dl.observe(live, dl.expected_observation(table, t + 3))
+        assert found == []  # the table as the move left it: nothing happened
+        table = replace(table, turn=turn)
+        step = play_one(table, rng, t + 4)
+        if step is not None:
+            made, after = step
+            live, found = dl.observe(live, dl.expected_observation(after, t + 4))
+            assert [f.kind for f in found] == ["move"] and same(found[0].move, made), (seed, found)
+        rules_seen.add(verdict.rule)
+    assert {"K4", "K17"} <= rules_seen
+
+
 def test_an_illegal_move_taken_back_with_the_next_move_made_in_one_view_is_both() -> None:
     """The tracker holds a pile whose cards vanished (a stock turned out of turn, put back face down)
     for a while, so the next move may come before the take-back is published (seed 11): the view is one

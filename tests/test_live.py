@@ -62,7 +62,8 @@ def test_a_recorded_game_is_refereed_logged_and_published(tmp_path: pathlib.Path
     wrong = TableState(0.5, 1, {**first.piles, "tableau1": PileState(t1.backs, t1.cards + t2.cards),
                                 "tableau2": PileState(t2.backs - 1, (SeenCard("?", 0.1),))})
     ref.feed(wrong, jpeg=b"\xff\xd8wrong")
-    assert messages[-1]["kind"] == "illegal" and messages[-1]["rule"] == "K4"
+    assert messages[-2]["kind"] == "illegal" and messages[-2]["rule"] == "K4" and messages[-2]["seq"] == 2
+    assert messages[-1]["type"] == "state" and messages[-1]["waiting_for_take_back"]  # the pages show what it waits for
     ref.feed(table_of(truth, 0.8, 2))
     for i, move in enumerate(moves):
         truth = klondike.replay(truth, [move])
@@ -83,6 +84,72 @@ def test_a_recorded_game_is_refereed_logged_and_published(tmp_path: pathlib.Path
     assert (store.game_dir(writer.id) / "frames").exists()
     assert not log.errors
 
+
+
+def _first_illegal(state: klondike.KlondikeState, dst: str) -> Move:
+    """The first single card of a column whose move onto ``dst`` (a column, or ``foundation``) the
+    rules forbid."""
+    for i in range(state.rules.columns):
+        move = Move.move(f"t{i + 1}", dst)
+        if move.src != dst and not klondike.is_legal(state, move) and klondike.apply_by_hand(state, move) is not None:
+            return move
+    raise AssertionError(f"no illegal move onto {dst}")
+
+
+def test_an_illegal_move_a_person_lets_stand_is_played_on_from(tmp_path: pathlib.Path) -> None:
+    """"Referee was wrong" on the illegal move the game waits to see taken back (a card misread, or the
+    players play it so): the illegal record is retracted, the move stands in the log as a move, and
+    the game goes on from the table with it, instead of waiting for a take-back that will not come."""
+    rules = KlondikeRules.from_spec("draw=1")
+    store = GameStore(tmp_path, fsync=False)
+    writer = store.new_game("klondike", rules.spec(), ["Anna"], deal=None)
+    messages: list[dict[str, object]] = []
+    ref = LiveReferee("klondike", rules, writer=writer, publish=messages.append)
+    truth = klondike.new_game(klondike.deal(1), rules)
+    ref.feed(table_of(truth, 0.0, 0))
+    move = _first_illegal(truth, "t1")
+    laid = klondike.apply_by_hand(truth, move)
+    assert laid is not None
+    [illegal] = ref.feed(table_of(laid.state, 0.5, 1))
+    assert illegal.kind == "illegal" and illegal.rule == "K4"
+    assert messages[-1]["type"] == "state" and messages[-1]["waiting_for_take_back"] == str(move)
+    illegal_seq = next(m["seq"] for m in messages if m.get("kind") == "illegal")
+    assert ref.feed(table_of(laid.state, 0.9, 2)) == []  # still there, said once
+    stood = ref.correct(1.0, by="Anna", reason="that was a 6 of clubs")
+    assert [(f.kind, str(f.move)) for f in stood] == [("move", str(move))]
+    assert ref.live.pending is None and messages[-1]["type"] == "state" and messages[-1]["waiting_for_take_back"] is None
+    drawn = klondike.apply(laid.state, Move.draw(2.0))
+    assert isinstance(drawn, klondike.Legal)
+    assert [(f.kind, str(f.move)) for f in ref.feed(table_of(drawn.state, 2.0, 3))] == [("move", "draw")]
+    writer.close()
+    log = store.read(writer.id)
+    assert [r.kind.value for r in log.records] == ["note", "illegal", "correction", "move", "note", "move"]
+    assert log.records[2].target == illegal_seq and log.records[2].data["by"] == "Anna"
+    assert "overruled" in log.records[4].data["text"]
+    assert [e.record.kind.value for e in log.effective()] == ["note", "move", "note", "move"]
+
+
+def test_an_illegal_move_that_cannot_stand_keeps_the_game_waiting(tmp_path: pathlib.Path) -> None:
+    """Klondike's foundations keep their suit's cards from the ace up: a card laid up out of order cannot
+    stand there. Retracted, the referee says so and still waits for it to be taken back."""
+    rules = KlondikeRules.from_spec("draw=1")
+    store = GameStore(tmp_path, fsync=False)
+    writer = store.new_game("klondike", rules.spec(), ["Anna"], deal=None)
+    messages: list[dict[str, object]] = []
+    ref = LiveReferee("klondike", rules, writer=writer, publish=messages.append)
+    truth = klondike.new_game(klondike.deal(1), rules)
+    ref.feed(table_of(truth, 0.0, 0))
+    first = table_of(truth, 0.5, 1)
+    column = next(z for z, p in first.piles.items() if z.startswith("tableau") and p.cards and not p.cards[-1].card.startswith("A"))
+    pile = first.piles[column]
+    up = TableState(0.5, 1, {**first.piles, column: PileState(max(pile.backs - 1, 0), (SeenCard("?", 0.1),) if pile.backs else ()),
+                             "foundation1": PileState(0, pile.cards[-1:])})
+    assert [(f.kind, f.rule) for f in ref.feed(up)] == [("illegal", "K7")]
+    assert ref.correct(1.0) == []
+    assert messages[-1]["type"] == "status" and "take it back" in str(messages[-1]["referee"])
+    assert ref.live.pending is not None
+    assert [f.kind for f in ref.feed(table_of(truth, 2.0, 2))] == ["taken_back"]
+    writer.close()
 
 
 def test_a_doubtful_misreading_of_a_known_card_does_not_stop_the_game() -> None:

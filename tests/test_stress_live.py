@@ -270,6 +270,29 @@ def test_a_same_rank_play_is_illegal_until_taken_back_while_the_other_player_goe
     same_table(live, truth, stocks=False)
 
 
+def test_an_illegal_play_let_stand_is_played_on_from_and_makes_its_call() -> None:
+    """A person says the referee was wrong about the play it waits to see taken back (a card misread, or
+    the players play it so): the game goes on from the table with the card where it was laid, and the
+    stress that table shows is called."""
+    truth = position("7H 6S 9D KC", "8S 2D JH 4S", "KS 7D")
+    live = stress_live.start(view(truth, 0.0))
+    assert stress_live.let_stand(live, 0.5) is None  # nothing waits
+    # player 0 lays the 7 of hearts on the king of spades (and takes a refill): S5
+    wrong = seen(truth, 1.0, p1_pile1="2C", centre1="7H")
+    live, f = stress_live.observe(live, wrong)
+    assert [x.kind for x in f] == ["illegal"] and key(f[0].move) == ("play", 0, 0, 0)
+    stood = stress_live.let_stand(live, 1.2)
+    assert stood is not None
+    live, f = stood
+    assert [(x.kind, key(x.move) if x.move else None) for x in f] == [("move", ("play", 0, 0, 0)), ("call", None)]
+    assert calls_of(f) == ["stress"] and "overruled" in f[0].detail
+    assert live.pending is None and live.state.phase is Phase.STRESS and live.moves == 1
+    assert [p[-1].code for p in live.state.centre] == ["7H", "7D"]
+    live, f = stress_live.observe(live, replace(wrong, t=1.5))
+    assert f == []  # the table as it lies: nothing happened
+    assert stress_live.slappers(live) == frozenset({0, 1})
+
+
 def test_a_play_that_only_a_card_under_a_hand_could_make_legal_waits_for_that_card() -> None:
     """Player 0 lays the 5H on the 7H (S6) while their hand is still over row place 3, which holds the
     6D: "the 6D played first, then the 5H on it" also explains the view, but nothing in it shows the

@@ -382,6 +382,26 @@ def test_a_card_that_does_not_fit_is_illegal_until_taken_back() -> None:
     same_table(live, truth)
 
 
+def test_a_card_that_does_not_fit_let_stand_is_played_on_from() -> None:
+    """A person says the referee was wrong about the card it waits to see taken back: the game goes on
+    from the table with the card on the centre pile, and the pile's next card is learned when turned."""
+    live, truth = turned()
+    assert zenuwen_live.let_stand(live, 1.5) is None  # nothing waits
+    p, i, j = play_where(truth, fits=False)
+    physical = zenuwen_live._physical_move(truth, Play(p, i, j, 2.0))
+    assert physical is not None
+    live, f = zenuwen_live.observe(live, view(physical, 2.0, frozenset({(p, i)})))
+    assert [x.kind for x in f] == ["illegal"]
+    stood = zenuwen_live.let_stand(live, 2.5)
+    assert stood is not None
+    live, f = stood
+    assert [(x.kind, key(x.move)) for x in f] == [("move", ("play", p, i, j))] and "overruled" in f[0].detail
+    assert live.pending is None and live.state.centre[j][-1] == truth.seats[p].piles[i].top
+    live, f = zenuwen_live.observe(live, view(physical, 3.0))  # the pile's next card turned up
+    assert [x.kind for x in f] == []
+    same_table(live, physical)
+
+
 def test_a_card_laid_against_the_rules_is_called_when_its_pile_shows_a_back_guessed_as_another_card() -> None:
     """The card beneath the one laid is still face down, and the camera makes out its back, faintly, as
     some other card: the pile shows a card not read, but not the one laid, which is read surely where it

@@ -1,6 +1,7 @@
 // The referee screen: one big verdict at a time, readable from across the table. "STRESS!" comes
 // with a sound. Keys: 1-4 record a slap by that player (games that take slaps: the buttons show only
-// for them), C says the referee was wrong (retracts the latest verdict), F goes full screen. At the end
+// for them), C says the referee was wrong (retracts the latest verdict; an illegal move the game waits to
+// see taken back then stands, as with "Let the move stand"), F goes full screen. At the end
 // of a Zenuwen round the player whose turn it is to take a centre pile taps it here (the camera cannot
 // always tell). Pushed over /ws/live without camera pictures.
 "use strict";
@@ -15,7 +16,9 @@
   const slapsEl = document.getElementById("slaps");
   const choicesEl = document.getElementById("choices");
   const namingEl = document.getElementById("naming");
+  const standEl = document.getElementById("stand");
   let audio = null, players = [], lastSeq = null, holdUntil = 0, current = "watching", slappers = 0;
+  let awaitedSeq = null;  // the illegal move's record while the game waits for it to be taken back
 
   function sound(kind) {
     if (!audio) return;
@@ -66,7 +69,8 @@
   function fresh(msg) { return !msg.sent || CR.now() - msg.sent < 3; }
 
   function onVerdict(msg) {
-    if (msg.seq) lastSeq = msg.seq;
+    if (msg.seq && msg.kind !== "correction") lastSeq = msg.seq;  // C again must not retract the correction
+    if (msg.kind === "illegal" && msg.seq) awaitedSeq = msg.seq;
     namingButtons(msg);  // also from the history a late page is sent: the game may be waiting still
     if (!fresh(msg)) { if (msg.kind === "illegal") holdUntil = 0; return; }
     if (msg.kind === "illegal") {
@@ -157,6 +161,9 @@
     players = msg.players || players;
     if (msg.inputs) slapButtons(msg.inputs);
     choiceButtons(msg);
+    if (!msg.waiting_for_take_back) awaitedSeq = null;
+    standEl.classList.toggle("hidden", !(msg.waiting_for_take_back && awaitedSeq));
+    standEl.title = msg.waiting_for_take_back ? `${msg.waiting_for_take_back}: the referee was wrong, the game goes on with it` : "";
     document.getElementById("game").textContent = `${msg.game || ""} ${msg.players && msg.players.length ? "· " + msg.players.join(" vs ") : ""}`;
     const scores = msg.scores || (msg.score !== undefined ? [msg.score] : []);
     document.getElementById("score").textContent = scores.length ? (msg.game === "klondike" ? `score ${scores[0]}` : `rounds ${scores.join(" – ")}`) : "";
@@ -193,6 +200,7 @@
   function wrong() { control("/api/session/correction", { action: "retract", target: lastSeq, reason: "marked wrong on the referee screen" }, "correction sent"); }
   function full() { document.fullscreenElement ? document.exitFullscreen() : document.documentElement.requestFullscreen().catch(() => {}); }
 
+  standEl.onclick = () => control("/api/session/correction", { action: "retract", target: awaitedSeq, reason: "let stand on the referee screen" }, "the move stands");
   document.getElementById("wrong").onclick = wrong;
   document.getElementById("full").onclick = full;
   document.addEventListener("keydown", (e) => {
