@@ -333,7 +333,10 @@ class LiveReferee:
                 events=[e.to_json() for e in verdict.events],
             )
             if self.writer is not None:
-                seq = self.writer.move(t, verdict, frame=jpeg).seq
+                # the position as the referee knows it: the engine's carries made-up cards for the
+                # face-down and stock cards nobody has seen, which a review would take for the truth
+                position = self.follower.public_state(replace(self.live, state=verdict.state))
+                seq = self.writer.move(t, verdict, frame=jpeg, position=position).seq
                 self.verdict_seqs.append(seq)
                 self.move_seqs.append(seq)
                 message["seq"] = seq  # what the pages name when they correct it

@@ -83,6 +83,12 @@ def test_a_recorded_game_is_refereed_logged_and_published(tmp_path: pathlib.Path
     assert start["tableau"][0]["up"] == [truth_start.tableau[0][-1].code] and start["stock"] == len(truth_start.stock)
     assert (store.game_dir(writer.id) / "frames").exists()
     assert not log.errors
+    # a move's position is the referee's picture: the face-down and stock cards nobody saw are counts,
+    # not the made-up cards the engine carries for them
+    first = recorded[0].data["state"]
+    assert isinstance(first["stock"], int) and all(isinstance(p["down"], int) for p in first["tableau"])
+    assert first["tableau"] == [{"down": h, "up": [c.code for c in p[h:]]}
+                                for p, h in zip(klondike.replay(truth_start, moves[:1]).tableau, klondike.replay(truth_start, moves[:1]).hidden)]
 
 
 

@@ -391,8 +391,15 @@ class GameWriter:
         kind, data = payload(verdict, state=state)
         return self.append(kind, t, data, frame=frame)
 
-    def move(self, t: float, verdict: Legal[Any], *, frame: bytes | str | None = None, state: bool = True) -> Record:
-        return self.verdict(t, verdict, frame=frame, state=state)
+    def move(self, t: float, verdict: Legal[Any], *, frame: bytes | str | None = None, state: bool = True,
+             position: JSONObject | None = None) -> Record:
+        """Log a legal move. ``position``: the position after it to record instead of the engine's
+        (a game followed from the table: the referee's picture, which names no card nobody has seen,
+        where the engine's carries stand-ins for the face-down and stock cards)."""
+        if position is None:
+            return self.verdict(t, verdict, frame=frame, state=state)
+        kind, data = payload(verdict, state=False)
+        return self.append(kind, t, {**data, "state": position}, frame=frame)
 
     def illegal(self, t: float, verdict: Illegal, *, frame: bytes | str | None = None) -> Record:
         return self.verdict(t, verdict, frame=frame)
