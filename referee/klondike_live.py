@@ -1143,7 +1143,8 @@ def public_state(live: LiveKlondike) -> dict[str, object]:
     the placeholders the engine carries for them."""
     state, known = live.state, live.known
     picture = state.to_json()
-    picture["tableau"] = [{"down": h, "up": [c.code for c in p[h:]]} for p, h in zip(state.tableau, state.hidden)]
+    picture["tableau"] = [{"down": h, "up": [c.code if c in known else None for c in p[h:]]}
+                          for p, h in zip(state.tableau, state.hidden)]
     picture["stock"] = len(state.stock)
     picture["waste"] = [c.code if c in known else None for c in state.waste]
     picture["moves"] = live.moves

@@ -342,6 +342,9 @@ def test_start_needs_a_readable_layout() -> None:
     # four unread may be: a far player's small indices read at 0.06 (Double Solitaire, penguins, seed 18)
     live = klondike_live.start(replace(obs, piles={**obs.piles, **{z: unread[z] for z in list(unread)[1:]}}))
     assert {c.code for c in live.known} == {"JC", "KS", "JS"}
+    # the pages and the log show them as not read, not as the made-up cards standing in for them
+    shown = klondike_live.public_state(live)["tableau"]
+    assert [p["up"] for p in shown] == [[truth.tableau[0][-1].code], [None], [None], [None], [None], ["KS"], ["JS"]]  # type: ignore[index]
     # a column seen empty, no card and no back: its cards are there, not found (a penguins QS on a Double
     # Solitaire player's first column; the same player's far last column of blue backs on a purple check
     # cloth); it counts as an unread one, and the views that do not find it either still match
