@@ -396,3 +396,50 @@ class LiveReferee:
             self.publish(message)
         except Exception:  # a viewer's trouble must never stop the referee
             log.exception("publishing a referee message failed")
+
+
+def resume_point(log: Any) -> tuple[Any, dict[str, Any], float]:
+    """Where a game cardref stopped without ending is taken up again (``log``: its
+    :class:`~cardref.gamelog.GameLog`): the game's follower, the referee's last picture of the position
+    (the last record of the game as corrected that has one: a move's, or the deal's note) and the game
+    time of the last record. ValueError, saying why, when it cannot be."""
+    header = log.header
+    if header is None:
+        raise ValueError("its log has no readable header")
+    if log.finished:
+        raise ValueError(f"game {header.id} has ended ({log.result}): nothing to take up")
+    follower = find_follower(header.game)
+    if follower.resume is None:
+        raise ValueError(f"a {header.game} game cannot be taken up in the middle yet: start a new one")
+    picture = None
+    for entry in log.effective():
+        state = entry.record.data.get("state")
+        if isinstance(state, dict):
+            picture = state
+    if picture is None:
+        raise ValueError(f"game {header.id} shows no position yet (its deal was never seen): start a new one")
+    return follower, picture, log.last_t
+
+
+def taken_up(writer: Any, publish: Publish | None = None) -> LiveReferee:
+    """The referee of a game cardref stopped without ending (a crash), taken up again: ``writer`` is its
+    log reopened (:meth:`cardref.gamelog.GameStore.resume`, which records the resumption). The game,
+    rules and players are the log's; the position the referee's last picture of it
+    (:func:`resume_point`), the cards nobody has read standing in anew; game time goes on from the
+    last record's. The table is expected as the log left it: a move made meanwhile is found as any."""
+    log = writer.log
+    follower, picture, t = resume_point(log)
+    header = log.header
+    referee = LiveReferee(header.game, header.rules, writer=writer, publish=publish)
+    try:
+        referee.live = follower.resume(picture, referee.rules, t)
+    except ValueError as exc:
+        raise ValueError(f"game {header.id}: {exc}") from None
+    referee.last_t = t
+    for entry in log.effective():
+        if entry.record.kind.value in ("move", "illegal") and entry.original is None and entry.correction is None:
+            referee.verdict_seqs.append(entry.record.seq)
+            if entry.record.kind.value == "move":
+                referee.move_seqs.append(entry.record.seq)
+    referee._send({"type": "state", "t": t, **referee.state_message()})
+    return referee

@@ -78,6 +78,8 @@ class FrameLoop:
     ) -> None:
         self.source_spec = source
         self.camera_size = camera_size
+        self.t0 = 0.0
+        """Added to every frame's time: a game taken up again goes on from its log's last time."""
         self.publish = publish
         self.picture_every_s = picture_every_s
         self.realtime = realtime
@@ -110,7 +112,7 @@ class FrameLoop:
                     ahead = pace_start + frame.t - now
                     if ahead > 0:
                         time.sleep(ahead)
-                self.step(frame.image, frame.t, frame.index)
+                self.step(frame.image, self.t0 + frame.t, frame.index)
             self._send({"type": "status", "camera": "ended", **self.stats.to_json(), **capture.counters.as_dict()})
         return self.stats
 

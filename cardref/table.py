@@ -42,6 +42,8 @@ class TableConfig:
     """Where the corner boxes come from, as the pages say it."""
     camera_size: tuple[int, int] | None = None
     """What a webcam is asked for (default: vision.frame_sources.WEBCAM_SIZE)."""
+    resume: str | None = None
+    """A game cardref stopped without ending, to take up again first (its id; ``cardref serve --resume``)."""
 
 
 class TableRunner:
@@ -67,6 +69,8 @@ class TableRunner:
         """A game was ended on the set-up page: the picture only, until the next start."""
         self._threads: list[threading.Thread] = []
         self.games: list[str] = []
+        self._t0 = 0.0
+        """Where the game's time starts on the frames' clock (a game taken up again goes on from its log's)."""
 
     # -- life ---------------------------------------------------------------------------------------
 
@@ -115,6 +119,7 @@ class TableRunner:
                 replay=self.replay,
                 camera_size=cfg.camera_size,
             )
+            self.pipeline.t0 = self._t0
             failed = self._loop_frames()
             if self._stop.is_set():
                 return
@@ -156,6 +161,15 @@ class TableRunner:
         from cardref.web.session import seated_rules
 
         cfg = self.config
+        self._t0 = 0.0
+        if cfg.resume is not None:
+            game_id, cfg.resume = cfg.resume, None  # once: the games after it are new
+            try:
+                self._take_up(game_id)
+                return
+            except (ValueError, OSError) as exc:  # said on the pages; a new game starts instead
+                log.warning("game %s cannot be taken up again: %s", game_id, exc)
+                self.services.hub.publish({"type": "status", "referee": f"game {game_id} cannot be taken up again: {exc}"})
         with self._lock:
             follower = find_follower(cfg.game)
             rules = seated_rules(cfg.game, cfg.rules, len(cfg.players))
@@ -167,6 +181,28 @@ class TableRunner:
         self.services.hub.publish(
             {"type": "status", "referee": f"recording game {writer.id}", "detector": self.config.detector}
         )
+        self._report("playing")
+
+    def _take_up(self, game_id: str) -> None:
+        """Take up again a game cardref stopped without ending (:func:`cardref.live.taken_up`)."""
+        from .live import resume_point, taken_up
+
+        resume_point(self.services.store.read(game_id))  # says why not before the log is reopened
+        writer = self.services.store.resume(game_id)
+        try:
+            with self._lock:
+                referee = taken_up(writer, publish=self.services.hub.publish)
+                header = writer.header
+                self.config.game, self.config.rules, self.config.players = header.game, header.rules, tuple(header.players)
+                self.referee = referee
+                self.judge = _Judge(referee, self.paused, self._lock, self.services.hub.publish)
+                self.games.append(writer.id)
+                self._t0 = referee.last_t + 1.0  # the frames' clock starts again at 0
+        except BaseException:
+            writer.close()
+            raise
+        self.services.hub.publish({"type": "status", "referee": f"game {writer.id} taken up again: the table as it was left",
+                                   "detector": self.config.detector})
         self._report("playing")
 
     def _end_game(self, result: str, reason: str) -> None:

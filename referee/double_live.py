@@ -25,7 +25,7 @@ from .cards import DECK, Card
 from .double_solitaire import MAX_FOUNDATIONS, PLAYERS, DoubleMove, DoubleRules, DoubleState, FoundationCard
 from .klondike import KlondikeState, Move
 from .klondike_live import StandIn, _match, _read, _view, columns_as_they_were, differing_piles, lone_unseen, moved_and_under, unread_waste
-from .klondike_live import stand_in_for, swaps
+from .klondike_live import layout_from_picture, picture_reads, stand_in_for, swaps
 from .klondike_live import _guessed as klondike_guessed
 from .klondike_live import _guessed_over as guessed_over
 from .klondike_live import (
@@ -97,6 +97,48 @@ def start(observation: Observation, rules: DoubleRules | None = None) -> LiveDou
     state = DoubleState(rules.klondike, (layouts[0].state, layouts[1].state))
     live = LiveDouble(state, (layouts[0].known, layouts[1].known), reads=_count_reads(({}, {}), observation))
     return replace(live, guessed=_guesses(live, observation))
+
+
+def resume(picture: Mapping[str, Any], rules: DoubleRules | None = None, t: float = 0.0) -> LiveDouble:
+    """The running picture of a game taken up again from the referee's last picture of it
+    (:func:`public_state`: a game log's last position), as Klondike's (:func:`klondike_live.resume`).
+    A shared foundation card shown unread stands in as a card of its owner's deck that can lie there
+    (the rank its place in the pile says, the suit of the pile's cards read). ValueError: not a
+    position of this game."""
+    rules = rules or DoubleRules()
+    try:
+        seats = picture["players"]
+        piles = [[(None if c is None else Card.parse(str(c)), int(p) - 1) for c, p in zip(pile, owners, strict=True)]
+                 for pile, owners in zip(picture.get("foundations", []), picture["owners"], strict=True)]
+        up: list[list[FoundationCard | None]] = [[None if c is None else FoundationCard(c, p) for c, p in pile] for pile in piles]
+        layouts: list[KlondikeState] = []
+        known: list[frozenset[Card]] = []
+        for p in range(PLAYERS):
+            read = picture_reads(seats[p])
+            mine = [c for pile in piles for c, q in pile if q == p and c is not None]
+            spare = [c for c in DECK if c not in set(read) | set(mine)]
+            for k, pile in enumerate(piles):
+                suits = {c.suit for c, _ in pile if c is not None}
+                for i, (c, q) in enumerate(pile):
+                    if q == p and c is None:
+                        stand_in = min(spare, key=lambda x: (x.rank != i + 1, x.suit not in suits))
+                        spare.remove(stand_in)
+                        up[k][i] = FoundationCard(stand_in, p)
+            elsewhere = [fc.card for pile in up for fc in pile if fc is not None and fc.owner == p]
+            layout, read_here = layout_from_picture(seats[p], rules.klondike, t, elsewhere)
+            layouts.append(layout)
+            known.append(read_here | frozenset(mine))
+        turn = picture.get("turn")
+        moves = int(picture.get("moves", 0))
+        winner = picture.get("winner")
+        foundations = tuple(tuple(fc for fc in pile if fc is not None) for pile in up)
+        state = DoubleState(rules.klondike, (layouts[0], layouts[1]), foundations, 0 if turn is None else int(turn) - 1,
+                            None if winner is None else int(winner) - 1)
+    except (KeyError, TypeError, ValueError, AttributeError, IndexError) as exc:
+        raise ValueError(f"not a position of this Double Solitaire game: {exc}") from None
+    live = LiveDouble(state, (known[0], known[1]), started=moves > 0, moves=moves, turn_open=moves > 0 and turn is None,
+                      reads=({c.code: 1 for c in known[0]}, {c.code: 1 for c in known[1]}))
+    return live
 
 
 def expected_observation(state: DoubleState, t: float = 0.0) -> Observation:
@@ -791,6 +833,7 @@ def public_state(live: LiveDouble) -> dict[str, object]:
     return {
         "players": players,
         "foundations": [[fc.card.code if fc.card in live.known[fc.owner] else None for fc in pile] for pile in state.foundations],
+        "owners": [[fc.owner + 1 for fc in pile] for pile in state.foundations],  # told apart by their backs
         "turn": state.turn + 1 if live.started and not live.turn_open else None,  # None: whoever moves next
         "winner": None if state.winner is None else state.winner + 1,
         "cards_left": [52 - state.cards_up(p) for p in range(PLAYERS)],

@@ -47,6 +47,10 @@ class Follower:
     """The illegal move waiting to be taken back, let stand at time ``t``: a person said the referee
     was wrong (:func:`~referee.observation.stands`). None: nothing waits, or the game's position
     cannot hold that move."""
+    resume: Callable[[Mapping[str, Any], Any, float], Any] | None = None
+    """The running picture from ``public_state``'s picture of a position, at time ``t``: a game taken
+    up again from its log after cardref stopped without ending it (ValueError: not a position of the
+    game). None: the game cannot be taken up in the middle."""
     quick_zones: frozenset[str] = frozenset()
     """Zones worth a first look before the table settles (``StabilityFilter.glimpse``) ..."""
     quick_calls: frozenset[str] = frozenset()
@@ -74,6 +78,7 @@ FOLLOWERS: dict[str, Follower] = {
         lambda rules: rules.spec(),
         observe_further=klondike_live.observe_further,
         let_stand=klondike_live.let_stand,
+        resume=klondike_live.resume,
     ),
     "double_solitaire": Follower(
         "double_solitaire",
@@ -86,6 +91,7 @@ FOLLOWERS: dict[str, Follower] = {
         double_live.rules_spec,
         observe_further=double_live.observe_further,
         let_stand=double_live.let_stand,
+        resume=double_live.resume,
         table="klondike",
     ),
     "stress": Follower(
@@ -100,6 +106,7 @@ FOLLOWERS: dict[str, Follower] = {
         {"slap": stress_live.slap, "new_round": stress_live.new_round},
         stress_live.slappers,
         let_stand=stress_live.let_stand,
+        resume=stress_live.resume,
         quick_zones=frozenset(stress_live.CENTRE_ZONES),
         quick_calls=frozenset({"stress"}),
     ),

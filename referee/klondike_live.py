@@ -36,7 +36,7 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass, field, replace
-from typing import Iterator, Literal, Mapping, Sequence
+from typing import Any, Iterator, Literal, Mapping, Sequence
 
 from . import klondike
 from .cards import DECK, Card
@@ -128,6 +128,69 @@ def start(observation: Observation, rules: KlondikeRules | None = None) -> LiveK
         state = replace(state, score=-52)
     known = frozenset(seen)
     return LiveKlondike(state, known, guessed=_guessed({}, {}, state, known, observation), reads=count_reads({}, observation))
+
+
+# --- a game taken up again ----------------------------------------------------------------------------
+
+
+def resume(picture: Mapping[str, Any], rules: KlondikeRules | None = None, t: float = 0.0) -> LiveKlondike:
+    """The running picture of a game taken up again from the referee's last picture of it
+    (:func:`public_state`, as a game log's last position has it: cardref stopped without ending the
+    game). The cards it shows read are known; the face-down and stock cards, and those shown unread,
+    stand in as placeholders, as at the start. ValueError: not a position of this game."""
+    rules = rules or KlondikeRules.make()
+    try:
+        state, known = layout_from_picture(picture, rules, t)
+        moves = int(picture.get("moves", 0))
+    except (KeyError, TypeError, ValueError, AttributeError) as exc:
+        raise ValueError(f"not a position of this Klondike game: {exc}") from None
+    return LiveKlondike(state, known, moves=moves, reads={c.code: 1 for c in known})
+
+
+def _count(value: object) -> int:
+    """A pile's size from a picture: a count, or (the engine's ``to_json``) the list of its cards."""
+    return len(value) if isinstance(value, list) else int(value)  # type: ignore[call-overload]
+
+
+def _read_cards(codes: Sequence[object]) -> list[Card | None]:
+    return [None if c is None else Card.parse(str(c)) for c in codes]
+
+
+def picture_reads(picture: Mapping[str, Any]) -> list[Card]:
+    """The cards a layout's picture shows read: the columns' face-up cards and the waste."""
+    shown = [c for p in picture["tableau"] for c in _read_cards(p["up"])] + _read_cards(picture.get("waste", []))
+    return [c for c in shown if c is not None]
+
+
+def layout_from_picture(picture: Mapping[str, Any], rules: KlondikeRules, t: float = 0.0,
+                        elsewhere: Sequence[Card] = ()) -> tuple[KlondikeState, frozenset[Card]]:
+    """A layout from its picture (:func:`resume`) and the cards read on it and on its foundations (a
+    count per suit: the ace up to it). ``elsewhere``: the deck's cards off the layout (on Double
+    Solitaire's shared foundations), which no placeholder stands for."""
+    columns = [(_count(p["down"]), _read_cards(p["up"])) for p in picture["tableau"]]
+    if len(columns) != rules.columns:
+        raise ValueError(f"{len(columns)} columns, where the rules lay {rules.columns}")
+    waste = _read_cards(picture.get("waste", []))
+    up = picture.get("foundations", {})
+    counts = [int(up.get(s, 0)) if isinstance(up, Mapping) else 0 for s in "SHDC"]
+    founded = [DECK[SUIT_INDEX[s] * 13 + r - 1] for s, n in zip("SHDC", counts) for r in range(1, n + 1)]
+    read = picture_reads(picture) + founded
+    twice = sorted({c.code for c, k in Counter([*read, *elsewhere]).items() if k > 1})
+    if twice:
+        raise ValueError(f"{', '.join(twice)} shown twice")
+    pool = iter([c for c in DECK if c not in set(read) | set(elsewhere)])
+    tableau = tuple(tuple(next(pool) for _ in range(down)) + tuple(c if c is not None else next(pool) for c in cards)
+                    for down, cards in columns)
+    waste_cards = tuple(c if c is not None else next(pool) for c in waste)
+    stock = tuple(pool)
+    if len(stock) != _count(picture.get("stock", 0)):
+        raise ValueError(f"the stock holds {_count(picture.get('stock', 0))} cards, where the rest of the deck is {len(stock)}")
+    score = int(picture.get("score", 0))
+    carry = score + 52 - 5 * sum(counts) if rules.scoring.startswith("vegas") else 0
+    state = KlondikeState(rules, tableau, tuple(d for d, _ in columns), stock, waste_cards,
+                          (counts[0], counts[1], counts[2], counts[3]), int(picture.get("recycles", 0)), score, t,
+                          int(t) // 10 if rules.timed else 0, carry)
+    return state, frozenset(read)
 
 
 # --- matching a view against an observation --------------------------------------------------------

@@ -589,6 +589,35 @@ def start(observation: Observation, rules: StressRules | None = None) -> LiveStr
     return LiveStress(v.state)
 
 
+def resume(picture: Mapping[str, Any], rules: StressRules | None = None, t: float = 0.0) -> LiveStress:
+    """The running picture of a game taken up again from the referee's last picture of it
+    (:func:`public_state`: a game log's last position): the cards it shows read are known, the stocks
+    and the cards shown unread are stand-ins. ValueError: not a position of this game."""
+    rules = rules or StressRules()
+
+    def cards(pile: object) -> tuple[Card, ...]:
+        codes = [pile] if isinstance(pile, str) or pile is None else list(pile)  # type: ignore[call-overload]
+        return tuple(unseen() if c is None else Card.parse(str(c)) for c in codes)
+
+    try:
+        seats = tuple(Seat(tuple(unseen() for _ in range(len(s["stock"]) if isinstance(s["stock"], list) else int(s["stock"]))),
+                           tuple(cards(p) for p in s["row"])) for s in picture["players"])
+        centre = tuple(cards(p) for p in picture["centre"])
+        if len(seats) != 2 or len(centre) != 2 or any(len(s.row) != stress.ROW for s in seats):
+            raise ValueError("two players, each a row of four, and two centre piles")
+        read = [c for c in stress.StressState(rules, seats, centre, Phase.PLAY).all_cards() if not is_unseen(c)]
+        twice = sorted({c.code for c, k in Counter(read).items() if k > 1})
+        if twice:
+            raise ValueError(f"{', '.join(twice)} shown twice")
+        slaps = tuple((int(s["player"]), float(s["t"]), int(s["pile"])) for s in picture.get("slaps", []))
+        state = StressState(rules, seats, centre, Phase(picture["phase"]), t=t, slaps=slaps,
+                            round=int(picture.get("round", 1)), score=tuple(int(x) for x in picture.get("score", (0, 0))))
+        moves = int(picture.get("moves", 0))
+    except (KeyError, TypeError, ValueError, AttributeError) as exc:
+        raise ValueError(f"not a position of this Stress game: {exc}") from None
+    return LiveStress(state, moves=moves, waiting=_waiting(state))
+
+
 def _fresh_deal(state: StressState, obs: Observation) -> list[list[Card | None]] | None:
     """A view of a new deal after a round: rows as :func:`_read_rows`, empty centre."""
     if any((p := judged(obs, z)) is None or p.cards for z in CENTRE_ZONES):

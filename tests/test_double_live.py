@@ -3,6 +3,7 @@ unread cards, moves against the rules and take-backs, and through the app's Live
 
 from __future__ import annotations
 
+import json
 import pathlib
 import random
 from dataclasses import replace
@@ -110,6 +111,29 @@ def test_moves_against_the_rules_are_named_and_their_take_back_seen() -> None:
         assert [f.kind for f in back] == ["taken_back"] and live.pending is None
         rules_seen.add(verdict.rule)
     assert {"K4", "K7", "K17"} <= rules_seen
+
+
+@pytest.mark.parametrize("seed", [2, 3])
+def test_a_game_taken_up_again_from_the_referees_picture_goes_on(seed: int) -> None:
+    """cardref stopped without ending the game (a crash): it is taken up again from the log's last
+    position, the referee's picture of it (whose shared foundation cards are whose told by their
+    backs), and every move after is found, the turn passing as before."""
+    live, truth, rng, t = random_game(seed, 30)
+    picture = json.loads(json.dumps(dl.public_state(live)))
+    assert picture["owners"] and sum(map(len, picture["owners"])) == truth.cards_up(0) + truth.cards_up(1)
+    live = dl.resume(picture, ds.DoubleRules(), t)
+    assert dl.public_state(live) == picture
+    for _ in range(40):
+        step = play_one(truth, rng, t + 1.0)
+        if step is None:
+            break
+        t += 1.0
+        made, truth = step
+        live, found = dl.observe(live, dl.expected_observation(truth, t))
+        assert [f.kind for f in found if f.kind != "call"] == ["move"] and same(found[0].move, made), found
+    assert live.state.turn == truth.turn and [live.state.cards_up(p) for p in (0, 1)] == [truth.cards_up(p) for p in (0, 1)]
+    with pytest.raises(ValueError, match="not a position of this Double Solitaire game"):
+        dl.resume({**picture, "owners": []})
 
 
 def test_a_move_against_the_rules_let_stand_is_played_on_from() -> None:

@@ -333,6 +333,33 @@ def test_a_misread_is_settled_by_the_rules() -> None:
     assert [x.kind for x in f] == ["move"] and f[0].move == card_moves[0]
 
 
+@pytest.mark.parametrize("spec, seed", [("draw=1", 5), ("draw=3,scoring=vegas", 6), ("columns=8,scoring=standard,timed=true", 7)])
+def test_a_game_taken_up_again_from_the_referees_picture_goes_on(spec: str, seed: int) -> None:
+    """cardref stopped without ending the game (a crash): it is taken up again from the log's last
+    position, the referee's picture of it, with the cards nobody has seen standing in anew, and every
+    move after is found, the score running on."""
+    rules = KlondikeRules.from_spec(spec)
+    truth = klondike.new_game(klondike.deal(seed, rules.columns), rules)
+    live = klondike_live.start(expected_observation(truth, 0.0), rules)
+    rng = random.Random(seed)
+    for step in range(1, 61):
+        move = rng.choice(list(klondike.legal_moves(truth)))
+        verdict = klondike.apply(truth, replace(move, t=float(step)))
+        assert isinstance(verdict, klondike.Legal)
+        truth = verdict.state
+        live, found = klondike_live.observe(live, expected_observation(truth, float(step)))
+        assert [(f.kind, f.move) for f in found] == [("move", move)], (step, found)
+        if step % 20 == 0:
+            picture = json.loads(json.dumps(klondike_live.public_state(live)))
+            live = klondike_live.resume(picture, rules, float(step))
+            assert klondike_live.public_state(live) == picture
+    assert live.moves == 60 and live.state.score == truth.score and live.state.foundations == truth.foundations
+    with pytest.raises(ValueError, match="not a position of this Klondike game: .*shown twice"):
+        klondike_live.resume({**picture, "waste": ["AS", "AS"]}, rules)
+    with pytest.raises(ValueError, match="not a position of this Klondike game"):
+        klondike_live.resume({"tableau": "x"}, rules)
+
+
 def test_start_needs_a_readable_layout() -> None:
     truth = klondike.new_game(klondike.deal(1))
     obs = expected_observation(truth)

@@ -8,7 +8,7 @@ import pathlib
 import pytest
 
 from cardref.gamelog.store import GameStore
-from cardref.live import LiveReferee, observation_from_table
+from cardref.live import LiveReferee, observation_from_table, resume_point, taken_up
 from referee import klondike
 from referee.klondike import KlondikeRules, Move
 from referee.klondike_live import expected_observation
@@ -90,6 +90,50 @@ def test_a_recorded_game_is_refereed_logged_and_published(tmp_path: pathlib.Path
     assert first["tableau"] == [{"down": h, "up": [c.code for c in p[h:]]}
                                 for p, h in zip(klondike.replay(truth_start, moves[:1]).tableau, klondike.replay(truth_start, moves[:1]).hidden)]
 
+
+
+def test_a_game_cardref_stopped_without_ending_is_taken_up_again(tmp_path: pathlib.Path) -> None:
+    """cardref is killed halfway through a game: its log has no end. Taken up again (``cardref serve
+    --resume``), the referee starts from the log's last position and follows the game to its win; the
+    log says where it was resumed and holds every move once."""
+    deal = klondike.Deal.from_json(json.loads((DATA / "klondike_won_draw1_seed3.deal.json").read_text()))
+    moves = [Move.from_json(json.loads(x)) for x in (DATA / "klondike_won_draw1_seed3.moves.jsonl").read_text().splitlines()]
+    store = GameStore(tmp_path, fsync=False)
+    writer = store.new_game("klondike", KlondikeRules.from_spec("draw=1").spec(), ["Anna"], deal=None)
+    ref = LiveReferee("klondike", "draw=1", writer=writer)
+    truth = klondike.new_game(deal, KlondikeRules.from_spec("draw=1"))
+    ref.feed(table_of(truth, 0.0, 0))
+    half = len(moves) // 2
+    for i, move in enumerate(moves[:half]):
+        truth = klondike.replay(truth, [move])
+        ref.feed(table_of(truth, float(i + 1), i + 1))
+    writer.close()  # killed: no end record
+    assert resume_point(store.read(writer.id))[2] == float(half)
+    sent: list[dict[str, object]] = []
+    ref = taken_up(store.resume(writer.id), publish=sent.append)
+    assert ref.live.moves == half and ref.last_t == float(half)
+    assert sent[-1]["type"] == "state" and sent[-1]["moves"] == half
+    for i, move in enumerate(moves[half:], start=half):
+        truth = klondike.replay(truth, [move])
+        assert [f.kind for f in ref.feed(table_of(truth, float(i + 2), i + 1))] == ["move"], (i, move)
+    assert ref.ended == "won"
+    log = store.read(writer.id)
+    assert [r.kind.value for r in log.records].count("resumed") == 1 and log.counts().moves == len(moves) and log.finished
+    with pytest.raises(ValueError, match="has ended"):
+        resume_point(log)
+
+
+def test_what_cannot_be_taken_up_again_says_why(tmp_path: pathlib.Path) -> None:
+    store = GameStore(tmp_path, fsync=False)
+    writer = store.new_game("klondike", "draw=1", ["Anna"], deal=None)
+    writer.close()
+    with pytest.raises(ValueError, match="shows no position yet"):
+        resume_point(store.read(writer.id))
+    writer = store.new_game("zenuwen", "players=2", ["A", "B"], deal=None)
+    writer.note(1.0, "deal seen: game starts", state={"players": []})
+    writer.close()
+    with pytest.raises(ValueError, match="cannot be taken up in the middle"):
+        resume_point(store.read(writer.id))
 
 
 def _first_illegal(state: klondike.KlondikeState, dst: str) -> Move:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import random
 import time
 from dataclasses import replace
@@ -86,13 +87,14 @@ def can_move(state: StressState) -> bool:
 
 
 def play_round(
-    seed: int, *, apart: bool = False, noise: bool = False, limit: int = 400, spec: str = ""
+    seed: int, *, apart: bool = False, noise: bool = False, limit: int = 400, spec: str = "", resume_every: int = 0
 ) -> tuple[dict[str, int], LiveStress, StressState]:
     """An engine-played round (S4 lay, plays, stacks, stress calls and slaps, stuck calls and new
     centre cards, the win), seen view by view. Every found move must be a scripted one, every
     scripted one found once, and the calls made. ``apart``: some refills are laid only after the
     view that shows the play; ``noise``: before each clean view the camera also publishes one with
-    a hand over a zone and one with unreadable cards, and the clean view comes twice."""
+    a hand over a zone and one with unreadable cards, and the clean view comes twice. ``resume_every``:
+    every so many views the game is taken up again from the referee's picture of it, as from a log."""
     rng = random.Random(seed)
     rules = StressRules.from_spec(spec)
     truth = stress.new_game(stress.deal(seed), rules).state
@@ -162,6 +164,11 @@ def play_round(
         assert sorted(got_calls) == sorted(expected_calls), (scripted, expected_calls, f)
         stats["calls"] += len(got_calls)
         same_table(live, truth)
+        if resume_every and stats["views"] % resume_every == 0 and truth.phase is not Phase.ROUND_OVER:
+            picture = json.loads(json.dumps(stress_live.public_state(live)))
+            live = stress_live.resume(picture, rules, t)
+            assert stress_live.public_state(live) == picture
+            stats["resumed"] = stats.get("resumed", 0) + 1
     assert truth.phase is Phase.ROUND_OVER
     assert live.state.phase is Phase.ROUND_OVER and live.state.winner == truth.winner
     return stats, live, truth
@@ -172,6 +179,16 @@ def test_whole_rounds_are_followed_move_by_move(seed: int) -> None:
     stats, live, truth = play_round(seed)
     assert stats["moves"] > 20 and stats["calls"] > 0
     assert live.state.score == truth.score
+
+
+@pytest.mark.parametrize("seed", [1, 3])
+def test_a_round_taken_up_again_from_the_referees_picture_goes_on(seed: int) -> None:
+    """cardref stopped without ending the game (a crash): it is taken up again from the log's last
+    position, the referee's picture of it, and the round is followed on to its end."""
+    stats, live, truth = play_round(seed, resume_every=7)
+    assert stats["resumed"] >= 3 and live.state.score == truth.score
+    with pytest.raises(ValueError, match="not a position of this Stress game"):
+        stress_live.resume({"players": []}, None)
 
 
 @pytest.mark.parametrize("seed", [4, 5, 6, 7])

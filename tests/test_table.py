@@ -73,6 +73,40 @@ def test_the_shipped_video_is_refereed_end_to_end(tmp_path: pathlib.Path) -> Non
     assert any(getattr(r, "corrected_by", None) for r in log.records)
 
 
+def test_a_game_cardref_stopped_without_ending_is_taken_up_again_at_the_table(tmp_path: pathlib.Path) -> None:
+    """``cardref serve --resume``: a game whose log ends without an end record (cardref was killed after
+    the deal was seen) is taken up again from the log's last position, with its rules and players,
+    and the table is followed on; game time goes on from the log's."""
+    from cardref.live import LiveReferee
+    from referee import klondike
+    from test_live import table_of
+
+    folder = clip_folder()
+    render = json.loads((folder / "render.json").read_text())
+    truth = [json.loads(x) for x in (folder / "moves.jsonl").read_text().splitlines() if x.strip()]
+    truth = [m for m in truth if m["kind"] != "hover"]
+    services = Services(Hub(), GameStore(tmp_path, fsync=False))
+    rules = klondike.KlondikeRules.from_spec(render["rules"])
+    writer = services.store.new_game("klondike", rules.spec(), ["Ann"], deal=None)
+    crashed = LiveReferee("klondike", rules, writer=writer)
+    deal = klondike.Deal.from_json(json.loads((folder / "deal.json").read_text()))
+    crashed.feed(table_of(klondike.new_game(deal, rules), 30.0, 0))
+    writer.close()  # killed: no end record
+    config = TableConfig(str(folder / render["video"]), load_calibration(folder / "calibration.json"),
+                         game="stress", rules="", realtime=False, loop=False, resume=writer.id)
+    runner = TableRunner(services, config, replay=recorded_boxes(folder))
+    runner._run()
+
+    verdicts = [m for m in services.hub.messages if m["type"] == "verdict"]
+    assert [v["kind"] for v in verdicts] == ["illegal" if m["kind"] == "illegal" else "taken_back" if m["kind"] == "take_back"
+                                             else "move" for m in truth]
+    assert config.game == "klondike" and config.players == ("Ann",) and runner.games == [writer.id]
+    (game,) = services.store.games()
+    log = services.store.read(game.id)
+    assert [r.kind.value for r in log.records].count("resumed") == 1 and game.moves == sum(m["kind"] == "legal" for m in truth)
+    assert all(r.t > 30.0 for r in log.records if r.kind.value == "move")
+
+
 class Pages(Hub):
     """The hub, with a person on the set-up page acting when ``when`` says so (on the pipeline's thread,
     between frames, as a page command arrives at any moment)."""

@@ -14,6 +14,7 @@ import urllib.request
 from pathlib import Path
 
 from cardref.cli import build_parser
+from cardref.gamelog.store import GameStore
 
 
 def test_serve_is_a_cardref_command_listening_on_localhost_by_default() -> None:
@@ -73,6 +74,11 @@ def test_serve_says_what_is_wrong_with_a_camera_table_before_it_starts(tmp_path:
     from cardref.cli import main
 
     (tmp_path / "garbage.mp4").write_bytes(b"not a video")
+    video = str(Path(__file__).resolve().parents[1] / "cardref" / "demo" / "clips" / "klondike" / "video.mp4")
+    games = str(tmp_path / "games")
+    ended = GameStore(games, fsync=False).new_game("klondike", "draw=1", ["Ann"])
+    ended.end(3.0, "won")
+    ended.close()
     for args, said in [
         (["--camera", str(tmp_path / "nope.mp4")], "no camera index, URL, folder or video file"),
         (["--camera", str(tmp_path / "garbage.mp4")], "is no video file"),
@@ -81,6 +87,10 @@ def test_serve_says_what_is_wrong_with_a_camera_table_before_it_starts(tmp_path:
         (["--camera", "0", "--game", "zenuwen", "--players", "Ann,,Cor"], "names of 1 to 40 characters"),
         (["--camera", "0", "--game", "zenuwen", "--players", "3", "--rules", "players=2"], "players=2, but 3 players"),
         (["--camera", "0", "--camera-size", "big"], "looks like 1920x1080"),
+        (["--resume", "last"], "give --camera too"),
+        (["--camera", video, "--games-dir", games, "--resume", "nosuch"], "no game 'nosuch'"),
+        (["--camera", video, "--games-dir", str(tmp_path / "none"), "--resume", "last"], "no game is recorded"),
+        (["--camera", video, "--games-dir", games, "--resume", "last"], "has ended"),
     ]:
         assert main(["serve", *args]) == 2, args
         assert said in capsys.readouterr().out, args

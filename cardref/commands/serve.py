@@ -37,6 +37,9 @@ def register(subparsers: Any) -> None:
     p.add_argument("--rules", default="", help="with --camera: its rule options, e.g. draw=1,passes=3 (RULES.md)")
     p.add_argument("--players", default=None, metavar="N|NAMES",
                    help="with --camera: how many players, or their names from seat 1 on (Ann,Bob,Cor); default: the game's fewest")
+    p.add_argument("--resume", default=None, metavar="GAME_ID|last",
+                   help="with --camera: take up again a game cardref stopped without ending (a crash), from the "
+                        "position its log last shows; its game, rules and players are the log's")
     p.add_argument("--max-upload", type=int, default=4_000_000, help="largest request body, bytes (default 4 MB)")
     p.add_argument("--replay", action="store_true", help="feed the pages from the built-in recorded Klondike game (no camera)")
     p.add_argument("--replay-video", nargs="?", const="", default=None, metavar="FOLDER",
@@ -95,8 +98,9 @@ def _table(args: argparse.Namespace) -> Callable[[Any], Any]:
             # the pages calibrate it again (and save over the file) rather than referee wrong zones
             print(f"cardref serve: {args.calibration} does not fit --camera {args.camera}: {why} on the set-up page")
             calibration = None
+    _resumed(args)
     config = TableConfig(source=source, calibration=calibration, game=args.game, rules=args.rules, players=players,
-                         realtime=True, camera_size=size)
+                         realtime=True, camera_size=size, resume=args.resume)
 
     def start(services: Any) -> TableRunner:
         if config.source is None:
@@ -106,12 +110,44 @@ def _table(args: argparse.Namespace) -> Callable[[Any], Any]:
     return start
 
 
+def _resumed(args: argparse.Namespace) -> None:
+    """``--resume``: the game to take up again, checked now (``last``: the newest game), or else a word
+    on the newest game when cardref stopped without ending it."""
+    from cardref.gamelog.store import GameStore
+    from cardref.live import resume_point
+
+    store = GameStore(args.games_dir)
+    if args.resume is None:
+        newest = store.games(limit=1)
+        if newest and not newest[0].finished:
+            try:
+                resume_point(store.read(newest[0].id))
+            except (ValueError, OSError):
+                return
+            print(f"cardref serve: game {newest[0].id} ({newest[0].game}, {newest[0].moves} moves) was left unfinished: "
+                  f"--resume {newest[0].id} takes it up again")
+        return
+    if args.resume == "last":
+        newest = store.games(limit=1)
+        if not newest:
+            raise ValueError(f"--resume last: no game is recorded in {store.root}")
+        args.resume = newest[0].id
+    try:
+        resume_point(store.read(args.resume))
+    except FileNotFoundError:
+        raise ValueError(f"--resume: no game {args.resume!r} in {store.root}") from None
+    except ValueError as exc:
+        raise ValueError(f"--resume {args.resume}: {exc}") from None
+
+
 def _source(args: argparse.Namespace) -> Callable[[Any], Any] | None:
     """What feeds the pages: the live table (``--camera``), or a replay of a recorded game or video."""
     if args.camera is not None:
         if args.replay or args.replay_video is not None:
             raise ValueError("--camera and --replay/--replay-video: one source at a time")
         return _table(args)
+    if args.resume is not None:
+        raise ValueError("--resume takes a game up again at the table: give --camera too")
     loop = args.replay_loop
     if args.replay_video is not None:
         from cardref.web.clip import ClipSource, clip_info, default_clip
