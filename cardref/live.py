@@ -398,11 +398,11 @@ class LiveReferee:
             log.exception("publishing a referee message failed")
 
 
-def resume_point(log: Any) -> tuple[Any, dict[str, Any], float]:
+def resume_point(log: Any) -> tuple[Any, float]:
     """Where a game cardref stopped without ending is taken up again (``log``: its
-    :class:`~cardref.gamelog.GameLog`): the game's follower, the referee's last picture of the position
-    (the last record of the game as corrected that has one: a move's, or the deal's note) and the game
-    time of the last record. ValueError, saying why, when it cannot be."""
+    :class:`~cardref.gamelog.GameLog`): the follower's running picture rebuilt from the referee's last
+    picture of the position (the last record of the game as corrected that has one: a move's, or the
+    deal's note), and the game time of the last record. ValueError, saying why, when it cannot be."""
     header = log.header
     if header is None:
         raise ValueError("its log has no readable header")
@@ -418,7 +418,10 @@ def resume_point(log: Any) -> tuple[Any, dict[str, Any], float]:
             picture = state
     if picture is None:
         raise ValueError(f"game {header.id} shows no position yet (its deal was never seen): start a new one")
-    return follower, picture, log.last_t
+    try:
+        return follower.resume(picture, follower.rules_from_spec(header.rules), log.last_t), log.last_t
+    except ValueError as exc:
+        raise ValueError(f"game {header.id}: {exc}") from None
 
 
 def taken_up(writer: Any, publish: Publish | None = None) -> LiveReferee:
@@ -428,13 +431,10 @@ def taken_up(writer: Any, publish: Publish | None = None) -> LiveReferee:
     (:func:`resume_point`), the cards nobody has read standing in anew; game time goes on from the
     last record's. The table is expected as the log left it: a move made meanwhile is found as any."""
     log = writer.log
-    follower, picture, t = resume_point(log)
+    live, t = resume_point(log)
     header = log.header
     referee = LiveReferee(header.game, header.rules, writer=writer, publish=publish)
-    try:
-        referee.live = follower.resume(picture, referee.rules, t)
-    except ValueError as exc:
-        raise ValueError(f"game {header.id}: {exc}") from None
+    referee.live = live
     referee.last_t = t
     for entry in log.effective():
         if entry.record.kind.value in ("move", "illegal") and entry.original is None and entry.correction is None:

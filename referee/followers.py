@@ -122,6 +122,7 @@ FOLLOWERS: dict[str, Follower] = {
         {"choose": zenuwen_live.choose, "slap": zenuwen_live.slap, "new_round": zenuwen_live.new_round},
         settle=zenuwen_live.settle,
         let_stand=zenuwen_live.let_stand,
+        resume=zenuwen_live.resume,
     ),
 }
 

@@ -1917,7 +1917,52 @@ def public_state(live: LiveZenuwen) -> dict[str, object]:
     order = zenuwen.choice_order(state) if state.phase is Phase.CHOOSE else []
     choosing = order[0] if order and not (state.rules.pile_choice == "slap_race" and not state.raced) else None
     return public_picture(live, players, str, wins=list(state.wins), takes=list(state.takes),
-                          choosing=choosing, free_piles=zenuwen.free_piles(state) if choosing is not None else [])
+                          choosing=choosing, free_piles=zenuwen.free_piles(state) if choosing is not None else [],
+                          laid_out_stock=[s.laid_out_stock for s in state.seats])  # (Z12: a round won without one wins the match)
+
+
+def resume(picture: Mapping[str, Any], rules: ZenuwenRules | None = None, t: float = 0.0) -> LiveZenuwen:
+    """The running picture of a game taken up again from the referee's last picture of it
+    (:func:`public_state`: a game log's last position): the cards it shows read are known; the
+    face-down pile cards, stocks, hands and cards shown unread are stand-ins. The round's winner is the
+    player without pile cards once it is over. ValueError: not a position of this game."""
+    rules = rules or ZenuwenRules()
+
+    def card(code: object) -> Card:
+        return unseen() if code is None else Card.parse(str(code))
+
+    def count(value: object) -> int:
+        return len(value) if isinstance(value, list) else int(value)  # type: ignore[call-overload]
+
+    try:
+        phase = Phase(picture["phase"])
+        stocked = picture.get("laid_out_stock") or [True] * rules.players
+        seats = []
+        for s, had in zip(picture["players"], stocked, strict=True):
+            piles = tuple(ZPile(tuple(unseen() for _ in range(count(p["down"]))) + tuple(card(c) for c in p["up"]), len(p["up"]))
+                          for p in s["piles"])
+            seats.append(ZSeat(piles, tuple(unseen() for _ in range(count(s["stock"]))),
+                               tuple(unseen() for _ in range(count(s.get("hand", 0)))), bool(had)))
+        centre = tuple(tuple(card(c) for c in p) for p in picture["centre"])
+        if len(seats) != rules.players or len(centre) != rules.players or any(len(z.piles) != PILES for z in seats):
+            raise ValueError(f"{rules.players} players, each with {PILES} piles, and as many centre piles")
+        shown = [c for z in seats for p in z.piles for c in p.visible] + [c for p in centre for c in p]
+        over = sorted({c.code for c, k in Counter(c for c in shown if not is_unseen(c)).items() if k > rules.deck_count})
+        if over:
+            raise ValueError(f"{', '.join(over)} shown more often than {rules.deck_count} deck(s) hold")
+        takes = tuple(None if x is None else int(x) for x in picture.get("takes", [None] * rules.players))
+        ended = phase in (Phase.CHOOSE, Phase.NEXT)
+        winner = next((p for p, z in enumerate(seats) if z.pile_cards == 0), None) if ended else None
+        state = ZenuwenState(rules, tuple(seats), centre, phase, t=t, round=int(picture.get("round", 1)), winner=winner,
+                             takes=takes, raced=any(x is not None for x in takes),
+                             wins=tuple(int(x) for x in picture.get("wins", [0] * rules.players)))
+        moves = int(picture.get("moves", 0))
+    except (KeyError, TypeError, ValueError, AttributeError) as exc:
+        raise ValueError(f"not a position of this Zenuwen game: {exc}") from None
+    tops = {pile_zone(p, i): pile.top.code for p, z in enumerate(seats) for i, pile in enumerate(z.piles)
+            if pile.top is not None and not is_unseen(pile.top)}
+    reads = dict(Counter(c.code for c in shown if not is_unseen(c)))
+    return LiveZenuwen(state, moves=moves, waiting=_waiting(state), reads=reads, seen_tops=tops, shown=frozenset(tops))
 
 
 def ending(live: LiveZenuwen, t: float) -> tuple[str, Event] | None:

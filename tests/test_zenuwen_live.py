@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import math
 import random
 from dataclasses import dataclass, replace
@@ -108,7 +109,7 @@ def choose_move(state: ZenuwenState, p: int, rng: random.Random) -> Any:
 
 def play_match(
     seed: int, players: int, *, apart: bool = False, noise: bool = False, rounds: int = 3, limit: int = 600, spec: str = "",
-    published: bool = False,
+    published: bool = False, resume_every: int = 0,
 ) -> tuple[dict[str, int], LiveZenuwen, ZenuwenState]:
     """Engine-played rounds (turns, plays, joins, hands, stuck calls, round ends, pile choices, new
     layouts) seen view by view; every found move must be a scripted one, every scripted one found.
@@ -116,7 +117,9 @@ def play_match(
     before each clean view one with a hand over zones and one with unreadable cards, and a repeat.
     A view the referee leaves undecided (several move series fit it; it keeps each) is checked when
     a later view or input decides it, against what it then reports with that view's time. ``published``:
-    every view as the tracker publishes it (:func:`squared`: the camera does not count face-down cards)."""
+    every view as the tracker publishes it (:func:`squared`: the camera does not count face-down cards).
+    ``resume_every``: every so many views the game is taken up again from the referee's picture of it,
+    as from a log."""
 
     def view(state: ZenuwenState, t: float, unturned: frozenset[tuple[int, int]] = frozenset()) -> Observation:
         obs = perfect_view(state, t, unturned)
@@ -235,6 +238,11 @@ def play_match(
             f = f + f2
         stats["calls"] += check_calls(scripted, expected, truth.stuck, f)
         same_table(live, truth)
+        if resume_every and stats["views"] % resume_every == 0 and not live.undecided:
+            picture = json.loads(json.dumps(zenuwen_live.public_state(live)))
+            live = zenuwen_live.resume(picture, rules, t)
+            assert zenuwen_live.public_state(live) == picture
+            stats["resumed"] = stats.get("resumed", 0) + 1
     assert not owed and not live.undecided, [o.scripted for o in owed]
     return stats, live, truth
 
@@ -311,6 +319,16 @@ def test_a_match_is_followed_to_its_end_z12() -> None:
     assert truth.phase is Phase.MATCH_OVER and live.state.phase is Phase.MATCH_OVER
     end = zenuwen_live.ending(live, 99.0)
     assert end is not None and end[0] == f"player {truth.match_winner}" and end[1].kind == "won"
+
+
+@pytest.mark.parametrize("players, seed", [(2, 1), (3, 2), (4, 1)])
+def test_a_match_taken_up_again_from_the_referees_picture_goes_on(players: int, seed: int) -> None:
+    """cardref stopped without ending the game (a crash): it is taken up again from the log's last
+    position, the referee's picture of it, and the match is followed on over rounds and pile choices."""
+    stats, live, truth = play_match(seed, players, apart=True, resume_every=5)
+    assert stats["resumed"] >= 3 and stats["rounds"] >= 2 and live.state.wins == truth.wins
+    with pytest.raises(ValueError, match="not a position of this Zenuwen game"):
+        zenuwen_live.resume({"phase": "play", "players": []}, ZenuwenRules(players=players))
 
 
 @pytest.mark.parametrize("players, seed", [(3, 3), (4, 41)])
