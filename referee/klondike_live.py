@@ -42,7 +42,7 @@ from . import klondike
 from .cards import DECK, Card
 from .klondike import SUIT_INDEX, KlondikeRules, KlondikeState, Move
 from .observation import EXPLAINED, MAX_READS_TO_DOUBT, Finding, Observation, SeenPile, count_reads, guess_apart, one_misread
-from .observation import last_looks, parse_seen, stands
+from .observation import last_looks, parse_seen, pile_size, stands
 from .verdict import Event, Illegal, Legal
 
 FOUNDATION_ZONES = tuple(f"foundation{i + 1}" for i in range(4))
@@ -147,11 +147,6 @@ def resume(picture: Mapping[str, Any], rules: KlondikeRules | None = None, t: fl
     return LiveKlondike(state, known, moves=moves, reads={c.code: 1 for c in known})
 
 
-def _count(value: object) -> int:
-    """A pile's size from a picture: a count, or (the engine's ``to_json``) the list of its cards."""
-    return len(value) if isinstance(value, list) else int(value)  # type: ignore[call-overload]
-
-
 def _read_cards(codes: Sequence[object]) -> list[Card | None]:
     return [None if c is None else Card.parse(str(c)) for c in codes]
 
@@ -167,7 +162,7 @@ def layout_from_picture(picture: Mapping[str, Any], rules: KlondikeRules, t: flo
     """A layout from its picture (:func:`resume`) and the cards read on it and on its foundations (a
     count per suit: the ace up to it). ``elsewhere``: the deck's cards off the layout (on Double
     Solitaire's shared foundations), which no placeholder stands for."""
-    columns = [(_count(p["down"]), _read_cards(p["up"])) for p in picture["tableau"]]
+    columns = [(pile_size(p["down"]), _read_cards(p["up"])) for p in picture["tableau"]]
     if len(columns) != rules.columns:
         raise ValueError(f"{len(columns)} columns, where the rules lay {rules.columns}")
     waste = _read_cards(picture.get("waste", []))
@@ -183,8 +178,8 @@ def layout_from_picture(picture: Mapping[str, Any], rules: KlondikeRules, t: flo
                     for down, cards in columns)
     waste_cards = tuple(c if c is not None else next(pool) for c in waste)
     stock = tuple(pool)
-    if len(stock) != _count(picture.get("stock", 0)):
-        raise ValueError(f"the stock holds {_count(picture.get('stock', 0))} cards, where the rest of the deck is {len(stock)}")
+    if len(stock) != pile_size(picture.get("stock", 0)):
+        raise ValueError(f"the stock holds {pile_size(picture.get('stock', 0))} cards, where the rest of the deck is {len(stock)}")
     score = int(picture.get("score", 0))
     carry = score + 52 - 5 * sum(counts) if rules.scoring.startswith("vegas") else 0
     state = KlondikeState(rules, tableau, tuple(d for d, _ in columns), stock, waste_cards,

@@ -182,6 +182,12 @@ class Finding:
         return out
 
 
+def pile_size(value: object) -> int:
+    """A pile's size in a picture of a position (``public_state``): a count, or the list of its cards
+    (an engine's ``to_json``, as older game logs have it). For a game taken up again."""
+    return len(value) if isinstance(value, list) else int(value)  # type: ignore[call-overload]
+
+
 def stands(t: float, verdict: Legal[Any]) -> Finding:
     """The illegal move the game waited to see taken back, let stand: a person said the referee was
     wrong (a card misread, or the players play it so). A ``move`` finding: the game goes on from the

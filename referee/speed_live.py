@@ -79,6 +79,11 @@ def seen_code(c: Card) -> str | None:
     return None if is_unseen(c) else c.code
 
 
+def from_code(code: object) -> Card:
+    """The card a picture of a position names (``seen_code``'s), a new stand-in for None."""
+    return unseen() if code is None else Card.parse(str(code))
+
+
 def shown_codes(*cards: Card | None) -> list[str]:
     """The codes of the cards that are there and have been seen, for the screens."""
     return [c.code for c in cards if c is not None and not is_unseen(c)]

@@ -79,10 +79,10 @@ from typing import Any, Callable, Iterator, Mapping, Sequence
 
 from . import stress
 from .cards import Card
-from .observation import Finding, Observation, SeenPile, parse_seen
+from .observation import Finding, Observation, SeenPile, parse_seen, pile_size
 from .options import to_spec
 from .speed_live import (
-    Binder, Engine, Live, Node, Unseen, best_explanations, breadth_first, centre_zone, deferred, difference,
+    Binder, Engine, Live, Node, Unseen, best_explanations, breadth_first, centre_zone, deferred, difference, from_code,
     differing, explained, fits, hide_cards, is_unseen, judged, later_view, moved, pile_number,
     pile_zone, public_picture, real_counts, seat_zone, seen_code, shown_codes, stock_zone, swap_cards, targets,
     unclear, unjudged, unread_centre, unseen,
@@ -597,11 +597,11 @@ def resume(picture: Mapping[str, Any], rules: StressRules | None = None, t: floa
 
     def cards(pile: object) -> tuple[Card, ...]:
         codes = [pile] if isinstance(pile, str) or pile is None else list(pile)  # type: ignore[call-overload]
-        return tuple(unseen() if c is None else Card.parse(str(c)) for c in codes)
+        return tuple(from_code(c) for c in codes)
 
     try:
-        seats = tuple(Seat(tuple(unseen() for _ in range(len(s["stock"]) if isinstance(s["stock"], list) else int(s["stock"]))),
-                           tuple(cards(p) for p in s["row"])) for s in picture["players"])
+        seats = tuple(Seat(tuple(unseen() for _ in range(pile_size(s["stock"]))), tuple(cards(p) for p in s["row"]))
+                      for s in picture["players"])
         centre = tuple(cards(p) for p in picture["centre"])
         if len(seats) != 2 or len(centre) != 2 or any(len(s.row) != stress.ROW for s in seats):
             raise ValueError("two players, each a row of four, and two centre piles")

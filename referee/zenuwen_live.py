@@ -80,11 +80,11 @@ from typing import Any, Callable, Iterator, Mapping, NamedTuple, Sequence
 
 from . import zenuwen
 from .cards import RANKS, Card
-from .observation import MAX_READS_TO_DOUBT, Finding, Observation, SeenPile, count_reads, guess_apart, parse_seen
+from .observation import MAX_READS_TO_DOUBT, Finding, Observation, SeenPile, count_reads, guess_apart, parse_seen, pile_size
 from .options import to_spec
 from .speed_live import (
     Binder, Engine, Explanation, Live, Node, Unseen, best_explanations, breadth_first, centre_number, centre_zone, deferred,
-    difference, differing, explained, fits, hide_cards, is_unseen, judged, later_view, pile_number,
+    difference, differing, explained, fits, from_code, hide_cards, is_unseen, judged, later_view, pile_number,
     pile_zone, public_picture, real_counts, search_budget, seat_zone, seen_code, shown_codes, stock_zone, swap_cards,
     targets, unclear, unjudged, unread_centre, unseen,
 )
@@ -1928,22 +1928,16 @@ def resume(picture: Mapping[str, Any], rules: ZenuwenRules | None = None, t: flo
     player without pile cards once it is over. ValueError: not a position of this game."""
     rules = rules or ZenuwenRules()
 
-    def card(code: object) -> Card:
-        return unseen() if code is None else Card.parse(str(code))
-
-    def count(value: object) -> int:
-        return len(value) if isinstance(value, list) else int(value)  # type: ignore[call-overload]
-
     try:
         phase = Phase(picture["phase"])
         stocked = picture.get("laid_out_stock") or [True] * rules.players
         seats = []
         for s, had in zip(picture["players"], stocked, strict=True):
-            piles = tuple(ZPile(tuple(unseen() for _ in range(count(p["down"]))) + tuple(card(c) for c in p["up"]), len(p["up"]))
-                          for p in s["piles"])
-            seats.append(ZSeat(piles, tuple(unseen() for _ in range(count(s["stock"]))),
-                               tuple(unseen() for _ in range(count(s.get("hand", 0)))), bool(had)))
-        centre = tuple(tuple(card(c) for c in p) for p in picture["centre"])
+            piles = tuple(ZPile(tuple(unseen() for _ in range(pile_size(p["down"]))) + tuple(from_code(c) for c in p["up"]),
+                                len(p["up"])) for p in s["piles"])
+            seats.append(ZSeat(piles, tuple(unseen() for _ in range(pile_size(s["stock"]))),
+                               tuple(unseen() for _ in range(pile_size(s.get("hand", 0)))), bool(had)))
+        centre = tuple(tuple(from_code(c) for c in p) for p in picture["centre"])
         if len(seats) != rules.players or len(centre) != rules.players or any(len(z.piles) != PILES for z in seats):
             raise ValueError(f"{rules.players} players, each with {PILES} piles, and as many centre piles")
         shown = [c for z in seats for p in z.piles for c in p.visible] + [c for p in centre for c in p]
