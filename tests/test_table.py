@@ -60,6 +60,9 @@ def test_the_shipped_video_is_refereed_end_to_end(tmp_path: pathlib.Path) -> Non
     assert [v["kind"] for v in verdicts] == want
     illegal = next(v for v in verdicts if v["kind"] == "illegal")
     assert illegal["rule"] == next(m["rule"] for m in truth if m["kind"] == "illegal")
+    # the referee screen offers to let it stand while the game waits: it names the record
+    after = services.hub.messages[services.hub.messages.index(illegal) + 1]
+    assert illegal["seq"] and after["type"] == "state" and after["waiting_for_take_back"] == illegal["text"]
     (game,) = services.store.games()
     assert game.moves == sum(1 for m in truth if m["kind"] == "legal") and game.illegal == 1
     assert game.rules == render["rules"] and game.finished
