@@ -76,6 +76,9 @@ class TableRunner:
 
     def start(self) -> "TableRunner":
         self._report("idle")  # the set-up page shows the game, rules and players this table was started with
+        session = getattr(self.services, "session", None)
+        if session is not None:
+            session.takes_up = True  # the set-up page offers the games left unfinished
         for target, name in ((self._run, "cardref-table"), (self._commands, "cardref-commands")):
             thread = threading.Thread(target=target, name=name, daemon=True)
             thread.start()
@@ -256,6 +259,7 @@ class TableRunner:
             self.config.rules = setup.get("rules", self.config.rules)
             self.config.players = tuple(p.get("name", "") for p in setup.get("players", [])) or self.config.players
             if kind == "start":
+                self.config.resume = data.get("take_up")  # (the set-up page: a game left unfinished)
                 self._end_game("abandoned", "a new game was started")
                 self._fresh, self._idle = True, False
                 self.paused.clear()

@@ -108,6 +108,9 @@ def test_a_game_cardref_stopped_without_ending_is_taken_up_again_at_the_table(tm
     log = services.store.read(game.id)
     assert [r.kind.value for r in log.records].count("resumed") == 1 and game.moves == sum(m["kind"] == "legal" for m in truth)
     assert all(r.t > 30.0 for r in log.records if r.kind.value == "move")
+    # the set-up page's "take up" is a start naming the game: the next game the runner makes is that one
+    runner.handle("start", {"setup": {"game": "klondike", "rules": "", "players": [{"name": "Ann"}]}, "take_up": "x"})
+    assert runner.config.resume == "x"
 
 
 class Pages(Hub):

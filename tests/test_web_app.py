@@ -464,3 +464,46 @@ def test_a_card_named_on_the_referee_screen_goes_to_the_pipeline(remote: TestCli
     assert command is not None and command.kind == "name" and command.data == {"zone": "centre1", "card": "QS", "by": "Ann"}
     for bad in ({"zone": "centre1; drop", "card": "QS"}, {"zone": "centre1", "card": "QUEEN"}, {"zone": "centre1"}):
         assert remote.post("/api/session/name", json=bad, headers=auth()).status_code == 422
+
+
+def test_the_set_up_page_offers_the_games_left_unfinished_to_take_up_again(settings: WebSettings, hub: Hub) -> None:
+    """cardref was killed in the middle of a game: a camera table (whose source says it takes games up)
+    lists it, and taking it up starts it again at the table; a finished game or a replay cannot."""
+    from cardref.live import LiveReferee
+    from referee import klondike
+    from test_live import table_of
+
+    store = GameStore(settings.games_dir, fsync=False)
+    crashed = store.new_game("klondike", "draw=1", ["Ann"])
+    LiveReferee("klondike", "draw=1", writer=crashed).feed(table_of(klondike.new_game(klondike.deal(4)), 5.0, 0))
+    crashed.close()  # no end record
+    ended = store.new_game("klondike", "draw=1", ["Bob"])
+    ended.end(1.0, "won")
+    ended.close()
+
+    class Table:
+        def __init__(self, services: Any) -> None:
+            services.session.takes_up = True
+
+        def start(self) -> None:
+            pass
+
+        def stop(self) -> None:
+            pass
+
+    with TestClient(create_app(settings, hub=hub, store=store), client=LOCAL, base_url="http://127.0.0.1:8000") as replay:
+        assert replay.get("/api/session/unfinished").json() == []  # a replay takes nothing up
+        assert replay.post("/api/session/take-up", json={"game_id": crashed.id}).status_code == 409
+    with TestClient(create_app(settings, hub=hub, store=store, source=Table), client=LOCAL, base_url="http://127.0.0.1:8000") as table:
+        listed = table.get("/api/session/unfinished").json()
+        assert [g["id"] for g in listed] == [crashed.id] and listed[0]["players"] == ["Ann"]
+        refused = table.post("/api/session/take-up", json={"game_id": ended.id})
+        assert refused.status_code == 409 and "has ended" in refused.json()["detail"]
+        assert table.post("/api/session/take-up", json={"game_id": "nosuch"}).status_code == 409
+        assert table.post("/api/session/take-up", json={"game_id": crashed.id}).json()["phase"] == "playing"
+        commands = []
+        while (command := hub.commands.get(timeout=0.1)) is not None:
+            commands.append(command)
+        assert [(c.kind, c.data.get("take_up")) for c in commands if c.kind == "start"] == [("start", crashed.id)]
+    with TestClient(create_app(settings, hub=hub, store=store, source=Table), client=REMOTE) as remote:
+        assert remote.post("/api/session/take-up", json={"game_id": crashed.id}).status_code == 401  # a control action

@@ -110,6 +110,9 @@ class Session:
         self.setup = TableSetup()
         self.phase: Phase = "idle"
         self.changed = time.time()
+        self.takes_up = False
+        """Whether the source can take up again a game cardref stopped without ending (a camera table,
+        not a replay): it says so when it starts."""
 
     def snapshot(self) -> dict[str, Any]:
         with self._lock:

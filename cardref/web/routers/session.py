@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from fastapi import APIRouter, Depends
+from fastapi import APIRouter, Depends, HTTPException
 from pydantic import BaseModel, ConfigDict, Field
 
 from ..deps import Services, control_allowed, get_services, require_control
@@ -63,6 +63,22 @@ class NameIn(BaseModel):
     zone: str = Field(pattern=r"^[a-z0-9.]{1,24}$", title="pile", description="a zone name, e.g. centre1 or p2.pile3")
     card: str = Field(min_length=2, max_length=3, title="card", description="a card code, e.g. QS or 10H")
     by: str = Field(default="", max_length=40, title="who")
+
+
+class TakeUpIn(BaseModel):
+    """A game cardref stopped without ending (a crash), to take up again from its log's last position."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    game_id: str = Field(min_length=1, max_length=80, title="game", description="its id, as GET /api/session/unfinished lists")
+
+
+class UnfinishedOut(BaseModel):
+    id: str
+    game: str
+    players: list[str]
+    started: str
+    moves: int
 
 
 class Accepted(BaseModel):
@@ -134,3 +150,43 @@ def name_card(body: NameIn, svc: Services = Depends(get_services)) -> Accepted:
 def correction(body: CorrectionIn, svc: Services = Depends(get_services)) -> Accepted:
     svc.session.forward("correction", body.model_dump(exclude_none=True))
     return Accepted(command="correction")
+
+
+def _can_take_up(svc: Services, game_id: str) -> str | None:
+    """Why ``game_id`` cannot be taken up again at this table (None: it can)."""
+    from cardref.live import resume_point
+
+    if not svc.session.takes_up:
+        return "this cardref referees no camera table (a replay): nothing is taken up here"
+    latest = svc.hub.latest("state")
+    if latest is not None and latest.get("game_id") == game_id and svc.session.phase in ("playing", "paused"):
+        return f"game {game_id} is the one being recorded"
+    try:
+        resume_point(svc.store.read(game_id))
+    except FileNotFoundError:
+        return f"no game {game_id!r}"
+    except ValueError as exc:
+        return str(exc)
+    return None
+
+
+@router.get("/unfinished", response_model=list[UnfinishedOut],
+            summary="Games cardref stopped without ending (a crash) that this table can take up again, newest first")
+def unfinished(svc: Services = Depends(get_services)) -> list[UnfinishedOut]:
+    if not svc.session.takes_up:
+        return []
+    out = []
+    for g in svc.store.games(finished=False, limit=10):
+        if _can_take_up(svc, g.id) is None:
+            out.append(UnfinishedOut(id=g.id, game=g.game, players=list(g.players), started=g.started, moves=g.moves))
+    return out[:5]
+
+
+@router.post("/take-up", response_model=SessionOut, dependencies=[Depends(require_control)],
+             summary="Take up again a game cardref stopped without ending, from its log's last position")
+def take_up(body: TakeUpIn, request: Request, svc: Services = Depends(get_services)) -> SessionOut:
+    why = _can_take_up(svc, body.game_id)
+    if why is not None:
+        raise HTTPException(409, why)
+    svc.session.act("start", {"take_up": body.game_id})
+    return _out(svc, request)

@@ -179,6 +179,21 @@
     clicks = null;
   });
 
+  // games cardref stopped without ending (a crash): taken up again from the position their log last shows
+  async function loadUnfinished() {
+    let games = [];
+    try { games = await CR.api("GET", "/api/session/unfinished"); } catch (e) { games = []; }
+    const box = $("unfinished");
+    box.innerHTML = "";
+    for (const g of games) {
+      const b = CR.el("button", "", `Take up ${g.game} ${g.id} (${g.moves} moves, ${g.players.join(", ")})`);
+      b.title = "cardref stopped without ending this game: go on from the position its log last shows";
+      b.onclick = async () => { await act("/api/session/take-up", { game_id: g.id }, `Game ${g.id} taken up again.`); loadUnfinished(); };
+      box.appendChild(b);
+    }
+    box.classList.toggle("hidden", games.length === 0);
+  }
+
   async function load() {
     try {
       games = await CR.api("GET", "/api/session/games");
@@ -188,6 +203,7 @@
       showSession(s);
       fillGame(s.setup);
       const cal = await CR.api("GET", "/api/calibration");
+      loadUnfinished();
       if (cal.calibration) sayCal(`Calibrated (${cal.calibration.method}${cal.calibration.rms_error_mm !== undefined ? `, fit error ${cal.calibration.rms_error_mm.toFixed(2)} mm` : ""}).`);
     } catch (e) { say(e.message, true); }
   }
