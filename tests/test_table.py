@@ -420,3 +420,36 @@ def test_the_camera_is_not_held_back_while_a_view_is_judged(tmp_path: pathlib.Pa
     assert [m["kind"] for m in services.hub.messages if m["type"] == "verdict"] == want
     (game,) = services.store.games()
     assert game.finished and game.illegal == 1
+
+
+def test_an_illegal_move_let_stand_on_the_referee_screen_is_played_on_from(tmp_path: pathlib.Path) -> None:
+    """The shipped table video, with a person pressing "Referee was wrong" on its illegal move while the
+    referee waits for the take-back: the move stands, and the players' putting it back is a move like
+    any other (the card goes back where it may lie); every later move is found."""
+    folder = clip_folder()
+    render = json.loads((folder / "render.json").read_text())
+    truth = [json.loads(x) for x in (folder / "moves.jsonl").read_text().splitlines() if x.strip()]
+    pressed: list[int] = []
+
+    def press_on_the_illegal_move(hub: Pages, runner: TableRunner) -> None:
+        if not pressed and any(m.get("kind") == "illegal" for m in hub.messages):
+            pressed.append(1)
+            runner.handle("correction", {"action": "retract", "reason": "the players play it so"})
+
+    hub = Pages(press_on_the_illegal_move)
+    services = Services(hub, GameStore(tmp_path, fsync=False))
+    config = TableConfig(str(folder / render["video"]), load_calibration(folder / "calibration.json"),
+                         rules=render["rules"], realtime=False, loop=False)
+    runner = TableRunner(services, config, replay=recorded_boxes(folder))
+    hub.runner = runner
+    runner._run()
+
+    verdicts = [(m["kind"], m.get("text")) for m in hub.messages if m["type"] == "verdict"]
+    illegal = next(m for m in truth if m["kind"] == "illegal")
+    moved = f"{illegal['from']}->{illegal['to']}"
+    back = f"{illegal['to']}->{illegal['from']}"
+    at = verdicts.index(("illegal", moved))
+    assert verdicts[at + 1][0] == "correction" and verdicts[at + 2] == ("move", moved) and verdicts[at + 3] == ("move", back)
+    assert sum(k == "move" for k, _ in verdicts) == sum(m["kind"] == "legal" for m in truth) + 2
+    (game,) = services.store.games()
+    assert game.illegal == 0 and game.corrections == 1  # the game as corrected
