@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import pathlib
+from typing import Any
 
 import pytest
 
@@ -26,6 +27,18 @@ def table_of(state: klondike.KlondikeState, t: float, frame: int, unsure: str = 
         for name, pile in obs.piles.items()
     }
     return TableState(t, frame, piles)
+
+
+def _deal_one_followed(tmp_path: pathlib.Path) -> tuple[GameStore, Any, list[dict[str, object]], LiveReferee, klondike.KlondikeState]:
+    """A referee following Klondike deal 1 (draw 1) from its first view, logging and publishing."""
+    rules = KlondikeRules.from_spec("draw=1")
+    store = GameStore(tmp_path, fsync=False)
+    writer = store.new_game("klondike", rules.spec(), ["Anna"], deal=None)
+    messages: list[dict[str, object]] = []
+    ref = LiveReferee("klondike", rules, writer=writer, publish=messages.append)
+    truth = klondike.new_game(klondike.deal(1), rules)
+    ref.feed(table_of(truth, 0.0, 0))
+    return store, writer, messages, ref, truth
 
 
 def test_observation_keeps_unsure_cards_unread_and_held_zones_unjudged() -> None:
@@ -150,13 +163,7 @@ def test_an_illegal_move_a_person_lets_stand_is_played_on_from(tmp_path: pathlib
     """"Referee was wrong" on the illegal move the game waits to see taken back (a card misread, or the
     players play it so): the illegal record is retracted, the move stands in the log as a move, and
     the game goes on from the table with it, instead of waiting for a take-back that will not come."""
-    rules = KlondikeRules.from_spec("draw=1")
-    store = GameStore(tmp_path, fsync=False)
-    writer = store.new_game("klondike", rules.spec(), ["Anna"], deal=None)
-    messages: list[dict[str, object]] = []
-    ref = LiveReferee("klondike", rules, writer=writer, publish=messages.append)
-    truth = klondike.new_game(klondike.deal(1), rules)
-    ref.feed(table_of(truth, 0.0, 0))
+    store, writer, messages, ref, truth = _deal_one_followed(tmp_path)
     move = _first_illegal(truth, "t1")
     laid = klondike.apply_by_hand(truth, move)
     assert laid is not None
@@ -182,13 +189,7 @@ def test_an_illegal_move_a_person_lets_stand_is_played_on_from(tmp_path: pathlib
 def test_an_illegal_move_that_cannot_stand_keeps_the_game_waiting(tmp_path: pathlib.Path) -> None:
     """Klondike's foundations keep their suit's cards from the ace up: a card laid up out of order cannot
     stand there. Retracted, the referee says so and still waits for it to be taken back."""
-    rules = KlondikeRules.from_spec("draw=1")
-    store = GameStore(tmp_path, fsync=False)
-    writer = store.new_game("klondike", rules.spec(), ["Anna"], deal=None)
-    messages: list[dict[str, object]] = []
-    ref = LiveReferee("klondike", rules, writer=writer, publish=messages.append)
-    truth = klondike.new_game(klondike.deal(1), rules)
-    ref.feed(table_of(truth, 0.0, 0))
+    store, writer, messages, ref, truth = _deal_one_followed(tmp_path)
     first = table_of(truth, 0.5, 1)
     column = next(z for z, p in first.piles.items() if z.startswith("tableau") and p.cards and not p.cards[-1].card.startswith("A"))
     pile = first.piles[column]
@@ -259,13 +260,7 @@ def test_the_same_unrecognised_change_is_reported_once(tmp_path: pathlib.Path) -
     """A table nothing explains, published again and again (changes elsewhere, a reading that comes and
     goes), is one unrecognised change on the screen and in the log; another one is reported, and so is
     the first again once something in between was explained."""
-    rules = KlondikeRules.from_spec("draw=1")
-    store = GameStore(tmp_path, fsync=False)
-    writer = store.new_game("klondike", rules.spec(), ["Anna"], deal=None)
-    messages: list[dict[str, object]] = []
-    ref = LiveReferee("klondike", rules, writer=writer, publish=messages.append)
-    truth = klondike.new_game(klondike.deal(1), rules)
-    ref.feed(table_of(truth, 0.0, 0))
+    store, writer, messages, ref, truth = _deal_one_followed(tmp_path)
     good = table_of(truth, 0.0, 0)
     # the JC read as the KS that lies on column 6: no move does that
     gone = TableState(1.0, 1, {**good.piles, "tableau1": PileState(0, (SeenCard("KS", 0.9),))})
