@@ -421,6 +421,9 @@ def resume_point(log: Any) -> tuple[Any, float]:
     try:
         return follower.resume(picture, follower.rules_from_spec(header.rules), log.last_t), log.last_t
     except ValueError as exc:
+        if "moves" not in picture:  # the engine's own picture: logs written before the referee's went in
+            raise ValueError(f"game {header.id} was recorded by an older cardref, whose log does not say which "
+                             f"cards were read ({exc}): start a new one") from None
         raise ValueError(f"game {header.id}: {exc}") from None
 
 

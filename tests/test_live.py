@@ -147,6 +147,13 @@ def test_what_cannot_be_taken_up_again_says_why(tmp_path: pathlib.Path) -> None:
     writer.close()
     with pytest.raises(ValueError, match="not a position of this Zenuwen game"):
         resume_point(store.read(writer.id))
+    # a log from before the referee's pictures went into it: the engine's, stand-ins written "??"
+    writer = store.new_game("stress", "", ["A", "B"], deal=None)
+    writer.note(1.0, "deal seen: game starts",
+                state={"phase": "play", "players": [{"stock": ["??"], "row": ["AH", "??", "4S", "7H"]}] * 2, "centre": [["KS"], ["7D"]]})
+    writer.close()
+    with pytest.raises(ValueError, match="recorded by an older cardref"):
+        resume_point(store.read(writer.id))
 
 
 def _first_illegal(state: klondike.KlondikeState, dst: str) -> Move:
