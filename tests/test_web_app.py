@@ -429,7 +429,7 @@ def test_a_table_filmed_by_the_phone_page_is_calibrated_from_its_picture_and_ref
     from referee import klondike
 
     args = argparse.Namespace(camera="phone", camera_size=None, players="Ann", game="klondike", rules="draw=1",
-                              calibration=tmp_path / "table.json")
+                              calibration=tmp_path / "table.json", games_dir=tmp_path / "games", resume=None)
     settings = WebSettings(games_dir=tmp_path / "games", calibration_file=tmp_path / "table.json")
     hub = Hub()
     app = create_app(settings, hub=hub, store=GameStore(settings.games_dir, fsync=False), source=_table(args))
