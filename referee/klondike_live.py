@@ -524,12 +524,41 @@ def let_stand(live: LiveKlondike, t: float) -> tuple[LiveKlondike, list[Finding]
     keep only their suit's cards from the ace up; it must be taken back)."""
     if live.pending is None:
         return None
-    verdict = klondike.apply_by_hand(live.state, replace(live.pending, t=max(t, live.state.time)))
+    move = replace(live.pending, t=max(t, live.state.time))
+    state, known = live.state, live.known
+    verdict = klondike.apply_by_hand(state, move)
+    if verdict is None and live.pending_view is not None:
+        # laid up out of order: the camera misread the card, which is the one that fits where it lies
+        # (a 4H read 5H), unless that card is read elsewhere
+        misread, fits = _laid_up(state, move, live.pending_view)
+        if misread is not None and fits is not None and fits not in known:
+            state, known = _learn(state, {misread: fits.code}), (known - {misread}) | {fits}
+            verdict = klondike.apply_by_hand(state, move)
     if verdict is None:
         return None
-    before = replace(live, pending=None, pending_view=None, undo=None, deferred=None)
+    before = replace(live, state=state, known=known, pending=None, pending_view=None, undo=None, deferred=None)
     after = replace(before, state=verdict.state, moves=live.moves + 1, undo=(before, verdict))
     return after, [stands(t, verdict)]
+
+
+def _laid_up(state: KlondikeState, move: Move, view: _View) -> tuple[Card | None, Card | None]:
+    """For a card laid up on a foundation (``view``: the table it left), the card moved and the card
+    that fits where it lies: the next of the pile it covered, or an ace (of its own suit if that
+    foundation is empty) on a pile of its own."""
+    moved = moved_and_under(state, move)[:1]
+    if move.dst != "foundation" or move.count != 1 or not moved:
+        return None, None
+    card = moved[0]
+    before = _view(state).foundation_tops
+    after = view.foundation_tops
+    if len(after) == len(before) + 1:
+        empty = [s for s, n in zip("SHDC", state.foundations) if not n]
+        suit = card.suit if card.suit in empty else (empty[0] if empty else None)
+        return card, None if suit is None else DECK[SUIT_INDEX[suit] * 13]
+    covered = [old for old, new in zip(before, after) if old != new]
+    if len(covered) != 1 or covered[0].rank == 13:
+        return card, None
+    return card, DECK[SUIT_INDEX[covered[0].suit] * 13 + covered[0].rank]
 
 
 def under_hand(move: Move, obs: Observation, prefix: str = "", foundations: Sequence[str] = FOUNDATION_ZONES) -> bool:

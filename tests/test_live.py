@@ -11,6 +11,7 @@ import pytest
 from cardref.gamelog.store import GameStore
 from cardref.live import LiveReferee, observation_from_table, resume_point, taken_up
 from referee import klondike
+from referee.cards import Card
 from referee.klondike import KlondikeRules, Move
 from referee.klondike_live import expected_observation
 from referee.observation import Finding
@@ -193,16 +194,42 @@ def test_an_illegal_move_a_person_lets_stand_is_played_on_from(tmp_path: pathlib
     assert [e.record.kind.value for e in log.effective()] == ["note", "move", "note", "move"]
 
 
-def test_an_illegal_move_that_cannot_stand_keeps_the_game_waiting(tmp_path: pathlib.Path) -> None:
-    """Klondike's foundations keep their suit's cards from the ace up: a card laid up out of order cannot
-    stand there. Retracted, the referee says so and still waits for it to be taken back."""
-    store, writer, messages, ref, truth = _deal_one_followed(tmp_path)
+def _laid_up(truth: klondike.KlondikeState, column: str, confidence: float) -> TableState:
+    """The view of ``truth`` with the top of ``column`` laid up on an empty foundation (read at
+    ``confidence``), the card under it turned up unread."""
     first = table_of(truth, 0.5, 1)
-    column = next(z for z, p in first.piles.items() if z.startswith("tableau") and p.cards and not p.cards[-1].card.startswith("A"))
     pile = first.piles[column]
-    up = TableState(0.5, 1, {**first.piles, column: PileState(max(pile.backs - 1, 0), (SeenCard("?", 0.1),) if pile.backs else ()),
-                             "foundation1": PileState(0, pile.cards[-1:])})
+    top = SeenCard(pile.cards[-1].card, confidence)
+    return TableState(0.5, 1, {**first.piles, column: PileState(max(pile.backs - 1, 0), (SeenCard("?", 0.1),) if pile.backs else ()),
+                               "foundation1": PileState(0, (top,))})
+
+
+def test_a_card_laid_up_out_of_order_let_stand_is_the_card_that_fits_there(tmp_path: pathlib.Path) -> None:
+    """A JC laid up on an empty foundation, K7: a person says the referee was wrong. The camera misread
+    an ace, then: the card is taken for the AC (nobody has read the AC) and the game goes on from there;
+    the same unsure reading of it afterwards is no change."""
+    store, writer, messages, ref, truth = _deal_one_followed(tmp_path)
+    up = _laid_up(truth, "tableau1", 0.45)
     assert [(f.kind, f.rule) for f in ref.feed(up)] == [("illegal", "K7")]
+    assert [f.kind for f in ref.correct(1.0)] == ["move"]
+    assert ref.live.pending is None and ref.live.state.foundations == (0, 0, 0, 1)
+    assert Card.parse("AC") in ref.live.known and Card.parse("JC") not in ref.live.known
+    assert ref.feed(TableState(2.0, 2, up.piles)) == []
+    writer.close()
+
+
+def test_an_illegal_move_that_cannot_stand_keeps_the_game_waiting(tmp_path: pathlib.Path) -> None:
+    """Klondike's foundations keep their suit's cards from the ace up: a 5C laid up on an empty
+    foundation, while the AC lies read on a column, cannot stand there. Retracted, the referee says so
+    and still waits for it to be taken back."""
+    rules = KlondikeRules.from_spec("draw=1")
+    store = GameStore(tmp_path, fsync=False)
+    writer = store.new_game("klondike", rules.spec(), ["Anna"], deal=None)
+    messages: list[dict[str, object]] = []
+    ref = LiveReferee("klondike", rules, writer=writer, publish=messages.append)
+    truth = klondike.new_game(klondike.deal(4), rules)  # tops QD AC KC 5C 2C 7C AD
+    ref.feed(table_of(truth, 0.0, 0))
+    assert [(f.kind, f.rule) for f in ref.feed(_laid_up(truth, "tableau4", 0.9))] == [("illegal", "K7")]
     assert ref.correct(1.0) == []
     assert messages[-1]["type"] == "status" and "take it back" in str(messages[-1]["referee"])
     assert ref.live.pending is not None
