@@ -42,7 +42,12 @@ def random_game(seed: int, moves: int) -> tuple[dl.LiveDouble, DoubleState, rand
     rng = random.Random(seed)
     truth = ds.new_game(ds.deal(seed))
     live = dl.start(dl.expected_observation(truth, 0.0))
-    t = 0.0
+    return play_on(live, truth, rng, 0.0, moves)
+
+
+def play_on(live: dl.LiveDouble, truth: DoubleState, rng: random.Random, t: float, moves: int
+            ) -> tuple[dl.LiveDouble, DoubleState, random.Random, float]:
+    """The game followed for ``moves`` more random legal moves from perfect views, each found."""
     for _ in range(moves):
         step = play_one(truth, rng, t + 1.0)
         if step is None:
@@ -123,14 +128,7 @@ def test_a_game_taken_up_again_from_the_referees_picture_goes_on(seed: int) -> N
     assert picture["owners"] and sum(map(len, picture["owners"])) == truth.cards_up(0) + truth.cards_up(1)
     live = dl.resume(picture, ds.DoubleRules(), t)
     assert dl.public_state(live) == picture
-    for _ in range(40):
-        step = play_one(truth, rng, t + 1.0)
-        if step is None:
-            break
-        t += 1.0
-        made, truth = step
-        live, found = dl.observe(live, dl.expected_observation(truth, t))
-        assert [f.kind for f in found if f.kind != "call"] == ["move"] and same(found[0].move, made), found
+    live, truth, rng, t = play_on(live, truth, rng, t, 40)
     assert live.state.turn == truth.turn and [live.state.cards_up(p) for p in (0, 1)] == [truth.cards_up(p) for p in (0, 1)]
     with pytest.raises(ValueError, match="not a position of this Double Solitaire game"):
         dl.resume({**picture, "owners": []})
