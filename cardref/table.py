@@ -166,11 +166,13 @@ class TableRunner:
         cfg = self.config
         self._t0 = 0.0
         if cfg.resume is not None:
+            from .gamelog.writer import GameBusyError
+
             game_id, cfg.resume = cfg.resume, None  # once: the games after it are new
             try:
                 self._take_up(game_id)
                 return
-            except (ValueError, OSError) as exc:  # said on the pages; a new game starts instead
+            except (ValueError, OSError, GameBusyError) as exc:  # said on the pages; a new game starts instead
                 log.warning("game %s cannot be taken up again: %s", game_id, exc)
                 self.services.hub.publish({"type": "status", "referee": f"game {game_id} cannot be taken up again: {exc}"})
         with self._lock:

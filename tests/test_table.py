@@ -113,6 +113,30 @@ def test_a_game_cardref_stopped_without_ending_is_taken_up_again_at_the_table(tm
     assert runner.config.resume == "x"
 
 
+def test_a_game_that_cannot_be_taken_up_is_said_and_a_new_game_starts(tmp_path: pathlib.Path) -> None:
+    """The game to take up is held by another writer (another cardref on the same games): the pages
+    are told why, and the table's game is a new one."""
+    from cardref.live import LiveReferee
+    from referee import klondike
+    from test_live import table_of
+
+    folder = clip_folder()
+    render = json.loads((folder / "render.json").read_text())
+    services = Services(Hub(), GameStore(tmp_path, fsync=False))
+    rules = klondike.KlondikeRules.from_spec(render["rules"])
+    held = services.store.new_game("klondike", rules.spec(), ["Ann"], deal=None)
+    LiveReferee("klondike", rules, writer=held).feed(
+        table_of(klondike.new_game(klondike.Deal.from_json(json.loads((folder / "deal.json").read_text())), rules), 3.0, 0))
+    config = TableConfig(str(folder / render["video"]), load_calibration(folder / "calibration.json"),
+                         rules=render["rules"], realtime=False, loop=False, resume=held.id)
+    runner = TableRunner(services, config, replay=recorded_boxes(folder))
+    runner._run()
+    held.close()
+    assert any("cannot be taken up again" in str(m.get("referee")) for m in services.hub.messages if m["type"] == "status")
+    assert len(runner.games) == 1 and runner.games[0] != held.id
+    assert [g.moves for g in services.store.games() if g.id == runner.games[0]] == [7]
+
+
 class Pages(Hub):
     """The hub, with a person on the set-up page acting when ``when`` says so (on the pipeline's thread,
     between frames, as a page command arrives at any moment)."""
