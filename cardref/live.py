@@ -340,6 +340,7 @@ class LiveReferee:
                 self.verdict_seqs.append(seq)
                 self.move_seqs.append(seq)
                 message["seq"] = seq  # what the pages name when they correct it
+                message["number"] = len(self.move_seqs)  # the move's place in the game (put-backs go out)
         elif finding.kind == "illegal":
             message.update(ok=False, text=str(finding.move), cards=self.follower.involved_cards(self.live, finding))
             if self.writer is not None:

@@ -85,6 +85,7 @@ def test_a_recorded_game_is_refereed_logged_and_published(tmp_path: pathlib.Path
     writer.close()
     verdicts = [m for m in messages if m["type"] == "verdict"]
     assert [m["kind"] for m in verdicts] == ["illegal", "taken_back"] + ["move"] * len(moves)
+    assert [m["number"] for m in verdicts[2:]] == list(range(1, len(moves) + 1))  # the live page numbers them
     assert messages[-1]["type"] == "call" and messages[-1]["call"] == "won"
     assert ref.ended == "won"
     log = store.read(writer.id)
