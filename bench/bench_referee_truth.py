@@ -4,6 +4,7 @@
     python bench/bench_referee_truth.py --game zenuwen --players 3 --seeds 5 6 --seconds 40 --keep DIR
     python bench/bench_referee_truth.py --game zenuwen --players 4 --seeds 27 --seconds 40 --size 1920x1080
     python bench/bench_referee_truth.py --game stress --seeds 7 23 --seconds 40 --keep DIR
+    python bench/bench_referee_truth.py --game zenuwen --seeds 110 --rounds 2 --seconds 600 --keep DIR
     python bench/bench_referee_truth.py --game double_solitaire --seeds 1 2 --size 1920x1080 --illegal 2
 
 For each seed: ``cardref render GAME`` films a new game (a deck the detector never trained on, a new
@@ -79,6 +80,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--size", default="1280x720", help="the camera's frame size, WxH (default 1280x720)")
     parser.add_argument("--rules", help='the game\'s options (Klondike default "draw=3")')
     parser.add_argument("--illegal", type=int, default=1, help="deliberate illegal moves per game (default 1)")
+    parser.add_argument("--rounds", type=int, default=1, help="Stress, Zenuwen: rounds to film (default 1)")
     parser.add_argument("--detector", help="candidate corner-detector weights X.onnx (default: shipped)")
     parser.add_argument("--keep", type=Path, help="keep the videos and logs here (seed-N folders)")
     args = parser.parse_args(argv)
@@ -93,7 +95,8 @@ def main(argv: list[str] | None = None) -> int:
                 ["cardref", "render", args.game, "--seed", str(seed), "--seconds", str(args.seconds),
                  "--deck", args.deck, "--size", args.size, "--illegal", str(args.illegal), "--out", str(out)]
                 + (["--rules", rules] if rules else [])
-                + (["--players", str(args.players)] if args.game == "zenuwen" else []),
+                + (["--players", str(args.players)] if args.game == "zenuwen" else [])
+                + (["--rounds", str(args.rounds)] if args.rounds != 1 else []),
                 stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
             )
             if made.returncode:

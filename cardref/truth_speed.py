@@ -82,6 +82,21 @@ def _zones(hands: Hands) -> list[str]:
     return out
 
 
+def _new_deal(before: dict[str, Pile], after: dict[str, Pile], players: int) -> Hands:
+    """A new round's deal: each player gathers the own cards still on the table (the centre piles
+    too, where they are still there) and lays the next round's cards out, the stock first."""
+    hands: Hands = []
+    for p in range(players):
+        seat = f"p{p + 1}."
+        mine = [z for z in before if z.startswith(seat)] + ([centre_zone(p)] if centre_zone(p) in before else [])
+        actions = [Action("take", z) for z in mine if before[z].backs or before[z].faces]
+        new = sorted((z for z in after if z.startswith(seat)), key=lambda z: (z != stock_zone(p), z))
+        actions += [Action("put", z, z, after[z].backs, tuple(after[z].faces)) for z in new if after[z].backs or after[z].faces]
+        if actions:
+            hands.append((p + 1, actions))
+    return hands
+
+
 # ------------------------------------------------------------------------------------------ the games
 
 
@@ -92,9 +107,11 @@ class SpeedScript:
     name = ""
     calls: frozenset[str] = frozenset()
 
-    def __init__(self, rules: Any, deal: Any) -> None:
+    def __init__(self, rules: Any, deal: Any, rounds: int = 1) -> None:
         self.rules = rules
         self.deal = deal
+        self.rounds = rounds
+        """Rounds to play: after the last one :meth:`next_moves` stops at the round's end."""
 
     def start(self) -> Any:
         raise NotImplementedError
@@ -109,7 +126,8 @@ class SpeedScript:
         raise NotImplementedError
 
     def next_moves(self, state: Any, rng: np.random.Generator, seen: dict[str, int]) -> list[Any]:
-        """The legal moves of the next visit (one, or both slaps of a stress); [] when the round is over."""
+        """The legal moves of the next visit (one, or both slaps of a stress; at a round's end the pile
+        choices and the next round's deal while :attr:`rounds` last); [] when the filming is over."""
         raise NotImplementedError
 
     def hands(self, state: Any, moves: Sequence[Any], verdicts: Sequence[Legal[Any]]) -> tuple[Hands, list[int]]:
@@ -156,6 +174,8 @@ class StressScript(SpeedScript):
         if phase is stress.Phase.STRESS:
             first = int(rng.integers(0, 2))
             return [stress.Slap(first, int(rng.integers(0, 2))), stress.Slap(1 - first, int(rng.integers(0, 2)))]
+        if phase is stress.Phase.ROUND_OVER and state.round < self.rounds:
+            return [stress.NewRound()]  # S11: the engine reshuffles the cards into the next deal
         if phase is not stress.Phase.PLAY:
             return []
         options = [m for m in stress.legal_moves(state) if isinstance(m, (stress.Play, stress.Stack))]
@@ -175,6 +195,8 @@ class StressScript(SpeedScript):
 
     def hands(self, state: stress.StressState, moves: Sequence[Any], verdicts: Sequence[Legal[Any]]) -> tuple[Hands, list[int]]:
         move, verdict = moves[0], verdicts[0]
+        if isinstance(move, stress.NewRound):
+            return _new_deal(self.piles(state), self.piles(verdict.state), 2), [-1]
         if isinstance(move, stress.Slap):
             hands: Hands = []
             for m, v in zip(moves, verdicts):
@@ -269,6 +291,18 @@ class ZenuwenScript(SpeedScript):
     def next_moves(self, state: zenuwen.ZenuwenState, rng: np.random.Generator, seen: dict[str, int]) -> list[Any]:
         if state.phase is zenuwen.Phase.TURN:
             return [zenuwen.Turn()]
+        if state.phase is zenuwen.Phase.CHOOSE and state.round < self.rounds and self.rules.pile_choice == "winner_chooses":
+            # Z10/Z11: the smallest free pile, as players normally take, now and then another one
+            p = zenuwen.choice_order(state)[0]
+            free = sorted(zenuwen.free_piles(state), key=lambda i: (len(state.centre[i]), i))
+            return [zenuwen.Choose(p, free[0] if len(free) == 1 or rng.random() < 0.75 else free[int(rng.integers(1, len(free)))])]
+        if state.phase is zenuwen.Phase.NEXT and state.round < self.rounds:
+            packets = []
+            for packet in zenuwen._packets(state):  # Z11: each player shuffles the own cards and lays them out
+                cards = list(packet)
+                rng.shuffle(cards)
+                packets.append(zenuwen.lay_out(cards))
+            return [zenuwen.NewRound(layout=zenuwen.Layout(tuple(packets)))]
         if state.phase is not zenuwen.Phase.PLAY:
             return []
         options = list(zenuwen.legal_moves(state))
@@ -290,6 +324,12 @@ class ZenuwenScript(SpeedScript):
 
     def hands(self, state: zenuwen.ZenuwenState, moves: Sequence[Any], verdicts: Sequence[Legal[Any]]) -> tuple[Hands, list[int]]:
         move, verdict = moves[0], verdicts[0]
+        if isinstance(move, zenuwen.Choose):  # each player takes the own centre pile up, the winner first
+            takes = [(_player(e), int(dict(e.data)["centre"])) for e in verdict.events if e.kind == "take_pile"]
+            return [(p + 1, [Action("take", centre_zone(k))]) for p, k in takes], [-1]
+        if isinstance(move, zenuwen.NewRound):  # the centre piles went with the choices
+            before = {z: pile for z, pile in self.piles(state).items() if z.startswith("p")}
+            return _new_deal(before, self.piles(verdict.state), state.players), [-1]
         if isinstance(move, zenuwen.Turn):
             per: dict[int, list[Action]] = {}
             for e in verdict.events:
@@ -497,20 +537,21 @@ def _rules_spec(script: SpeedScript) -> str:
 
 
 def render_stress(out_dir: Path, seed: int, rules: stress.StressRules | None = None,
-                  the_deal: stress.StressDeal | None = None, **kwargs: Any) -> dict[str, Any]:
-    """Film a Stress round (two players) into ``out_dir`` (arguments of :func:`render_speed`)."""
-    script = StressScript(rules or stress.StressRules(), the_deal or stress.deal(seed))
+                  the_deal: stress.StressDeal | None = None, rounds: int = 1, **kwargs: Any) -> dict[str, Any]:
+    """Film ``rounds`` Stress rounds (two players) into ``out_dir`` (arguments of :func:`render_speed`)."""
+    script = StressScript(rules or stress.StressRules(), the_deal or stress.deal(seed), rounds)
     return render_speed(script, out_dir, seed, **kwargs)
 
 
 def render_zenuwen(out_dir: Path, seed: int, rules: zenuwen.ZenuwenRules | None = None,
-                   the_deal: zenuwen.ZenuwenDeal | None = None, players: int = 2, **kwargs: Any) -> dict[str, Any]:
-    """Film a Zenuwen round (2-4 players) into ``out_dir`` (arguments of :func:`render_speed`)."""
+                   the_deal: zenuwen.ZenuwenDeal | None = None, players: int = 2, rounds: int = 1,
+                   **kwargs: Any) -> dict[str, Any]:
+    """Film ``rounds`` Zenuwen rounds (2-4 players) into ``out_dir`` (arguments of :func:`render_speed`)."""
     from .replay_speed import zenuwen_rules
 
     the_deal = the_deal or zenuwen.deal(seed, players)
     rules = rules or zenuwen_rules("", the_deal)
-    return render_speed(ZenuwenScript(rules, the_deal), out_dir, seed, **kwargs)
+    return render_speed(ZenuwenScript(rules, the_deal, rounds), out_dir, seed, **kwargs)
 
 
 # ------------------------------------------------------------------------------------------ checking

@@ -76,6 +76,7 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass, field, replace
 from functools import cache
+from itertools import permutations
 from typing import Any, Callable, Iterator, Mapping, NamedTuple, Sequence
 
 from . import zenuwen
@@ -925,9 +926,9 @@ def _judge(
     if state.phase is Phase.MATCH_OVER:
         return (live if match(state, obs) is not None else replace(live, last=obs)), []
     if state.phase in (Phase.CHOOSE, Phase.NEXT) and match(state, obs) is None:
-        layout = _fresh_layout(state, obs)
-        if layout is not None:
-            return _start_round(live, layout, t, frame)
+        started = _new_layout(live, obs, t)
+        if started is not None:
+            return started
 
     goals = targets(match, obs, None if pend is None else lambda s: _physical_move(s, pend.move))
     diff = differing_zones(state, obs)
@@ -1782,21 +1783,44 @@ def start(observation: Observation, rules: ZenuwenRules | None = None) -> LiveZe
     return LiveZenuwen(v.state, waiting=_waiting(v.state), reads=count_reads({}, observation), seen_tops=tops, shown=frozenset(tops))
 
 
-def _packets(state: ZenuwenState, t: float) -> tuple[ZenuwenState, list[tuple[Card, ...]]]:
-    if state.phase is Phase.CHOOSE:
-        state = zenuwen._complete_choices(state, t, [], all_by_size=True)
-    return state, zenuwen._packets(state)
+def _choices(state: ZenuwenState, t: float) -> list[tuple[list[Legal[ZenuwenState]], ZenuwenState]]:
+    """The ways the centre piles still free may have gone at a round's end (Z10/Z11): each a series of
+    choices as judged and the position after them, every pile taken. The usual way (each player in
+    turn takes the smallest free pile, as the engine assumes) comes first. Nothing left to choose,
+    or piles that go by a slap race nobody entered: the position as it is."""
+    if state.phase is not Phase.CHOOSE or (state.rules.pile_choice == "slap_race" and not state.raced):
+        return [([], state)]
+    order, free = zenuwen.choice_order(state), zenuwen.free_piles(state)
+    usual = sorted(free, key=lambda i: (len(state.centre[i]), i))
+    out: list[tuple[list[Legal[ZenuwenState]], ZenuwenState]] = []
+    seen_takes: set[tuple[int | None, ...]] = set()
+    for piles in sorted(permutations(free, min(len(order), len(free))), key=lambda x: list(x) != usual[: len(x)]):
+        now, verdicts = state, []
+        for player, pile in zip(order, piles):
+            if now.phase is not Phase.CHOOSE:
+                break  # the last chooser was given what was left
+            v = zenuwen.apply(now, Choose(player, pile, t))
+            if isinstance(v, Illegal):
+                break
+            verdicts.append(v)
+            now = v.state
+        if now.phase is Phase.CHOOSE:  # more free piles than choosers: the rest go by size
+            now = zenuwen._complete_choices(now, t, [], all_by_size=True)
+        if now.phase is Phase.NEXT and now.takes not in seen_takes:
+            seen_takes.add(now.takes)
+            out.append((verdicts, now))
+    return out or [([], zenuwen._complete_choices(state, t, [], all_by_size=True))]
 
 
 def _fresh_layout(state: ZenuwenState, obs: Observation) -> list[list[Card | None]] | None:
-    """A view of the next round's layout: each player's Z11 piles show one readable top, centre empty."""
+    """A view of the next round's layout (``state``: every centre pile taken): each player's Z11
+    piles show one readable top, centre empty."""
     for j in range(state.players):
         seen = judged(obs, centre_zone(j))
         if seen is None or seen.cards:
             return None
-    _, packets = _packets(state, state.t)
     tops: list[list[Card | None]] = []
-    for p, packet in enumerate(packets):
+    for p, packet in enumerate(zenuwen._packets(state)):
         sizes, _ = zenuwen.layout_sizes(len(packet))
         row: list[Card | None] = []
         for i, size in enumerate(sizes):
@@ -1816,13 +1840,22 @@ def _fresh_layout(state: ZenuwenState, obs: Observation) -> list[list[Card | Non
     return tops
 
 
-def _start_round(live: LiveZenuwen, tops: list[list[Card | None]], t: float, frame: int | None) -> tuple[LiveZenuwen, list[Finding]]:
-    """Z11: lay each player's packet out as seen: the seen tops on the piles, the rest unseen."""
-    state, packets = _packets(live.state, t)
+class _LaidOut(NamedTuple):
+    layout: Layout
+    subs: dict[Unseen, Card]
+    known: int
+    """How many of the tops seen are cards known to be in that player's packet (the evidence that
+    tells which centre pile each player took)."""
+
+
+def _laid_out(state: ZenuwenState, tops: list[list[Card | None]]) -> _LaidOut | str:
+    """Z11: each player's packet (``state``: every centre pile taken) laid out as seen: the seen tops on
+    the piles, the rest unseen; or why the view cannot be that layout."""
     subs: dict[Unseen, Card] = {}
-    real = real_counts(live.state)
+    real = real_counts(state)
     seats = []
-    for p, (packet, row) in enumerate(zip(packets, tops)):
+    known = 0
+    for p, (packet, row) in enumerate(zip(zenuwen._packets(state), tops)):
         pool = list(packet)
         sizes, _ = zenuwen.layout_sizes(len(packet))
         chosen: list[Card | None] = []
@@ -1834,12 +1867,13 @@ def _start_round(live: LiveZenuwen, tops: list[list[Card | None]], t: float, fra
             if obj is None:
                 u = next((x for x in pool if isinstance(x, Unseen)), None)
                 if u is None or real[c] >= state.rules.deck_count:
-                    detail = f"the new layout shows {c.code} on player {p}'s piles: not one of the cards they hold (Z11)"
-                    return replace(live, last=None), [Finding("unrecognised", t, frame=frame, detail=detail)]
+                    return f"the new layout shows {c.code} on player {p}'s piles: not one of the cards they hold (Z11)"
                 assert isinstance(u, Unseen)
                 subs[u] = c
                 real[c] += 1
                 obj = u
+            else:
+                known += 1
             pool.remove(obj)
             chosen.append(obj)
         piles = []
@@ -1852,11 +1886,37 @@ def _start_round(live: LiveZenuwen, tops: list[list[Card | None]], t: float, fra
             del pool[: size - 1]
             piles.append(ZPile(under + (top,), 1))
         seats.append(ZSeat(tuple(piles), tuple(pool), (), bool(pool)))
-    layout = Layout(tuple(seats))
-    v = zenuwen.apply(live.state, NewRound(t, layout))
+    return _LaidOut(Layout(tuple(seats)), subs, known)
+
+
+def _new_layout(live: LiveZenuwen, obs: Observation, t: float) -> tuple[LiveZenuwen, list[Finding]] | None:
+    """The next round (Z11) from a view of its layout; None: the view is not one.
+
+    Which centre pile each player took is told by the layout when nobody entered it (two players:
+    both piles leave the table at once; a camera cannot tell whose hand took which): the cards the
+    players laid out must be theirs, and a top seen in a centre pile during the round says whose
+    packet it went to. The choices that explain the most tops so are reported as made (ties: the
+    usual choice, the smallest pile)."""
+    best: tuple[list[Legal[ZenuwenState]], ZenuwenState, _LaidOut] | None = None
+    why = ""
+    for verdicts, after in _choices(live.state, t):
+        tops = _fresh_layout(after, obs)
+        if tops is None:
+            continue
+        laid = _laid_out(after, tops)
+        if isinstance(laid, str):
+            why = why or laid
+        elif best is None or laid.known > best[2].known:
+            best = (verdicts, after, laid)
+    if best is None:
+        return (replace(live, last=None), [Finding("unrecognised", t, frame=obs.frame, detail=why)]) if why else None
+    verdicts, after, laid = best
+    v = zenuwen.apply(after, NewRound(t, laid.layout))
     if isinstance(v, Illegal):
-        return live, [Finding("illegal", t, move=v.move, rule=v.rule, reason=v.reason, frame=frame)]
-    return ENGINE.round_started(live, v, NewRound(t), subs, t, frame, _waiting)
+        return live, [Finding("illegal", t, move=v.move, rule=v.rule, reason=v.reason, frame=obs.frame)]
+    findings = [f for c in verdicts for f in ENGINE.move_findings(c, ENGINE.face_down_unseen(c.state), t, obs.frame)]
+    live, started = ENGINE.round_started(replace(live, state=after), v, NewRound(t), laid.subs, t, obs.frame, _waiting)
+    return live, findings + started
 
 
 def new_round(live: LiveZenuwen, observation: Observation, t: float | None = None) -> tuple[LiveZenuwen, list[Finding]]:
@@ -1872,11 +1932,11 @@ def new_round(live: LiveZenuwen, observation: Observation, t: float | None = Non
         v = zenuwen.apply(live.state, NewRound(t))
         assert isinstance(v, Illegal)
         return live, [Finding("illegal", t, move=v.move, rule=v.rule, reason=v.reason, frame=observation.frame)]
-    tops = _fresh_layout(live.state, observation)
-    if tops is None:
+    started = _new_layout(live, observation, t)
+    if started is None:
         detail = "new round: every pile of the new layout must show one readable card and the centre be empty"
         return live, [Finding("unrecognised", t, frame=observation.frame, detail=detail)]
-    return _start_round(live, tops, t, observation.frame)
+    return started
 
 
 # --- explicit inputs ---------------------------------------------------------------------------------

@@ -70,8 +70,8 @@ def zenuwen_table(state: zenuwen.ZenuwenState) -> Table:
         for i, pile in enumerate(seat.piles):
             out[f"p{p + 1}.pile{i + 1}"] = _squared(pile.visible, len(pile.cards))
         out[f"p{p + 1}.stock"] = _squared((), len(seat.stock))
-    for j, pile in enumerate(state.centre):
-        out[f"centre{j + 1}"] = _squared(pile)
+    for j, pile in enumerate(state.centre):  # a centre pile taken at a round's end has left the table
+        out[f"centre{j + 1}"] = _squared(() if j in state.takes else pile)
     return out
 
 
@@ -360,6 +360,35 @@ def test_zenuwen_live_follows_the_truth_as_the_tracker_publishes_it(tmp_path: Pa
     assert follow_truth(tmp_path, zenuwen_live, rules, count_backs=False) == want
 
 
+@pytest.mark.parametrize("game,seed", [("zenuwen", 3), ("stress", 51)])
+def test_a_match_of_two_rounds_is_filmed_and_followed(tmp_path: Path, game: str, seed: int) -> None:
+    """``--rounds 2``: at a round's end the hands gather the cards (Zenuwen: each player first takes up
+    a centre pile, the winner's choice; here not the smallest) and lay the next round out; the live
+    referee, given the tables at rest, follows both rounds: the choice, the new round, every move."""
+    from cardref.truth_speed import render_stress, render_zenuwen
+
+    render = render_zenuwen if game == "zenuwen" else render_stress
+    render(tmp_path, seed=seed, illegal=1, max_moves=70, settings=_settings(fps=5.0), video_name="v.avi", rounds=2)
+    moves = check_truth_against_engine(tmp_path)
+    check_replay(tmp_path)
+    ops = [m["op"] for m in moves]
+    assert ops.count("new_round") == 1 and "round_over" in moves[ops.index("new_round") - (2 if game == "zenuwen" else 1)]["calls"]
+    truth = _lines(tmp_path / "truth.jsonl")
+    dealt = moves[ops.index("new_round")]
+    assert all(not p["cards"] for z, p in truth[dealt["frame_rest"]]["piles"].items() if z.startswith("centre"))
+    if game == "zenuwen":
+        state, apply, _ = _engine(tmp_path)
+        for m in moves[: ops.index("choose")]:
+            state = apply(state, m).state if m["kind"] == "legal" else state
+        sizes = [len(c) for c in state.centre]
+        assert sizes[moves[ops.index("choose")]["pile"]] > min(sizes)  # not the pile the engine would assume
+        rules: Any = zenuwen.ZenuwenRules.from_spec(json.loads((tmp_path / "render.json").read_text())["rules"])
+        live_module: Any = zenuwen_live
+    else:
+        rules, live_module = stress.StressRules(), stress_live
+    assert follow_truth(tmp_path, live_module, rules) == _brief(expected_findings(moves, game))
+
+
 def test_the_render_command_makes_speed_game_videos(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     from cardref.cli import main
 
@@ -371,7 +400,8 @@ def test_the_render_command_makes_speed_game_videos(tmp_path: Path, capsys: pyte
     assert json.loads((tmp_path / "z" / "calibration.json").read_text())["layout"]["players"] == 4
     capsys.readouterr()
     for bad, why in ((["stress", "--players", "3"], "two players"), (["stress", "--hovers", "1"], "Klondike only"),
-                     (["zenuwen", "--players", "5"], "2 to 4")):
+                     (["zenuwen", "--players", "5"], "2 to 4"), (["klondike", "--rounds", "2"], "Stress and Zenuwen only"),
+                     (["zenuwen", "--rounds", "0"], "1 or more")):
         assert main(["render", bad[0], "--seed", "1", *bad[1:], "--out", str(tmp_path / "x"), *args]) == 2
         assert why in capsys.readouterr().err
 

@@ -639,6 +639,52 @@ def test_a_top_unread_at_the_start_is_learned_when_read_and_nothing_rests_on_it_
     assert live.state.seats[0].piles[0].top == truth.seats[0].piles[0].top
 
 
+def _to_round_end(seed: int) -> tuple[LiveZenuwen, ZenuwenState, float]:
+    """Two players play a round out, each view seen; nobody enters anything."""
+    rng = random.Random(seed)
+    rules = ZenuwenRules.from_spec("players=2")
+    truth = zenuwen.new_game(zenuwen.deal(seed, 2), rules).state
+    live = zenuwen_live.start(view(truth, 0.0), rules)
+    t = 0.0
+    while truth.phase is not Phase.CHOOSE:
+        t += 1.0
+        if truth.phase is Phase.TURN or truth.stuck:
+            m: Any = Turn(t)
+        else:
+            m = next((x for p in rng.sample(range(2), 2) if (x := choose_move(truth, p, rng)) is not None), None)
+            if m is None:
+                continue
+        truth, _ = apply(truth, replace(m, t=t))
+        live, _ = zenuwen_live.observe(live, view(truth, t))
+        assert t < 1000
+    return live, truth, t
+
+
+@pytest.mark.parametrize("seed", [5, 8])
+@pytest.mark.parametrize("usual", [True, False])
+def test_the_centre_pile_each_player_took_is_read_from_the_next_layout(seed: int, usual: bool) -> None:
+    """Two players, ``winner_chooses``: both centre piles leave the table at once, and a camera cannot
+    tell whose hand took which. With nobody entering the choice the referee waited for it, and
+    the next layout started the next round only if the winner had taken the smallest pile, as the
+    engine assumes: otherwise the layout showed cards the referee had given the other player, the
+    view was unrecognised, and so was every view after it (a two-round render, seed 3). The layout
+    tells the choice: the cards laid out were the player's own, and the cards seen played onto a
+    centre pile went with it."""
+    live, truth, t = _to_round_end(seed)
+    assert truth.winner is not None
+    free = sorted(zenuwen.free_piles(truth), key=lambda i: (len(truth.centre[i]), i))
+    pile = free[0] if usual else free[1]
+    winner = truth.winner
+    truth, _ = apply(truth, Choose(winner, pile, t + 1.0))
+    live, f = zenuwen_live.observe(live, view(truth, t + 1.0))  # both piles gone: no finding, still waiting
+    assert f == [] and live.state.phase is Phase.CHOOSE, brief(f)
+    truth, _ = apply(truth, NewRound(t + 2.0))
+    live, f = zenuwen_live.observe(live, view(truth, t + 2.0))
+    assert [(x.kind, key(x.move)) for x in f] == [("move", ("choose", winner, pile)), ("move", ("new_round",))]
+    assert live.state.round == 2
+    same_table(live, truth)
+
+
 def test_the_next_layout_can_be_given_explicitly() -> None:
     _, live, truth = play_match(1, 2, rounds=1)
     assert truth.phase is Phase.NEXT

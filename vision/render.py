@@ -256,7 +256,10 @@ class TableScene(Scene):
     it uncovered, with no moment at rest in between), plus ``recycle`` (a pile turned face down onto
     a stock: the waste, or a Stress centre pile taken), ``unturn`` (cards just turned from the stock put
     back onto it face down: a draw taken back), ``hover`` (the hand lingers over a pile and
-    touches nothing) and ``slap`` (a short press on a pile).
+    touches nothing), ``slap`` (a short press on a pile), ``take`` (a whole pile taken up; the hand
+    keeps the packet and leaves the table with it: the cards gathered at a round's end) and ``put``
+    (``count`` face-down cards and then ``cards`` face up laid on a pile from the packet the hand
+    brings in: a new round's deal).
 
     Every player's hand comes from the own side of the table (the seat's ``down`` direction) and
     carries cards turned the way that player holds them; :meth:`visit_together` lets several players'
@@ -327,10 +330,12 @@ class TableScene(Scene):
         for _ in range(int(round(v.delay_s * self.fps))):
             yield None
         at = entry
+        # a packet in the hand, drawn as one back: what it deals (put) or what it gathered (take)
+        packet = [BACK] if any(a.kind == "put" for a in v.actions) else []
         for k, action in enumerate(v.actions):
             src_pt = self._zone_centre(action.src)
             for p in self._path(at, src_pt, v.reach_s if k == 0 else 0.6 * v.reach_s):
-                yield Hand(v.seat, p, [], entry)
+                yield Hand(v.seat, p, [(c, p) for c in packet], entry)
             self.touches.append((v.seat, k, self.t))
             src = self.piles[action.src]
             carried: list[str] = []
@@ -353,18 +358,27 @@ class TableScene(Scene):
                 carried = [BACK]
             elif action.kind in ("hover", "slap"):
                 pass  # the hand goes to a pile, lingers (or presses it), touches no card
+            elif action.kind == "take":
+                src.faces.clear()
+                src.backs = 0
+                packet = [BACK]
+            elif action.kind == "put":
+                src.backs += action.count
+                src.faces.extend(action.cards)
+                if k == len(v.actions) - 1:
+                    packet = []
             else:
                 raise ValueError(f"unknown action kind {action.kind!r}")
             dst_name = action.dst or action.src
-            still = action.kind in ("flip", "hover", "slap")
+            still = action.kind in ("flip", "hover", "slap", "take", "put")
             dst_pt = src_pt if still else self._zone_centre(dst_name)
-            linger = {"flip": 1.0, "hover": 2.0, "slap": 0.6}.get(action.kind, 0.0) * v.flip_s
+            linger = {"flip": 1.0, "hover": 2.0, "slap": 0.6, "take": 0.4, "put": 0.4}.get(action.kind, 0.0) * v.flip_s
             path = self._path(src_pt, dst_pt, v.carry_s if not still else linger)
             if action.kind in ("flip", "hover"):  # a hand over a pile moves about, it does not stand still
                 path = [p + 20.0 * np.array([math.sin(i), math.cos(i)]) for i, p in enumerate(path)]
             for p in path:
                 offsets = [p + down * (FACE_STEP * (i - len(carried) + 1)) for i in range(len(carried))]
-                yield Hand(v.seat, p, list(zip(carried, offsets)), entry)
+                yield Hand(v.seat, p, list(zip(carried, offsets)) + [(c, p) for c in packet], entry)
             if action.kind == "recycle":
                 self.piles[dst_name].backs += n
             elif action.kind == "unturn":
@@ -373,7 +387,7 @@ class TableScene(Scene):
                 self.piles[dst_name].faces.extend(carried)
             at = dst_pt
         for p in self._path(at, entry, v.leave_s):
-            yield Hand(v.seat, p, [], entry)
+            yield Hand(v.seat, p, [(c, p) for c in packet], entry)
 
 
 # --------------------------------------------------------------------------------------------- look

@@ -31,6 +31,7 @@ def register(subparsers: Any) -> None:
     p.add_argument("--players", type=int, help="Zenuwen: 2 to 4 players (default 2; Stress is for two)")
     p.add_argument("--illegal", type=int, default=1, help="deliberately illegal moves, each taken back (default 1)")
     p.add_argument("--hovers", type=int, default=0, help="Klondike: visits of the hand that touch nothing (default 0)")
+    p.add_argument("--rounds", type=int, default=1, help="Stress, Zenuwen: rounds to play, each new deal filmed (default 1)")
     p.add_argument("--seconds", type=float, help="about how long the video runs (default: the whole game)")
     p.add_argument("--max-moves", type=int, default=1000, help="at most this many legal moves")
     p.add_argument("--size", default="1280x720", help="frame size WxH (default 1280x720)")
@@ -58,7 +59,7 @@ def command_line(args: argparse.Namespace) -> str:
     """The ``cardref render`` command that makes the same files (options left at their defaults omitted)."""
     import shlex
 
-    defaults = {"deal": None, "moves": None, "rules": "", "players": None, "illegal": 1, "hovers": 0, "seconds": None,
+    defaults = {"deal": None, "moves": None, "rules": "", "players": None, "illegal": 1, "hovers": 0, "rounds": 1, "seconds": None,
                 "max_moves": 1000, "size": "1280x720", "fps": 10.0, "px_per_mm": 3.0, "deck": "simplistic",
                 "decks_root": None, "texture": None, "crf": 27, "boxes": False, "video": "video.mp4"}
     parts = ["cardref", "render", args.game, "--seed", str(args.seed)]
@@ -87,6 +88,7 @@ def _klondike(args: argparse.Namespace, progress: Any) -> dict[str, Any]:
     from ..jsonl import load_json_file, read_lines
     from cardref.truth_klondike import render_klondike
 
+    _one_round(args)
     rules = KlondikeRules.from_spec(args.rules)
     the_deal = Deal.from_json(load_json_file(args.deal, "deal")) if args.deal else None
     moves = None
@@ -103,6 +105,11 @@ def _klondike(args: argparse.Namespace, progress: Any) -> dict[str, Any]:
                            _settings(args), args.video, progress, command=command_line(args))
 
 
+def _one_round(args: argparse.Namespace) -> None:
+    if args.rounds != 1:
+        raise ValueError("--rounds is for Stress and Zenuwen only")
+
+
 def _speed(args: argparse.Namespace, progress: Any) -> dict[str, Any]:
     from referee import stress, zenuwen
 
@@ -113,20 +120,22 @@ def _speed(args: argparse.Namespace, progress: Any) -> dict[str, Any]:
     for flag, value, default in (("--moves", args.moves, None), ("--hovers", args.hovers, 0)):
         if value != default:
             raise ValueError(f"{flag} is for Klondike only")
+    if args.rounds < 1:
+        raise ValueError(f"--rounds must be 1 or more, not {args.rounds}")
     deal_json = load_json_file(args.deal, "deal") if args.deal else None
     script: Any
     if args.game == "stress":
         if args.players not in (None, 2):
             raise ValueError(f"Stress is for two players (S1), not --players {args.players}")
         the_deal = stress.StressDeal.from_json(deal_json) if deal_json is not None else stress.deal(args.seed)
-        script = StressScript(stress.StressRules.from_spec(args.rules), the_deal)
+        script = StressScript(stress.StressRules.from_spec(args.rules), the_deal, args.rounds)
     else:
         if args.players is not None and not 2 <= args.players <= 4:
             raise ValueError(f"Zenuwen is for 2 to 4 players (Z1), not --players {args.players}")
         zd = zenuwen.ZenuwenDeal.from_json(deal_json) if deal_json is not None else zenuwen.deal(args.seed, args.players or 2)
         if args.players is not None and zd.players != args.players:
             raise ValueError(f"the deal is for {zd.players} players, not --players {args.players}")
-        script = ZenuwenScript(zenuwen_rules(args.rules, zd), zd)
+        script = ZenuwenScript(zenuwen_rules(args.rules, zd), zd, args.rounds)
     return render_speed(script, Path(args.out), args.seed, args.illegal, args.max_moves, _settings(args), args.video,
                         progress, command=command_line(args))
 
@@ -144,6 +153,7 @@ def _double(args: argparse.Namespace, progress: Any) -> dict[str, Any]:
             raise ValueError(f"{flag} is for Klondike only")
     if args.players not in (None, 2):
         raise ValueError(f"Double Solitaire is for two players (K17), not --players {args.players}")
+    _one_round(args)
     deals = deals_from_json(load_json_file(args.deal, "deal")) if args.deal else double_solitaire.deal(args.seed)
     return render_double(Path(args.out), args.seed, DoubleRules.from_spec(args.rules), deals, args.illegal,
                          args.max_moves, _settings(args), args.video, progress, command=command_line(args))
