@@ -58,13 +58,15 @@ taken as misread where the view now reads another card (noted on the first move 
   ``player`` takes centre pile ``pile`` (0-based). Under ``winner_chooses`` a view in which one free
   centre pile has gone is also read as the choice of the player whose turn it is, when the table
   tells which pile that was (three or four players; with two, the other pile goes to the other
-  player at once, so the camera cannot tell which the winner took: the referee waits for choose()).
+  player at once, so the camera cannot tell which the winner took: the referee waits for choose(),
+  or for the next layout, whose cards tell which pile each player took: :func:`_new_layout`).
 - :func:`slap` ``(live, player, t, pile)``: ``pile_choice=slap_race``: ``player`` slapped centre pile
   ``pile`` (the first gets it). The camera cannot tell whose hand it was. After the race the others
   choose in the Z11 order, by :func:`choose` or as seen (as under ``winner_chooses``).
 - :func:`new_round` ``(live, observation, t=None)``: start the next round (Z11) from a view of the new layout.
-  Not needed in the normal case: once every centre pile is taken, a view showing a fresh layout (a
-  readable top on every pile the Z11 layout gives each player, empty centre) starts the next round.
+  Not needed in the normal case: once the round is over, a view showing a fresh layout (a readable
+  top on every pile the Z11 layout gives each player, empty centre) starts the next round, with the
+  choices nobody entered read from it.
 
 Zone names (``calibration.templates``): ``p{seat}.pile1`` .. ``pile5``, ``p{seat}.stock``,
 ``centre1`` .. ``centreN``. Seat ``pS`` is engine player ``S-1``; ``pileK`` is patience pile ``K-1``
@@ -1708,7 +1710,8 @@ def _waiting(state: ZenuwenState) -> str:
         order = zenuwen.choice_order(state)
         if state.rules.pile_choice == "slap_race" and not state.raced:
             return "the slaps for the centre piles (Z10)"
-        return f"player {order[0]} to choose a centre pile (Z10/Z11)" if order else ""
+        # the next layout tells the choices too (:func:`_new_layout`): nobody has to enter them
+        return f"player {order[0]} to choose a centre pile, or the next layout (Z10/Z11)" if order else ""
     if state.phase is Phase.NEXT:
         return "the next layout (Z11)"
     return ""
