@@ -1815,14 +1815,21 @@ def _choices(state: ZenuwenState, t: float) -> list[tuple[list[Legal[ZenuwenStat
     return out or [([], zenuwen._complete_choices(state, t, [], all_by_size=True))]
 
 
+UNREAD_TOP = unseen()
+"""Stands in a next layout's row (:func:`_fresh_layout`) for a top that shows but cannot be read."""
+
+
 def _fresh_layout(state: ZenuwenState, obs: Observation) -> list[list[Card | None]] | None:
-    """A view of the next round's layout (``state``: every centre pile taken): each player's Z11
-    piles show one readable top, centre empty."""
+    """A view of the next round's layout (``state``: every centre pile taken): each player's Z11 piles
+    show one top, all but ``MAX_UNREAD_AT_START`` of them read (an unread one is :data:`UNREAD_TOP`,
+    learned when a view reads it, as at the first deal), the piles Z11 leaves empty nothing, the
+    centre nothing."""
     for j in range(state.players):
         seen = judged(obs, centre_zone(j))
         if seen is None or seen.cards:
             return None
     tops: list[list[Card | None]] = []
+    laid = unread = 0
     for p, packet in enumerate(zenuwen._packets(state)):
         sizes, _ = zenuwen.layout_sizes(len(packet))
         row: list[Card | None] = []
@@ -1835,12 +1842,15 @@ def _fresh_layout(state: ZenuwenState, obs: Observation) -> list[list[Card | Non
                     return None
                 row.append(None)
                 continue
+            laid += 1
             c = parse_seen(seen.top)
-            if len(seen.cards) != 1 or c is None:
-                return None
-            row.append(c)
+            if len(seen.cards) > 1 or (c is None and not seen.cards and not seen.backs):
+                return None  # not laid yet, or not one pile
+            if c is None:
+                unread += 1
+            row.append(c if c is not None else UNREAD_TOP)
         tops.append(row)
-    return tops
+    return tops if unread <= int(laid * MAX_UNREAD_AT_START) else None
 
 
 class _LaidOut(NamedTuple):
@@ -1865,6 +1875,13 @@ def _laid_out(state: ZenuwenState, tops: list[list[Card | None]]) -> _LaidOut | 
         for c in row:
             if c is None:
                 chosen.append(None)
+                continue
+            if c is UNREAD_TOP:  # any card of the packet nobody has seen: learned when read
+                stand_in = next((x for x in pool if isinstance(x, Unseen)), None)
+                if stand_in is None:
+                    return f"player {p}'s new layout shows a top that cannot be read, and every card they hold is known"
+                pool.remove(stand_in)
+                chosen.append(stand_in)
                 continue
             obj = next((x for x in pool if x is c), None)
             if obj is None:

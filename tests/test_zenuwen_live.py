@@ -685,6 +685,28 @@ def test_the_centre_pile_each_player_took_is_read_from_the_next_layout(seed: int
     same_table(live, truth)
 
 
+def test_the_next_layout_starts_with_a_top_unread_as_the_first_does() -> None:
+    """The next round starts from a view with up to a third of the layout's tops shown but unread, as
+    the first deal does (three players at 1920x1080: a side seat's small indices are read one view in
+    two or three); the stand-in is learned when a view reads the card. A pile not laid yet is not a
+    layout."""
+    live, truth, t = _to_round_end(5)
+    winner, pile = truth.winner, zenuwen.free_piles(truth)[0]
+    assert winner is not None
+    truth, _ = apply(truth, Choose(winner, pile, t + 1.0))
+    truth, _ = apply(truth, NewRound(t + 2.0))
+    obs = view(truth, t + 2.0)
+    waiting, f = zenuwen_live.observe(live, replace(obs, piles={**obs.piles, "p2.pile3": SeenPile()}))
+    assert f == [] and waiting.state.round == 1
+    unread = {"p1.pile2": SeenPile.of("?"), "p2.pile5": SeenPile((), 1)}
+    live, f = zenuwen_live.observe(live, replace(obs, piles={**obs.piles, **unread}))
+    assert [key(x.move) for x in f] == [("choose", winner, pile), ("new_round",)]
+    assert is_unseen(live.state.seats[0].piles[1].top) and is_unseen(live.state.seats[1].piles[4].top)
+    live, f = zenuwen_live.observe(live, view(truth, t + 3.0))
+    assert f == [] and live.state.seats[0].piles[1].top == truth.seats[0].piles[1].top
+    same_table(live, truth)
+
+
 def test_the_next_layout_can_be_given_explicitly() -> None:
     _, live, truth = play_match(1, 2, rounds=1)
     assert truth.phase is Phase.NEXT
