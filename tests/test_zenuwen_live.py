@@ -713,7 +713,7 @@ def test_the_next_layout_can_be_given_explicitly() -> None:
     v = zenuwen.apply(truth, NewRound(500.0))
     assert isinstance(v, Legal)
     obs = view(v.state, 500.0)
-    live2, f = zenuwen_live.new_round(live, replace(obs, piles={**obs.piles, "p1.pile1": SeenPile.of("?")}))
+    live2, f = zenuwen_live.new_round(live, replace(obs, piles={**obs.piles, "p1.pile1": SeenPile()}))  # not laid yet
     assert [x.kind for x in f] == ["unrecognised"] and live2 is live
     live, f = zenuwen_live.new_round(live, obs)
     assert moves_of(f) == [("new_round",)] and live.state.round == 2
