@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import statistics
 import time
+from dataclasses import replace
 from typing import Any
 
 from cardref.web.messages import call_message, state_message
@@ -239,6 +240,12 @@ def test_live_page_draws_stress_and_zenuwen_tables_with_standings(page: Any, ser
     assert page.locator("#board .seat").nth(2).locator(".card").count() >= 5
     assert page.locator("#moves li").count() == 0  # a new game starts a new move list
     screenshot(page, "live-zenuwen")
+    # a match's later round: the board says which, and who has won rounds
+    z2 = replace(z, round=2, wins=(0, 1, 0))
+    server.hub.publish(state_message("zenuwen", z2, game_id="zenuwen-1", players=["Anna", "Bob", "Carl"], t=9.0))
+    page.wait_for_function("() => document.querySelector('#board').innerText.includes('round 2')")
+    assert page.locator("#board .seat h3").nth(1).inner_text() == "Bob · 1 round won"
+    assert page.locator("#board .seat h3").nth(0).inner_text() == "Anna"
 
 
 def test_api_page_lists_every_endpoint_without_the_internet(page: Any, server: Server) -> None:

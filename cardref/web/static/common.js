@@ -194,9 +194,13 @@ const CR = (() => {
   }
 
   function drawSeats(box, s, players, hl, game) {
+    // a match of several rounds: which round this is and the rounds each player has won
+    const won = s.wins || s.score;
+    if (s.round > 1 || (won && won.some((n) => n > 0))) box.appendChild(el("div", "label", `round ${s.round || 1}`));
     (s.players || []).forEach((seat, i) => {
       const sd = el("div", "seat");
-      sd.appendChild(el("h3", null, players[i] || `Player ${i + 1}`));
+      const name = players[i] || `Player ${i + 1}`;
+      sd.appendChild(el("h3", null, won && won[i] ? `${name} · ${won[i]} round${won[i] === 1 ? "" : "s"} won` : name));
       const line = el("div", "line");
       const stockN = asDown(seat.stock);
       line.appendChild(pileEl(stockN ? 1 : 0, [], { label: "stock", count: stockN }));
