@@ -45,6 +45,20 @@ def test_new_games_get_a_row_with_counts(store: GameStore) -> None:
     assert g.to_json()["players"] == ["Anna"]
 
 
+def test_views_the_referee_only_waited_on_are_not_counted_as_unrecognised(tmp_path: Path) -> None:
+    """The live referee logs a view it waits on (several moves fit it, a new centre card not readable
+    yet) as ``unrecognised`` with ``why: ambiguous`` (the review shows it as unclear): a game it
+    followed move for move listed a dozen "unrecognised" changes, one per turned centre card."""
+    s = GameStore(tmp_path / "games", fsync=False)
+    with s.new_game("zenuwen", "", ["a", "b"]) as w:
+        w.unrecognised(1.0, "new centre card turned but not readable yet", data={"why": "ambiguous"})
+        w.unrecognised(2.0, "a card appeared on p1.pile3", data={"why": "unrecognised"})
+        w.unrecognised(3.0, "by hand")
+        game_id = w.id
+    g = s.get(game_id)
+    assert g is not None and g.unrecognised == 2
+
+
 def test_search_by_game_player_text_and_state(store: GameStore) -> None:
     assert ids(store.games()) == ["zenuwen", "stress", "klondike"]  # newest first
     assert ids(store.games(game="STRESS")) == ["stress"]

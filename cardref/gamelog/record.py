@@ -381,7 +381,9 @@ class Entry:
 @dataclass(frozen=True, slots=True)
 class Counts:
     """What the index keeps per game. Moves, illegal moves, calls and unrecognised changes are
-    counted in the game as corrected; corrections and unreadable lines as they are in the log."""
+    counted in the game as corrected (an ``unrecognised`` record whose ``why`` is ``ambiguous``, a
+    view the referee only waited on, is not counted); corrections and unreadable lines as they are
+    in the log."""
 
     moves: int = 0
     illegal: int = 0
@@ -503,7 +505,10 @@ class GameLog:
     def counts(self) -> Counts:
         tally = {k: 0 for k in RecordKind}
         for entry in self.effective():
-            tally[entry.record.kind] += 1
+            r = entry.record
+            if r.kind is RecordKind.UNRECOGNISED and isinstance(r.data, dict) and r.data.get("why") == "ambiguous":
+                continue  # a view the referee waited on (several moves fit, a card not readable yet): not a change it failed on
+            tally[r.kind] += 1
         return Counts(
             moves=tally[RecordKind.MOVE],
             illegal=tally[RecordKind.ILLEGAL],
