@@ -11,7 +11,9 @@ For each seed: ``cardref render GAME`` films a new game (a deck the detector nev
 table, camera and light, one deliberate illegal move and its take-back), then ``cardref analyze`` runs the
 shipped models and the referee on the video, and the game log is compared with the true move list:
 moves found in order (longest common subsequence of (op, player, from, to, onto, pile)), moves invented
-(found but not in the truth), illegal moves flagged with the right rule, unrecognised changes reported.
+(found but not in the truth), illegal moves flagged with the right rule, unrecognised changes reported
+(and, apart, the views the referee only waited on: ``unclear``; before the twenty-seventh session both
+were counted as unrecognised).
 A folder that already holds a video is analysed again with the rules it was rendered with. Each
 folder keeps the table states the referee judged (``tables.jsonl``, docs/states-format.md), so a
 verdict can be replayed without the video, and what the shipped detector found in each frame
@@ -66,7 +68,8 @@ def score(folder: Path) -> dict:
         "invented": len(got) - found,
         "illegal": len(illegal_want),
         "illegal_flagged": sum(item in illegal_got for item in illegal_want),
-        "unrecognised": sum(r.get("kind") == "unrecognised" for r in log),
+        "unrecognised": sum(r.get("kind") == "unrecognised" and r["data"].get("why") != "ambiguous" for r in log),
+        "unclear": sum(r.get("kind") == "unrecognised" and r["data"].get("why") == "ambiguous" for r in log),
     }
 
 
@@ -125,7 +128,8 @@ def main(argv: list[str] | None = None) -> int:
               + f" ({time.perf_counter() - started:.0f} s)", flush=True)
     share = totals["found"] / max(1, totals["moves"])
     print(f"all: moves found {totals['found']}/{totals['moves']} ({share:.0%}), invented {totals['invented']}, "
-          f"illegal flagged {totals['illegal_flagged']}/{totals['illegal']}, unrecognised {totals['unrecognised']}"
+          f"illegal flagged {totals['illegal_flagged']}/{totals['illegal']}, unrecognised {totals['unrecognised']}, "
+          f"unclear {totals['unclear']}"
           + ("" if args.keep else f" (videos in {root})"))
     return 0
 
