@@ -200,7 +200,8 @@ def follow_truth(folder: Path, live_module: Any, rules: Any, count_backs: bool =
     return found
 
 
-CALL_RULES = {"stress": {"stress": "S8", "stuck": "S9", "round_over": "S10"}, "zenuwen": {"stuck": "Z7", "round_over": "Z10"}}
+CALL_RULES = {"stress": {"stress": "S8", "stuck": "S9", "round_over": "S10", "match_over": "S11"},
+              "zenuwen": {"stuck": "Z7", "round_over": "Z10", "match_over": "Z12"}}
 
 
 def expected_findings(moves: list[dict[str, Any]], game: str) -> list[tuple[str, str, str, float]]:
@@ -360,28 +361,34 @@ def test_zenuwen_live_follows_the_truth_as_the_tracker_publishes_it(tmp_path: Pa
     assert follow_truth(tmp_path, zenuwen_live, rules, count_backs=False) == want
 
 
-@pytest.mark.parametrize("game,seed", [("zenuwen", 3), ("stress", 51)])
-def test_a_match_of_two_rounds_is_filmed_and_followed(tmp_path: Path, game: str, seed: int) -> None:
-    """``--rounds 2``: at a round's end the hands gather the cards (Zenuwen: each player first takes up
-    a centre pile, the winner's choice; here not the smallest) and lay the next round out; the live
-    referee, given the tables at rest, follows both rounds: the choice, the new round, every move."""
+@pytest.mark.parametrize("game,seed,rounds", [("zenuwen", 3, 2), ("stress", 51, 2), ("zenuwen", 9, 30)])
+def test_a_match_of_several_rounds_is_filmed_and_followed(tmp_path: Path, game: str, seed: int, rounds: int) -> None:
+    """``--rounds N``: at a round's end the hands gather the cards (Zenuwen: each player first takes up
+    a centre pile, the winner's choice; seed 3: not the smallest) and lay the next round out; the live
+    referee, given the tables at rest, follows every round: the choice, the new round, every move,
+    and (seed 9, four rounds) the end of the match (Z12)."""
     from cardref.truth_speed import render_stress, render_zenuwen
 
     render = render_zenuwen if game == "zenuwen" else render_stress
-    render(tmp_path, seed=seed, illegal=1, max_moves=70, settings=_settings(fps=5.0), video_name="v.avi", rounds=2)
+    max_moves = 70 if rounds == 2 else 1000
+    render(tmp_path, seed=seed, illegal=1, max_moves=max_moves, settings=_settings(fps=5.0), video_name="v.avi", rounds=rounds)
     moves = check_truth_against_engine(tmp_path)
     check_replay(tmp_path)
     ops = [m["op"] for m in moves]
-    assert ops.count("new_round") == 1 and "round_over" in moves[ops.index("new_round") - (2 if game == "zenuwen" else 1)]["calls"]
+    assert ops.count("new_round") == min(rounds - 1, 3)
+    assert "round_over" in moves[ops.index("new_round") - (2 if game == "zenuwen" else 1)]["calls"]
+    if rounds > 2:
+        assert moves[-1]["calls"] == ["round_over", "match_over"]
     truth = _lines(tmp_path / "truth.jsonl")
     dealt = moves[ops.index("new_round")]
     assert all(not p["cards"] for z, p in truth[dealt["frame_rest"]]["piles"].items() if z.startswith("centre"))
-    if game == "zenuwen":
+    if game == "zenuwen" and seed == 3:
         state, apply, _ = _engine(tmp_path)
         for m in moves[: ops.index("choose")]:
             state = apply(state, m).state if m["kind"] == "legal" else state
         sizes = [len(c) for c in state.centre]
         assert sizes[moves[ops.index("choose")]["pile"]] > min(sizes)  # not the pile the engine would assume
+    if game == "zenuwen":
         rules: Any = zenuwen.ZenuwenRules.from_spec(json.loads((tmp_path / "render.json").read_text())["rules"])
         live_module: Any = zenuwen_live
     else:
