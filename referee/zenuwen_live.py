@@ -727,6 +727,27 @@ def _covered_risk(start: ZenuwenState, final: ZenuwenState, obs: Observation) ->
     return False
 
 
+def _unclear_for_calls(final: ZenuwenState, obs: Observation) -> bool:
+    """May the view hide what a call rests on: a zone under a hand, or a card not read anywhere but
+    on a pile whose top the position knows? A known top read weakly is that card still: had it left,
+    the explanation would show it where it went (three players at 1920x1080, seed 111: the near
+    seat's KH, read at 0.08-0.29 in every view, kept every stuck call waiting; a play of an 8D that
+    made one was left unused until the next turn covered the 8D, and was never found)."""
+    for zone, seen in obs.piles.items():
+        if seen.held:
+            return True
+        if None not in seen.cards:
+            continue
+        at = seat_zone(zone, final.seats)
+        i = pile_number(at[2]) if at is not None else None
+        if at is None or i is None or not 0 <= i < PILES:
+            return True
+        top = at[1].piles[i].top
+        if top is None or is_unseen(top):
+            return True
+    return False
+
+
 def _landing(move: Any) -> str | None:
     """The zone where the card of a play or join lands (None for other moves)."""
     if isinstance(move, Play) and isinstance(move.to, int):
@@ -1632,7 +1653,7 @@ def _conclude(
     new_state, later = ENGINE.settle_calls(new_state, t, frame)
     findings += later
     calls = any(f.kind == "call" for f in findings)
-    risky = _covered_risk(state, final, obs) or _unconfirmed(node.moves, state, obs) or (unclear(obs) and calls)
+    risky = _covered_risk(state, final, obs) or _unconfirmed(node.moves, state, obs) or (calls and _unclear_for_calls(final, obs))
     hidden = _under_hand(node.moves, obs) or _from_under_hand(state, node.state, subs, obs)
     if defer and node.moves and (live.deferred < MAX_DEFERRED and risky or live.deferred < MAX_UNDER_HAND and hidden):
         return _left_unused(live, obs), []

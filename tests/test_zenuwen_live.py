@@ -707,6 +707,38 @@ def test_the_next_layout_starts_with_a_top_unread_as_the_first_does() -> None:
     same_table(live, truth)
 
 
+def test_a_play_that_makes_a_stuck_call_is_not_left_unused_for_a_known_top_read_weakly() -> None:
+    """A view that makes a call waits while the view may hide what the call rests on. A card not read
+    on a pile whose top the referee knows is that card still (had it left, the explanation would show
+    where it went): three players at 1920x1080, seed 111, the near seat's KH was read at 0.08-0.29 in
+    every view, so every stuck call waited; an 8D played that made one was left unused until the next
+    turn covered it, and was never found (nor, forty views on, the play that ended the round)."""
+    rng = random.Random(4)
+    truth = zenuwen.new_game(zenuwen.deal(4, 2)).state
+    live = zenuwen_live.start(view(truth, 0.0))
+    t = 0.0
+    while True:
+        t += 1.0
+        assert t < 500
+        if truth.phase is Phase.TURN or truth.stuck:
+            truth, _ = apply(truth, Turn(t))
+            live, _ = zenuwen_live.observe(live, view(truth, t))
+            continue
+        plays = [m for m in zenuwen.legal_moves(truth) if isinstance(m, Play) and not m.from_hand]
+        stuck = [m for m in plays if "stuck" in apply(truth, replace(m, t=t))[1]]
+        if stuck:
+            break
+        truth, _ = apply(truth, replace(rng.choice(plays), t=t))
+        live, _ = zenuwen_live.observe(live, view(truth, t))
+    m = replace(stuck[0], t=t)
+    truth, _ = apply(truth, m)
+    obs = view(truth, t)
+    other = next(pile_zone(p, i) for p, seat in enumerate(truth.seats) for i, pile in enumerate(seat.piles)
+                 if pile.top is not None and (p, i) != (m.player, m.source))
+    live, f = zenuwen_live.observe(live, replace(obs, piles={**obs.piles, other: SeenPile.of("?")}))
+    assert moves_of(f) == [key(m)] and calls_of(f) == ["stuck"], brief(f)
+
+
 def test_the_next_layout_can_be_given_explicitly() -> None:
     _, live, truth = play_match(1, 2, rounds=1)
     assert truth.phase is Phase.NEXT
