@@ -128,6 +128,17 @@ def unjudged(obs: Observation) -> frozenset[str]:
     return frozenset(z for z, p in obs.piles.items() if p.held or None in p.cards)
 
 
+def centre_faces(obs: Observation) -> Observation:
+    """The view with a back on a centre pile taken for the face it is. Centre cards lie face up
+    (S4, Z5: turned as they are laid; piles taken away go to a stock), so a back the camera reports
+    there, with no face read, is a face it took for a back: a card not read (Zenuwen, penguins deck,
+    seed 112: a QC played onto a KS, boxed as a back, was unrecognised, and the JD laid on it next was
+    called illegal on the KS, then the 9D after it, and nothing more was followed)."""
+    piles = {z: replace(p, cards=(None,), backs=0, guesses=(), confidences=())
+             for z, p in obs.piles.items() if z.startswith("centre") and not p.cards and p.backs}
+    return replace(obs, piles={**obs.piles, **piles}) if piles else obs
+
+
 def unclear(obs: Observation) -> bool:
     """Is any zone of the view under a hand or showing a card not read?"""
     return any(p.held or None in p.cards for p in obs.piles.values())

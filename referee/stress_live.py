@@ -82,7 +82,7 @@ from .cards import Card
 from .observation import Finding, Observation, SeenPile, parse_seen, pile_size
 from .options import to_spec
 from .speed_live import (
-    Binder, Engine, Live, Node, Unseen, best_explanations, breadth_first, centre_zone, deferred, difference, from_code,
+    Binder, Engine, centre_faces, Live, Node, Unseen, best_explanations, breadth_first, centre_zone, deferred, difference, from_code,
     differing, explained, fits, hide_cards, is_unseen, judged, later_view, moved, pile_number,
     pile_zone, public_picture, real_counts, seat_zone, seen_code, shown_codes, stock_zone, swap_cards, targets,
     unclear, unjudged, unread_centre, unseen,
@@ -339,6 +339,7 @@ def _overlay(state: StressState, pend: PendingIllegal) -> StressState:
 
 def observe(live: LiveStress, obs: Observation) -> tuple[LiveStress, list[Finding]]:
     """Judge one steady observation; returns the new running picture and what was concluded."""
+    obs = centre_faces(obs)
     state = live.state
     t, frame = max(obs.t, state.t), obs.frame
     pend = live.pending

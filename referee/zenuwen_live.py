@@ -86,7 +86,7 @@ from .cards import RANKS, Card
 from .observation import MAX_READS_TO_DOUBT, Finding, Observation, SeenPile, count_reads, guess_apart, parse_seen, pile_size
 from .options import to_spec
 from .speed_live import (
-    Binder, Engine, Explanation, Live, Node, Unseen, best_explanations, breadth_first, centre_number, centre_zone, deferred,
+    Binder, Engine, Explanation, centre_faces, Live, Node, Unseen, best_explanations, breadth_first, centre_number, centre_zone, deferred,
     difference, differing, explained, fits, from_code, hide_cards, is_unseen, judged, later_view, pile_number,
     pile_zone, public_picture, real_counts, search_budget, seat_zone, seen_code, shown_codes, stock_zone, swap_cards,
     targets, unclear, unjudged, unread_centre, unseen,
@@ -814,6 +814,7 @@ def _unconfirmed(moves: Sequence[Any], state: ZenuwenState, obs: Observation) ->
 def observe(live: LiveZenuwen, obs: Observation) -> tuple[LiveZenuwen, list[Finding]]:
     """Judge one steady observation; returns the new running picture and what was concluded. A view
     the referee takes (explained, not left unused or undecided) counts the cards it reads."""
+    obs = centre_faces(obs)
     with search_budget(VIEW_BUDGET) as budget:
         first = _blind_looked_past(live, obs)
         after, findings = first if first is not None else _judge(live, obs)

@@ -739,6 +739,23 @@ def test_a_play_that_makes_a_stuck_call_is_not_left_unused_for_a_known_top_read_
     assert moves_of(f) == [key(m)] and calls_of(f) == ["stuck"], brief(f)
 
 
+def test_a_card_on_a_centre_pile_taken_for_a_back_is_a_card_not_read() -> None:
+    """Centre cards lie face up: a back the camera reports on a centre pile is a face it took for a
+    back (the penguins deck's queens, seed 112), not a change nothing explains."""
+    truth = zenuwen.new_game(zenuwen.deal(3, 2)).state
+    live = zenuwen_live.start(view(truth, 0.0))
+    truth, _ = apply(truth, Turn(1.0))
+    live, _ = zenuwen_live.observe(live, view(truth, 1.0))
+    m = next(x for x in zenuwen.legal_moves(truth) if isinstance(x, Play) and not x.from_hand)
+    truth, _ = apply(truth, replace(m, t=2.0))
+    obs = view(truth, 2.0)
+    backed = replace(obs, piles={**obs.piles, centre_zone(m.to): SeenPile((), 1)})
+    live, f = zenuwen_live.observe(live, backed)
+    live, more = zenuwen_live.observe(live, view(truth, 3.0))
+    assert moves_of(f + more) == [key(m)] and "unrecognised" not in [x.kind for x in f + more], brief(f + more)
+    same_table(live, truth)
+
+
 def test_the_next_layout_can_be_given_explicitly() -> None:
     _, live, truth = play_match(1, 2, rounds=1)
     assert truth.phase is Phase.NEXT
