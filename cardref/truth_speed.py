@@ -291,11 +291,15 @@ class ZenuwenScript(SpeedScript):
     def next_moves(self, state: zenuwen.ZenuwenState, rng: np.random.Generator, seen: dict[str, int]) -> list[Any]:
         if state.phase is zenuwen.Phase.TURN:
             return [zenuwen.Turn()]
-        if state.phase is zenuwen.Phase.CHOOSE and state.round < self.rounds and self.rules.pile_choice == "winner_chooses":
-            # Z10/Z11: the smallest free pile, as players normally take, now and then another one
-            p = zenuwen.choice_order(state)[0]
+        if state.phase is zenuwen.Phase.CHOOSE and state.round < self.rounds:
+            # Z10/Z11: the smallest free pile, as players normally take, now and then another one;
+            # under slap_race the fastest player's hand slaps it first (the others' late slaps,
+            # which change nothing, are not filmed), then the others choose in turn
             free = sorted(zenuwen.free_piles(state), key=lambda i: (len(state.centre[i]), i))
-            return [zenuwen.Choose(p, free[0] if len(free) == 1 or rng.random() < 0.75 else free[int(rng.integers(1, len(free)))])]
+            pile = free[0] if len(free) == 1 or rng.random() < 0.75 else free[int(rng.integers(1, len(free)))]
+            if self.rules.pile_choice == "slap_race" and not state.raced:
+                return [zenuwen.Slap(int(rng.integers(0, state.players)), pile)]
+            return [zenuwen.Choose(zenuwen.choice_order(state)[0], pile)]
         if state.phase is zenuwen.Phase.NEXT and state.round < self.rounds:
             packets = []
             for packet in zenuwen._packets(state):  # Z11: each player shuffles the own cards and lays them out
@@ -324,9 +328,13 @@ class ZenuwenScript(SpeedScript):
 
     def hands(self, state: zenuwen.ZenuwenState, moves: Sequence[Any], verdicts: Sequence[Legal[Any]]) -> tuple[Hands, list[int]]:
         move, verdict = moves[0], verdicts[0]
-        if isinstance(move, zenuwen.Choose):  # each player takes the own centre pile up, the winner first
-            takes = [(_player(e), int(dict(e.data)["centre"])) for e in verdict.events if e.kind == "take_pile"]
-            return [(p + 1, [Action("take", centre_zone(k))]) for p, k in takes], [-1]
+        if isinstance(move, (zenuwen.Choose, zenuwen.Slap)):  # each player takes the own centre pile up, the first first
+            takes = [(_player(e), int(dict(e.data)["centre"])) for e in verdict.events if e.kind in ("take_pile", "slap")]
+            hands: Hands = [(p + 1, [Action("take", centre_zone(k))]) for p, k in takes]
+            if isinstance(move, zenuwen.Slap):  # the race's winner slaps the pile, then takes it up
+                hands[0] = (move.player + 1, [Action("slap", centre_zone(move.pile)), Action("take", centre_zone(move.pile))])
+                return hands, [0]
+            return hands, [-1]
         if isinstance(move, zenuwen.NewRound):  # the centre piles went with the choices
             before = {z: pile for z, pile in self.piles(state).items() if z.startswith("p")}
             return _new_deal(before, self.piles(verdict.state), state.players), [-1]

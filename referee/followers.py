@@ -120,6 +120,7 @@ FOLLOWERS: dict[str, Follower] = {
         zenuwen_live.involved_cards,
         zenuwen_live.rules_spec,
         {"choose": zenuwen_live.choose, "slap": zenuwen_live.slap, "new_round": zenuwen_live.new_round},
+        zenuwen_live.slappers,
         settle=zenuwen_live.settle,
         let_stand=zenuwen_live.let_stand,
         resume=zenuwen_live.resume,

@@ -61,8 +61,9 @@ taken as misread where the view now reads another card (noted on the first move 
   player at once, so the camera cannot tell which the winner took: the referee waits for choose(),
   or for the next layout, whose cards tell which pile each player took: :func:`_new_layout`).
 - :func:`slap` ``(live, player, t, pile)``: ``pile_choice=slap_race``: ``player`` slapped centre pile
-  ``pile`` (the first gets it). The camera cannot tell whose hand it was. After the race the others
-  choose in the Z11 order, by :func:`choose` or as seen (as under ``winner_chooses``).
+  ``pile`` (the first gets it): a key press, or the camera seeing whose hand reached a centre pile
+  first (:func:`slappers` says when it watches). After the race the others choose in the Z11 order,
+  by :func:`choose` or as seen (as under ``winner_chooses``).
 - :func:`new_round` ``(live, observation, t=None)``: start the next round (Z11) from a view of the new layout.
   Not needed in the normal case: once the round is over, a view showing a fresh layout (a readable
   top on every pile the Z11 layout gives each player, empty centre) starts the next round, with the
@@ -1988,6 +1989,16 @@ def _explicit(live: LiveZenuwen, move: Choose | Slap) -> tuple[LiveZenuwen, list
     if live.undecided:
         return _decide(live, lambda alt: _explicit(alt, move), lambda: _explicit(replace(live, undecided=()), move), move.t)
     return ENGINE.judge_input(live, move, _waiting, observe)
+
+
+def slappers(live: LiveZenuwen) -> frozenset[int]:
+    """While a round's slap race for the centre piles is open (Z10 ``slap_race``): every player, so
+    the camera reports the first hand on a centre pile as that player's slap (as a Stress slap is
+    seen); none once the race is decided or under ``winner_chooses``."""
+    state = live.state
+    if state.phase is not Phase.CHOOSE or state.rules.pile_choice != "slap_race" or state.raced or live.undecided:
+        return frozenset()
+    return frozenset(range(state.players))
 
 
 def choose(live: LiveZenuwen, player: int, t: float, pile: int) -> tuple[LiveZenuwen, list[Finding]]:

@@ -361,27 +361,36 @@ def test_zenuwen_live_follows_the_truth_as_the_tracker_publishes_it(tmp_path: Pa
     assert follow_truth(tmp_path, zenuwen_live, rules, count_backs=False) == want
 
 
-@pytest.mark.parametrize("game,seed,rounds", [("zenuwen", 3, 2), ("stress", 51, 2), ("zenuwen", 9, 30)])
-def test_a_match_of_several_rounds_is_filmed_and_followed(tmp_path: Path, game: str, seed: int, rounds: int) -> None:
+@pytest.mark.parametrize("game,seed,rounds,spec", [("zenuwen", 3, 2, ""), ("stress", 51, 2, ""), ("zenuwen", 9, 30, ""),
+                                                   ("zenuwen", 5, 2, "players=3,decks=2,pile_choice=slap_race")])
+def test_a_match_of_several_rounds_is_filmed_and_followed(tmp_path: Path, game: str, seed: int, rounds: int, spec: str) -> None:
     """``--rounds N``: at a round's end the hands gather the cards (Zenuwen: each player first takes up
-    a centre pile, the winner's choice; seed 3: not the smallest) and lay the next round out; the live
-    referee, given the tables at rest, follows every round: the choice, the new round, every move,
-    and (seed 9, four rounds) the end of the match (Z12)."""
+    a centre pile, the winner's choice; seed 3: not the smallest; ``slap_race``: the fastest hand slaps
+    one first) and lay the next round out; the live referee, given the tables at rest (and the slaps),
+    follows every round: the choices, the new round, every move, and (seed 9, four rounds) the end of
+    the match (Z12)."""
     from cardref.truth_speed import render_stress, render_zenuwen
 
-    render = render_zenuwen if game == "zenuwen" else render_stress
     max_moves = 70 if rounds == 2 else 1000
-    render(tmp_path, seed=seed, illegal=1, max_moves=max_moves, settings=_settings(fps=5.0), video_name="v.avi", rounds=rounds)
+    kwargs: dict[str, Any] = dict(illegal=1, max_moves=max_moves, settings=_settings(fps=5.0), video_name="v.avi", rounds=rounds)
+    if game == "zenuwen":
+        zrules = zenuwen.ZenuwenRules.from_spec(spec) if spec else None
+        render_zenuwen(tmp_path, seed=seed, rules=zrules, players=zrules.players if zrules else 2, **kwargs)
+    else:
+        render_stress(tmp_path, seed=seed, **kwargs)
     moves = check_truth_against_engine(tmp_path)
     check_replay(tmp_path)
     ops = [m["op"] for m in moves]
     assert ops.count("new_round") == min(rounds - 1, 3)
-    assert "round_over" in moves[ops.index("new_round") - (2 if game == "zenuwen" else 1)]["calls"]
+    last_play = max(i for i in range(ops.index("new_round")) if ops[i] not in ("choose", "slap"))
+    assert "round_over" in moves[last_play]["calls"]
     if rounds > 2:
         assert moves[-1]["calls"] == ["round_over", "match_over"]
     truth = _lines(tmp_path / "truth.jsonl")
     dealt = moves[ops.index("new_round")]
     assert all(not p["cards"] for z, p in truth[dealt["frame_rest"]]["piles"].items() if z.startswith("centre"))
+    if spec:
+        assert [m["op"] for m in moves[ops.index("new_round") - 3: ops.index("new_round")]] == ["play", "slap", "choose"]
     if game == "zenuwen" and seed == 3:
         state, apply, _ = _engine(tmp_path)
         for m in moves[: ops.index("choose")]:

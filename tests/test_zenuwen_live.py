@@ -756,6 +756,20 @@ def test_a_card_on_a_centre_pile_taken_for_a_back_is_a_card_not_read() -> None:
     same_table(live, truth)
 
 
+def test_the_camera_watches_for_the_slap_race_only_while_it_is_open() -> None:
+    """``slappers``: the players whose first hand on a centre pile the camera reports as their slap
+    (the pipeline watches while there are any): all of them at a slap race's round end; nobody
+    under ``winner_chooses``, during play, or once the race is decided."""
+    live, truth, t = _to_round_end(5)
+    assert zenuwen_live.slappers(live) == frozenset()  # winner_chooses
+    raced = replace(live, state=replace(live.state, rules=replace(live.state.rules, pile_choice="slap_race")))
+    assert zenuwen_live.slappers(raced) == {0, 1}
+    after, f = zenuwen_live.slap(raced, 1, t + 1.0, 0)
+    assert [x.kind for x in f] == ["move"] and zenuwen_live.slappers(after) == frozenset()
+    start = zenuwen_live.start(view(zenuwen.new_game(zenuwen.deal(5, 2)).state, 0.0), ZenuwenRules.from_spec("pile_choice=slap_race"))
+    assert zenuwen_live.slappers(start) == frozenset()
+
+
 def test_the_next_layout_can_be_given_explicitly() -> None:
     _, live, truth = play_match(1, 2, rounds=1)
     assert truth.phase is Phase.NEXT
