@@ -1932,17 +1932,15 @@ def _laid_out(state: ZenuwenState, tops: list[list[Card | None]]) -> _LaidOut | 
     return _LaidOut(Layout(tuple(seats)), subs, known)
 
 
-def _new_layout(live: LiveZenuwen, obs: Observation, t: float) -> tuple[LiveZenuwen, list[Finding]] | None:
-    """The next round (Z11) from a view of its layout; None: the view is not one.
-
-    Which centre pile each player took is told by the layout when nobody entered it (two players:
-    both piles leave the table at once; a camera cannot tell whose hand took which): the cards the
-    players laid out must be theirs, and a top seen in a centre pile during the round says whose
-    packet it went to. The choices that explain the most tops so are reported as made (ties: the
-    usual choice, the smallest pile)."""
+def _best_layout(
+    choices: list[tuple[list[Legal[ZenuwenState]], ZenuwenState]], obs: Observation
+) -> tuple[tuple[list[Legal[ZenuwenState]], ZenuwenState, _LaidOut] | None, str]:
+    """Of the ways the centre piles may have gone, the one whose layout the view shows with the most
+    tops known to be in their player's packet (the first of equals); else why the view is no layout
+    of any ("": not a layout at all)."""
     best: tuple[list[Legal[ZenuwenState]], ZenuwenState, _LaidOut] | None = None
     why = ""
-    for verdicts, after in _choices(live.state, t):
+    for verdicts, after in choices:
         tops = _fresh_layout(after, obs)
         if tops is None:
             continue
@@ -1951,6 +1949,28 @@ def _new_layout(live: LiveZenuwen, obs: Observation, t: float) -> tuple[LiveZenu
             why = why or laid
         elif best is None or laid.known > best[2].known:
             best = (verdicts, after, laid)
+    return best, why
+
+
+def _new_layout(live: LiveZenuwen, obs: Observation, t: float) -> tuple[LiveZenuwen, list[Finding]] | None:
+    """The next round (Z11) from a view of its layout; None: the view is not one.
+
+    Which centre pile each player took is told by the layout when nobody entered it (two players:
+    both piles leave the table at once; a camera cannot tell whose hand took which): the cards the
+    players laid out must be theirs, and a top seen in a centre pile during the round says whose
+    packet it went to. The choices that explain the most tops so are reported as made (ties: the
+    usual choice, the smallest pile). When no way the free piles may have gone fits, but the layout
+    fits the piles taken otherwise than the camera saw or a person entered, the layout wins: the
+    piles are reported taken as it shows, with a note."""
+    best, why = _best_layout(_choices(live.state, t), obs)
+    redone = ""
+    state = live.state
+    if best is None and why and any(x is not None for x in state.takes):
+        # the layout fits the piles taken otherwise than seen or entered (a slap credited to the
+        # neighbouring pile: two players, slap race, seed 116): the layout wins
+        again = replace(state, phase=Phase.CHOOSE, takes=(None,) * state.players, raced=True)
+        best, _ = _best_layout(_choices(again, t), obs)
+        redone = "the next layout shows the centre piles went otherwise than entered or seen"
     if best is None:
         return (replace(live, last=None), [Finding("unrecognised", t, frame=obs.frame, detail=why)]) if why else None
     verdicts, after, laid = best
@@ -1958,6 +1978,8 @@ def _new_layout(live: LiveZenuwen, obs: Observation, t: float) -> tuple[LiveZenu
     if isinstance(v, Illegal):
         return live, [Finding("illegal", t, move=v.move, rule=v.rule, reason=v.reason, frame=obs.frame)]
     findings = [f for c in verdicts for f in ENGINE.move_findings(c, ENGINE.face_down_unseen(c.state), t, obs.frame)]
+    if redone and findings:
+        findings[0] = replace(findings[0], detail=redone)
     live, started = ENGINE.round_started(replace(live, state=after), v, NewRound(t), laid.subs, t, obs.frame, _waiting)
     return live, findings + started
 

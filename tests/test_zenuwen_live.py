@@ -770,6 +770,25 @@ def test_the_camera_watches_for_the_slap_race_only_while_it_is_open() -> None:
     assert zenuwen_live.slappers(start) == frozenset()
 
 
+def test_the_next_layout_overrules_a_slap_credited_to_the_wrong_pile() -> None:
+    """The camera credits a slap by the hand it sees reach a centre pile, and a hand landing on
+    another hand can be credited to the neighbouring pile (two players, slap race, seed 116): the
+    layout then showed cards the referee had put in the other player's packet, and no round was
+    followed after. The layout wins: the piles are taken as it shows, with a note."""
+    live, truth, t = _to_round_end(5)
+    race = replace(truth.rules, pile_choice="slap_race")
+    live = replace(live, state=replace(live.state, rules=race))
+    truth = replace(truth, rules=race)
+    truth, _ = apply(truth, zenuwen.Slap(0, 1, t + 1.0))
+    live, f = zenuwen_live.slap(live, 0, t + 1.0, 0)  # seen on the other pile
+    assert [x.kind for x in f] == ["move"]
+    truth, _ = apply(truth, NewRound(t + 2.0))
+    live, f = zenuwen_live.observe(live, view(truth, t + 2.0))
+    assert [x.kind for x in f] == ["move", "move"] and key(f[-1].move) == ("new_round",), brief(f)
+    assert isinstance(f[0].move, Choose) and "otherwise than entered or seen" in f[0].detail
+    same_table(live, truth)
+
+
 def test_the_next_layout_can_be_given_explicitly() -> None:
     _, live, truth = play_match(1, 2, rounds=1)
     assert truth.phase is Phase.NEXT
