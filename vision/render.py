@@ -330,8 +330,9 @@ class TableScene(Scene):
         for _ in range(int(round(v.delay_s * self.fps))):
             yield None
         at = entry
-        # a packet in the hand, drawn as one back: what it deals (put) or what it gathered (take)
-        packet = [BACK] if any(a.kind == "put" for a in v.actions) else []
+        # a packet in the hand, drawn as one back: what it brings in to deal (put) or what it gathered
+        # (take); a hand that gathers first comes in empty
+        packet = [BACK] if v.actions and v.actions[0].kind == "put" else []
         for k, action in enumerate(v.actions):
             src_pt = self._zone_centre(action.src)
             for p in self._path(at, src_pt, v.reach_s if k == 0 else 0.6 * v.reach_s):
