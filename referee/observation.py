@@ -99,8 +99,11 @@ class SeenPile:
     """One pile as seen: ``backs`` face-down cards (None: could not count), then the face-up cards
     bottom to top (``None`` for a card that was seen but not read). ``held``: a hand or a moving card
     covers the pile, so it is not judged. ``guesses``: per card, what the camera made of it however
-    unsure (``None``: nothing; empty: not given), for cards too unsure to be read: such a guess never
-    decides what a card is, but a later reading that disagrees with it says a card may have changed.
+    unsure (``None``: nothing; empty: not given), for cards too unsure to be read: such a guess alone
+    does not decide what a card is, but a later reading that disagrees with it says a card may have
+    changed, it may tell two explanations apart, and in Stress and Zenuwen a new centre card guessed
+    alike in the views in a row that wait on it is taken as guessed
+    (:func:`referee.speed_live.unread_centre`).
     ``confidences``: per card, how sure the camera was (empty: not given)."""
 
     cards: tuple[str | None, ...] = ()

@@ -472,6 +472,9 @@ class Live(Generic[P, Q]):
     reads: Mapping[str, int] = field(default_factory=dict, compare=False)
     """Card code -> how many of the views the referee took read it: a learned card read in few may be
     a misread (Zenuwen's ``observe``)."""
+    centre_guesses: tuple[tuple[str, str | None], ...] = field(default=(), compare=False)
+    """(centre zone, what the camera made of its new card) for each view left unused because that
+    card could not be read (:func:`unread_centre`), in order."""
 
 
 L = TypeVar("L", bound=Live[Any, Any])
@@ -493,19 +496,120 @@ def moved(live: L, state: Any, pending: Any, findings: Sequence[Finding], waitin
     return type(live)(state, pending, live.moves + count, last, awaited(state, pending, waiting), reads=live.reads)
 
 
+GUESS_VIEWS = 2
+"""Views in a row, left unused because a new centre card cannot be read, that must all make the same
+guess of it for the referee to take the guess (:func:`unread_centre`)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Guessed:
+    """New centre cards never read but guessed alike in :data:`GUESS_VIEWS` views: taken as guessed."""
+
+    subs: dict[Unseen, Card]
+    """Each new centre card's stand-in -> the card guessed."""
+    cards: dict[str, Card]
+    """Centre zone -> the card guessed there."""
+    note: str
+    """For the log: which cards were taken from guesses."""
+
+    def view(self, obs: Observation) -> Observation:
+        """The view with the guessed cards read: what is judged further (a hand elsewhere may still
+        hold it back) rests on them as on cards read."""
+        read = {z: replace(obs.piles[z], cards=obs.piles[z].cards[:-1] + (c.code,)) for z, c in self.cards.items()}
+        return replace(obs, piles={**obs.piles, **read})
+
+
 def unread_centre(
-    live: L, obs: Observation, centre: Sequence[Sequence[Card]], t: float, how: str
-) -> tuple[L, list[Finding]] | None:
+    live: L, obs: Observation, final: Dealt, centre: Sequence[Sequence[Card]], t: float, how: str, decks: int
+) -> tuple[L, list[Finding]] | Guessed | None:
     """The view left unused while a new centre card (``how``: laid, turned) cannot be read yet, saying
     on which piles: the players can straighten the card or take a hand away. None: every new centre
-    card of the explanation (its final ``centre``) is read."""
-    zones = [centre_zone(j) for j, pile in enumerate(centre) if pile and is_unseen(pile[-1])]
-    if not zones:
+    card of the explanation (``final`` position, its ``centre`` piles) is read.
+
+    A card the camera reads below the referee's threshold view after view would hold the game for
+    good (Zenuwen, penguins deck, seed 115: the first card turned, a QS, read at 0.21-0.30 in every
+    view until it was covered; nothing after it was followed). So when the last :data:`GUESS_VIEWS`
+    views waited on (this one included) all guessed each such card the same, scoring at least
+    :data:`GUESS_FLOOR`, and fewer copies of that card are known than the ``decks`` hold, the guesses
+    are taken (:class:`Guessed`); a view that guesses otherwise, or not at all, starts the count again."""
+    unread = [(centre_zone(j), pile[-1]) for j, pile in enumerate(centre) if pile and is_unseen(pile[-1])]
+    if not unread:
         return None
-    where = ", ".join(zones)
-    return replace(live, last=obs, waiting=f"a clear view of the new card on {where}"), [
+    history = live.centre_guesses + tuple((zone, _guess(obs, zone)) for zone, _ in unread)
+    taken = _taken_guesses(history, [z for z, _ in unread], final, decks)
+    if taken is not None:
+        subs = {u: taken[z] for z, u in unread if isinstance(u, Unseen)}
+        said = "; ".join(f"{z}'s new card, never read surely, was guessed {c.code}" for z, c in taken.items())
+        return Guessed(subs, taken, f"{said} in {GUESS_VIEWS} views in a row: taken as guessed")
+    where = ", ".join(z for z, _ in unread)
+    return replace(live, last=obs, waiting=f"a clear view of the new card on {where}", centre_guesses=history), [
         Finding("ambiguous", t, frame=obs.frame, detail=f"new centre card {how} but not readable yet on {where}: waiting for a clearer view")
     ]
+
+
+def read_where_guessed(obs: Observation, expected: Mapping[str, Card]) -> Observation:
+    """The view with each top it could not read taken as read where the camera's guess (scoring at
+    least :data:`GUESS_FLOOR`) is the very card the explanation leaves there (``expected``: zone ->
+    top card, the centre piles'). The guess does not decide the card, the legal series does, and the
+    guess agrees, so the view need not wait for a clearer one before concluding (penguins deck, seed
+    115: the QC that ended a round, read at 0.22 on its centre pile, guessed QC, in the one view
+    before the piles were taken up, was left unused as if a hand hid the pile, and the round's end
+    was never followed). Pile tops are left out: taking a Zenuwen pile top guessed as the card the
+    position knows there as read (three players, seed 111: a near-seat KH read at 0.08-0.29 in every
+    view held a turn back) concluded views sooner, and the views after them, judged with fewer views
+    left unused, went to explanations the tests' recorded games show wrong."""
+    read = {}
+    for zone, card in expected.items():
+        seen = judged(obs, zone)
+        if seen is not None and not is_unseen(card) and _guess(obs, zone) == card.code:
+            read[zone] = replace(seen, cards=seen.cards[:-1] + (card.code,))
+    return replace(obs, piles={**obs.piles, **read}) if read else obs
+
+
+def centre_tops(centre: Sequence[Sequence[Card]]) -> dict[str, Card]:
+    """Centre zone -> top card, for the piles that have one."""
+    return {centre_zone(j): pile[-1] for j, pile in enumerate(centre) if pile}
+
+
+def noted(findings: list[Finding], note: str) -> list[Finding]:
+    """The findings with ``note`` on the first move (the log notes how the referee got there)."""
+    for i, f in enumerate(findings):
+        if f.kind == "move":
+            detail = f"{f.detail}; {note}" if f.detail else note
+            return findings[:i] + [replace(f, detail=detail)] + findings[i + 1:]
+    return findings
+
+
+GUESS_FLOOR = 0.15
+"""A guess scored under this counts for nothing in :func:`unread_centre` (four players, penguins,
+seed 43: a QS turned was guessed 6S at 0.02-0.06 view after view)."""
+
+
+def _guess(obs: Observation, zone: str) -> str | None:
+    seen = judged(obs, zone)
+    if seen is None or len(seen.confidences) == len(seen.cards) and seen.cards and seen.confidences[-1] < GUESS_FLOOR:
+        return None
+    return seen.top_guess
+
+
+def _taken_guesses(
+    history: Sequence[tuple[str, str | None]], zones: Sequence[str], final: Dealt, decks: int
+) -> dict[str, Card] | None:
+    """Zone -> the card guessed alike in the last views waited on, for every zone;
+    None when a zone's last :data:`GUESS_VIEWS` guesses are not all the same card, or more copies of
+    the cards would be known than the decks hold."""
+    real = real_counts(final)
+    out: dict[str, Card] = {}
+    for zone in zones:
+        guesses = [g for z, g in history if z == zone][-GUESS_VIEWS:]
+        card = parse_seen(guesses[0]) if len(guesses) == GUESS_VIEWS and guesses[0] is not None else None
+        if card is None or any(g != guesses[0] for g in guesses):
+            return None
+        real[card] += 1
+        if real[card] > decks:
+            return None
+        out[zone] = card
+    return out
 
 
 def deferred(live: L, obs: Observation) -> L:

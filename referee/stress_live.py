@@ -85,7 +85,7 @@ from .speed_live import (
     Binder, Engine, centre_faces, Live, Node, Unseen, best_explanations, breadth_first, centre_zone, deferred, difference, from_code,
     differing, explained, fits, hide_cards, is_unseen, judged, later_view, moved, pile_number,
     pile_zone, public_picture, real_counts, seat_zone, seen_code, shown_codes, stock_zone, swap_cards, targets,
-    unclear, unjudged, unread_centre, unseen,
+    unclear, unjudged, unread_centre, unseen, Guessed, centre_tops, noted, read_where_guessed,
 )
 from .stress import Lay, NewRound, Phase, Play, Seat, Slap, Stack, StressDeal, StressRules, StressState
 from .verdict import Event, Illegal, Legal
@@ -370,21 +370,27 @@ def observe(live: LiveStress, obs: Observation) -> tuple[LiveStress, list[Findin
             names = "; ".join(", ".join(str(m) for m in x[1].moves) or "nothing" for x in best)
             return replace(live, last=obs), [Finding("ambiguous", t, frame=frame, detail=f"several move series fit: {names}")]
         final, node, k, subs = best[0]
-        unread = unread_centre(live, obs, final.centre, t, "laid")
-        if unread is not None:
+        unread = unread_centre(live, obs, final, final.centre, t, "laid", 1)
+        if isinstance(unread, Guessed):
+            subs, obs = {**subs, **unread.subs}, unread.view(obs)
+        elif unread is not None:
             return unread
         replayed = ENGINE.replay(state, node.moves, subs, t, frame)
         if replayed is None:
             return _illegal_once_seen(live, state, node.moves, subs, obs, t, frame)
         new_state, findings = replayed
+        if isinstance(unread, Guessed):
+            findings = noted(findings, unread.note)
         new_state, later = ENGINE.settle_calls(new_state, t, frame)
         findings += later
         if node.moves and live.deferred < MAX_DEFERRED:
             # a call resting on a zone not seen (another card may lie there), or a move nothing in
-            # the view shows: the next view is judged from the same position
-            if _unseen_and_covered(node.moves, obs):
+            # the view shows: the next view is judged from the same position (a card not read that
+            # the camera guesses as the very card the series leaves there counts as seen)
+            seen = read_where_guessed(obs, centre_tops(final.centre))
+            if _unseen_and_covered(node.moves, seen):
                 return replace(deferred(live, obs), held_back=obs), []
-            if _call_unseen(findings, obs):
+            if _call_unseen(findings, seen):
                 return deferred(live, obs), []
         return explained(live, new_state, findings, k, t, frame, _waiting)
 

@@ -90,7 +90,7 @@ from .speed_live import (
     Binder, Engine, Explanation, centre_faces, Live, Node, Unseen, best_explanations, breadth_first, centre_number, centre_zone, deferred,
     difference, differing, explained, fits, from_code, hide_cards, is_unseen, judged, later_view, pile_number,
     pile_zone, public_picture, real_counts, search_budget, seat_zone, seen_code, shown_codes, stock_zone, swap_cards,
-    targets, unclear, unjudged, unread_centre, unseen,
+    targets, unclear, unjudged, unread_centre, unseen, Guessed, centre_tops, noted, read_where_guessed,
 )
 from .verdict import Event, Illegal, Legal
 from .zenuwen import PILES, Choose, Join, Layout, NewRound, Phase, Play, Slap, TakeHand, Turn, ZenuwenRules, ZenuwenState, ZPile, ZSeat
@@ -705,12 +705,18 @@ def _covered_risk(start: ZenuwenState, final: ZenuwenState, obs: Observation) ->
     """Could a pile under a hand (or not read) have been played underneath what the view shows?
     Three plays on one centre pile can look like one (a 6 on a 5, then a 7, then a 6 looks like a 6
     on the 5): when a pile that is not seen holds a card that fits any card on the centre piles
-    along the explanation, or a centre pile is not seen, the view may hide moves."""
+    along the explanation, or a centre pile is not seen, the view may hide moves. A centre pile the
+    explanation leaves as it was hides nothing in a one-deck game: a card played onto it would have
+    to be covered by that very card again (penguins, seed 117: a far pile's QH, read at 0.04-0.24,
+    fitted the KD on a centre pile nobody touched, and every view after was left unused as long as
+    it could be). With two decks the other copy may have come (the tests' three- and four-player
+    recordings go wrong without the wait)."""
+    if not any(final.centre):
+        return False
     tops: list[Card] = []
     for before, after in zip(start.centre, final.centre):
-        tops += list(after[max(len(before) - 1, 0) :])
-    if not tops:
-        return False
+        if after != before or start.rules.deck_count > 1:
+            tops += list(after[max(len(before) - 1, 0) :])
     for j in range(start.players):
         seen = obs.piles.get(centre_zone(j))
         if seen is not None and (seen.held or None in seen.cards):
@@ -847,13 +853,20 @@ def _reread(state: ZenuwenState, obs: Observation, seen_tops: Mapping[str, str])
     """The patience piles whose top nobody has read that the view reads surely as another card than
     the camera made of it before (:func:`_seen_tops`): as a pile that looks different, its card may
     have left and the next one turned up. (Unsure reads of far seats change from view to view; each
-    pile taken as changed widens the search: four players at 1280x720, seed 36, 20 s a view.)"""
+    pile taken as changed widens the search: four players at 1280x720, seed 36, 20 s a view.) A read
+    under ``DOUBT_BELOW`` counts when it names another rank (penguins, seed 117: a pile guessed KC
+    for a minute, then read AS at 0.55, its KC read on the centre pile it was laid on; the play was
+    taken for a turn nobody made)."""
     tops = _pile_tops(state)
     out = set()
     for zone, before in seen_tops.items():
         seen = judged(obs, zone)
         top = tops.get(zone)
-        if seen is not None and seen.top is not None and not seen.top_weak and seen.top != before and top is not None and is_unseen(top):
+        if seen is None or seen.top is None or seen.top == before or top is None or not is_unseen(top):
+            continue
+        was = parse_seen(before)
+        now = parse_seen(seen.top)
+        if not seen.top_weak or was is not None and now is not None and was.rank != now.rank:
             out.add(zone)
     return frozenset(out)
 
@@ -900,16 +913,19 @@ def _shown(before: frozenset[str], obs: Observation, was: ZenuwenState, now: Zen
 
 
 def _fewest_guess_conflicts(
-    best: list[Explanation[ZenuwenState]], state: ZenuwenState, seen_tops: Mapping[str, str]
+    best: list[Explanation[ZenuwenState]], state: ZenuwenState, seen_tops: Mapping[str, str], obs: Observation
 ) -> list[Explanation[ZenuwenState]]:
     """Of several move series that explain a view, those whose cards taken off the patience piles
     differ least from what the camera last made of those piles' tops before (a guess of another rank
     counting more than one of another suit): four players, seed 27, a 4H played from the far seat's
     pile read 4H at 0.39 before, and another pile of that seat guessed QD all along, also unread;
-    either pile fitted the view, and no later view told them apart. A guess never decides a card, but
-    it may tell two explanations apart."""
+    either pile fitted the view, and no later view told them apart. So do the centre tops the series
+    leave, against what the camera makes of the centre tops it cannot read now (penguins deck, seed
+    115: the QC that ended a round, read at 0.22 on its centre pile in the one view before the piles
+    were taken up, went there or into the player's hand as far as the rest of the view told; nothing
+    after it was followed). A guess never decides a card, but it may tell two explanations apart."""
 
-    counts = [_guess_conflicts(x, state, seen_tops) for x in best]
+    counts = [_guess_conflicts(x, state, seen_tops) + _centre_guess_conflicts(x[0], obs) for x in best]
     return [x for x, n in zip(best, counts) if n == min(counts)]
 
 
@@ -928,6 +944,17 @@ def _guess_conflicts(x: Explanation[ZenuwenState], state: ZenuwenState, seen_top
         touched |= _touches(m, now)
         if after is None:
             break
+    return n
+
+
+def _centre_guess_conflicts(final: ZenuwenState, obs: Observation) -> int:
+    """How far the centre tops a series leaves are from the camera's guesses of the tops it cannot read."""
+    n = 0
+    for j, pile in enumerate(final.centre):
+        seen = judged(obs, centre_zone(j))
+        guess = parse_seen(seen.top_guess) if seen is not None else None
+        if guess is not None and pile and not is_unseen(pile[-1]):
+            n += guess_apart(guess, pile[-1])
     return n
 
 
@@ -1085,7 +1112,10 @@ def _judge(
             return _looks_unchanged(x[1].moves, changed, state)
 
         def rarity(x: Explanation[ZenuwenState]) -> tuple[int, int]:
-            return _guess_conflicts(x, state, live.seen_tops), coincidences(x)
+            # (a turned card covered before any view read it is a guess too: penguins, seed 117, a
+            # far pile's KC, never read, laid on an AD and read there, was taken for a turn nobody
+            # made, the AC laid meanwhile judged laid on its unseen card)
+            return _guess_conflicts(x, state, live.seen_tops), coincidences(x) + _covered_turns(x[1], state, live.glimpsed)
 
         best = best_explanations(hits, substitute_cards, lambda n, final: _unguess(n, final), rarity if live.deferred else None)
         if pend is None and len(best) == 1 and not best[0][1].moves:
@@ -1122,7 +1152,7 @@ def _judge(
                         and not (look is missed_look and any(f.learned for f in found[1]))):
                     return found
         if len(best) > 1:
-            best = _fewest_guess_conflicts(best, state, live.seen_tops)
+            best = _fewest_guess_conflicts(best, state, live.seen_tops, obs)
         if len(best) > 1:
             best = [x for x in best if coincidences(x) == min(map(coincidences, best))]
         if len(best) > 1 and state.phase in (Phase.CHOOSE, Phase.NEXT):
@@ -1252,8 +1282,9 @@ def _guessed_play(live: LiveZenuwen, obs: Observation, t: float) -> tuple[LiveZe
     21: an 8S played from a side seat's pile never read, read at 0.14 on the 7D it covered, and the
     pile's next card read for the first time; "nothing happened" learned that card as the pile's
     top, and the 7H laid on the 8S next was judged against Z6). With the guess taken as read, one
-    play onto that pile from a pile that now reads another card, and only one, is the answer;
-    anything less leaves the view at nothing happened."""
+    play onto that pile from a pile that now reads another card (or guesses another, the centre
+    guess naming the card that left it), and only one, is the answer; anything less leaves the view
+    at nothing happened."""
     state = live.state
     for j, cpile in enumerate(state.centre):
         zone = centre_zone(j)
@@ -1268,8 +1299,15 @@ def _guessed_play(live: LiveZenuwen, obs: Observation, t: float) -> tuple[LiveZe
                 return False
             source = judged(view, pile_zone(move.player, move.source))
             left = state.seats[move.player].piles[move.source].top
+            if source is None or left is None:
+                return False
+            if source.top is None:
+                # not read either: the camera guesses another card there, and the centre pile's guess
+                # is the very card that left (penguins, seed 117: a QH guessed QH at 0.17 on the KS it
+                # covered, its pile guessing a 6C, was nothing happened until two more plays came)
+                return source.top_guess is not None and source.top_guess != left.code and guess == left
             # the pile shows a card read, and not the one that left (its twin turned up: a coincidence)
-            return source is not None and source.top is not None and left is not None and not _shows_still(source, left)
+            return not _shows_still(source, left)
 
         start = Node(state, count=(0,) * state.players)
         expand = _expand(view, differing_zones(state, view), t, strict=False, depth=1)
@@ -1644,19 +1682,24 @@ def _conclude(
     that may hide a move) or unrecognised (the series is not legal with the revealed cards)."""
     state, frame = live.state, obs.frame
     final, node, k, subs = best
-    unread = unread_centre(live, obs, final.centre, t, "turned")
-    if unread is not None:
+    unread = unread_centre(live, obs, final, final.centre, t, "turned", state.rules.deck_count)
+    if isinstance(unread, Guessed):
+        subs, obs = {**subs, **unread.subs}, unread.view(obs)
+    elif unread is not None:
         return unread
     replayed = ENGINE.replay(state, node.moves, subs, t, frame)
     if replayed is None:
         return replace(live, last=obs), [Finding("unrecognised", t, frame=frame, detail=_difference(state, obs))]
     new_state, findings = replayed
+    if isinstance(unread, Guessed):
+        findings = noted(findings, unread.note)
     new_state = _unguess(node, new_state, findings)
     new_state, later = ENGINE.settle_calls(new_state, t, frame)
     findings += later
     calls = any(f.kind == "call" for f in findings)
-    risky = _covered_risk(state, final, obs) or _unconfirmed(node.moves, state, obs) or (calls and _unclear_for_calls(final, obs))
-    hidden = _under_hand(node.moves, obs) or _from_under_hand(state, node.state, subs, obs)
+    seen = read_where_guessed(obs, centre_tops(final.centre))
+    risky = _covered_risk(state, final, seen) or _unconfirmed(node.moves, state, seen) or (calls and _unclear_for_calls(final, seen))
+    hidden = _under_hand(node.moves, seen) or _from_under_hand(state, node.state, subs, seen)
     if defer and node.moves and (live.deferred < MAX_DEFERRED and risky or live.deferred < MAX_UNDER_HAND and hidden):
         return _left_unused(live, obs), []
     return explained(live, new_state, findings, k, t, frame, _waiting)

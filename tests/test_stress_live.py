@@ -382,9 +382,17 @@ def test_a_stress_is_called_while_the_rows_are_under_hands_but_not_on_an_unread_
     assert f == [] and live2.deferred == 1
     live2, f = stress_live.observe(live2, view(truth, 1.2))
     assert [x.kind for x in f] == ["move", "call"] and f[1].verdict.kind == "stress"
+    # ... unless the camera, too unsure to read it, guesses it as the very card the position has there
+    # (the stress comes a view sooner: the penguins queens are read at 0.2-0.3 view after view)
+    obs = seen(truth, 1.0, p1_pile1="held")
+    for guess, waits in (("8S", True), ("8D", False)):
+        shown = replace(obs, piles={**obs.piles, "centre2": SeenPile((None,), guesses=(guess,))})
+        live2, f = stress_live.observe(live, shown)
+        assert (f == [] and live2.deferred == 1) if waits else [x.kind for x in f] == ["move", "call"], guess
 
 
-def test_unreadable_new_centre_cards_wait_for_a_clear_view() -> None:
+def laid_after_slaps() -> tuple[LiveStress, StressState]:
+    """A stress slapped by both players, followed live; the truth after the next cards are laid (S9)."""
     truth = position("8H 6S 9D KC", "9S 2D JH 4S", "7C 8D")
     truth, _ = apply(truth, Play(0, 0, 0, 1.0))
     live = stress_live.start(view(position("8H 6S 9D KC", "9S 2D JH 4S", "7C 8D"), 0.0))
@@ -393,10 +401,31 @@ def test_unreadable_new_centre_cards_wait_for_a_clear_view() -> None:
         live, _ = stress_live.slap(live, p, 1.5)
         truth, _ = apply(truth, Slap(p, 0, 1.5))
     truth, _ = apply(truth, Lay(2.0))
+    return live, truth
+
+
+def test_unreadable_new_centre_cards_wait_for_a_clear_view() -> None:
+    live, truth = laid_after_slaps()
     live, f = stress_live.observe(live, seen(truth, 2.0, centre1="?"))
     assert [x.kind for x in f] == ["ambiguous"] and live.state.phase is Phase.LAY
     live, f = stress_live.observe(live, view(truth, 2.5))
     assert moves_of(f) == [("lay",)]
+
+
+def test_a_new_centre_card_never_read_is_taken_as_guessed_once_two_views_in_a_row_guess_it_alike() -> None:
+    live, truth = laid_after_slaps()
+    code = truth.centre[0][-1].code
+    obs = view(truth, 2.0)
+
+    def guessed(t: float, guess: str) -> Observation:
+        return replace(obs, t=t, piles={**obs.piles, "centre1": SeenPile((None,), guesses=(guess,))})
+
+    for k, guess in enumerate([code, "AS", code]):  # the second guess differs: the count starts again
+        live, f = stress_live.observe(live, guessed(2.0 + 0.1 * k, guess))
+        assert [x.kind for x in f] == ["ambiguous"] and live.state.phase is Phase.LAY, k
+    live, f = stress_live.observe(live, guessed(2.5, code))
+    assert moves_of(f) == [("lay",)] and live.state.centre[0][-1] == truth.centre[0][-1]
+    assert "centre1's new card, never read surely, was guessed" in f[0].detail
 
 
 def test_what_the_camera_could_not_read_is_settled_by_the_rules() -> None:

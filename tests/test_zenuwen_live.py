@@ -1531,3 +1531,48 @@ def test_searches_inside_a_budget_share_it_and_give_up_when_it_is_spent() -> Non
     # outside a budget, only the search's own limit holds; a target in reach is found
     hits = speed_live.breadth_first(speed_live.Node(0), endless, [lambda s: {} if s == 6 else None], 3)
     assert [h[0].state for h in hits] == [6]
+
+
+def test_a_new_centre_card_never_read_is_taken_as_guessed_once_two_views_in_a_row_guess_it_alike() -> None:
+    """Penguins deck, seed 115: the first card turned, a QS, was read at 0.21-0.30 (the referee reads
+    at 0.3) in every view until it was covered; the turn was never taken and nothing after it was
+    followed. Guesses that disagree, or name a card whose every copy is known, still wait."""
+    truth = zenuwen.new_game(zenuwen.deal(3, 2)).state
+    live = zenuwen_live.start(view(truth, 0.0), ZenuwenRules(players=2))
+    truth, _ = apply(truth, Turn(1.0))
+    j, zone = 1, centre_zone(1)
+    card = truth.centre[j][-1]
+    known = truth.seats[0].piles[0].top
+    assert known is not None and truth.rules.deck_count == 1
+    obs = view(truth, 1.0)
+    for k, guess in enumerate([card.code, "XX", card.code, known.code, known.code]):
+        live, f = zenuwen_live.observe(live, replace(unread(obs, {zone: guess}), t=1.0 + 0.1 * k))
+        assert [x.kind for x in f] == ["ambiguous"], (k, guess)
+    live, f = zenuwen_live.observe(live, replace(unread(obs, {zone: card.code}), t=2.0))
+    assert [x.kind for x in f] == ["ambiguous"]  # one alike since the last that differed
+    live, f = zenuwen_live.observe(live, replace(unread(obs, {zone: card.code}), t=2.1))
+    assert moves_of(f) == [("turn",)] and live.state.centre[j][-1] == card
+    assert f[0].detail == f"{zone}'s new card, never read surely, was guessed {card.code} in 2 views in a row: taken as guessed"
+    # the game goes on from it: a play onto the guessed card is judged on it
+    p, i, jj = play_where(truth, fits=True)
+    after, _ = apply(truth, Play(p, i, jj, 3.0))
+    live, f = zenuwen_live.observe(live, view(after, 3.0))
+    assert moves_of(f) == [("play", p, i, jj)]
+
+
+def test_a_play_onto_a_centre_pile_not_read_but_guessed_as_the_card_played_is_taken_at_once() -> None:
+    """Penguins deck, seed 115: the QC that ended a round, read at 0.22 on its centre pile (QC) in the
+    one view before the piles were taken up, was left unused as if a hand hid the pile, and the round's
+    end was never followed. The camera's guess agreeing with the legal series lets the view conclude;
+    a guess of another card, or none, still waits for a clearer view."""
+    live, truth = turned()
+    p, i, j = fitting_play(truth)
+    after, _ = apply(truth, Play(p, i, j, 2.0))
+    played = after.centre[j][-1].code
+    obs = view(after, 2.0)
+    for guess in (None, "AS" if played != "AS" else "2S"):
+        left, f = zenuwen_live.observe(live, unread(obs, {centre_zone(j): guess}))  # type: ignore[dict-item]
+        assert f == [] and left.deferred == 1 and left.state == live.state, guess
+    live, f = zenuwen_live.observe(live, unread(obs, {centre_zone(j): played}))
+    assert moves_of(f) == [("play", p, i, j)]
+
