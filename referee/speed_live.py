@@ -475,6 +475,10 @@ class Live(Generic[P, Q]):
     centre_guesses: tuple[tuple[str, str | None], ...] = field(default=(), compare=False)
     """(centre zone, what the camera made of its new card) for each view left unused because that
     card could not be read (:func:`unread_centre`), in order."""
+    guessed: frozenset[Card] = field(default=frozenset(), compare=False)
+    """Centre cards taken from the camera's guesses (:func:`unread_centre`): a view that reads another
+    card there surely sets them right (:func:`read_anew`; Stress. Zenuwen doubts them as cards no
+    view has read, ``zenuwen_live._misread``)."""
 
 
 L = TypeVar("L", bound=Live[Any, Any])
@@ -493,12 +497,17 @@ def moved(live: L, state: Any, pending: Any, findings: Sequence[Finding], waitin
     """The picture after a judged view or input: the new position, the moves found counted, nothing
     left unused (anything else a game's picture holds starts afresh, but the cards' reads)."""
     count = sum(1 for f in findings if f.kind == "move")
-    return type(live)(state, pending, live.moves + count, last, awaited(state, pending, waiting), reads=live.reads)
+    return type(live)(state, pending, live.moves + count, last, awaited(state, pending, waiting), reads=live.reads, guessed=live.guessed)
 
 
 GUESS_VIEWS = 2
 """Views in a row, left unused because a new centre card cannot be read, that must all make the same
 guess of it for the referee to take the guess (:func:`unread_centre`)."""
+
+
+GUESS_FLOOR = 0.15
+"""A guess scored under this counts for nothing in :func:`unread_centre` (four players, penguins,
+seed 43: a QS turned was guessed 6S at 0.02-0.06 view after view)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -547,6 +556,28 @@ def unread_centre(
     ]
 
 
+def read_anew(live: L, obs: Observation, retop: Callable[[Any, int, Card], Any], decks: int) -> L | None:
+    """The picture with each centre top taken from a guess (``Live.guessed``) that the view reads
+    surely as another card put right (``retop``: the position with centre pile j's top replaced), or
+    None when there is none. The camera can guess a card wrong the same way view after view (Stress,
+    penguins, seed 53: a QC guessed 9C and taken so; every view after it was unrecognised)."""
+    state, fixed = live.state, set()
+    real: Counter[Card] | None = None
+    for j, pile in enumerate(state.centre):
+        seen = judged(obs, centre_zone(j))
+        read = parse_seen(seen.top) if seen is not None and not seen.top_weak else None
+        if not pile or pile[-1] not in live.guessed or read is None or read == pile[-1]:
+            continue
+        real = real if real is not None else real_counts(state)
+        if real[read] >= decks:
+            continue  # every copy of that card is known elsewhere: not this one
+        state = retop(state, j, read)
+        fixed.add(pile[-1])
+    if not fixed:
+        return None
+    return replace(live, state=state, guessed=live.guessed - fixed)
+
+
 def read_where_guessed(obs: Observation, expected: Mapping[str, Card]) -> Observation:
     """The view with each top it could not read taken as read where the camera's guess (scoring at
     least :data:`GUESS_FLOOR`) is the very card the explanation leaves there (``expected``: zone ->
@@ -578,11 +609,6 @@ def noted(findings: list[Finding], note: str) -> list[Finding]:
             detail = f"{f.detail}; {note}" if f.detail else note
             return findings[:i] + [replace(f, detail=detail)] + findings[i + 1:]
     return findings
-
-
-GUESS_FLOOR = 0.15
-"""A guess scored under this counts for nothing in :func:`unread_centre` (four players, penguins,
-seed 43: a QS turned was guessed 6S at 0.02-0.06 view after view)."""
 
 
 def _guess(obs: Observation, zone: str) -> str | None:

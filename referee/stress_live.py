@@ -85,7 +85,7 @@ from .speed_live import (
     Binder, Engine, centre_faces, Live, Node, Unseen, best_explanations, breadth_first, centre_zone, deferred, difference, from_code,
     differing, explained, fits, hide_cards, is_unseen, judged, later_view, moved, pile_number,
     pile_zone, public_picture, real_counts, seat_zone, seen_code, shown_codes, stock_zone, swap_cards, targets,
-    unclear, unjudged, unread_centre, unseen, Guessed, centre_tops, noted, read_where_guessed,
+    unclear, unjudged, unread_centre, unseen, Guessed, centre_tops, noted, read_anew, read_where_guessed,
 )
 from .stress import Lay, NewRound, Phase, Play, Seat, Slap, Stack, StressDeal, StressRules, StressState
 from .verdict import Event, Illegal, Legal
@@ -392,7 +392,15 @@ def observe(live: LiveStress, obs: Observation) -> tuple[LiveStress, list[Findin
                 return replace(deferred(live, obs), held_back=obs), []
             if _call_unseen(findings, seen):
                 return deferred(live, obs), []
-        return explained(live, new_state, findings, k, t, frame, _waiting)
+        after, concluded = explained(live, new_state, findings, k, t, frame, _waiting)
+        if isinstance(unread, Guessed):
+            after = replace(after, guessed=after.guessed | frozenset(unread.subs.values()))
+        return after, concluded
+
+    fixed = read_anew(live, obs, _retop_centre, 1)
+    if fixed is not None:
+        # a card taken from a guess, read surely as another card now: judged again on that one
+        return observe(fixed, obs)
 
     if pend is None:
         # an illegal move, alone or after legal moves of the other player
@@ -406,6 +414,11 @@ def observe(live: LiveStress, obs: Observation) -> tuple[LiveStress, list[Findin
         # the centre piles were taken or new cards laid before the slaps were entered: wait for them
         return replace(live, last=obs, waiting="the slaps (S8)"), []
     return replace(live, last=obs), [Finding("unrecognised", t, frame=frame, detail=_difference(state, obs))]
+
+
+def _retop_centre(state: StressState, j: int, card: Card) -> StressState:
+    pile = state.centre[j]
+    return replace(state, centre=state.centre[:j] + (pile[:-1] + (card,),) + state.centre[j + 1:])
 
 
 def _centre_seen(obs: Observation) -> bool:

@@ -1507,7 +1507,11 @@ def _misread(live: LiveZenuwen, obs: Observation, diff: frozenset[str]) -> tuple
             # centre, was taken for the 8C of another pile and kept so; the next view's 8D on the centre
             # pile was then judged played from p2's pile, whose 8D showed still)
             after, findings = _judge(replace(live, state=state), obs, doubt=False)
-            if not any(f.kind in ("move", "illegal") for f in findings) and not (unmoved and after.deferred <= live.deferred):
+            # (a card no view ever read, taken from the camera's guesses, is read anew as soon as a
+            # view reads another card there surely: a penguins QC guessed 9C view after view, Stress
+            # seed 53, would otherwise stay a 9C until a move bore the reading out)
+            never_read = is_unseen(instead) and not live.reads.get(card.code, 0) and not seen.top_weak
+            if not any(f.kind in ("move", "illegal") for f in findings) and not (unmoved and after.deferred <= live.deferred) and not never_read:
                 after = replace(after, state=live.state)
             if findings:
                 findings = [replace(findings[0], detail=f"the card read {card.code} {MISREAD}"), *findings[1:]]

@@ -428,6 +428,27 @@ def test_a_new_centre_card_never_read_is_taken_as_guessed_once_two_views_in_a_ro
     assert "centre1's new card, never read surely, was guessed" in f[0].detail
 
 
+def test_a_centre_card_taken_from_a_wrong_guess_is_read_anew_once_a_view_reads_it_surely() -> None:
+    """Penguins, seed 53: the lay's QC, guessed 9C view after view, was taken as a 9C, and every view
+    after it was unrecognised. The first view that reads the card surely sets it right."""
+    live, truth = laid_after_slaps()
+    card = truth.centre[0][-1]
+    known = {c.code for seat in truth.seats for pile in seat.row for c in pile} | {p[-1].code for p in truth.centre if p}
+    wrong = next(c for c in ("9C", "2D", "5S", "8H", "JD") if c not in known)
+    obs = view(truth, 2.0)
+    for k in range(2):
+        live, f = stress_live.observe(live, replace(obs, t=2.0 + 0.1 * k, piles={**obs.piles, "centre1": SeenPile((None,), guesses=(wrong,))}))
+    assert moves_of(f) == [("lay",)] and live.state.centre[0][-1].code == wrong
+    live, f = stress_live.observe(live, replace(obs, t=3.0))
+    assert f == [] and live.state.centre[0][-1] == card and not live.guessed
+    # a play onto it is judged on the card read
+    p, i = next((p, i) for p, seat in enumerate(truth.seats) for i, pile in enumerate(seat.row)
+                if pile and isinstance(stress.apply(truth, Play(p, i, 0, 4.0)), Legal))
+    after, _ = apply(truth, Play(p, i, 0, 4.0))
+    live, f = stress_live.observe(live, view(after, 4.0))
+    assert moves_of(f) == [("play", p, i, 0)]
+
+
 def test_what_the_camera_could_not_read_is_settled_by_the_rules() -> None:
     # Player 0's 6 of spades left the row (its refill shows) but neither centre card can be read:
     # the 6 fits the 7 of clubs, not the king of diamonds, so it went on centre pile 0.

@@ -1576,3 +1576,21 @@ def test_a_play_onto_a_centre_pile_not_read_but_guessed_as_the_card_played_is_ta
     live, f = zenuwen_live.observe(live, unread(obs, {centre_zone(j): played}))
     assert moves_of(f) == [("play", p, i, j)]
 
+
+
+def test_a_centre_card_taken_from_a_wrong_guess_is_read_anew_once_a_view_reads_it_surely() -> None:
+    """Penguins, Stress seed 53: a QC guessed 9C view after view was taken as a 9C. The camera's guess
+    can be wrong the same way every time; the first view that reads the card surely sets it right,
+    though no move was made (a card read in views before is kept until a move bears the new reading)."""
+    truth = zenuwen.new_game(zenuwen.deal(3, 2)).state
+    live = zenuwen_live.start(view(truth, 0.0), ZenuwenRules(players=2))
+    truth, _ = apply(truth, Turn(1.0))
+    zone, card = centre_zone(1), truth.centre[1][-1]
+    known = {p.top.code for seat in truth.seats for p in seat.piles if p.top is not None} | {c.code for c in truth.tops() if c is not None}
+    wrong = next(c.code for c in map(Card.parse, ("9C", "2D", "5S", "8H")) if c.code not in known)
+    obs = view(truth, 1.0)
+    for k in range(2):
+        live, f = zenuwen_live.observe(live, replace(unread(obs, {zone: wrong}), t=1.0 + 0.1 * k))
+    assert moves_of(f) == [("turn",)] and live.state.centre[1][-1].code == wrong
+    live, f = zenuwen_live.observe(live, replace(obs, t=2.0))
+    assert f == [] and live.state.centre[1][-1] == card and not live.deferred
