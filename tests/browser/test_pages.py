@@ -7,7 +7,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
-from cardref.web.messages import call_message, state_message
+from cardref.web.messages import call_message, state_message, unrecognised_message
 from referee.verdict import Event
 
 from .conftest import Server, screenshot
@@ -107,6 +107,27 @@ def test_referee_screen_is_big_and_calls_stress(page: Any, server: Server) -> No
     server.hub.publish(state_message("zenuwen", {}, game_id="live", players=["Anna", "Bob", "Carl"], t=31.0,
                                      extra={"inputs": ["choose", "new_round", "slap"], "choosing": None, "free_piles": []}))
     page.wait_for_function("() => document.querySelectorAll('#choices button').length === 0")
+
+
+def test_referee_screen_offers_to_name_a_card_the_camera_cannot_read_or_only_guessed(page: Any, server: Server) -> None:
+    page.goto(server.url + "/referee")
+    server.hub.publish(state_message("zenuwen", {}, game_id="live", players=["Anna", "Bob"], t=3.0))
+    server.hub.publish(unrecognised_message("new centre card turned but not readable yet on centre2: waiting for a clearer view", t=3.4)
+                       | {"kind": "ambiguous"})
+    page.wait_for_function("() => !document.getElementById('naming').classList.contains('hidden')")
+    assert page.locator("#naming button").inner_text() == "Name the card on centre2"
+    server.drain_commands()
+    page.fill("#naming input", "qs")
+    page.click("#naming button")
+    page.wait_for_function("() => document.getElementById('ctl-msg').textContent.includes('named QS')")
+    assert [(c.kind, c.data.get("zone"), c.data.get("card")) for c in server.drain_commands()] == [("name", "centre2", "QS")]
+    # the referee took the camera's guess: the screen offers to name the card, should the guess be wrong
+    server.hub.publish({"type": "verdict", "kind": "move", "t": 3.6, "ok": True, "text": "all turn a card", "seq": 5,
+                        "detail": "centre2's new card, never read surely, was guessed 9C in 2 views in a row: taken as guessed"})
+    page.wait_for_function("() => document.querySelector('#naming button').textContent.startsWith('Not 9C?')")
+    assert page.locator("#naming button").inner_text() == "Not 9C? Name the card on centre2"
+    server.hub.publish({"type": "verdict", "kind": "move", "t": 6.0, "ok": True, "text": "p1 pile1->centre1", "seq": 6})
+    page.wait_for_function("() => document.getElementById('naming').classList.contains('hidden')")
 
 
 def test_setup_page_calibrates_from_the_markers_and_starts_a_game(page: Any, server: Server) -> None:

@@ -116,17 +116,21 @@
     slapsEl.classList.toggle("hidden", n === 0);
   }
 
-  // a new card the camera cannot read keeps the game waiting: a person can name it (POST /api/session/name)
+  // a new card the camera cannot read keeps the game waiting: a person can name it (POST /api/session/name);
+  // one the referee took from the camera's guesses can be named too, should the guess be wrong
   function namingButtons(msg) {
     const detail = msg.detail || "";
     const waiting = /not readable yet on ([a-z0-9., ]+):/.exec(detail);
+    const guessed = new Map([...detail.matchAll(/([a-z0-9.]+)'s new card, never read surely, was guessed ([0-9A-Z]+)/g)].map((m) => [m[1], m[2]]));
     const zones = waiting ? waiting[1].split(",").map((z) => z.trim()).filter(Boolean)
+      : guessed.size ? [...guessed.keys()]
       : [...detail.matchAll(/([a-z0-9.]+) shows \?/g)].map((m) => m[1]);  // a change with a card not read
     if (!zones.length && msg.kind === "ambiguous") return;  // another wait: the offer stands
     namingEl.innerHTML = "";
     for (const zone of zones) {
       const input = CR.el("input"); input.size = 3; input.placeholder = "QS"; input.setAttribute("aria-label", `card on ${zone}`);
-      const b = CR.el("button", "", `Name the card on ${zone}`);
+      const label = guessed.has(zone) ? `Not ${guessed.get(zone)}? Name the card on ${zone}` : `Name the card on ${zone}`;
+      const b = CR.el("button", "", label);
       b.onclick = () => { const card = input.value.trim().toUpperCase(); if (card) control("/api/session/name", { zone, card }, `the card on ${zone} named ${card}`); };
       namingEl.append(input, b);
     }
