@@ -1225,6 +1225,13 @@ def _stepped(live: LiveZenuwen, obs: Observation, doubt: bool, weak: bool) -> tu
         # called laid on itself against Z6)
         return None
     after, then = _judge(stepped, obs, doubt, weak=weak)
+    onward = [f.move for f in then if f.kind == "move"]
+    if onward and _looks_unchanged(onward, differing_zones(stepped.state, obs) | unjudged(obs), stepped.state):
+        # a step through a view left unused and a coincidence of two decks after it are two rare
+        # things at once (three players at 1920x1080, fresh seed 119: a 5D laid on a 7S against Z6
+        # while hands hid the centre piles was taken, from that view, for laid on a 6H, and the next
+        # view for a turn of the twins of the 6H, the 5D and the AC)
+        return None
     if any(f.kind in ("unrecognised", "ambiguous", "illegal") for f in then) or after.undecided:
         # (legal moves only: fresh four-player seed 52 at 1920x1080, an 8C taken up to be laid against
         # Z6 while hands hid the centre piles was taken for laid on a 9D played unseen, its twin under

@@ -611,3 +611,20 @@ def test_a_two_round_penguins_match_is_followed_move_for_move(seed: int, story: 
     assert (tuple(sorted((want - got).elements())), tuple(sorted((got - want).elements()))) == missed, story
     assert [f.rule for f in found if f.kind == "illegal"] == [m["rule"] for m in truth if m["kind"] == "illegal"]
     assert ref.live.state.round == 2 and not [f for f in found if f.kind == "unrecognised"]
+
+
+def test_a_step_through_a_view_left_unused_buys_no_twin_coincidence() -> None:
+    """Three players (two decks) filmed at 1920x1080, fresh render seed 119, every table state up to
+    the second round's deliberate illegal move (tests/data/zenuwen3_stepped_twins_views.jsonl, the
+    render's true moves beside it). p1's 5D laid on a 7S against Z6 while hands hid the centre piles
+    was taken, from that view, for laid on the 6H beside it, and the next view for a turn of the twins
+    of the 6H, the 5D and the AC; every view after it was unrecognised (43/84 moves)."""
+    views = [TableState.from_json(json.loads(x)) for x in (DATA / "zenuwen3_stepped_twins_views.jsonl").read_text().splitlines()]
+    truth = [json.loads(x) for x in (DATA / "zenuwen3_stepped_twins_moves.jsonl").read_text().splitlines()]
+    ref = LiveReferee("zenuwen", "players=3,decks=2,empty_stock=turn_opponents,pile_choice=winner_chooses")
+    found = [f for view in views for f in ref.feed(view)]
+    got = Counter((f.kind, _move_key(f.move.to_json())) for f in found if f.kind in ("move", "illegal"))
+    want = Counter(("illegal" if m["kind"] == "illegal" else "move", _move_key(m)) for m in truth if m["kind"] in ("legal", "illegal"))
+    assert got == want, (want - got, got - want)
+    assert [(f.kind, str(f.move), f.rule) for f in found if f.kind in ("illegal", "taken_back")] == [
+        ("illegal", "p1 pile4->centre2", "Z6"), ("taken_back", "p1 pile4->centre2", "")]
