@@ -578,10 +578,10 @@ def read_anew(live: L, obs: Observation, retop: Callable[[Any, int, Card], Any],
     return replace(live, state=state, guessed=live.guessed - fixed)
 
 
-def read_where_guessed(obs: Observation, expected: Mapping[str, Card]) -> Observation:
-    """The view with each top it could not read taken as read where the camera's guess (scoring at
-    least :data:`GUESS_FLOOR`) is the very card the explanation leaves there (``expected``: zone ->
-    top card, the centre piles'). The guess does not decide the card, the legal series does, and the
+def read_where_guessed(obs: Observation, centre: Sequence[Sequence[Card]]) -> Observation:
+    """The view with each centre top it could not read taken as read where the camera's guess (scoring
+    at least :data:`GUESS_FLOOR`) is the very card the explanation leaves there (its final ``centre``
+    piles). The guess does not decide the card, the legal series does, and the
     guess agrees, so the view need not wait for a clearer one before concluding (penguins deck, seed
     115: the QC that ended a round, read at 0.22 on its centre pile, guessed QC, in the one view
     before the piles were taken up, was left unused as if a hand hid the pile, and the round's end
@@ -590,16 +590,12 @@ def read_where_guessed(obs: Observation, expected: Mapping[str, Card]) -> Observ
     view held a turn back) concluded views sooner, and the views after them, judged with fewer views
     left unused, went to explanations the tests' recorded games show wrong."""
     read = {}
-    for zone, card in expected.items():
+    for j, pile in enumerate(centre):
+        zone = centre_zone(j)
         seen = judged(obs, zone)
-        if seen is not None and not is_unseen(card) and _guess(obs, zone) == card.code:
-            read[zone] = replace(seen, cards=seen.cards[:-1] + (card.code,))
+        if seen is not None and pile and not is_unseen(pile[-1]) and _guess(obs, zone) == pile[-1].code:
+            read[zone] = replace(seen, cards=seen.cards[:-1] + (pile[-1].code,))
     return replace(obs, piles={**obs.piles, **read}) if read else obs
-
-
-def centre_tops(centre: Sequence[Sequence[Card]]) -> dict[str, Card]:
-    """Centre zone -> top card, for the piles that have one."""
-    return {centre_zone(j): pile[-1] for j, pile in enumerate(centre) if pile}
 
 
 def noted(findings: list[Finding], note: str) -> list[Finding]:

@@ -85,7 +85,7 @@ from .speed_live import (
     Binder, Engine, centre_faces, Live, Node, Unseen, best_explanations, breadth_first, centre_zone, deferred, difference, from_code,
     differing, explained, fits, hide_cards, is_unseen, judged, later_view, moved, pile_number,
     pile_zone, public_picture, real_counts, seat_zone, seen_code, shown_codes, stock_zone, swap_cards, targets,
-    unclear, unjudged, unread_centre, unseen, Guessed, centre_tops, noted, read_anew, read_where_guessed,
+    unclear, unjudged, unread_centre, unseen, Guessed, noted, read_anew, read_where_guessed,
 )
 from .stress import Lay, NewRound, Phase, Play, Seat, Slap, Stack, StressDeal, StressRules, StressState
 from .verdict import Event, Illegal, Legal
@@ -387,7 +387,7 @@ def observe(live: LiveStress, obs: Observation) -> tuple[LiveStress, list[Findin
             # a call resting on a zone not seen (another card may lie there), or a move nothing in
             # the view shows: the next view is judged from the same position (a card not read that
             # the camera guesses as the very card the series leaves there counts as seen)
-            seen = read_where_guessed(obs, centre_tops(final.centre))
+            seen = read_where_guessed(obs, final.centre)
             if _unseen_and_covered(node.moves, seen):
                 return replace(deferred(live, obs), held_back=obs), []
             if _call_unseen(findings, seen):
@@ -417,8 +417,7 @@ def observe(live: LiveStress, obs: Observation) -> tuple[LiveStress, list[Findin
 
 
 def _retop_centre(state: StressState, j: int, card: Card) -> StressState:
-    pile = state.centre[j]
-    return replace(state, centre=state.centre[:j] + (pile[:-1] + (card,),) + state.centre[j + 1:])
+    return replace(state, centre=stress._set(state.centre, j, state.centre[j][:-1] + (card,)))
 
 
 def _centre_seen(obs: Observation) -> bool:

@@ -90,7 +90,7 @@ from .speed_live import (
     Binder, Engine, Explanation, centre_faces, Live, Node, Unseen, best_explanations, breadth_first, centre_number, centre_zone, deferred,
     difference, differing, explained, fits, from_code, hide_cards, is_unseen, judged, later_view, pile_number,
     pile_zone, public_picture, real_counts, search_budget, seat_zone, seen_code, shown_codes, stock_zone, swap_cards,
-    targets, unclear, unjudged, unread_centre, unseen, Guessed, centre_tops, noted, read_where_guessed,
+    targets, unclear, unjudged, unread_centre, unseen, Guessed, noted, read_where_guessed,
 )
 from .verdict import Event, Illegal, Legal
 from .zenuwen import PILES, Choose, Join, Layout, NewRound, Phase, Play, Slap, TakeHand, Turn, ZenuwenRules, ZenuwenState, ZPile, ZSeat
@@ -1708,7 +1708,7 @@ def _conclude(
     new_state, later = ENGINE.settle_calls(new_state, t, frame)
     findings += later
     calls = any(f.kind == "call" for f in findings)
-    seen = read_where_guessed(obs, centre_tops(final.centre))
+    seen = read_where_guessed(obs, final.centre)
     risky = _covered_risk(state, final, seen) or _unconfirmed(node.moves, state, seen) or (calls and _unclear_for_calls(final, seen))
     hidden = _under_hand(node.moves, seen) or _from_under_hand(state, node.state, subs, seen)
     if defer and node.moves and (live.deferred < MAX_DEFERRED and risky or live.deferred < MAX_UNDER_HAND and hidden):
@@ -2032,8 +2032,8 @@ def _new_layout(live: LiveZenuwen, obs: Observation, t: float) -> tuple[LiveZenu
     if isinstance(v, Illegal):
         return live, [Finding("illegal", t, move=v.move, rule=v.rule, reason=v.reason, frame=obs.frame)]
     findings = [f for c in verdicts for f in ENGINE.move_findings(c, ENGINE.face_down_unseen(c.state), t, obs.frame)]
-    if redone and findings:
-        findings[0] = replace(findings[0], detail=redone)
+    if redone:
+        findings = noted(findings, redone)
     live, started = ENGINE.round_started(replace(live, state=after), v, NewRound(t), laid.subs, t, obs.frame, _waiting)
     return live, findings + started
 
