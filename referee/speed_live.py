@@ -470,15 +470,13 @@ class Live(Generic[P, Q]):
     """Views in a row not used: a hand (or an unread card) may hide a move, or they would make a call
     while a zone is not seen."""
     reads: Mapping[str, int] = field(default_factory=dict, compare=False)
-    """Card code -> how many of the views the referee took read it: a learned card read in few may be
-    a misread (Zenuwen's ``observe``)."""
+    """Card code -> how many of the views the referee took read it (each game's ``observe``): a learned
+    card read in few may be a misread, one read in none was taken from the camera's guesses
+    (:func:`unread_centre`) and is put right by the first view that reads another card there surely
+    (:func:`read_anew`; Zenuwen's ``_misread``)."""
     centre_guesses: tuple[tuple[str, str | None], ...] = field(default=(), compare=False)
     """(centre zone, what the camera made of its new card) for each view left unused because that
     card could not be read (:func:`unread_centre`), in order."""
-    guessed: frozenset[Card] = field(default=frozenset(), compare=False)
-    """Centre cards taken from the camera's guesses (:func:`unread_centre`): a view that reads another
-    card there surely sets them right (:func:`read_anew`; Stress. Zenuwen doubts them as cards no
-    view has read, ``zenuwen_live._misread``)."""
 
 
 L = TypeVar("L", bound=Live[Any, Any])
@@ -497,7 +495,7 @@ def moved(live: L, state: Any, pending: Any, findings: Sequence[Finding], waitin
     """The picture after a judged view or input: the new position, the moves found counted, nothing
     left unused (anything else a game's picture holds starts afresh, but the cards' reads)."""
     count = sum(1 for f in findings if f.kind == "move")
-    return type(live)(state, pending, live.moves + count, last, awaited(state, pending, waiting), reads=live.reads, guessed=live.guessed)
+    return type(live)(state, pending, live.moves + count, last, awaited(state, pending, waiting), reads=live.reads)
 
 
 GUESS_VIEWS = 2
@@ -557,25 +555,23 @@ def unread_centre(
 
 
 def read_anew(live: L, obs: Observation, retop: Callable[[Any, int, Card], Any], decks: int) -> L | None:
-    """The picture with each centre top taken from a guess (``Live.guessed``) that the view reads
-    surely as another card put right (``retop``: the position with centre pile j's top replaced), or
-    None when there is none. The camera can guess a card wrong the same way view after view (Stress,
+    """The picture with each centre top no view has read (``Live.reads``: taken from the camera's
+    guesses) that the view reads surely as another card put right (``retop``: the position with
+    centre pile j's top replaced), or None when there is none. The camera can guess a card wrong the same way view after view (Stress,
     penguins, seed 53: a QC guessed 9C and taken so; every view after it was unrecognised)."""
-    state, fixed = live.state, set()
+    state, fixed = live.state, False
     real: Counter[Card] | None = None
     for j, pile in enumerate(state.centre):
         seen = judged(obs, centre_zone(j))
         read = parse_seen(seen.top) if seen is not None and not seen.top_weak else None
-        if not pile or pile[-1] not in live.guessed or read is None or read == pile[-1]:
+        if not pile or is_unseen(pile[-1]) or live.reads.get(pile[-1].code) or read is None or read == pile[-1]:
             continue
         real = real if real is not None else real_counts(state)
         if real[read] >= decks:
             continue  # every copy of that card is known elsewhere: not this one
         state = retop(state, j, read)
-        fixed.add(pile[-1])
-    if not fixed:
-        return None
-    return replace(live, state=state, guessed=live.guessed - fixed)
+        fixed = True
+    return replace(live, state=state) if fixed else None
 
 
 def read_where_guessed(obs: Observation, centre: Sequence[Sequence[Card]]) -> Observation:

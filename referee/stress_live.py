@@ -79,7 +79,7 @@ from typing import Any, Callable, Iterator, Mapping, Sequence
 
 from . import stress
 from .cards import Card
-from .observation import Finding, Observation, SeenPile, parse_seen, pile_size
+from .observation import Finding, Observation, SeenPile, count_reads, parse_seen, pile_size
 from .options import to_spec
 from .speed_live import (
     Binder, Engine, centre_faces, Live, Node, Unseen, best_explanations, breadth_first, centre_zone, deferred, difference, from_code,
@@ -338,8 +338,19 @@ def _overlay(state: StressState, pend: PendingIllegal) -> StressState:
 
 
 def observe(live: LiveStress, obs: Observation) -> tuple[LiveStress, list[Finding]]:
-    """Judge one steady observation; returns the new running picture and what was concluded."""
+    """Judge one steady observation; returns the new running picture and what was concluded. A view
+    the referee takes (explained, not left unused) counts the cards it reads: a card no view has read
+    (taken from the camera's guesses) is put right by the first view that reads it surely as another
+    card (:func:`referee.speed_live.read_anew`)."""
     obs = centre_faces(obs)
+    after, findings = _judge(live, obs)
+    taken = after.last is None and not after.deferred and after.held_back is None
+    if taken and not any(f.kind in ("unrecognised", "ambiguous") for f in findings):
+        after = replace(after, reads=count_reads(live.reads, obs))
+    return after, findings
+
+
+def _judge(live: LiveStress, obs: Observation) -> tuple[LiveStress, list[Finding]]:
     state = live.state
     t, frame = max(obs.t, state.t), obs.frame
     pend = live.pending
@@ -392,15 +403,12 @@ def observe(live: LiveStress, obs: Observation) -> tuple[LiveStress, list[Findin
                 return replace(deferred(live, obs), held_back=obs), []
             if _call_unseen(findings, seen):
                 return deferred(live, obs), []
-        after, concluded = explained(live, new_state, findings, k, t, frame, _waiting)
-        if isinstance(unread, Guessed):
-            after = replace(after, guessed=after.guessed | frozenset(unread.subs.values()))
-        return after, concluded
+        return explained(live, new_state, findings, k, t, frame, _waiting)
 
     fixed = read_anew(live, obs, _retop_centre, 1)
     if fixed is not None:
         # a card taken from a guess, read surely as another card now: judged again on that one
-        return observe(fixed, obs)
+        return _judge(fixed, obs)
 
     if pend is None:
         # an illegal move, alone or after legal moves of the other player
@@ -484,10 +492,10 @@ def _judge_held_back(live: LiveStress, obs: Observation) -> tuple[LiveStress, li
             filled = True
     if not filled:
         return None
-    first, found = observe(replace(live, held_back=None, deferred=MAX_DEFERRED), Observation(held.t, piles, held.frame))
+    first, found = _judge(replace(live, held_back=None, deferred=MAX_DEFERRED), Observation(held.t, piles, held.frame))
     if not any(f.kind in ("move", "illegal") for f in found):
         return None
-    second, more = observe(replace(first, deferred=0), obs)
+    second, more = _judge(replace(first, deferred=0), obs)
     return second, found + more
 
 
@@ -605,7 +613,7 @@ def start(observation: Observation, rules: StressRules | None = None) -> LiveStr
     seats = tuple(Seat(tuple(unseen() for _ in range(per_stock)), tuple((c or unseen(),) for c in r)) for r in rows)
     deal = StressDeal(seats, tuple((c,) for c in centre) if centre else None)
     v = stress.new_game(deal, rules, observation.t)
-    return LiveStress(v.state)
+    return LiveStress(v.state, reads=count_reads({}, observation))
 
 
 def resume(picture: Mapping[str, Any], rules: StressRules | None = None, t: float = 0.0) -> LiveStress:
@@ -634,7 +642,7 @@ def resume(picture: Mapping[str, Any], rules: StressRules | None = None, t: floa
         moves = int(picture.get("moves", 0))
     except (KeyError, TypeError, ValueError, AttributeError) as exc:
         raise ValueError(f"not a position of this Stress game: {exc}") from None
-    return LiveStress(state, moves=moves, waiting=_waiting(state))
+    return LiveStress(state, moves=moves, waiting=_waiting(state), reads=dict(Counter(c.code for c in read)))
 
 
 def _fresh_deal(state: StressState, obs: Observation) -> list[list[Card | None]] | None:

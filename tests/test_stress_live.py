@@ -439,14 +439,25 @@ def test_a_centre_card_taken_from_a_wrong_guess_is_read_anew_once_a_view_reads_i
     for k in range(2):
         live, f = stress_live.observe(live, replace(obs, t=2.0 + 0.1 * k, piles={**obs.piles, "centre1": SeenPile((None,), guesses=(wrong,))}))
     assert moves_of(f) == [("lay",)] and live.state.centre[0][-1].code == wrong
+    assert wrong not in live.reads  # a guess is no reading
     live, f = stress_live.observe(live, replace(obs, t=3.0))
-    assert f == [] and live.state.centre[0][-1] == card and not live.guessed
+    assert f == [] and live.state.centre[0][-1] == card and live.reads[card.code] >= 1
     # a play onto it is judged on the card read
     p, i = next((p, i) for p, seat in enumerate(truth.seats) for i, pile in enumerate(seat.row)
                 if pile and isinstance(stress.apply(truth, Play(p, i, 0, 4.0)), Legal))
     after, _ = apply(truth, Play(p, i, 0, 4.0))
     live, f = stress_live.observe(live, view(after, 4.0))
     assert moves_of(f) == [("play", p, i, 0)]
+
+
+def test_a_card_read_at_the_deal_is_not_put_right_by_a_later_reading() -> None:
+    """Only a card no view has read (taken from a guess) is read anew: the deal's centre cards were
+    read, so a view reading another card there is a change nothing explains, not a correction."""
+    truth = position("6S 9D 2H 10C", "3D 4S 5H JS", "7C KD")
+    live = stress_live.start(view(truth, 0.0))
+    assert live.reads["7C"] == 1 and live.reads["JS"] == 1
+    live, f = stress_live.observe(live, seen(truth, 1.0, centre1="8H"))
+    assert [x.kind for x in f] == ["unrecognised"] and live.state.centre[0][-1].code == "7C"
 
 
 def test_what_the_camera_could_not_read_is_settled_by_the_rules() -> None:
