@@ -87,6 +87,7 @@ from .cards import RANKS, Card
 from .observation import MAX_READS_TO_DOUBT, Finding, Observation, SeenPile, count_reads, guess_apart, parse_seen, pile_size
 from .options import to_spec
 from .speed_live import (
+    GUESS_FLOOR,
     Binder, Engine, Explanation, centre_faces, Live, Node, Unseen, best_explanations, breadth_first, centre_number, centre_zone, deferred,
     difference, differing, explained, fits, from_code, hide_cards, is_unseen, judged, later_view, pile_number,
     pile_zone, public_picture, real_counts, search_budget, seat_zone, seen_code, shown_codes, stock_zone, swap_cards,
@@ -1283,7 +1284,7 @@ def _remembered(obs: Observation, before: Observation) -> Observation:
     return obs if piles == obs.piles else replace(obs, piles=piles)
 
 
-def _guessed_play(live: LiveZenuwen, obs: Observation, t: float) -> tuple[LiveZenuwen, list[Finding]] | None:
+def _guessed_play(live: LiveZenuwen, obs: Observation, t: float, gone_only: bool = False) -> tuple[LiveZenuwen, list[Finding]] | None:
     """A view that fits the position as it is, but shows a centre pile's top, read before, unread with
     the camera's guess another card: a card too unsure to read may have been laid there (zen3 seed
     21: an 8S played from a side seat's pile never read, read at 0.14 on the 7D it covered, and the
@@ -1291,7 +1292,8 @@ def _guessed_play(live: LiveZenuwen, obs: Observation, t: float) -> tuple[LiveZe
     top, and the 7H laid on the 8S next was judged against Z6). With the guess taken as read, one
     play onto that pile from a pile that now reads another card (or guesses another, the centre
     guess naming the card that left it), and only one, is the answer; anything less leaves the view
-    at nothing happened."""
+    at nothing happened. ``gone_only``: only a play from a pile never read that shows nothing now
+    (:func:`_blind_looked_past`)."""
     state = live.state
     for j, cpile in enumerate(state.centre):
         zone = centre_zone(j)
@@ -1307,6 +1309,13 @@ def _guessed_play(live: LiveZenuwen, obs: Observation, t: float) -> tuple[LiveZe
             source = judged(view, pile_zone(move.player, move.source))
             left = state.seats[move.player].piles[move.source].top
             if source is None or left is None:
+                return False
+            if is_unseen(left) and not source.cards:
+                # a pile top never read, gone: the card guessed on the centre pile (penguins, seed 118:
+                # a QC read 0.20-0.26 on the KC it covered, its pile now empty, was nothing happened,
+                # and the next card from that pile was judged laid on the KC)
+                return seen.confidences[-1:] >= (GUESS_FLOOR,)
+            if gone_only:
                 return False
             if source.top is None:
                 # not read either: the camera guesses another card there, and the centre pile's guess
@@ -1428,7 +1437,10 @@ def _blind_looked_past(live: LiveZenuwen, obs: Observation) -> tuple[LiveZenuwen
     card: that the card left it is an explanation of last resort, not the first one (three players at
     1280x720, seed 26: the far seat's lone JS, never found, taken for laid under a 2S that a near
     player laid, with a 3S from a pile showing its twin still between them)."""
-    return _missed_looked_past(live, obs, _never_read(live), doubt=True)
+    # unless the centre pile it may have gone to guesses that card, one too unsure to read (it would
+    # be taken for a card not read where the pile shows none, and the play for nothing happened)
+    gone = _guessed_play(live, obs, max(obs.t, live.state.t), gone_only=True)
+    return gone if gone is not None else _missed_looked_past(live, obs, _never_read(live), doubt=True)
 
 
 def _missed_looked_past(

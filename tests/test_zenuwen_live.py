@@ -1217,6 +1217,44 @@ def test_a_card_too_unsure_to_read_laid_on_a_centre_card_read_before_is_a_play()
     assert moves_of(f) == []
 
 
+def test_a_pile_never_read_that_shows_nothing_played_the_card_a_centre_pile_guesses() -> None:
+    """Penguins, seed 118: a QC never read on its one-card pile, played onto a KC and read there at
+    0.20-0.26 (guessed QC). A pile never read that shows nothing is first taken for a card not found
+    (nothing happened), so the play was lost and the pile's next card judged laid on the KC. With the
+    centre pile guessing, at least ``GUESS_FLOOR``, a card that fits where nothing else changed, the
+    card left its pile for that centre pile."""
+    for seed in range(1, 40):
+        truth = zenuwen.new_game(zenuwen.deal(seed, 2)).state
+        after_turn, _ = apply(truth, Turn(1.0))
+        tops = after_turn.tops()
+        found = [(p, j) for p, seat in enumerate(after_turn.seats) for j, top in enumerate(tops)
+                 if len(seat.piles[0].cards) == 1 and seat.piles[0].top is not None and top is not None
+                 and zenuwen.fits(seat.piles[0].top, top)]
+        if found:
+            break
+    p, j = found[0]
+    zone = pile_zone(p, 0)
+    played = after_turn.seats[p].piles[0].top
+    assert played is not None
+    first = view(truth, 0.0)
+    live = zenuwen_live.start(replace(first, piles={**first.piles, zone: SeenPile((None,))}))
+    turn = view(after_turn, 1.0)
+    live, f = zenuwen_live.observe(live, replace(turn, piles={**turn.piles, zone: SeenPile((None,))}))
+    assert moves_of(f) == [("turn",)] and is_unseen(live.state.seats[p].piles[0].top)
+    after_play, _ = apply(after_turn, Play(p, 0, j, 2.0))
+    obs = view(after_play, 2.0)
+
+    def guessed(score: float) -> Observation:
+        unsure = SeenPile((None,), guesses=(played.code,), confidences=(score,))
+        return replace(obs, piles={**obs.piles, centre_zone(j): unsure, zone: SeenPile()})
+
+    after, f = zenuwen_live.observe(live, guessed(0.2))
+    assert moves_of(f) == [("play", p, 0, j)] and after.state.centre[j][-1] == played
+    # a guess too faint counts for nothing: the pile is taken for one the camera did not find
+    after, f = zenuwen_live.observe(live, guessed(0.05))
+    assert moves_of(f) == []
+
+
 def test_what_a_view_cannot_judge_is_as_the_view_left_unused_before_read_it() -> None:
     """zen3 seed 21: a join left unused (the pile joined onto not read), the other pile's new card read;
     in the next views that card was read too faintly and nothing happened fitted them: the join was
