@@ -527,7 +527,8 @@ class Guessed:
 
 
 def unread_centre(
-    live: L, obs: Observation, final: Dealt, centre: Sequence[Sequence[Card]], t: float, how: str, decks: int
+    live: L, obs: Observation, final: Dealt, centre: Sequence[Sequence[Card]], t: float, how: str, decks: int,
+    unseen_after: int | None = None,
 ) -> tuple[L, list[Finding]] | Guessed | None:
     """The view left unused while a new centre card (``how``: laid, turned) cannot be read yet, saying
     on which piles: the players can straighten the card or take a hand away. None: every new centre
@@ -538,8 +539,18 @@ def unread_centre(
     view until it was covered; nothing after it was followed). So when the last :data:`GUESS_VIEWS`
     views waited on (this one included) all guessed each such card the same, scoring at least
     :data:`GUESS_FLOOR`, and fewer copies of that card are known than the ``decks`` hold, the guesses
-    are taken (:class:`Guessed`); a view that guesses otherwise, or not at all, starts the count again."""
+    are taken (:class:`Guessed`); a view that guesses otherwise, or not at all, starts the count again.
+
+    With ``unseen_after``, a card waited on in that many views before this one without a guess taken
+    is laid unseen (a :class:`Guessed` that reads nothing): the series is taken with its stand-in, a
+    later view that reads the card learns it, and a play onto it is judged as onto a card that fits
+    (Stress, where the players play on at once: penguins, seed 54, a QS laid and guessed QS at 0.07,
+    then 6S at 0.11-0.23, held the view while a 3S and a 2D were played onto the other new card;
+    when the JC came onto the queen, four moves were more than one view may explain, and every view
+    after it was unrecognised)."""
     unread = [(centre_zone(j), pile[-1]) for j, pile in enumerate(centre) if pile and is_unseen(pile[-1])]
+    if unseen_after is not None:  # a card laid unseen before is not waited on again
+        unread = [(z, u) for z, u in unread if not any(p and p[-1] is u for p in live.state.centre)]
     if not unread:
         return None
     history = live.centre_guesses + tuple((zone, _guess(obs, zone)) for zone, _ in unread)
@@ -548,6 +559,10 @@ def unread_centre(
         subs = {u: taken[z] for z, u in unread if isinstance(u, Unseen)}
         said = "; ".join(f"{z}'s new card, never read surely, was guessed {c.code}" for z, c in taken.items())
         return Guessed(subs, taken, f"{said} in {GUESS_VIEWS} views in a row: taken as guessed")
+    waited = [sum(z == zone for z, _ in live.centre_guesses) for zone, _ in unread]
+    if unseen_after is not None and min(waited) >= unseen_after:
+        said = ", ".join(z for z, _ in unread)
+        return Guessed({}, {}, f"the new card on {said} could not be read in {min(waited) + 1} views: taken as laid unseen (name it on the referee screen)")
     where = ", ".join(z for z, _ in unread)
     return replace(live, last=obs, waiting=f"a clear view of the new card on {where}", centre_guesses=history), [
         Finding("ambiguous", t, frame=obs.frame, detail=f"new centre card {how} but not readable yet on {where}: waiting for a clearer view")

@@ -85,7 +85,7 @@ from .speed_live import (
     Binder, Engine, centre_faces, Live, Node, Unseen, best_explanations, breadth_first, centre_zone, deferred, difference, from_code,
     differing, explained, fits, hide_cards, is_unseen, judged, later_view, moved, pile_number,
     pile_zone, public_picture, real_counts, seat_zone, seen_code, shown_codes, stock_zone, swap_cards, targets,
-    unclear, unjudged, unread_centre, unseen, Guessed, noted, read_anew, read_where_guessed,
+    unclear, unjudged, unread_centre, unseen, Guessed, GUESS_VIEWS, noted, read_anew, read_where_guessed,
 )
 from .stress import Lay, NewRound, Phase, Play, Seat, Slap, Stack, StressDeal, StressRules, StressState
 from .verdict import Event, Illegal, Legal
@@ -96,6 +96,10 @@ MAX_PER_PLAYER = 2
 """Most moves of one player one view may explain."""
 MAX_DEFERRED = 3
 """Views in a row that may be left unused because they would make a call while a zone is not seen."""
+UNSEEN_AFTER = GUESS_VIEWS + 1
+"""Views in a row a new centre card that cannot be read is waited on (its guesses may agree in them,
+:func:`referee.speed_live.unread_centre`) before it is taken as laid unseen: the players play on at
+once, and a view may explain no more than ``MAX_DEPTH`` moves."""
 
 CENTRE_ZONES = (centre_zone(0), centre_zone(1))
 row_zone = pile_zone
@@ -266,8 +270,63 @@ def _expand(obs: Observation, diff: frozenset[str], t: float) -> Callable[[Node[
                     v = stress.apply(substitute_cards(state, {u: c}), move2)
                     if isinstance(v, Legal):
                         yield node.then(v.state, move2, p, ((u, c),), _touches(move2), ENGINE.called(v))
+        # a centre card nobody read (laid unseen), covered by a row card (the one the view reads there,
+        # or one another play covers in turn): judged as a card of a rank that fits, and left unseen
+        # (:func:`_unguess`; penguins, seed 54: a 3S played onto a new card never read, then a 2D)
+        for j, cpile in enumerate(state.centre):
+            under = cpile[-1] if cpile else None
+            if not isinstance(under, Unseen) or CENTRE_ZONES[j] not in diff:
+                continue
+            for p, seat in enumerate(state.seats):
+                if node.count[p] >= MAX_PER_PLAYER:
+                    continue
+                for i, pile in enumerate(seat.row):
+                    if not pile or is_unseen(pile[-1]) or row_zone(p, i) not in diff | hidden:
+                        continue
+                    move = Play(p, i, j, t)
+                    for stand in _stand_ins(state, pile[-1]):
+                        v = stress.apply(substitute_cards(state, {under: stand}), move)
+                        if isinstance(v, Legal):
+                            yield node.then(v.state, move, p, ((under, stand),), _touches(move), ENGINE.called(v), guess=True)
 
     return expand
+
+
+def _stand_ins(state: StressState, covering: Card) -> list[Card]:
+    """One card of each rank ``covering`` may be played onto, not known anywhere (one deck)."""
+    real = real_counts(state)
+    out = []
+    for rank in sorted({covering.rank % 13 + 1, (covering.rank - 2) % 13 + 1}):
+        card = next((c for c in (Card(rank, suit) for suit in "SHDC") if not real[c]), None)
+        if card is not None and stress._fits(covering, card, state.rules.wrap):
+            out.append(card)
+    return out
+
+
+def _unguess(node: Node[StressState], state: StressState, findings: list[Finding]) -> tuple[StressState, list[Finding]]:
+    """Centre cards nobody read that the series judged as a card that fits (:func:`_expand`): back to
+    stand-ins under the card that covers them, unlearned, and the play onto each noted."""
+    if not node.guesses:
+        return state, findings
+    guessed = {c: u for u, c in node.subs if u in node.guesses}
+    names = {f"unseen{u.n}" for u in node.guesses}
+    findings = [replace(f, learned=tuple(x for x in f.learned if x[0] not in names)) if f.learned else f for f in findings]
+    onto = {j for j, pile in enumerate(state.centre) if any(c in guessed for c in pile)}
+    for n, f in enumerate(findings):
+        if f.kind == "move" and isinstance(f.move, Play) and f.move.to in onto:
+            onto.discard(f.move.to)  # the first play onto that pile lay on the card nobody read
+            note = f"played onto a card never read on {CENTRE_ZONES[f.move.to]}: not judged"
+            findings[n] = replace(f, detail=f"{f.detail}; {note}" if f.detail else note)
+    return _unguessed(node, state), findings
+
+
+def _unguessed(node: Node[StressState], state: StressState) -> StressState:
+    """The position with the centre cards the series judged as a card that fits unseen again (two
+    such series that differ only in the card they judged it as are one explanation)."""
+    if not node.guesses:
+        return state
+    guessed = {c: u for u, c in node.subs if u in node.guesses}
+    return replace(state, centre=tuple(tuple(guessed.get(c, c) for c in pile) for pile in state.centre))
 
 
 def _physical(state: StressState, t: float) -> Iterator[tuple[PendingIllegal, StressState, Mapping[Unseen, Card]]]:
@@ -277,7 +336,9 @@ def _physical(state: StressState, t: float) -> Iterator[tuple[PendingIllegal, St
         for i, pile in enumerate(seat.row):
             if not pile:
                 continue
-            for j in range(len(state.centre)):
+            for j, cpile in enumerate(state.centre):
+                if cpile and is_unseen(cpile[-1]):
+                    continue  # never a verdict on a card nobody has seen (it fits or not: nobody knows)
                 play = Play(p, i, j, t)
                 v = stress.apply(state, play)
                 if isinstance(v, Illegal):
@@ -285,7 +346,7 @@ def _physical(state: StressState, t: float) -> Iterator[tuple[PendingIllegal, St
                     for refilled in (True, False):
                         yield PendingIllegal(play, v, refilled), replace(state, centre=centre, seats=_lift(state, p, i, refilled)), {}
             for k, other in enumerate(seat.row):
-                if k == i or not other:
+                if k == i or not other or is_unseen(other[-1]):
                     continue
                 stack = Stack(p, i, k, t)
                 v = stress.apply(state, stack)
@@ -376,12 +437,12 @@ def _judge(live: LiveStress, obs: Observation) -> tuple[LiveStress, list[Finding
     hits = breadth_first(Node(state, count=(0,) * len(state.seats)), _expand(obs, diff, t), goals, MAX_DEPTH)
 
     if hits:
-        best = best_explanations(hits, substitute_cards)
+        best = best_explanations(hits, substitute_cards, _unguessed)
         if len(best) > 1:
             names = "; ".join(", ".join(str(m) for m in x[1].moves) or "nothing" for x in best)
             return replace(live, last=obs), [Finding("ambiguous", t, frame=frame, detail=f"several move series fit: {names}")]
         final, node, k, subs = best[0]
-        unread = unread_centre(live, obs, final, final.centre, t, "laid", 1)
+        unread = unread_centre(live, obs, final, final.centre, t, "laid", 1, unseen_after=UNSEEN_AFTER)
         if isinstance(unread, Guessed):
             subs, obs = {**subs, **unread.subs}, unread.view(obs)
         elif unread is not None:
@@ -389,7 +450,7 @@ def _judge(live: LiveStress, obs: Observation) -> tuple[LiveStress, list[Finding
         replayed = ENGINE.replay(state, node.moves, subs, t, frame)
         if replayed is None:
             return _illegal_once_seen(live, state, node.moves, subs, obs, t, frame)
-        new_state, findings = replayed
+        new_state, findings = _unguess(node, *replayed)
         if isinstance(unread, Guessed):
             findings = noted(findings, unread.note)
         new_state, later = ENGINE.settle_calls(new_state, t, frame)

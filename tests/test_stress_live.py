@@ -15,6 +15,7 @@ from referee import stress, stress_live
 from referee.followers import find_follower
 from referee.observation import Finding, Observation, SeenPile
 from referee.stress import Lay, Phase, Play, Slap, Stack, StressDeal, StressRules, StressState
+from referee.speed_live import is_unseen
 from referee.stress_live import LiveStress, row_zone, stock_zone
 from referee.verdict import Legal
 
@@ -426,6 +427,27 @@ def test_a_new_centre_card_never_read_is_taken_as_guessed_once_two_views_in_a_ro
     live, f = stress_live.observe(live, guessed(2.5, code))
     assert moves_of(f) == [("lay",)] and live.state.centre[0][-1] == truth.centre[0][-1]
     assert "centre1's new card, never read surely, was guessed" in f[0].detail
+
+
+def test_a_new_centre_card_never_read_nor_guessed_alike_is_laid_unseen_and_played_onto_unjudged() -> None:
+    """Penguins, seed 54: a QS laid and never read (guessed QS at 0.07, then 6S) held every view while
+    a 3S and a 2D were played onto the other new card; when a JC came onto the queen, four moves were
+    more than one view explains, and the rest of the match was unrecognised. After a few views the
+    lay is taken with the card unseen, and a play onto it goes on, not judged (nobody knows the card)."""
+    live, truth = laid_after_slaps()
+    for k in range(stress_live.UNSEEN_AFTER):
+        live, f = stress_live.observe(live, seen(truth, 2.0 + 0.1 * k, centre1="?"))
+        assert [x.kind for x in f] == ["ambiguous"] and live.state.phase is Phase.LAY, k
+    live, f = stress_live.observe(live, seen(truth, 2.5, centre1="?"))
+    assert moves_of(f) == [("lay",)] and "could not be read" in f[0].detail
+    assert is_unseen(live.state.centre[0][-1]) and live.state.centre[1][-1] == truth.centre[1][-1]
+    assert "centre1" not in live.waiting  # the game goes on
+    # player 0's first row card lands on the unread card and is read there; its refill is not down yet
+    card = truth.seats[0].row[0][-1]
+    live, f = stress_live.observe(live, seen(truth, 3.0, centre1=card.code, p1_pile1="-"))
+    assert moves_of(f) == [("play", 0, 0, 0)] and "never read on centre1: not judged" in f[0].detail
+    assert not any(x.kind == "illegal" for x in f)
+    assert live.state.centre[0][-1] == card and is_unseen(live.state.centre[0][-2])
 
 
 def test_a_centre_card_taken_from_a_wrong_guess_is_read_anew_once_a_view_reads_it_surely() -> None:

@@ -128,6 +128,19 @@ def test_referee_screen_offers_to_name_a_card_the_camera_cannot_read_or_only_gue
     assert page.locator("#naming button").inner_text() == "Not 9C? Name the card on centre2"
     server.hub.publish({"type": "verdict", "kind": "move", "t": 6.0, "ok": True, "text": "p1 pile1->centre1", "seq": 6})
     page.wait_for_function("() => document.getElementById('naming').classList.contains('hidden')")
+    # a Stress lay taken with a card nobody could read: the position holds it unseen (null) until a
+    # view reads it or a person names it, whatever moves come between
+    server.hub.publish({"type": "verdict", "kind": "move", "t": 9.0, "ok": True, "text": "new centre cards", "seq": 7,
+                        "detail": "the new card on centre1 could not be read in 4 views: taken as laid unseen (name it on the referee screen)"})
+    server.hub.publish(state_message("stress", {"centre": [[None], ["4S"]]}, game_id="live", players=["Anna", "Bob"], t=9.0))
+    page.wait_for_function("() => document.querySelector('#naming button') && document.querySelector('#naming button').textContent === 'Name the card on centre1'")
+    received = page.evaluate("() => window.cardrefReferee.stats.received")
+    server.hub.publish({"type": "verdict", "kind": "move", "t": 10.0, "ok": True, "text": "p1 pile2->centre2", "seq": 8})
+    server.hub.publish(state_message("stress", {"centre": [[None], ["4S", "3S"]]}, game_id="live", players=["Anna", "Bob"], t=10.0))
+    page.wait_for_function(f"() => window.cardrefReferee.stats.received >= {received + 2}")
+    assert page.locator("#naming button").all_inner_texts() == ["Name the card on centre1"]
+    server.hub.publish(state_message("stress", {"centre": [["QS"], ["4S", "3S"]]}, game_id="live", players=["Anna", "Bob"], t=11.0))
+    page.wait_for_function("() => document.getElementById('naming').classList.contains('hidden')")
 
 
 def test_setup_page_calibrates_from_the_markers_and_starts_a_game(page: Any, server: Server) -> None:

@@ -117,24 +117,39 @@
   }
 
   // a new card the camera cannot read keeps the game waiting: a person can name it (POST /api/session/name);
-  // one the referee took from the camera's guesses can be named too, should the guess be wrong
+  // one the referee took from the camera's guesses can be named too, should the guess be wrong, and so
+  // can a centre card the position holds unseen (laid while nobody could read it: the state says null)
+  let offered = new Map();  // zone -> button label, from the verdicts
+  let unknownTops = [];     // centre zones whose top the position does not know, from the state
   function namingButtons(msg) {
     const detail = msg.detail || "";
     const waiting = /not readable yet on ([a-z0-9., ]+):/.exec(detail);
+    const laidUnseen = /the new card on ([a-z0-9., ]+) could not be read/.exec(detail);
     const guessed = new Map([...detail.matchAll(/([a-z0-9.]+)'s new card, never read surely, was guessed ([0-9A-Z]+)/g)].map((m) => [m[1], m[2]]));
-    const zones = waiting ? waiting[1].split(",").map((z) => z.trim()).filter(Boolean)
+    const listed = (m) => m[1].split(",").map((z) => z.trim()).filter(Boolean);
+    const zones = waiting ? listed(waiting)
+      : laidUnseen ? listed(laidUnseen)
       : guessed.size ? [...guessed.keys()]
       : [...detail.matchAll(/([a-z0-9.]+) shows \?/g)].map((m) => m[1]);  // a change with a card not read
     if (!zones.length && msg.kind === "ambiguous") return;  // another wait: the offer stands
+    offered = new Map(zones.map((z) => [z, guessed.has(z) ? `Not ${guessed.get(z)}? Name the card on ${z}` : `Name the card on ${z}`]));
+    drawNaming();
+  }
+  function unknownCentreTops(msg) {
+    const centre = (msg.state && msg.state.centre) || [];
+    unknownTops = centre.map((pile, j) => (Array.isArray(pile) && pile.length && pile[pile.length - 1] === null ? `centre${j + 1}` : null)).filter(Boolean);
+    drawNaming();
+  }
+  function drawNaming() {
+    const all = new Map([...unknownTops.map((z) => [z, `Name the card on ${z}`]), ...offered]);
     namingEl.innerHTML = "";
-    for (const zone of zones) {
+    for (const [zone, label] of all) {
       const input = CR.el("input"); input.size = 3; input.placeholder = "QS"; input.setAttribute("aria-label", `card on ${zone}`);
-      const label = guessed.has(zone) ? `Not ${guessed.get(zone)}? Name the card on ${zone}` : `Name the card on ${zone}`;
       const b = CR.el("button", "", label);
       b.onclick = () => { const card = input.value.trim().toUpperCase(); if (card) control("/api/session/name", { zone, card }, `the card on ${zone} named ${card}`); };
       namingEl.append(input, b);
     }
-    namingEl.classList.toggle("hidden", zones.length === 0);
+    namingEl.classList.toggle("hidden", all.size === 0);
   }
 
   // Z10/Z11: one button per free centre pile for the player who chooses now
@@ -165,6 +180,7 @@
     players = msg.players || players;
     if (msg.inputs) slapButtons(msg.inputs);
     choiceButtons(msg);
+    unknownCentreTops(msg);
     if (!msg.waiting_for_take_back) awaitedSeq = null;
     standEl.classList.toggle("hidden", !(msg.waiting_for_take_back && awaitedSeq));
     standEl.title = msg.waiting_for_take_back ? `${msg.waiting_for_take_back}: the referee was wrong, the game goes on with it` : "";
