@@ -82,7 +82,7 @@ from .cards import Card
 from .observation import Finding, Observation, SeenPile, count_reads, parse_seen, pile_size
 from .options import to_spec
 from .speed_live import (
-    Binder, Engine, centre_faces, Live, Node, Unseen, best_explanations, breadth_first, centre_zone, deferred, difference, from_code,
+    Binder, Engine, Explanation, GUESS_FLOOR, centre_faces, Live, Node, Unseen, best_explanations, breadth_first, centre_zone, deferred, difference, from_code,
     differing, explained, fits, hide_cards, is_unseen, judged, later_view, moved, pile_number,
     pile_zone, public_picture, real_counts, seat_zone, seen_code, shown_codes, stock_zone, swap_cards, targets,
     unclear, unjudged, unread_centre, unseen, Guessed, GUESS_VIEWS, noted, read_anew, read_where_guessed,
@@ -292,6 +292,43 @@ def _expand(obs: Observation, diff: frozenset[str], t: float) -> Callable[[Node[
     return expand
 
 
+def _played_unread(state: StressState, obs: Observation, t: float) -> tuple[Explanation[StressState], int, str] | None:
+    """A view that fits the position as it is, but shows a centre top read before unread, the camera
+    guessing another card there (at least ``GUESS_FLOOR``), and a row place whose card nobody has
+    read showing a card read now: that card was played there, and the new one is its refill
+    (penguins, seed 54: a QC refill, read at 0.05 in every view, played onto a KD that then showed
+    a card guessed 6C; the QC's place read its refill 2H, learned as the QC's card, and the JD laid
+    on the QC next was called illegal on the KD). The played card stays unseen (judged as a card
+    that fits), with the centre pile and the place it came from; only one such play, or None."""
+    found: list[tuple[Explanation[StressState], int, str]] = []
+    for j, cpile in enumerate(state.centre):
+        top = cpile[-1] if cpile else None
+        seen = judged(obs, CENTRE_ZONES[j])
+        if top is None or is_unseen(top) or seen is None or not seen.cards or seen.cards[-1] is not None:
+            continue
+        if seen.top_guess in (None, top.code) or seen.confidences[-1:] < (GUESS_FLOOR,):
+            continue
+        for p, seat in enumerate(state.seats):
+            for i, pile in enumerate(seat.row):
+                u, row = (pile[-1] if pile else None), judged(obs, row_zone(p, i))
+                if not isinstance(u, Unseen) or row is None or not row.cards or row.cards[-1] is None:
+                    continue
+                move = Play(p, i, j, t)
+                for stand in _stand_ins(state, top):
+                    v = stress.apply(substitute_cards(state, {u: stand}), move)
+                    if not isinstance(v, Legal):
+                        continue
+                    node = Node(state, count=(0,) * len(state.seats)).then(v.state, move, p, ((u, stand),), _touches(move), ENGINE.called(v), guess=True)
+                    b = match(v.state, obs)
+                    if b is not None:
+                        subs = {**dict(node.subs), **b}
+                        note = (f"{row_zone(p, i)}'s card, never read, played onto {CENTRE_ZONES[j]} (the camera guessed "
+                                f"{seen.top_guess} there, not the {top.code}): not judged")
+                        found.append(((_unguessed(node, substitute_cards(node.state, subs)), node, 0, subs), j, note))
+                        break
+    return found[0] if len(found) == 1 else None
+
+
 def _stand_ins(state: StressState, covering: Card) -> list[Card]:
     """One card of each rank ``covering`` may be played onto, not known anywhere (one deck)."""
     real = real_counts(state)
@@ -311,7 +348,7 @@ def _unguess(node: Node[StressState], state: StressState, findings: list[Finding
     guessed = {c: u for u, c in node.subs if u in node.guesses}
     names = {f"unseen{u.n}" for u in node.guesses}
     findings = [replace(f, learned=tuple(x for x in f.learned if x[0] not in names)) if f.learned else f for f in findings]
-    onto = {j for j, pile in enumerate(state.centre) if any(c in guessed for c in pile)}
+    onto = {j for j, pile in enumerate(state.centre) if any(c in guessed for c in pile[:-1])}
     for n, f in enumerate(findings):
         if f.kind == "move" and isinstance(f.move, Play) and f.move.to in onto:
             onto.discard(f.move.to)  # the first play onto that pile lay on the card nobody read
@@ -442,7 +479,14 @@ def _judge(live: LiveStress, obs: Observation) -> tuple[LiveStress, list[Finding
             names = "; ".join(", ".join(str(m) for m in x[1].moves) or "nothing" for x in best)
             return replace(live, last=obs), [Finding("ambiguous", t, frame=frame, detail=f"several move series fit: {names}")]
         final, node, k, subs = best[0]
-        unread = unread_centre(live, obs, final, final.centre, t, "laid", 1, unseen_after=UNSEEN_AFTER)
+        centre, note = final.centre, ""
+        if not node.moves and pend is None:
+            played = _played_unread(state, obs, t)
+            if played is not None:
+                (final, node, k, subs), j, note = played
+                # the card is unread where it lies, as the guess that shows it came says: not waited on
+                centre = stress._set(final.centre, j, state.centre[j])
+        unread = unread_centre(live, obs, final, centre, t, "laid", 1, unseen_after=UNSEEN_AFTER)
         if isinstance(unread, Guessed):
             subs, obs = {**subs, **unread.subs}, unread.view(obs)
         elif unread is not None:
@@ -453,6 +497,8 @@ def _judge(live: LiveStress, obs: Observation) -> tuple[LiveStress, list[Finding
         new_state, findings = _unguess(node, *replayed)
         if isinstance(unread, Guessed):
             findings = noted(findings, unread.note)
+        if note:
+            findings = noted(findings, note)
         new_state, later = ENGINE.settle_calls(new_state, t, frame)
         findings += later
         if node.moves and live.deferred < MAX_DEFERRED:

@@ -450,6 +450,34 @@ def test_a_new_centre_card_never_read_nor_guessed_alike_is_laid_unseen_and_playe
     assert live.state.centre[0][-1] == card and is_unseen(live.state.centre[0][-2])
 
 
+def test_a_row_card_never_read_played_where_the_centre_top_turns_unread_and_guessed_otherwise() -> None:
+    """Penguins, seed 54: a QC refill never read (0.05) was played onto a KD whose pile then showed a
+    card guessed 6C; its place read the next refill, 2H, which the referee learned as the QC's card
+    (nothing happened), and the JD laid on the QC next was called illegal on the KD. A centre top
+    read before, shown unread and guessed another card, with a place never read now showing a card
+    read: that place's card was played there, unseen, and the card shown is its refill."""
+    truth = position("6S 9D 2H 10C", "3D 4S 5H JS", "7C KD")
+    live = stress_live.start(seen(truth, 0.0, p1_pile1="?"))
+    assert is_unseen(live.state.seats[0].row[0][-1])
+    after, _ = apply(truth, Play(0, 0, 0, 1.0))
+
+    def guessed(guess: str, score: float) -> Observation:
+        obs = view(after, 1.0)
+        return replace(obs, piles={**obs.piles, "centre1": SeenPile((None,), guesses=(guess,), confidences=(score,))})
+
+    played, f = stress_live.observe(live, guessed("6C", 0.2))
+    assert moves_of(f) == [("play", 0, 0, 0)] and "p1.pile1's card, never read, played onto centre1" in f[0].detail
+    assert is_unseen(played.state.centre[0][-1]) and played.state.seats[0].row[0][-1].code == after.seats[0].row[0][-1].code
+    # the next card laid on it goes on, not judged
+    later, _ = apply(after, Play(1, 2, 0, 2.0))
+    played, f = stress_live.observe(played, view(later, 2.0))
+    assert moves_of(f) == [("play", 1, 2, 0)] and "never read on centre1: not judged" in f[0].detail
+    # a guess of the card that lay there, or one too faint, says nothing moved
+    for guess, score in (("7C", 0.2), ("6C", 0.05)):
+        _, f = stress_live.observe(live, guessed(guess, score))
+        assert moves_of(f) == [], (guess, score)
+
+
 def test_a_centre_card_taken_from_a_wrong_guess_is_read_anew_once_a_view_reads_it_surely() -> None:
     """Penguins, seed 53: the lay's QC, guessed 9C view after view, was taken as a 9C, and every view
     after it was unrecognised. The first view that reads the card surely sets it right."""
