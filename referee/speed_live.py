@@ -553,7 +553,7 @@ def unread_centre(
         unread = [(z, u) for z, u in unread if not any(p and p[-1] is u for p in live.state.centre)]
     if not unread:
         return None
-    history = live.centre_guesses + tuple((zone, _guess(obs, zone)) for zone, _ in unread)
+    history = live.centre_guesses + tuple((zone, guess_of(obs, zone)) for zone, _ in unread)
     taken = _taken_guesses(history, [z for z, _ in unread], final, decks)
     if taken is not None:
         subs = {u: taken[z] for z, u in unread if isinstance(u, Unseen)}
@@ -604,7 +604,7 @@ def read_where_guessed(obs: Observation, centre: Sequence[Sequence[Card]]) -> Ob
     for j, pile in enumerate(centre):
         zone = centre_zone(j)
         seen = judged(obs, zone)
-        if seen is not None and pile and not is_unseen(pile[-1]) and _guess(obs, zone) == pile[-1].code:
+        if seen is not None and pile and not is_unseen(pile[-1]) and guess_of(obs, zone) == pile[-1].code:
             read[zone] = replace(seen, cards=seen.cards[:-1] + (pile[-1].code,))
     return replace(obs, piles={**obs.piles, **read}) if read else obs
 
@@ -618,7 +618,9 @@ def noted(findings: list[Finding], note: str) -> list[Finding]:
     return findings
 
 
-def _guess(obs: Observation, zone: str) -> str | None:
+def guess_of(obs: Observation, zone: str) -> str | None:
+    """What the camera makes of the zone's top, read or not; None where it scores under
+    :data:`GUESS_FLOOR` (or the zone is not judged)."""
     seen = judged(obs, zone)
     if seen is None or len(seen.confidences) == len(seen.cards) and seen.cards and seen.confidences[-1] < GUESS_FLOOR:
         return None

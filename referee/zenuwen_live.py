@@ -87,7 +87,7 @@ from .cards import RANKS, Card
 from .observation import MAX_READS_TO_DOUBT, Finding, Observation, SeenPile, count_reads, guess_apart, parse_seen, pile_size
 from .options import to_spec
 from .speed_live import (
-    GUESS_FLOOR,
+    GUESS_FLOOR, guess_of,
     Binder, Engine, Explanation, centre_faces, Live, Node, Unseen, best_explanations, breadth_first, centre_number, centre_zone, deferred,
     difference, differing, explained, fits, from_code, hide_cards, is_unseen, judged, later_view, pile_number,
     pile_zone, public_picture, real_counts, search_budget, seat_zone, seen_code, shown_codes, stock_zone, swap_cards,
@@ -1014,7 +1014,8 @@ def _judge(
         34: a centre 8D read at 0.55 taken as misread, and a 3D played from a pile that showed its
         twin after, for a 3S joined onto a far pile that the camera guessed 3D)."""
         moves = node.moves
-        coincidences = _looks_unchanged(moves, changed, state, revealed) + _covered_turns(node, state, live.glimpsed)
+        coincidences = (_looks_unchanged(moves, changed, state, revealed) + _covered_turns(node, state, live.glimpsed)
+                        + _guessed_as_covered(node.state, state, obs))
         allowed = 1 if weak else 0
         return (not _guessed_onto_unchanged(moves, changed, state) and coincidences <= allowed
                 and not _unseen_plays(moves, state, obs, live.glimpsed, changed).twins)
@@ -1428,6 +1429,22 @@ def _never_read(live: LiveZenuwen) -> frozenset[str]:
         for i, pile in enumerate(seat.piles)
         if pile.top is not None and is_unseen(pile.top) and pile_zone(p, i) not in live.shown
     )
+
+
+def _guessed_as_covered(final: ZenuwenState, state: ZenuwenState, obs: Observation) -> int:
+    """The centre piles a series leaves a new card on top of, not read, that the camera guesses as the
+    very card it covers: the pile looks as it did (penguins, seed 118: a 5D laid on a 3S against Z6,
+    while the players were due to turn, was taken for a turn and the 5D laid on the unseen turned
+    card, the other pile's QC, guessed QC still, taken for covered by a turned card not read)."""
+    count = 0
+    for j, (before, after) in enumerate(zip(state.centre, final.centre)):
+        zone = centre_zone(j)
+        seen = judged(obs, zone)
+        if not before or not after or after[-1] is before[-1] or seen is None or seen.top is not None:
+            continue
+        if not is_unseen(before[-1]) and guess_of(obs, zone) == before[-1].code:
+            count += 1
+    return count
 
 
 def _blind_looked_past(live: LiveZenuwen, obs: Observation) -> tuple[LiveZenuwen, list[Finding]] | None:

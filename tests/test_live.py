@@ -596,10 +596,15 @@ after the 2H laid before the AD was skipped as a 2S read at 0.59 taken for a mis
           "centre piles; a far QH fitting the KD on a centre pile nobody touched kept views unused; "
           "a far KC never read, laid on an AD and read there, taken for a turn nobody made (53/55, "
           "1 invented, when first analysed)", KC_LAID_AS_A_TURN),
+    (118, "a QC never read on its one-card pile, played onto a KC and guessed QC there at 0.20-0.26, was "
+          "taken for a card not found on its pile, and the next card from that seat was judged laid on "
+          "the KC; the deliberate 5D laid on a 3S while the players were due to turn was taken for a "
+          "turn, the 5D on the unseen turned card and a card nobody read on the QC, guessed QC still "
+          "(31/55 when first analysed)", ((), ())),
 ])
 def test_a_two_round_penguins_match_is_followed_move_for_move(seed: int, story: str, missed: tuple[tuple[Any, ...], ...]) -> None:
-    """Two players, deck penguins (never trained on), 1280x720, two rounds (twenty-seventh and
-    twenty-eighth sessions' renders): every table state ``cardref analyze`` published, against the
+    """Two players, deck penguins (never trained on), 1280x720, two rounds (twenty-seventh to
+    twenty-ninth sessions' renders): every table state ``cardref analyze`` published, against the
     render's true moves. Every move is found but the known ``missed`` (true moves, moves taken instead),
     the illegal move flagged with its rule."""
     views = [TableState.from_json(json.loads(x)) for x in (DATA / f"zenuwen2_penguins_match{seed}_views.jsonl").read_text().splitlines()]
@@ -628,3 +633,23 @@ def test_a_step_through_a_view_left_unused_buys_no_twin_coincidence() -> None:
     assert got == want, (want - got, got - want)
     assert [(f.kind, str(f.move), f.rule) for f in found if f.kind in ("illegal", "taken_back")] == [
         ("illegal", "p1 pile4->centre2", "Z6"), ("taken_back", "p1 pile4->centre2", "")]
+
+
+def test_a_two_round_penguins_stress_match_is_followed_move_for_move() -> None:
+    """Stress, deck penguins, 1280x720, two rounds, fresh render seed 54 (twenty-ninth session): every
+    table state ``cardref analyze`` published, against the render's true moves (no stress came up, so
+    no slap). A lay's QS never read (guessed QS at 0.07, then 6S) held every view while a 3S and a 2D
+    went onto the other new card, until a JC on the queen made one view four moves: the rest was
+    unrecognised (18/64 when first analysed). Then a QC refill never read, played onto a KD whose
+    pile showed a card guessed 6C, was nothing happened, and the JD laid on it was called illegal."""
+    views = [TableState.from_json(json.loads(x)) for x in (DATA / "stress_penguins_match54_views.jsonl").read_text().splitlines()]
+    truth = [json.loads(x) for x in (DATA / "stress_penguins_match54_moves.jsonl").read_text().splitlines()]
+    ref = LiveReferee("stress", "players=2,stack_same_rank=true,wrap=true,stress_penalty=both_piles,rounds=0")
+    found = [f for view in views for f in ref.feed(view)] + ref.settle()
+    got = Counter((f.kind, _move_key(f.move.to_json())) for f in found if f.kind in ("move", "illegal"))
+    want = Counter(("illegal" if m["kind"] == "illegal" else "move", _move_key(m)) for m in truth if m["kind"] in ("legal", "illegal"))
+    assert got == want, (want - got, got - want)
+    assert [f.rule for f in found if f.kind == "illegal"] == ["S6"]
+    assert ref.live.state.round == 2 and not [f for f in found if f.kind == "unrecognised"]
+    notes = [f.detail for f in found if f.kind == "move" and "not judged" in f.detail]
+    assert any("could not be read" in n for n in [f.detail for f in found]) and len(notes) >= 3
