@@ -820,6 +820,12 @@ def slap(live: LiveStress, player: int, t: float, pile: int = 0) -> tuple[LiveSt
     take-back. After the second slap the last view that did not fit is judged again (the loser may
     already have taken the centre piles, or new cards may lie)."""
     move = Slap(player, pile, max(t, live.state.t))
+    unseen_tops = [CENTRE_ZONES[j] for j, p in enumerate(live.state.centre) if p and is_unseen(p[-1])]
+    if live.state.phase is not Phase.STRESS and unseen_tops:
+        # the centre cards may match: nobody read one of them, so no stress was called and no slap is false
+        where = " and ".join(unseen_tops)
+        return live, [Finding("ambiguous", move.t, detail=f"player {player + 1} slapped, but the card on {where} was never read: "
+                                                         "not judged (name it on the referee screen)")]
     return ENGINE.judge_input(live, move, _waiting, observe, lambda state: state.phase is not Phase.STRESS)
 
 

@@ -442,6 +442,9 @@ def test_a_new_centre_card_never_read_nor_guessed_alike_is_laid_unseen_and_playe
     assert moves_of(f) == [("lay",)] and "could not be read" in f[0].detail
     assert is_unseen(live.state.centre[0][-1]) and live.state.centre[1][-1] == truth.centre[1][-1]
     assert "centre1" not in live.waiting  # the game goes on
+    # a slap now may answer a stress nobody could see: it is not called false
+    _, f = stress_live.slap(live, 1, 2.6, 0)
+    assert [x.kind for x in f] == ["ambiguous"] and "centre1 was never read" in f[0].detail
     # player 0's first row card lands on the unread card and is read there; its refill is not down yet
     card = truth.seats[0].row[0][-1]
     live, f = stress_live.observe(live, seen(truth, 3.0, centre1=card.code, p1_pile1="-"))
