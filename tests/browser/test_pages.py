@@ -134,11 +134,14 @@ def test_referee_screen_offers_to_name_a_card_the_camera_cannot_read_or_only_gue
                         "detail": "the new card on centre1 could not be read in 4 views: taken as laid unseen (name it on the referee screen)"})
     server.hub.publish(state_message("stress", {"centre": [[None], ["4S"]]}, game_id="live", players=["Anna", "Bob"], t=9.0))
     page.wait_for_function("() => document.querySelector('#naming button') && document.querySelector('#naming button').textContent === 'Name the card on centre1'")
+    page.wait_for_function("() => !window.cardrefReferee.held()")  # a call or "can't see that" holds the screen a while
     received = page.evaluate("() => window.cardrefReferee.stats.received")
-    server.hub.publish({"type": "verdict", "kind": "move", "t": 10.0, "ok": True, "text": "p1 pile2->centre2", "seq": 8})
+    server.hub.publish({"type": "verdict", "kind": "move", "t": 10.0, "ok": True, "text": "p1 pile2->centre2", "seq": 8,
+                        "detail": "played onto a card never read on centre2: not judged"})
     server.hub.publish(state_message("stress", {"centre": [[None], ["4S", "3S"]]}, game_id="live", players=["Anna", "Bob"], t=10.0))
     page.wait_for_function(f"() => window.cardrefReferee.stats.received >= {received + 2}")
     assert page.locator("#naming button").all_inner_texts() == ["Name the card on centre1"]
+    page.wait_for_function("() => document.getElementById('reason').textContent.endsWith('not judged: a card under it was never read')")
     server.hub.publish(state_message("stress", {"centre": [["QS"], ["4S", "3S"]]}, game_id="live", players=["Anna", "Bob"], t=11.0))
     page.wait_for_function("() => document.getElementById('naming').classList.contains('hidden')")
 

@@ -85,7 +85,9 @@
     } else if (msg.kind === "taken_back") {
       show("legal", "TAKEN BACK", "", msg.detail || "The illegal move was taken back", [], 1.5);
     } else if (CR.now() > holdUntil) {
-      show("legal", "OK", "", `${who(msg.player)} ${msg.text || ""}`.trim(), [], 0);
+      // a play onto a card nobody read is taken, not judged: say so rather than vouch for it
+      const unjudged = /never read[^;]*: not judged/.test(msg.detail || "") ? " · not judged: a card under it was never read" : "";
+      show("legal", "OK", "", `${who(msg.player)} ${msg.text || ""}`.trim() + unjudged, [], 0);
     }
   }
 
@@ -210,7 +212,7 @@
       else if (msg.type === "status") onStatus(msg);
     },
   });
-  window.cardrefReferee = { stats: sock.stats, shown: [] };
+  window.cardrefReferee = { stats: sock.stats, shown: [], held: () => CR.now() <= holdUntil };
 
   async function control(path, body, done) {
     try { await CR.api("POST", path, body); msgEl.textContent = done; }
