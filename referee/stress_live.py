@@ -544,12 +544,29 @@ def _call_unseen(findings: Sequence[Finding], obs: Observation) -> bool:
     """Does a call of the view rest on a zone the view does not show? A stress (S8) concerns only the
     two centre tops: once both are in view and read it is certain, whatever hands are over the rows
     or stocks (a hand over a row may hide another play, but that card would be on a centre pile, or
-    under a row card, where it changes no centre top). Any other call (stuck: every row top counts;
-    round over) waits for a view with nothing under a hand or unread."""
+    under a row card, where it changes no centre top). The end of a round (S10) concerns only the
+    winner's places: once all show nothing, plainly, it is certain, whatever the other player's row
+    shows (penguins, seed 55: a QC never read in the loser's row held the round's end until the
+    cards were gathered, and the second round was never followed). Any other call (stuck: every row
+    top counts) waits for a view with nothing under a hand or unread."""
     calls = [f for f in findings if f.kind == "call"]
     if not calls or not unclear(obs):
         return False
-    return not (all(f.verdict.kind == "stress" for f in calls) and _centre_seen(obs))
+
+    def certain(call: Event) -> bool:
+        if call.kind == "stress":
+            return _centre_seen(obs)
+        if call.kind in ("round_over", "match_over") and call.player is not None:
+            return _seat_emptied(obs, call.player)
+        return False
+
+    return not all(certain(f.verdict) for f in calls)
+
+
+def _seat_emptied(obs: Observation, player: int) -> bool:
+    """Do the player's row places and stock all show nothing, none under a hand?"""
+    zones = [row_zone(player, i) for i in range(stress.ROW)] + [stock_zone(player)]
+    return all((p := judged(obs, z)) is not None and not p.cards and not p.backs for z in zones)
 
 
 def _landing_key(move: Any) -> tuple[Any, ...] | None:

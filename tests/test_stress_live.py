@@ -513,6 +513,24 @@ def test_a_card_read_at_the_deal_is_not_put_right_by_a_later_reading() -> None:
     assert [x.kind for x in f] == ["unrecognised"] and live.state.centre[0][-1].code == "7C"
 
 
+def test_the_rounds_end_rests_on_the_winners_places_only() -> None:
+    """Penguins, seed 55: the last card of player 2 laid, but a QC in player 1's row never read held
+    the round's end (S10) for a view with nothing unread, until the cards were gathered; the second
+    round was never followed. The winner's places showing nothing make the call certain."""
+    picture = {"players": [{"stock": 5, "row": [["QC"], ["4D"], ["9H"], ["2C"]]}, {"stock": 0, "row": [["KS"], [], [], []]}],
+               "centre": [["AC"], ["6H"]], "phase": "play"}
+    live = stress_live.resume(picture, StressRules(), 1.0)
+    piles = {row_zone(0, i): SeenPile((c,)) for i, c in enumerate([None, "4D", "9H", "2C"])}
+    piles |= {row_zone(1, i): SeenPile() for i in range(4)} | {stock_zone(0): SeenPile((), 1), stock_zone(1): SeenPile()}
+    obs = Observation(2.0, {**piles, "centre1": SeenPile(("KS",)), "centre2": SeenPile(("6H",))})
+    after, f = stress_live.observe(live, obs)
+    assert moves_of(f) == [("play", 1, 0, 0)] and calls_of(f) == ["round_over"] and after.state.phase is Phase.ROUND_OVER
+    # a hand over the winner's empty stock leaves the call for a clearer view
+    held = replace(obs, piles={**obs.piles, stock_zone(1): SeenPile(held=True)})
+    after, f = stress_live.observe(live, held)
+    assert f == [] and after.state.phase is Phase.PLAY and after.deferred == 1
+
+
 def test_what_the_camera_could_not_read_is_settled_by_the_rules() -> None:
     # Player 0's 6 of spades left the row (its refill shows) but neither centre card can be read:
     # the 6 fits the 7 of clubs, not the king of diamonds, so it went on centre pile 0.
