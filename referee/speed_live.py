@@ -572,8 +572,9 @@ def unread_centre(
 def read_anew(live: L, obs: Observation, retop: Callable[[Any, int, Card], Any], decks: int) -> L | None:
     """The picture with each centre top no view has read (``Live.reads``: taken from the camera's
     guesses) that the view reads surely as another card put right (``retop``: the position with
-    centre pile j's top replaced), or None when there is none. The camera can guess a card wrong the same way view after view (Stress,
-    penguins, seed 53: a QC guessed 9C and taken so; every view after it was unrecognised)."""
+    centre pile j's top replaced), or None when there is none. The camera can guess a card wrong the
+    same way view after view (Stress, penguins, seed 53: a QC guessed 9C and taken so; every view
+    after it was unrecognised)."""
     state, fixed = live.state, False
     real: Counter[Card] | None = None
     for j, pile in enumerate(state.centre):
