@@ -9,7 +9,7 @@ unrecognised change that is reported and never turned into an invented move.
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
-from typing import Any, Callable, Iterable, Mapping, TypeVar
+from typing import Any, Callable, Iterable, Mapping, Sequence, TypeVar
 
 from .cards import Card, CardError
 from .verdict import Legal
@@ -92,6 +92,15 @@ def count_reads(before: Mapping[str, int], obs: "Observation") -> dict[str, int]
                 if code is not None:
                     out[code] = out.get(code, 0) + 1
     return out
+
+
+def reads_of_view(before: Mapping[str, int], obs: Observation, findings: Sequence[Finding], *, taken: bool) -> Mapping[str, int]:
+    """``before``, counting the cards of ``obs`` when the referee took the view (it was not left
+    unused) and it was clear (nothing unrecognised or ambiguous): only such a view vouches for what it
+    read."""
+    if taken and not any(f.kind in ("unrecognised", "ambiguous") for f in findings):
+        return count_reads(before, obs)
+    return before
 
 
 @dataclass(frozen=True, slots=True)

@@ -79,7 +79,7 @@ from typing import Any, Callable, Iterator, Mapping, Sequence
 
 from . import stress
 from .cards import Card
-from .observation import Finding, Observation, SeenPile, count_reads, parse_seen, pile_size
+from .observation import Finding, Observation, SeenPile, count_reads, parse_seen, pile_size, reads_of_view
 from .options import to_spec
 from .speed_live import (
     Binder, Engine, Explanation, GUESS_FLOOR, centre_faces, Live, Node, Unseen, best_explanations, breadth_first, centre_zone, deferred, difference, from_code,
@@ -345,7 +345,7 @@ def _unguess(node: Node[StressState], state: StressState, findings: list[Finding
     stand-ins under the card that covers them, unlearned, and the play onto each noted."""
     if not node.guesses:
         return state, findings
-    guessed = {c: u for u, c in node.subs if u in node.guesses}
+    guessed = _guessed(node)
     names = {f"unseen{u.n}" for u in node.guesses}
     findings = [replace(f, learned=tuple(x for x in f.learned if x[0] not in names)) if f.learned else f for f in findings]
     onto = {j for j, pile in enumerate(state.centre) if any(c in guessed for c in pile[:-1])}
@@ -362,8 +362,13 @@ def _unguessed(node: Node[StressState], state: StressState) -> StressState:
     such series that differ only in the card they judged it as are one explanation)."""
     if not node.guesses:
         return state
-    guessed = {c: u for u, c in node.subs if u in node.guesses}
+    guessed = _guessed(node)
     return replace(state, centre=tuple(tuple(guessed.get(c, c) for c in pile) for pile in state.centre))
+
+
+def _guessed(node: Node[StressState]) -> dict[Card, Unseen]:
+    """The cards the series judged unseen centre cards as, each to its stand-in."""
+    return {c: u for u, c in node.subs if u in node.guesses}
 
 
 def _physical(state: StressState, t: float) -> Iterator[tuple[PendingIllegal, StressState, Mapping[Unseen, Card]]]:
@@ -443,9 +448,7 @@ def observe(live: LiveStress, obs: Observation) -> tuple[LiveStress, list[Findin
     obs = centre_faces(obs)
     after, findings = _judge(live, obs)
     taken = after.last is None and not after.deferred and after.held_back is None
-    if taken and not any(f.kind in ("unrecognised", "ambiguous") for f in findings):
-        after = replace(after, reads=count_reads(live.reads, obs))
-    return after, findings
+    return replace(after, reads=reads_of_view(live.reads, obs, findings, taken=taken)), findings
 
 
 def _judge(live: LiveStress, obs: Observation) -> tuple[LiveStress, list[Finding]]:

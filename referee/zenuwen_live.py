@@ -84,7 +84,7 @@ from typing import Any, Callable, Iterator, Mapping, NamedTuple, Sequence
 
 from . import zenuwen
 from .cards import RANKS, Card
-from .observation import MAX_READS_TO_DOUBT, Finding, Observation, SeenPile, count_reads, guess_apart, parse_seen, pile_size
+from .observation import MAX_READS_TO_DOUBT, Finding, Observation, SeenPile, count_reads, guess_apart, parse_seen, pile_size, reads_of_view
 from .options import to_spec
 from .speed_live import (
     GUESS_FLOOR, guess_of,
@@ -831,8 +831,7 @@ def observe(live: LiveZenuwen, obs: Observation) -> tuple[LiveZenuwen, list[Find
         t = max(obs.t, live.state.t)
         return replace(live, last=obs), [Finding("unrecognised", t, frame=obs.frame, detail=f"{_difference(live.state, obs)} (too many ways to read it)")]
     taken = after.last is None and not after.deferred and not after.undecided
-    if taken and not any(f.kind in ("unrecognised", "ambiguous") for f in findings):
-        after = replace(after, reads=count_reads(live.reads, obs))
+    after = replace(after, reads=reads_of_view(live.reads, obs, findings, taken=taken))
     # the tops as the position the referee is sure of shows them: from the views it took
     if not taken:
         return replace(after, seen_tops=live.seen_tops, shown=live.shown), findings
