@@ -9,6 +9,7 @@ from typing import Any, Callable
 
 import cv2
 import numpy as np
+import pytest
 
 from calibration.store import load_calibration
 from cardref.cli import main
@@ -41,6 +42,31 @@ def test_the_hands_are_seen_reaching_the_centre_in_their_order() -> None:
     assert [(r.seat - 1, r.zone) for r in reaches] == [(m["player"], f"centre{m['pile'] + 1}") for m in slaps]
     assert all(m["t_start"] <= r.t <= m["t"] for r, m in zip(reaches, slaps))
     assert not watch.armed
+
+
+SLAPS = Path(__file__).resolve().parent / "data" / "slaps"
+
+
+@pytest.mark.parametrize("case", json.loads((SLAPS / "slaps.json").read_text()), ids=lambda case: case["clip"])
+def test_each_slap_is_credited_to_the_pile_the_hand_came_down_on(case: dict) -> None:
+    """Both slaps of a stress in rendered Stress matches (``slaps.json`` says which render and frames,
+    cut to 640x360): three where the second hand came down on the pile the first hand still covered
+    (it was credited to the neighbouring pile, whose edge its fingers reached), two on different piles."""
+    cal = load_calibration(SLAPS / case["calibration"])
+    assert cal.layout is not None
+    watch = ReachWatch(cal.homography(), cal.layout.build())
+    cap = cv2.VideoCapture(str(SLAPS / case["clip"]))
+    reaches, index = [], 0
+    watch.arm(0.0, {1, 2})
+    while True:
+        ok, image = cap.read()
+        if not ok:
+            break
+        reaches += watch.update(image, index / case["fps"])
+        index += 1
+    assert index == case["frames"][1] - case["frames"][0] + 1
+    assert [(r.seat, r.zone) for r in reaches] == [(s["seat"], s["zone"]) for s in case["slaps"]]
+    assert all(s["t_start"] <= r.t <= s["t"] for r, s in zip(reaches, case["slaps"]))
 
 
 def _hand_at(cal, point_mm: np.ndarray, radius_mm: float = 30.0) -> np.ndarray:

@@ -3,7 +3,10 @@
 A hand slapping a centre pile comes in from its player's side of the table with the arm behind it. Per
 frame the image is compared with the one before (small and grey, as :mod:`vision.motion` does); a seat
 *reaches* a centre zone when the zone's pixels change and, within ``memory_s`` before, so did the
-corridor of table between that zone and the seat's own cards (the path of the arm). Each seat is
+corridor of table between that zone and the seat's own cards (the path of the arm). Which pile it
+reached is told by the strip of table just off each pile on the seat's side (the arm lies across the
+one it slapped), over the same ``memory_s``, together with how much of each pile's picture changed
+as it arrived; the corridors, which lean towards the seat's cards, overlap too much to tell. Each seat is
 reported once per :meth:`ReachWatch.arm` (the referee arms it when it calls a stress), in the order the
 hands arrived, and only after its side of the table has been still once since the call (the hand that
 played the card that made the stress is often still on its way back).
@@ -47,6 +50,20 @@ def corridor(centre: Zone, seat_zones: list[Zone], length_mm: float, side_mm: fl
     return np.array([a - n * half, b - n * half, b + n * half, a + n * half])
 
 
+def approach(centre: Zone, toward: npt.NDArray[np.float64], length_mm: float) -> npt.NDArray[np.float64]:
+    """The strip of table just off ``centre``'s edge facing ``toward`` (a unit vector in mm), as wide as
+    the pile: the arm of a hand on this pile lies across it. Unlike the corridors, which lean towards
+    the seat and overlap their neighbours', the strips of neighbouring piles for one seat lie side by
+    side."""
+    c = np.asarray(centre.polygon_mm, dtype=np.float64)
+    mid = c.mean(axis=0)
+    n = np.array([-toward[1], toward[0]])
+    near = float(((c - mid) @ toward).max())
+    lo, hi = float(((c - mid) @ n).min()), float(((c - mid) @ n).max())
+    a, b = mid + toward * near, mid + toward * (near + length_mm)
+    return np.array([a + n * lo, b + n * lo, b + n * hi, a + n * hi])
+
+
 class ReachWatch:
     def __init__(
         self,
@@ -60,6 +77,7 @@ class ReachWatch:
         memory_s: float = 0.4,
         corridor_mm: float = 160.0,
         side_mm: float = 40.0,
+        approach_mm: float = 80.0,
     ) -> None:
         self.homography = homography
         self.width = width
@@ -73,17 +91,25 @@ class ReachWatch:
             (c.name, s): corridor(c, [z for z in layout.zones if z.seat == s], corridor_mm, side_mm)
             for c in self.centres for s in seats
         }
+        middle = np.mean([np.asarray(c.polygon_mm, dtype=np.float64).mean(axis=0) for c in self.centres], axis=0)
+        self.approaches: dict[tuple[str, int], npt.NDArray[np.float64]] = {}
+        for s in seats:
+            home = np.mean([np.asarray(z.polygon_mm, dtype=np.float64).mean(axis=0) for z in layout.zones if z.seat == s], axis=0)
+            toward = (home - middle) / max(float(np.linalg.norm(home - middle)), 1e-9)
+            for c in self.centres:
+                self.approaches[(c.name, s)] = approach(c, toward, approach_mm)
         self._masks: dict[object, tuple[npt.NDArray[np.intp], npt.NDArray[np.intp]]] = {}
         self._size: tuple[int, int] | None = None
         self._previous: npt.NDArray[np.uint8] | None = None
         self._corridor_seen: dict[tuple[str, int], deque[float]] = {k: deque() for k in self.corridors}
+        # per frame within memory_s: the share of each (centre, seat) approach strip that changed
+        self._approach_seen: deque[tuple[float, dict[tuple[str, int], float]]] = deque()
         self._waiting: set[int] = set()
         self._ready: set[int] = set()
         self._since = float("inf")
         # per centre: the seats whose arm was on its way before the zone's current run of change began
         self._came: dict[str, set[int]] = {c.name: set() for c in self.centres}
         self._changing: set[str] = set()
-        self._change_start: dict[str, tuple[float, float]] = {}
 
     def arm(self, t: float, seats: set[int]) -> None:
         """Report the first reach of each of ``seats`` from ``t`` on (frames are only needed while armed)."""
@@ -92,6 +118,7 @@ class ReachWatch:
         self._previous = None
         for seen in self._corridor_seen.values():
             seen.clear()
+        self._approach_seen.clear()
         # a hand already on its way (the player who just played, withdrawing) must go away first
         self._ready = set()
         self._changing = set()
@@ -109,6 +136,8 @@ class ReachWatch:
         polygons: dict[object, npt.NDArray[np.float64]] = {c.name: c.polygon() for c in self.centres}
         for way, poly in self.corridors.items():
             polygons[way] = poly
+        for way, poly in self.approaches.items():
+            polygons[("approach", *way)] = poly
         self._masks = {}
         for key, poly_mm in polygons.items():
             ys, xs = polygon_pixels(h, poly_mm, scale, small)
@@ -146,26 +175,30 @@ class ReachWatch:
                 if centre.name not in self._changing:
                     self._came[centre.name] = {s for (c, s), seen in self._corridor_seen.items() if c == centre.name and seen}
                     self._changing.add(centre.name)
-                    self._change_start[centre.name] = (t, self._share(changed, centre.name))
             else:
                 self._changing.discard(centre.name)
         for key, seen in self._corridor_seen.items():
             if self._changed(changed, key, self.corridor_fraction):
                 seen.append(t)
+        while self._approach_seen and self._approach_seen[0][0] < t - self.memory_s:
+            self._approach_seen.popleft()
+        self._approach_seen.append((t, {way: self._share(changed, ("approach", *way)) for way in self.approaches}))
         if not self._waiting or t < self._since:
             return []
         for seat in self._waiting - self._ready:
             if not any(self._corridor_seen[(c.name, seat)] for c in self.centres):
                 # its side of the table still in every frame since the call (at most memory_s back)
                 self._ready.add(seat)
-        # A seat that came towards two changing piles reached the one that began changing last, or of
-        # two that began together the one more of whose picture changed: a hand on one pile reaches
-        # over the edge of its neighbour (Stress seed 81: the second slap, on centre2, was credited to
-        # centre1, which changed in the same frame by a hand's edge).
+        # Which pile: the hand's way in and where it lands. A hand landing on a pile another hand still
+        # covers changes little of that pile's picture (skin on skin), and its fingers over the
+        # neighbouring pile's edge may change more of that one; its arm, though, came in across the
+        # strip of table just off the pile it slapped (Stress seeds 51, 53 and 56: the second slap,
+        # on the pile the first hand still held, was credited to its neighbour).
         found: list[Reach] = []
         for seat in sorted(self._waiting & self._ready):
-            reached = [c.name for c in self.centres if c.name in self._changing and seat in self._came[c.name]]
-            if reached:
-                found.append(Reach(t, max(reached, key=lambda name: self._change_start[name]), seat))
+            if any(c.name in self._changing and seat in self._came[c.name] for c in self.centres):
+                way_in = {c.name: sum(shares[(c.name, seat)] for _, shares in self._approach_seen) for c in self.centres}
+                score = {c.name: way_in[c.name] + self._share(changed, c.name) for c in self.centres}
+                found.append(Reach(t, max(score, key=lambda name: score[name]), seat))
         self._waiting -= {r.seat for r in found}
         return found
