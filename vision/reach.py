@@ -4,12 +4,14 @@ A hand slapping a centre pile comes in from its player's side of the table with 
 frame the image is compared with the one before (small and grey, as :mod:`vision.motion` does); a seat
 *reaches* a centre zone when the zone's pixels change and, within ``memory_s`` before, so did the
 corridor of table between that zone and the seat's own cards (the path of the arm). Which pile it
-reached is told by the strip of table just off each pile on the seat's side (the arm lies across the
-one it slapped), over the same ``memory_s``, together with how much of each pile's picture changed
-as it arrived; the corridors, which lean towards the seat's cards, overlap too much to tell. Each seat is
-reported once per :meth:`ReachWatch.arm` (the referee arms it when it calls a stress), in the order the
-hands arrived, and only after its side of the table has been still once since the call (the hand that
-played the card that made the stress is often still on its way back).
+reached, for a seat facing the row of centre piles, is told by the strip of table off each pile on the
+seat's side (the arm lies across the one it slapped) over the same ``memory_s``, together with how much
+more of each pile's picture changed as it arrived than just before; the corridors, which lean towards
+the seat's cards, overlap too much to tell. A seat looking along the row reached the pile that began
+changing last. Each seat is reported once per :meth:`ReachWatch.arm` (the referee arms it when it
+calls a stress), in the order the hands arrived, and only after its side of the table has been still
+once since the call (the hand that played the card that made the stress is often still on its way
+back).
 
 It knows nothing of the rules: it says "seat 2 reached centre1 at 13.6 s"; whether that is a slap is
 the referee's to judge.
@@ -50,15 +52,14 @@ def corridor(centre: Zone, seat_zones: list[Zone], length_mm: float, side_mm: fl
     return np.array([a - n * half, b - n * half, b + n * half, a + n * half])
 
 
-def approach(centre: Zone, toward: npt.NDArray[np.float64], length_mm: float) -> npt.NDArray[np.float64]:
-    """The strip of table just off ``centre``'s edge facing ``toward`` (a unit vector in mm), as wide as
-    the pile: the arm of a hand on this pile lies across it. Unlike the corridors, which lean towards
-    the seat and overlap their neighbours', the strips of neighbouring piles for one seat lie side by
-    side."""
+def approach(centre: Zone, toward: npt.NDArray[np.float64], gap_mm: float, length_mm: float) -> npt.NDArray[np.float64]:
+    """The strip of table off ``centre``'s edge facing ``toward`` (a unit vector in mm), as wide as the
+    pile, from ``gap_mm`` beyond the edge (the fingers of a hand on a pile reach over its edge; an arm
+    lies across the whole strip) to ``length_mm`` further on."""
     c = np.asarray(centre.polygon_mm, dtype=np.float64)
     mid = c.mean(axis=0)
     n = np.array([-toward[1], toward[0]])
-    near = float(((c - mid) @ toward).max())
+    near = float(((c - mid) @ toward).max()) + gap_mm
     lo, hi = float(((c - mid) @ n).min()), float(((c - mid) @ n).max())
     a, b = mid + toward * near, mid + toward * (near + length_mm)
     return np.array([a + n * lo, b + n * lo, b + n * hi, a + n * hi])
@@ -77,6 +78,7 @@ class ReachWatch:
         memory_s: float = 0.4,
         corridor_mm: float = 160.0,
         side_mm: float = 40.0,
+        approach_gap_mm: float = 20.0,
         approach_mm: float = 80.0,
     ) -> None:
         self.homography = homography
@@ -96,8 +98,13 @@ class ReachWatch:
         for s in seats:
             home = np.mean([np.asarray(z.polygon_mm, dtype=np.float64).mean(axis=0) for z in layout.zones if z.seat == s], axis=0)
             toward = (home - middle) / max(float(np.linalg.norm(home - middle)), 1e-9)
-            for c in self.centres:
-                self.approaches[(c.name, s)] = approach(c, toward, approach_mm)
+            strips = {c.name: approach(c, toward, approach_gap_mm, approach_mm) for c in self.centres}
+            # Strips side by side tell the piles apart: a seat facing the row of centre piles. A seat at
+            # the end of the row (Zenuwen's side seats) looks along it: each pile's strip lies on its
+            # neighbour, and an arm to the far pile crosses them all.
+            along = [point for strip in strips.values() for point in ((strip[0] + strip[3]) / 2, strip.mean(axis=0), (strip[1] + strip[2]) / 2)]
+            if not any(other.contains(point) for point in along for other in self.centres):
+                self.approaches.update({(name, s): strip for name, strip in strips.items()})
         self._masks: dict[object, tuple[npt.NDArray[np.intp], npt.NDArray[np.intp]]] = {}
         self._size: tuple[int, int] | None = None
         self._previous: npt.NDArray[np.uint8] | None = None
@@ -110,6 +117,8 @@ class ReachWatch:
         # per centre: the seats whose arm was on its way before the zone's current run of change began
         self._came: dict[str, set[int]] = {c.name: set() for c in self.centres}
         self._changing: set[str] = set()
+        self._change_start: dict[str, tuple[float, float]] = {}
+        self._shares: dict[str, float] = {}  # the share of each centre's picture that changed, last frame
 
     def arm(self, t: float, seats: set[int]) -> None:
         """Report the first reach of each of ``seats`` from ``t`` on (frames are only needed while armed)."""
@@ -119,6 +128,7 @@ class ReachWatch:
         for seen in self._corridor_seen.values():
             seen.clear()
         self._approach_seen.clear()
+        self._shares = {}
         # a hand already on its way (the player who just played, withdrawing) must go away first
         self._ready = set()
         self._changing = set()
@@ -170,11 +180,15 @@ class ReachWatch:
         # A hand reaching a pile has crossed its corridor before the pile starts to change; a hand that
         # only sets off while the pile is already changing (the other player's hand still on it) has
         # not made that change, even when its corridor and the pile change in the same frame.
+        shares = {c.name: self._share(changed, c.name) for c in self.centres}
+        onset = {name: max(0.0, share - self._shares.get(name, 0.0)) for name, share in shares.items()}
+        self._shares = shares
         for centre in self.centres:
-            if self._changed(changed, centre.name, self.zone_fraction):
+            if shares[centre.name] > self.zone_fraction:
                 if centre.name not in self._changing:
                     self._came[centre.name] = {s for (c, s), seen in self._corridor_seen.items() if c == centre.name and seen}
                     self._changing.add(centre.name)
+                    self._change_start[centre.name] = (t, shares[centre.name])
             else:
                 self._changing.discard(centre.name)
         for key, seen in self._corridor_seen.items():
@@ -189,16 +203,24 @@ class ReachWatch:
             if not any(self._corridor_seen[(c.name, seat)] for c in self.centres):
                 # its side of the table still in every frame since the call (at most memory_s back)
                 self._ready.add(seat)
-        # Which pile: the hand's way in and where it lands. A hand landing on a pile another hand still
-        # covers changes little of that pile's picture (skin on skin), and its fingers over the
-        # neighbouring pile's edge may change more of that one; its arm, though, came in across the
-        # strip of table just off the pile it slapped (Stress seeds 51, 53 and 56: the second slap,
-        # on the pile the first hand still held, was credited to its neighbour).
+        # Which pile. A hand landing on a pile another hand still covers changes little of that pile's
+        # picture (skin on skin), and its fingers over the neighbouring pile's edge may change more of
+        # that one; its arm, though, came in across the strip of table off the pile it slapped (Stress
+        # seeds 51, 53 and 56: the second slap, on the pile the first hand still held, was credited to
+        # its neighbour). So for a seat facing the row: the strip its arm crossed in the last memory_s,
+        # plus how much more of each pile's picture changed now than in the frame before (a hand
+        # arriving, not the other hand still moving on its pile). Looking along the row, an arm to the
+        # far pile passes over the near ones: the pile that began changing last (of two that began
+        # together, the one more of whose picture changed).
         found: list[Reach] = []
         for seat in sorted(self._waiting & self._ready):
-            if any(c.name in self._changing and seat in self._came[c.name] for c in self.centres):
-                way_in = {c.name: sum(shares[(c.name, seat)] for _, shares in self._approach_seen) for c in self.centres}
-                score = {c.name: way_in[c.name] + self._share(changed, c.name) for c in self.centres}
+            reached = [c.name for c in self.centres if c.name in self._changing and seat in self._came[c.name]]
+            if not reached:
+                continue
+            if (self.centres[0].name, seat) in self.approaches:
+                score = {c.name: onset[c.name] + sum(way[(c.name, seat)] for _, way in self._approach_seen) for c in self.centres}
                 found.append(Reach(t, max(score, key=lambda name: score[name]), seat))
+            else:
+                found.append(Reach(t, max(reached, key=lambda name: self._change_start[name]), seat))
         self._waiting -= {r.seat for r in found}
         return found
