@@ -72,12 +72,18 @@ def test_each_slap_is_credited_to_the_pile_the_hand_came_down_on(case: dict) -> 
     assert all(s["t_start"] <= r.t <= s["t"] for r, s in zip(reaches, case["slaps"]))
 
 
-def _hand_at(cal, point_mm: np.ndarray, radius_mm: float = 30.0) -> np.ndarray:
-    """A plain table with one hand-sized bright disc on it, as the camera of ``cal`` sees it."""
+def _hand_at(cal, point_mm: np.ndarray, radius_mm: float = 30.0, arm_from: np.ndarray | None = None) -> np.ndarray:
+    """A plain table with one hand-sized bright disc on it (and, from ``arm_from``, the arm behind
+    it, 40 mm wide), as the camera of ``cal`` sees it."""
     h = cal.homography()
     img = np.full((cal.image_size[1], cal.image_size[0], 3), 90, np.uint8)
     ring = point_mm + radius_mm * np.stack([np.cos(np.linspace(0, 2 * np.pi, 24)), np.sin(np.linspace(0, 2 * np.pi, 24))], 1)
     cv2.fillPoly(img, [np.round(h.to_image(ring)).astype(np.int32)], (220, 220, 220))
+    if arm_from is not None:
+        along = (point_mm - arm_from) / np.linalg.norm(point_mm - arm_from)
+        side = 20.0 * np.array([-along[1], along[0]])
+        band = np.array([arm_from - side, point_mm - side, point_mm + side, arm_from + side])
+        cv2.fillPoly(img, [np.round(h.to_image(band)).astype(np.int32)], (220, 220, 220))
     return img
 
 
@@ -106,40 +112,50 @@ def test_a_hand_setting_off_while_the_other_is_on_a_pile_is_not_its_slap() -> No
     def on_way(seat: int, centre: str, share: float) -> np.ndarray:
         return mid(centre) + share * (home(seat) - mid(centre))
 
+    def side(seat: int) -> np.ndarray:  # where an arm comes from: beyond the seat's cards
+        return home(seat) + (home(seat) - (mid("centre1") + mid("centre2")) / 2)
+
     table = _hand_at(cal, np.array([-500.0, -500.0]))  # nothing on the table (the disc is off it)
-    # seat 2's hand: on its way, then on centre2 and moving there; seat 1's sets off as it lands
+
+    def hands(p2: np.ndarray, p1: np.ndarray | None) -> np.ndarray:
+        img = _hand_at(cal, p2, arm_from=side(2))
+        return img if p1 is None else np.maximum(img, _hand_at(cal, p1, arm_from=side(1)))
+
+    # seat 2's hand: on its way, then on centre2 and moving there; seat 1's sets off as it lands, and
+    # both rest on their piles
     path2 = [on_way(2, "centre2", 0.9), on_way(2, "centre2", 0.6), mid("centre2"),
              mid("centre2") + [12, 0], mid("centre2") + [0, 12], mid("centre2") + [-12, 0]]
     path1 = [None, None, None, on_way(1, "centre1", 0.9), on_way(1, "centre1", 0.6), mid("centre1")]
-    frames = [table, table]
-    for p2, p1 in zip(path2, path1):
-        img = _hand_at(cal, p2)
-        if p1 is not None:
-            img = np.maximum(img, _hand_at(cal, p1))
-        frames.append(img)
-    frames += [table, table]
+    frames = [table, table] + [hands(p2, p1) for p2, p1 in zip(path2, path1)]
+    frames += [hands(mid("centre2"), mid("centre1"))] * 4 + [table, table]
     watch.arm(0.0, {1, 2})
     reaches = [r for k, img in enumerate(frames) for r in watch.update(img, k / 10)]
     assert [(r.seat, r.zone) for r in reaches] == [(2, "centre2"), (1, "centre1")]
+    assert [r.t for r in reaches] == [0.3, 0.6]  # when each hand arrived, told once it came to rest
 
 
 def test_a_hand_reaching_over_the_neighbouring_pile_slaps_the_pile_under_it() -> None:
     """Seat 2's hand lands on centre1 reaching over the edge of centre2, then seat 1's on centre2
     reaching over the edge of centre1: each time both piles change in the same frame, and both hands'
-    ways in cross both piles' corridors. Each slap is the pile more of whose picture changed (Stress
-    seed 81: the second slap, on centre2, was credited to centre1)."""
+    ways in cross both piles' corridors. Each slap is the pile the hand came to rest on, its arm across
+    the table off that pile (Stress seed 81: the second slap, on centre2, was credited to centre1)."""
     cal, watch, mid, home = _clip_table()
 
     toward = (mid("centre2") - mid("centre1")) / np.linalg.norm(mid("centre2") - mid("centre1"))
     on1 = mid("centre1") + 30 * toward  # on centre1, over centre2's edge
     on2 = mid("centre2") - 30 * toward  # on centre2, over centre1's edge
+    middle = (mid("centre1") + mid("centre2")) / 2
+
+    def hand(at: np.ndarray, seat: int) -> np.ndarray:
+        return _hand_at(cal, at, arm_from=home(seat) + (home(seat) - middle))
+
     table = _hand_at(cal, np.array([-500.0, -500.0]))
     frames = [table, table]
-    frames += [_hand_at(cal, on1 + share * (home(2) - on1)) for share in (0.9, 0.6)]
-    frames += [_hand_at(cal, on1 + d) for d in ([0, 0], [0, 8], [0, -8])]
+    frames += [hand(on1 + share * (home(2) - on1), 2) for share in (0.9, 0.6)]
+    frames += [hand(on1 + d, 2) for d in ([0, 0], [0, 8], [0, -8], [0, 0], [0, 0])]
     frames += [table, table]
-    frames += [_hand_at(cal, on2 + share * (home(1) - on2)) for share in (0.9, 0.6)]
-    frames += [_hand_at(cal, on2 + d) for d in ([0, 0], [0, 8])]
+    frames += [hand(on2 + share * (home(1) - on2), 1) for share in (0.9, 0.6)]
+    frames += [hand(on2 + d, 1) for d in ([0, 0], [0, 8], [0, 0], [0, 0])]
     frames += [table, table]
     watch.arm(0.0, {1, 2})
     reaches = [r for k, img in enumerate(frames) for r in watch.update(img, k / 10)]

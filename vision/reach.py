@@ -3,15 +3,17 @@
 A hand slapping a centre pile comes in from its player's side of the table with the arm behind it. Per
 frame the image is compared with the one before (small and grey, as :mod:`vision.motion` does); a seat
 *reaches* a centre zone when the zone's pixels change and, within ``memory_s`` before, so did the
-corridor of table between that zone and the seat's own cards (the path of the arm). Which pile it
-reached, for a seat facing the row of centre piles, is told by the strip of table off each pile on the
-seat's side (the arm lies across the one it slapped) over the same ``memory_s``, together with how much
-more of each pile's picture changed as it arrived than just before; the corridors, which lean towards
-the seat's cards, overlap too much to tell. A seat looking along the row reached the pile that began
-changing last. Each seat is reported once per :meth:`ReachWatch.arm` (the referee arms it when it
-calls a stress), in the order the hands arrived, and only after its side of the table has been still
-once since the call (the hand that played the card that made the stress is often still on its way
-back).
+corridor of table between that zone and the seat's own cards (the path of the arm). Each seat is
+reported once per :meth:`ReachWatch.arm` (the referee arms it when it calls a stress), in the order the
+hands arrived, and only after its side of the table has been still once since the call (the hand that
+played the card that made the stress is often still on its way back).
+
+Which pile it reached is told once the hand has come to rest (``settle_s`` later; the report keeps
+the time it arrived): its arm then lies across the strip of table off that pile on the seat's side,
+which differs from the table as it last lay still before any hand came. The picture's changes from
+frame to frame cannot tell two piles side by side apart when hands overlap. A seat at the end of the
+row of centre piles (Zenuwen's side seats) looks along it, and an arm to the far pile crosses the
+near ones: it reached the pile that began changing last, reported at once.
 
 It knows nothing of the rules: it says "seat 2 reached centre1 at 13.6 s"; whether that is a slap is
 the referee's to judge.
@@ -79,7 +81,8 @@ class ReachWatch:
         corridor_mm: float = 160.0,
         side_mm: float = 40.0,
         approach_gap_mm: float = 20.0,
-        approach_mm: float = 80.0,
+        approach_mm: float = 60.0,
+        settle_s: float = 0.3,
     ) -> None:
         self.homography = homography
         self.width = width
@@ -87,6 +90,7 @@ class ReachWatch:
         self.zone_fraction = zone_fraction
         self.corridor_fraction = corridor_fraction
         self.memory_s = memory_s
+        self.settle_s = settle_s
         self.centres = [z for z in layout.zones if z.role == "centre"]
         seats = sorted({z.seat for z in layout.zones if z.seat > 0})
         self.corridors = {
@@ -109,8 +113,12 @@ class ReachWatch:
         self._size: tuple[int, int] | None = None
         self._previous: npt.NDArray[np.uint8] | None = None
         self._corridor_seen: dict[tuple[str, int], deque[float]] = {k: deque() for k in self.corridors}
-        # per frame within memory_s: the share of each (centre, seat) approach strip that changed
-        self._approach_seen: deque[tuple[float, dict[tuple[str, int], float]]] = deque()
+        # the table as it last lay still (no hand moving over the watched regions) since arm()
+        self._still: npt.NDArray[np.uint8] | None = None
+        # seats seen arriving, not yet told which pile: since when, and how much of each pile's strip
+        # on the seat's side their arm has covered in the frames since
+        self._settling: dict[int, tuple[float, dict[str, float]]] = {}
+        self._arrived = False  # a hand has reached a centre pile since arm(): the still table is kept
         self._waiting: set[int] = set()
         self._ready: set[int] = set()
         self._since = float("inf")
@@ -118,7 +126,6 @@ class ReachWatch:
         self._came: dict[str, set[int]] = {c.name: set() for c in self.centres}
         self._changing: set[str] = set()
         self._change_start: dict[str, tuple[float, float]] = {}
-        self._shares: dict[str, float] = {}  # the share of each centre's picture that changed, last frame
 
     def arm(self, t: float, seats: set[int]) -> None:
         """Report the first reach of each of ``seats`` from ``t`` on (frames are only needed while armed)."""
@@ -127,18 +134,20 @@ class ReachWatch:
         self._previous = None
         for seen in self._corridor_seen.values():
             seen.clear()
-        self._approach_seen.clear()
-        self._shares = {}
+        self._still = None
+        self._arrived = False
+        self._settling = {}
         # a hand already on its way (the player who just played, withdrawing) must go away first
         self._ready = set()
         self._changing = set()
 
     def disarm(self) -> None:
         self._waiting = set()
+        self._settling = {}
 
     @property
     def armed(self) -> bool:
-        return bool(self._waiting)
+        return bool(self._waiting or self._settling)
 
     def _build(self, frame_size: tuple[int, int], small: tuple[int, int]) -> None:
         h = self.homography.for_image_size(frame_size)
@@ -155,6 +164,7 @@ class ReachWatch:
                 self._masks[key] = (ys, xs)
         self._size = frame_size
         self._previous = None
+        self._still = None
 
     def _changed(self, changed: npt.NDArray[np.bool_], key: object, fraction: float) -> bool:
         return self._share(changed, key) > fraction
@@ -180,47 +190,54 @@ class ReachWatch:
         # A hand reaching a pile has crossed its corridor before the pile starts to change; a hand that
         # only sets off while the pile is already changing (the other player's hand still on it) has
         # not made that change, even when its corridor and the pile change in the same frame.
-        shares = {c.name: self._share(changed, c.name) for c in self.centres}
-        onset = {name: max(0.0, share - self._shares.get(name, 0.0)) for name, share in shares.items()}
-        self._shares = shares
         for centre in self.centres:
-            if shares[centre.name] > self.zone_fraction:
+            if self._changed(changed, centre.name, self.zone_fraction):
                 if centre.name not in self._changing:
                     self._came[centre.name] = {s for (c, s), seen in self._corridor_seen.items() if c == centre.name and seen}
                     self._changing.add(centre.name)
-                    self._change_start[centre.name] = (t, shares[centre.name])
+                    self._change_start[centre.name] = (t, self._share(changed, centre.name))
             else:
                 self._changing.discard(centre.name)
+        moving = bool(self._changing)
         for key, seen in self._corridor_seen.items():
             if self._changed(changed, key, self.corridor_fraction):
                 seen.append(t)
-        while self._approach_seen and self._approach_seen[0][0] < t - self.memory_s:
-            self._approach_seen.popleft()
-        self._approach_seen.append((t, {way: self._share(changed, ("approach", *way)) for way in self.approaches}))
-        if not self._waiting or t < self._since:
+                moving = True
+        if self._still is None or (not moving and not self._arrived):
+            self._still = small
+        if (not self._waiting and not self._settling) or t < self._since:
             return []
         for seat in self._waiting - self._ready:
             if not any(self._corridor_seen[(c.name, seat)] for c in self.centres):
                 # its side of the table still in every frame since the call (at most memory_s back)
                 self._ready.add(seat)
-        # Which pile. A hand landing on a pile another hand still covers changes little of that pile's
-        # picture (skin on skin), and its fingers over the neighbouring pile's edge may change more of
-        # that one; its arm, though, came in across the strip of table off the pile it slapped (Stress
-        # seeds 51, 53 and 56: the second slap, on the pile the first hand still held, was credited to
-        # its neighbour). So for a seat facing the row: the strip its arm crossed in the last memory_s,
-        # plus how much more of each pile's picture changed now than in the frame before (a hand
-        # arriving, not the other hand still moving on its pile). Looking along the row, an arm to the
-        # far pile passes over the near ones: the pile that began changing last (of two that began
-        # together, the one more of whose picture changed).
         found: list[Reach] = []
         for seat in sorted(self._waiting & self._ready):
             reached = [c.name for c in self.centres if c.name in self._changing and seat in self._came[c.name]]
             if not reached:
                 continue
+            self._waiting.discard(seat)
+            self._arrived = True
             if (self.centres[0].name, seat) in self.approaches:
-                score = {c.name: onset[c.name] + sum(way[(c.name, seat)] for _, way in self._approach_seen) for c in self.centres}
-                found.append(Reach(t, max(score, key=lambda name: score[name]), seat))
+                self._settling[seat] = (t, {c.name: 0.0 for c in self.centres})
             else:
+                # Looking along the row, an arm to the far pile passes over the near ones: the pile
+                # that began changing last (of two that began together, the one more of whose picture
+                # changed).
                 found.append(Reach(t, max(reached, key=lambda name: self._change_start[name]), seat))
-        self._waiting -= {r.seat for r in found}
-        return found
+        # Which pile, for a seat facing the row: its arm lies across the strip of table off the pile it
+        # slapped, on its side, in the frames until the hand has come to rest. The picture's changes
+        # from frame to frame cannot tell: a hand landing on a pile the other hand still covers changes
+        # little of it (skin on skin) while its fingers over the neighbouring pile change that one
+        # (Stress seeds 51, 53 and 56: the second slap credited to the neighbour), and an arm that
+        # has stopped moving changes nothing. The table as it last lay still shows where the arm is.
+        assert self._still is not None
+        if self._settling:
+            lying = cv2.absdiff(small, self._still) > self.pixel_threshold
+        for seat, (since, cover) in sorted(self._settling.items()):
+            for c in self.centres:
+                cover[c.name] += self._share(lying, ("approach", c.name, seat))
+            if t >= since + self.settle_s - 1e-9:
+                found.append(Reach(since, max(cover, key=lambda name: cover[name]), seat))
+                del self._settling[seat]
+        return sorted(found, key=lambda r: (r.t, r.seat))
