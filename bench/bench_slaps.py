@@ -1,0 +1,125 @@
+"""Whose hand reached which centre pile after a stress call, against truth videos (run by hand).
+
+    python bench/bench_slaps.py --make 201 230 --out DIR [--deck penguins]   # render stress starts
+    python bench/bench_slaps.py DIR/seed-*                                    # score vision/reach.py
+
+Any Stress render folder will do (``cardref render stress ...``; matches of two rounds hold one to four
+stresses). ``--make A B`` renders, for each seed from A to B, a short game that starts with a stress:
+the seed's deal with the second stock's top card swapped for a card of the first stock's top rank
+(seeds whose second stock holds none are skipped), so both first centre cards match at once; about a
+minute each on this machine.
+
+For each stress, :class:`vision.reach.ReachWatch` is run over the video's frames, armed when the
+referee called it (the folder's ``game.jsonl`` from ``cardref analyze`` or
+``bench/bench_referee_truth.py``) or else half a second before the hands set off for the slaps, and
+its reaches are compared with the true slaps of ``moves.jsonl`` in order: the seat, and the pile.
+No detector runs: it takes seconds per folder.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import cv2
+
+
+def stress_start_deal(seed: int) -> dict | None:
+    """Seed ``seed``'s Stress deal with a stress at the first lay (None if it cannot have one)."""
+    deal = json.loads(subprocess.run(["cardref", "deal", "stress", "--seed", str(seed)], capture_output=True,
+                                     text=True, check=True).stdout)
+    first, second = deal["players"][0]["stock"], deal["players"][1]["stock"]
+    for i, card in enumerate(second):
+        if card[:-1] == first[0][:-1]:
+            second[0], second[i] = second[i], second[0]
+            return deal
+    return None
+
+
+def make(first: int, last: int, out: Path, deck: str) -> None:
+    out.mkdir(parents=True, exist_ok=True)
+    for seed in range(first, last + 1):
+        folder = out / f"seed-{seed}"
+        deal = stress_start_deal(seed)
+        if deal is None or (folder / "render.json").exists():
+            continue
+        path = out / f"deal-{seed}.json"
+        path.write_text(json.dumps(deal))
+        subprocess.run(["cardref", "render", "stress", "--seed", str(seed), "--deal", str(path), "--seconds", "20",
+                        "--deck", deck, "--out", str(folder)], check=True, stdout=subprocess.DEVNULL)
+        print(f"seed {seed}: rendered", flush=True)
+
+
+def arming_times(folder: Path, slaps: list[dict]) -> list[float]:
+    log = folder / "game.jsonl"
+    if log.exists():
+        calls = [json.loads(line) for line in log.read_text().splitlines()]
+        return [c["t"] for c in calls if c.get("kind") == "call" and c.get("data", {}).get("type") == "stress"]
+    return sorted({round(s["t_start"] - 0.5, 2) for s in slaps})
+
+
+def score(folder: Path) -> tuple[int, int, list[str]]:
+    """(slaps right, slaps, what went wrong) for one render folder."""
+    from calibration.store import load_calibration
+    from vision.reach import ReachWatch
+
+    cal = load_calibration(folder / "calibration.json")
+    assert cal.layout is not None
+    fps = json.loads((folder / "render.json").read_text())["fps"]
+    slaps = [m for m in map(json.loads, (folder / "moves.jsonl").read_text().splitlines()) if m.get("op") == "slap"]
+    video = cv2.VideoCapture(str(folder / "video.mp4"))
+    frames, index = {}, 0
+    starts = [round(t * fps) for t in arming_times(folder, slaps)]
+    while True:
+        ok, image = video.read()
+        if not ok:
+            break
+        if any(0 <= index - s < 4 * fps for s in starts):  # four seconds from each call
+            frames[index] = image
+        index += 1
+    right, total, wrong = 0, 0, []
+    for start in starts:
+        watch = ReachWatch(cal.homography(), cal.layout.build())
+        watch.arm(start / fps, {1, 2})
+        got = [r for k in sorted(frames) if 0 <= k - start < 4 * fps for r in watch.update(frames[k], k / fps)]
+        true = [s for s in slaps if start / fps - 1 <= s["t"] <= start / fps + 4]
+        for r, s in zip(got, true):
+            total += 1
+            ok = (r.seat, r.zone) == (s["player"] + 1, f"centre{s['pile'] + 1}")
+            right += ok
+            if not ok:
+                wrong.append(f"{folder.name} at {start / fps:.1f} s: seat {r.seat} {r.zone}, truth seat {s['player'] + 1} "
+                             f"centre{s['pile'] + 1}")
+        if len(got) < len(true):
+            total += len(true) - len(got)
+            wrong.append(f"{folder.name} at {start / fps:.1f} s: {len(true) - len(got)} slap(s) not seen")
+    return right, total, wrong
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("folders", nargs="*", type=Path)
+    parser.add_argument("--make", type=int, nargs=2, metavar=("FIRST", "LAST"), help="render stress starts of these seeds")
+    parser.add_argument("--out", type=Path, help="with --make: where to put the seed-N folders")
+    parser.add_argument("--deck", default="penguins", help="with --make: a deck the detector never trained on")
+    args = parser.parse_args(argv)
+    if args.make:
+        if args.out is None:
+            parser.error("--make needs --out")
+        make(*args.make, args.out, args.deck)
+        return 0
+    right = total = 0
+    for folder in args.folders:
+        r, t, wrong = score(folder)
+        right, total = right + r, total + t
+        for line in wrong:
+            print(line)
+    print(f"slaps right {right}/{total}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
