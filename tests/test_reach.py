@@ -208,3 +208,44 @@ def test_analyze_refuses_a_file_that_is_no_video_before_a_game_is_begun(tmp_path
     assert code == 2 and "is no video file" in capsys.readouterr().err
     assert not (tmp_path / "game.jsonl").exists()
     assert not (tmp_path / "games").exists() or not any((tmp_path / "games").iterdir())
+
+
+def test_a_side_seats_slap_waits_its_turn_behind_a_hand_that_came_first() -> None:
+    """Zenuwen for three, a camera straight above: seat 1 faces the row of centre piles, seat 2 sits at
+    its end. Seat 1's hand comes down on centre2 and seat 2's, a frame later, on centre1 (the near
+    pile from its side, told at once). The pile of a facing seat is told once its hand has rested, so
+    the side seat's reach waits: the reports keep the order the hands came in."""
+    from calibration.homography import TableHomography
+    from calibration.templates import zenuwen
+
+    layout = zenuwen(3)
+    zones = {z.name: z for z in layout.zones}
+    size = (720, 720)
+    homography = TableHomography(np.array([[1.0, 0, -10], [0, 1, -10], [0, 0, 1]]), size)  # 1 px per mm
+
+    def mid(name: str) -> np.ndarray:
+        return np.asarray(zones[name].polygon_mm, dtype=np.float64).mean(axis=0)
+
+    def hand(img: np.ndarray, at: np.ndarray, arm_from: np.ndarray) -> np.ndarray:
+        px = [tuple(int(round(v + 10)) for v in p) for p in (at, arm_from)]
+        cv2.line(img, px[0], px[1], (200, 200, 200), 40)
+        cv2.circle(img, px[0], 32, (220, 220, 220), -1)
+        return img
+
+    def table(p1: np.ndarray | None, p2: np.ndarray | None) -> np.ndarray:
+        img = np.full((size[1], size[0], 3), 90, np.uint8)
+        if p1 is not None:
+            img = hand(img, p1, np.array([p1[0], 700.0]))  # from the bottom edge
+        if p2 is not None:
+            img = hand(img, p2, np.array([0.0, p2[1]]))  # from the left edge
+        return img
+
+    way1 = [mid("centre2") + [0, d] for d in (220, 120, 0)]
+    way2 = [mid("centre1") - [d, 0] for d in (160, 90, 0)]
+    frames = [table(None, None)] * 2 + [table(way1[0], None), table(way1[1], way2[0]), table(way1[2], way2[1])]
+    frames += [table(way1[2], way2[2])] * 5 + [table(None, None)] * 2
+    watch = ReachWatch(homography, layout)
+    watch.arm(0.0, {1, 2})
+    reaches = [r for k, img in enumerate(frames) for r in watch.update(img, k / 10)]
+    assert [(r.seat, r.zone) for r in reaches] == [(1, "centre2"), (2, "centre1")]
+    assert reaches[0].t < reaches[1].t

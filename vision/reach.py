@@ -13,7 +13,7 @@ the time it arrived): its arm then lies across the strip of table off that pile 
 which differs from the table as it last lay still before any hand came. The picture's changes from
 frame to frame cannot tell two piles side by side apart when hands overlap. A seat at the end of the
 row of centre piles (Zenuwen's side seats) looks along it, and an arm to the far pile crosses the
-near ones: it reached the pile that began changing last, reported at once.
+near ones: it reached the pile that began changing last.
 
 It knows nothing of the rules: it says "seat 2 reached centre1 at 13.6 s"; whether that is a slap is
 the referee's to judge.
@@ -106,7 +106,8 @@ class ReachWatch:
             # Strips side by side tell the piles apart: a seat facing the row of centre piles. A seat at
             # the end of the row (Zenuwen's side seats) looks along it: each pile's strip lies on its
             # neighbour, and an arm to the far pile crosses them all.
-            along = [point for strip in strips.values() for point in ((strip[0] + strip[3]) / 2, strip.mean(axis=0), (strip[1] + strip[2]) / 2)]
+            along = [point for strip in strips.values()
+                     for point in ((strip[0] + strip[3]) / 2, strip.mean(axis=0), (strip[1] + strip[2]) / 2)]
             if not any(other.contains(point) for point in along for other in self.centres):
                 self.approaches.update({(name, s): strip for name, strip in strips.items()})
         self._masks: dict[object, tuple[npt.NDArray[np.intp], npt.NDArray[np.intp]]] = {}
@@ -115,9 +116,9 @@ class ReachWatch:
         self._corridor_seen: dict[tuple[str, int], deque[float]] = {k: deque() for k in self.corridors}
         # the table as it last lay still (no hand moving over the watched regions) since arm()
         self._still: npt.NDArray[np.uint8] | None = None
-        # seats seen arriving, not yet told which pile: since when, and how much of each pile's strip
-        # on the seat's side their arm has covered in the frames since
-        self._settling: dict[int, tuple[float, dict[str, float]]] = {}
+        # seats seen arriving, not yet reported: since when, how much of each pile's strip on the seat's
+        # side their arm has covered in the frames since, and the pile if already told (a side seat)
+        self._settling: dict[int, tuple[float, dict[str, float], str | None]] = {}
         self._arrived = False  # a hand has reached a centre pile since arm(): the still table is kept
         self._waiting: set[int] = set()
         self._ready: set[int] = set()
@@ -218,13 +219,12 @@ class ReachWatch:
                 continue
             self._waiting.discard(seat)
             self._arrived = True
-            if (self.centres[0].name, seat) in self.approaches:
-                self._settling[seat] = (t, {c.name: 0.0 for c in self.centres})
-            else:
-                # Looking along the row, an arm to the far pile passes over the near ones: the pile
-                # that began changing last (of two that began together, the one more of whose picture
-                # changed).
-                found.append(Reach(t, max(reached, key=lambda name: self._change_start[name]), seat))
+            # Looking along the row, an arm to the far pile passes over the near ones: the pile that
+            # began changing last (of two that began together, the one more of whose picture changed).
+            # Told after settle_s all the same, so that the reports keep the order the hands came in.
+            facing = (self.centres[0].name, seat) in self.approaches
+            told = None if facing else max(reached, key=lambda name: self._change_start[name])
+            self._settling[seat] = (t, {c.name: 0.0 for c in self.centres}, told)
         # Which pile, for a seat facing the row: its arm lies across the strip of table off the pile it
         # slapped, on its side, in the frames until the hand has come to rest. The picture's changes
         # from frame to frame cannot tell: a hand landing on a pile the other hand still covers changes
@@ -234,10 +234,10 @@ class ReachWatch:
         assert self._still is not None
         if self._settling:
             lying = cv2.absdiff(small, self._still) > self.pixel_threshold
-        for seat, (since, cover) in sorted(self._settling.items()):
+        for seat, (since, cover, told) in sorted(self._settling.items()):
             for c in self.centres:
                 cover[c.name] += self._share(lying, ("approach", c.name, seat))
             if t >= since + self.settle_s - 1e-9:
-                found.append(Reach(since, max(cover, key=lambda name: cover[name]), seat))
+                found.append(Reach(since, told or max(cover, key=lambda name: cover[name]), seat))
                 del self._settling[seat]
         return sorted(found, key=lambda r: (r.t, r.seat))
