@@ -10,8 +10,10 @@
 For each seed: ``cardref render GAME`` films a new game (a deck the detector never trained on, a new
 table, camera and light, one deliberate illegal move and its take-back), then ``cardref analyze`` runs the
 shipped models and the referee on the video, and the game log is compared with the true move list:
-moves found in order (longest common subsequence of (op, player, from, to, onto, pile)), moves invented
-(found but not in the truth), illegal moves flagged with the right rule, unrecognised changes reported
+moves found in order (longest common subsequence of (op, player, from, to, onto, pile) and the verdict,
+legal or illegal: since the thirty-first session a legal move called illegal is not found, and its verdict
+counts as invented and as ``false_illegal``), moves invented (found but not in the truth), illegal moves
+flagged with the right rule, unrecognised changes reported
 (and, apart, the views the referee only waited on: ``unclear``; before the twenty-seventh session both
 were counted as unrecognised).
 A folder that already holds a video is analysed again with the rules it was rendered with. Each
@@ -34,8 +36,10 @@ import time
 from pathlib import Path
 
 
-def _key(move: dict) -> tuple:
-    return tuple(json.dumps(move.get(k)) for k in ("op", "player", "from", "to", "onto", "pile"))
+def _key(move: dict, kind: str = "legal") -> tuple:
+    """A move as scored: the same move judged legal and illegal are two things (a legal move called
+    illegal is not found, and its verdict is invented)."""
+    return (kind,) + tuple(json.dumps(move.get(k)) for k in ("op", "player", "from", "to", "onto", "pile"))
 
 
 def _in_truth_order(records: list[dict], want: list[tuple]) -> list[tuple]:
@@ -44,7 +48,7 @@ def _in_truth_order(records: list[dict], want: list[tuple]) -> list[tuple]:
     out: list[tuple] = []
     start = 0
     for _, group in itertools.groupby(records, key=lambda r: r["t"]):
-        keys = [_key(r["data"]["move"]) for r in group]
+        keys = [_key(r["data"]["move"], "legal" if r["kind"] == "move" else "illegal") for r in group]
         at = [next((i for i in range(start, len(want)) if want[i] == k), None) for k in keys]
         order = sorted(range(len(keys)), key=lambda n: (at[n] is None, at[n] or 0, n))
         out += [keys[n] for n in order]
@@ -56,18 +60,19 @@ def score(folder: Path) -> dict:
     """Compare ``game.jsonl`` (cardref analyze) with ``moves.jsonl`` (cardref render) in ``folder``."""
     truth = [json.loads(line) for line in (folder / "moves.jsonl").read_text().splitlines() if line.strip()]
     log = [json.loads(line) for line in (folder / "game.jsonl").read_text().splitlines() if line.strip()]
-    want = [_key(m) for m in truth if m["kind"] in ("legal", "illegal")]
+    want = [_key(m, m["kind"]) for m in truth if m["kind"] in ("legal", "illegal") and not m.get("late")]  # a late slap changes nothing
     got = _in_truth_order([r for r in log if r.get("kind") in ("move", "illegal")], want)
     matcher = difflib.SequenceMatcher(a=want, b=got, autojunk=False)
     found = sum(block.size for block in matcher.get_matching_blocks())
-    illegal_want = [(_key(m), m["rule"]) for m in truth if m["kind"] == "illegal"]
-    illegal_got = {(_key(r["data"]["move"]), r["data"].get("rule")) for r in log if r.get("kind") == "illegal"}
+    illegal_want = [(_key(m, "illegal"), m["rule"]) for m in truth if m["kind"] == "illegal"]
+    illegal_got = {(_key(r["data"]["move"], "illegal"), r["data"].get("rule")) for r in log if r.get("kind") == "illegal"}
     return {
         "moves": len(want),
         "found": found,
         "invented": len(got) - found,
         "illegal": len(illegal_want),
         "illegal_flagged": sum(item in illegal_got for item in illegal_want),
+        "false_illegal": sum(k not in {w for w, _ in illegal_want} for k, _ in illegal_got),
         "unrecognised": sum(r.get("kind") == "unrecognised" and r["data"].get("why") != "ambiguous" for r in log),
         "unclear": sum(r.get("kind") == "unrecognised" and r["data"].get("why") == "ambiguous" for r in log),
     }
@@ -128,7 +133,8 @@ def main(argv: list[str] | None = None) -> int:
               + f" ({time.perf_counter() - started:.0f} s)", flush=True)
     share = totals["found"] / max(1, totals["moves"])
     print(f"all: moves found {totals['found']}/{totals['moves']} ({share:.0%}), invented {totals['invented']}, "
-          f"illegal flagged {totals['illegal_flagged']}/{totals['illegal']}, unrecognised {totals['unrecognised']}, "
+          f"illegal flagged {totals['illegal_flagged']}/{totals['illegal']} ({totals['false_illegal']} legal moves called "
+          f"illegal), unrecognised {totals['unrecognised']}, "
           f"unclear {totals['unclear']}"
           + ("" if args.keep else f" (videos in {root})"))
     return 0

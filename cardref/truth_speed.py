@@ -139,6 +139,10 @@ class SpeedScript:
         """Plays a careless hand could make that the rules forbid, best-looking first."""
         raise NotImplementedError
 
+    def late(self, state: Any, move: Any) -> bool:
+        """Whether ``move`` (legal in ``state``) changes nothing: a Zenuwen slap after the race is decided."""
+        return False
+
     def mistake_hands(self, move: Any, state: Any, back: bool) -> Hands:
         """The hand that makes the illegal play (``back``: that takes it back)."""
         raise NotImplementedError
@@ -293,12 +297,16 @@ class ZenuwenScript(SpeedScript):
             return [zenuwen.Turn()]
         if state.phase is zenuwen.Phase.CHOOSE and state.round < self.rounds:
             # Z10/Z11: the smallest free pile, as players normally take, now and then another one;
-            # under slap_race the fastest player's hand slaps it first (the others' late slaps,
-            # which change nothing, are not filmed), then the others choose in turn
+            # under slap_race every player slaps: the fastest hand gets the pile it went for, the others
+            # come down late (changing nothing) on the same pile or on the one they would take next;
+            # then the others choose in turn
             free = sorted(zenuwen.free_piles(state), key=lambda i: (len(state.centre[i]), i))
             pile = free[0] if len(free) == 1 or rng.random() < 0.75 else free[int(rng.integers(1, len(free)))]
             if self.rules.pile_choice == "slap_race" and not state.raced:
-                return [zenuwen.Slap(int(rng.integers(0, state.players)), pile)]
+                order = [int(p) for p in rng.permutation(state.players)]
+                others = [i for i in free if i != pile]
+                return [zenuwen.Slap(order[0], pile)] + [
+                    zenuwen.Slap(p, pile if not others or rng.random() < 0.5 else others[0]) for p in order[1:]]
             return [zenuwen.Choose(zenuwen.choice_order(state)[0], pile)]
         if state.phase is zenuwen.Phase.NEXT and state.round < self.rounds:
             packets = []
@@ -329,12 +337,20 @@ class ZenuwenScript(SpeedScript):
     def hands(self, state: zenuwen.ZenuwenState, moves: Sequence[Any], verdicts: Sequence[Legal[Any]]) -> tuple[Hands, list[int]]:
         move, verdict = moves[0], verdicts[0]
         if isinstance(move, (zenuwen.Choose, zenuwen.Slap)):  # each player takes the own centre pile up, the first first
-            takes = [(_player(e), int(dict(e.data)["centre"])) for e in verdict.events if e.kind in ("take_pile", "slap")]
-            hands: Hands = [(p + 1, [Action("take", centre_zone(k))]) for p, k in takes]
-            if isinstance(move, zenuwen.Slap):  # the race's winner slaps the pile, then takes it up
-                hands[0] = (move.player + 1, [Action("slap", centre_zone(move.pile)), Action("take", centre_zone(move.pile))])
-                return hands, [0]
-            return hands, [-1]
+            takes = {_player(e): int(dict(e.data)["centre"]) for e in verdict.events if e.kind in ("take_pile", "slap")}
+            if isinstance(move, zenuwen.Slap):
+                # the race's winner slaps the pile and takes it up; the late slappers follow in the
+                # order they came (a slapper whose pile the race settled takes it up after slapping)
+                hands: Hands = []
+                for m in moves:
+                    actions = [Action("slap", centre_zone(m.pile))]
+                    if m.player in takes:
+                        actions.append(Action("take", centre_zone(takes.pop(m.player))))
+                    hands.append((m.player + 1, actions))
+                timed_by = list(range(len(moves)))
+            else:
+                hands, timed_by = [], [-1]
+            return hands + [(p + 1, [Action("take", centre_zone(k))]) for p, k in takes.items()], timed_by
         if isinstance(move, zenuwen.NewRound):  # the centre piles went with the choices
             before = {z: pile for z, pile in self.piles(state).items() if z.startswith("p")}
             return _new_deal(before, self.piles(verdict.state), state.players), [-1]
@@ -366,6 +382,9 @@ class ZenuwenScript(SpeedScript):
             if e.kind == "turned_up":
                 actions.append(Action("flip", src, "", 1, tuple(c.code for c in e.cards)))
         return [(p + 1, actions)], [-1]
+
+    def late(self, state: zenuwen.ZenuwenState, move: Any) -> bool:
+        return isinstance(move, zenuwen.Slap) and state.raced
 
     def mistakes(self, state: zenuwen.ZenuwenState) -> list[tuple[float, Any, Illegal]]:
         if state.phase is not zenuwen.Phase.PLAY:
@@ -492,12 +511,14 @@ def render_speed(script: SpeedScript, out_dir: Path, seed: int, illegal: int = 1
             if film.out_of_time() and beat.kind != "take_back":
                 break
             visits = []
+            delay = 0.0
             for k, (seat, actions) in enumerate(beat.hands):
                 slap = beat.kind == "legal" and k in beat.timed_by
-                delay = 0.0 if not slap or k == 0 else float(pace.uniform(0.3, 0.5))  # the last slapper, always later
+                if slap and k > 0:  # each later slapper after the one before (the slappers' hands come first)
+                    delay += float(pace.uniform(0.3, 0.5)) if k == 1 else float(pace.uniform(0.1, 0.3))
                 visits.append(HandVisit(seat, tuple(actions), reach_s=float(pace.uniform(0.4, 0.6)),
                                         carry_s=float(pace.uniform(0.4, 0.65)), leave_s=float(pace.uniform(0.3, 0.45)),
-                                        delay_s=delay))
+                                        delay_s=delay if slap else 0.0))
             seen = film.visit(visits)
             hold = 2.5 if beat.kind == "illegal" else 1.0  # an illegal play lies there long enough to be seen
             film.hold(float(pace.uniform(hold, hold + 0.7)))
@@ -509,6 +530,7 @@ def render_speed(script: SpeedScript, out_dir: Path, seed: int, illegal: int = 1
                 t = seen.t_rest if hand < 0 else seen.touched(beat.hands[hand][0])
                 timed = _at(move, t)
                 again = script.apply(state, timed)  # judged again at its filmed time: the same verdict
+                late = beat.kind == "legal" and script.late(state, timed)
                 if beat.kind == "legal":
                     assert isinstance(again, Legal), again
                     state = again.state
@@ -516,6 +538,8 @@ def render_speed(script: SpeedScript, out_dir: Path, seed: int, illegal: int = 1
                     assert isinstance(again, Illegal) and again.rule == verdict.rule, again
                 line: dict[str, Any] = {"seq": len(move_lines), "kind": beat.kind, **timed.to_json()}
                 line.update(t_start=round(seen.t_start, 3), frame_start=seen.frame_start, frame_rest=seen.frame_rest)
+                if late:
+                    line["late"] = True
                 if hand < 0:
                     _describe(line, beat.hands, len(state.seats))
                 else:
