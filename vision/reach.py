@@ -10,10 +10,12 @@ played the card that made the stress is often still on its way back).
 
 Which pile it reached is told once the hand has come to rest (``settle_s`` later; the report keeps
 the time it arrived): its arm then lies across the strip of table off that pile on the seat's side,
-which differs from the table as it last lay still before any hand came. The picture's changes from
-frame to frame cannot tell two piles side by side apart when hands overlap. A seat at the end of the
-row of centre piles (Zenuwen's side seats) looks along it, and an arm to the far pile crosses the
-near ones: it reached the pile that began changing last.
+which differs from the table as it last lay still before any hand came and from the table as the
+seat's arm set off (what other hands covered already). The picture's changes from frame to frame
+cannot tell two piles side by side apart when hands overlap. A seat at the end of the row of centre
+piles (Zenuwen's side seats, three and four players) looks along it: its arm comes over the table off
+the row's end and lies over the nearer piles, its fingers over the next; it reached the pile a hand's
+length back from as far along the row as its arm and hand newly cover without a break.
 
 It knows nothing of the rules: it says "seat 2 reached centre1 at 13.6 s"; whether that is a slap is
 the referee's to judge.
@@ -31,6 +33,13 @@ import numpy.typing as npt
 from calibration.homography import TableHomography
 from calibration.zones import Zone, ZoneLayout
 from vision.motion import polygon_pixels, small_grey
+
+
+BIN_MM = 10.0
+"""The steps in which a side seat's reach along the row is measured."""
+LANE_END_MM = 120.0
+"""How far a side seat's lane reaches beyond the row of centre piles: a hand on the farthest pile
+has its fingers off the row."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -83,6 +92,7 @@ class ReachWatch:
         approach_gap_mm: float = 20.0,
         approach_mm: float = 60.0,
         settle_s: float = 0.3,
+        hand_mm: float = 100.0,
     ) -> None:
         self.homography = homography
         self.width = width
@@ -91,6 +101,8 @@ class ReachWatch:
         self.corridor_fraction = corridor_fraction
         self.memory_s = memory_s
         self.settle_s = settle_s
+        self.hand_mm = hand_mm
+        """From a flat hand's fingertips back to the middle of its palm."""
         self.centres = [z for z in layout.zones if z.role == "centre"]
         seats = sorted({z.seat for z in layout.zones if z.seat > 0})
         self.corridors = {
@@ -99,6 +111,9 @@ class ReachWatch:
         }
         middle = np.mean([np.asarray(c.polygon_mm, dtype=np.float64).mean(axis=0) for c in self.centres], axis=0)
         self.approaches: dict[tuple[str, int], npt.NDArray[np.float64]] = {}
+        self.along: dict[int, npt.NDArray[np.float64]] = {}
+        """The seats at an end of the row of centre piles, looking along it: the way from the seat
+        along the row (a unit vector, mm)."""
         for s in seats:
             home = np.mean([np.asarray(z.polygon_mm, dtype=np.float64).mean(axis=0) for z in layout.zones if z.seat == s], axis=0)
             toward = (home - middle) / max(float(np.linalg.norm(home - middle)), 1e-9)
@@ -106,27 +121,41 @@ class ReachWatch:
             # Strips side by side tell the piles apart: a seat facing the row of centre piles. A seat at
             # the end of the row (Zenuwen's side seats) looks along it: each pile's strip lies on its
             # neighbour, and an arm to the far pile crosses them all.
-            along = [point for strip in strips.values()
-                     for point in ((strip[0] + strip[3]) / 2, strip.mean(axis=0), (strip[1] + strip[2]) / 2)]
-            if not any(other.contains(point) for point in along for other in self.centres):
+            points = [point for strip in strips.values()
+                      for point in ((strip[0] + strip[3]) / 2, strip.mean(axis=0), (strip[1] + strip[2]) / 2)]
+            if not any(other.contains(point) for point in points for other in self.centres):
                 self.approaches.update({(name, s): strip for name, strip in strips.items()})
+            else:
+                # a corridor along the row would lie on the nearer piles, where the other seats' hands
+                # come down: an arm to any pile crosses the table off the row's end instead
+                end = min(self.centres, key=lambda c: float(np.linalg.norm(np.asarray(c.polygon_mm).mean(axis=0) - home)))
+                for c in self.centres:
+                    self.corridors[(c.name, s)] = self.corridors[(end.name, s)]
+                self.along[s] = -toward
         self._masks: dict[object, tuple[npt.NDArray[np.intp], npt.NDArray[np.intp]]] = {}
         self._size: tuple[int, int] | None = None
         self._previous: npt.NDArray[np.uint8] | None = None
         self._corridor_seen: dict[tuple[str, int], deque[float]] = {k: deque() for k in self.corridors}
         # the table as it last lay still (no hand moving over the watched regions) since arm()
         self._still: npt.NDArray[np.uint8] | None = None
-        # seats seen arriving, not yet reported: since when, how much of each pile's strip on the seat's
-        # side their arm has covered in the frames since, and the pile if already told (a side seat)
-        self._settling: dict[int, tuple[float, dict[str, float], str | None]] = {}
+        # seats seen arriving, not yet reported: since when, and how much of each pile's strip on the
+        # seat's side their arm has newly covered in the frames since (a side seat: _fingertips)
+        self._settling: dict[int, tuple[float, dict[str, float]]] = {}
         self._arrived = False  # a hand has reached a centre pile since arm(): the still table is kept
+        # per seat, the table just before its arm first crossed its corridors since arm(): what other
+        # hands already covered then is not its arm
+        self._setting_off: dict[int, npt.NDArray[np.uint8]] = {}
+        # per side seat settling: how far along the row its hand has newly covered (mm from its end)
+        self._fingertips: dict[int, float] = {}
+        # per side seat: the pixels of its lane (small picture), their BIN_MM steps from its start,
+        # and how many pixels each step has
+        self._lanes: dict[int, tuple[tuple[npt.NDArray[np.intp], npt.NDArray[np.intp]], npt.NDArray[np.intp], npt.NDArray[np.intp]]] = {}
         self._waiting: set[int] = set()
         self._ready: set[int] = set()
         self._since = float("inf")
         # per centre: the seats whose arm was on its way before the zone's current run of change began
         self._came: dict[str, set[int]] = {c.name: set() for c in self.centres}
         self._changing: set[str] = set()
-        self._change_start: dict[str, tuple[float, float]] = {}
 
     def arm(self, t: float, seats: set[int]) -> None:
         """Report the first reach of each of ``seats`` from ``t`` on (frames are only needed while armed)."""
@@ -138,6 +167,8 @@ class ReachWatch:
         self._still = None
         self._arrived = False
         self._settling = {}
+        self._setting_off = {}
+        self._fingertips = {}
         # a hand already on its way (the player who just played, withdrawing) must go away first
         self._ready = set()
         self._changing = set()
@@ -163,6 +194,14 @@ class ReachWatch:
             ys, xs = polygon_pixels(h, poly_mm, scale, small)
             if len(ys):
                 self._masks[key] = (ys, xs)
+        self._lanes = {}
+        for seat, way in self.along.items():
+            ys, xs = polygon_pixels(h, self._lane(way), scale, small)
+            if not len(ys):
+                continue
+            along = h.to_table(np.stack([(xs + 0.5) / scale, (ys + 0.5) / scale], axis=1)) @ way
+            bins = np.floor((along - along.min()) / BIN_MM).astype(np.intp)
+            self._lanes[seat] = ((ys, xs), bins, np.bincount(bins))
         self._size = frame_size
         self._previous = None
         self._still = None
@@ -196,7 +235,6 @@ class ReachWatch:
                 if centre.name not in self._changing:
                     self._came[centre.name] = {s for (c, s), seen in self._corridor_seen.items() if c == centre.name and seen}
                     self._changing.add(centre.name)
-                    self._change_start[centre.name] = (t, self._share(changed, centre.name))
             else:
                 self._changing.discard(centre.name)
         moving = bool(self._changing)
@@ -212,6 +250,11 @@ class ReachWatch:
             if not any(self._corridor_seen[(c.name, seat)] for c in self.centres):
                 # its side of the table still in every frame since the call (at most memory_s back)
                 self._ready.add(seat)
+        for seat in self._waiting & self._ready:
+            if seat not in self._setting_off and any(self._corridor_seen[(c.name, seat)] for c in self.centres):
+                # a side seat's corridor lies off the row's end, away from every pile: its arm entering it
+                # covers none yet, while a hand landing in that frame is not its own
+                self._setting_off[seat] = small if seat in self.along else previous
         found: list[Reach] = []
         for seat in sorted(self._waiting & self._ready):
             reached = [c.name for c in self.centres if c.name in self._changing and seat in self._came[c.name]]
@@ -219,25 +262,61 @@ class ReachWatch:
                 continue
             self._waiting.discard(seat)
             self._arrived = True
-            # Looking along the row, an arm to the far pile passes over the near ones: the pile that
-            # began changing last (of two that began together, the one more of whose picture changed).
-            # Told after settle_s all the same, so that the reports keep the order the hands came in.
-            facing = (self.centres[0].name, seat) in self.approaches
-            told = None if facing else max(reached, key=lambda name: self._change_start[name])
-            self._settling[seat] = (t, {c.name: 0.0 for c in self.centres}, told)
+            self._settling[seat] = (t, {c.name: 0.0 for c in self.centres})
         # Which pile, for a seat facing the row: its arm lies across the strip of table off the pile it
         # slapped, on its side, in the frames until the hand has come to rest. The picture's changes
         # from frame to frame cannot tell: a hand landing on a pile the other hand still covers changes
         # little of it (skin on skin) while its fingers over the neighbouring pile change that one
         # (Stress seeds 51, 53 and 56: the second slap credited to the neighbour), and an arm that
-        # has stopped moving changes nothing. The table as it last lay still shows where the arm is.
+        # has stopped moving changes nothing. The table as it last lay still shows where the arm is,
+        # and the table as the seat's arm set off what other hands already lay there (Zenuwen's race:
+        # a side seat's arm along the row, lying over the strips of a seat facing it).
         assert self._still is not None
         if self._settling:
             lying = cv2.absdiff(small, self._still) > self.pixel_threshold
-        for seat, (since, cover, told) in sorted(self._settling.items()):
-            for c in self.centres:
-                cover[c.name] += self._share(lying, ("approach", c.name, seat))
+        for seat, (since, cover) in sorted(self._settling.items()):
+            off = self._setting_off.get(seat)
+            new = lying if off is None else lying & (cv2.absdiff(small, off) > self.pixel_threshold)
+            if seat in self.along:
+                self._fingertips[seat] = max(self._fingertips.get(seat, -np.inf), self._farthest(new, seat))
+            else:
+                for c in self.centres:
+                    cover[c.name] += self._share(new, ("approach", c.name, seat))
             if t >= since + self.settle_s - 1e-9:
-                found.append(Reach(since, told or max(cover, key=lambda name: cover[name]), seat))
+                pile = self._palm_pile(seat) if seat in self.along else max(cover, key=lambda name: cover[name])
+                found.append(Reach(since, pile, seat))
                 del self._settling[seat]
         return sorted(found, key=lambda r: (r.t, r.seat))
+
+    def _lane(self, way: npt.NDArray[np.float64]) -> npt.NDArray[np.float64]:
+        """The row of centre piles as wide as it is, LANE_END_MM longer at both ends (a rectangle, mm)."""
+        corners = np.concatenate([np.asarray(c.polygon_mm, dtype=np.float64) for c in self.centres])
+        across = np.array([-way[1], way[0]])
+        a, b = corners @ way, corners @ across
+        lo, hi = a.min() - LANE_END_MM, a.max() + LANE_END_MM
+        return np.array([way * lo + across * b.min(), way * hi + across * b.min(), way * hi + across * b.max(),
+                         way * lo + across * b.max()])
+
+    def _farthest(self, new: npt.NDArray[np.bool_], seat: int) -> float:
+        """How far along the row from ``seat``'s end its arm and hand newly cover the lane without a
+        break (mm from the lane's start; -inf when nothing in the lane's first half is): the fingertips.
+        A hand come from the other end of the row lies beyond a stretch of bare table. (The part of the
+        arm already in the lane as it set off is not new.)"""
+        lane = self._lanes.get(seat)
+        if lane is None:
+            return -np.inf
+        pixels, bins, total = lane
+        covered = np.flatnonzero(np.bincount(bins[new[pixels]], minlength=len(total)) >= 0.1 * np.maximum(total, 1))
+        if not len(covered) or covered[0] > len(total) // 2:
+            return -np.inf
+        gaps = np.flatnonzero(np.diff(covered) > 3)  # more than three bins bare: the arm has ended
+        return float(covered[gaps[0] if len(gaps) else -1] + 1) * BIN_MM
+
+    def _palm_pile(self, seat: int) -> str:
+        """A side seat's pile: looking along the row, its arm lies over the nearer piles and its
+        fingers over the next; the palm lies a hand's length back from the fingertips (none seen:
+        the pile at its end of the row)."""
+        way = self.along[seat]
+        reach = self._fingertips.pop(seat, -np.inf)
+        palm = float(self._lane(way)[0] @ way) + (reach - self.hand_mm if np.isfinite(reach) else 0.0)
+        return min(self.centres, key=lambda c: abs(float(np.asarray(c.polygon_mm).mean(axis=0) @ way) - palm)).name
