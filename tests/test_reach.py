@@ -78,9 +78,11 @@ def test_a_slap_race_goes_to_the_first_hand_on_a_centre_pile_and_to_its_pile(cas
     --make A B --players 3|4``, cut to 640x360): every player slaps, the first gets the pile. The first
     is a side seat whose arm lies along the row over the nearer piles (seeds 403 and 408: seat 4 to the
     far pile of four; 407: seat 2 to the second, its fingers over the third; 306 and 404: the near
-    pile), or the far seat (302), whose hand on centre1 set off the side seat's corridors when they lay
-    along the row. The thirtieth session's rule got the first slap of 302, 403, 407 and 408 wrong.
-    The later slaps change nothing, and are not checked."""
+    pile), the far seat (302), whose hand on centre1 set off the side seat's corridors when they lay
+    along the row, or the near seat's arm coming in at a slant over centre2's strip to centre1 (318:
+    its strips alone credit centre2; the palm newly covering centre1 counts too). The thirtieth
+    session's rule got the first slap of 302, 318, 403, 407 and 408 wrong. The later slaps change
+    nothing, and are not checked."""
     cal = load_calibration(SLAPS / case["calibration"])
     assert cal.layout is not None
     watch = ReachWatch(cal.homography(), cal.layout.build())

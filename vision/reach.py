@@ -93,6 +93,7 @@ class ReachWatch:
         approach_mm: float = 60.0,
         settle_s: float = 0.3,
         hand_mm: float = 100.0,
+        pile_weight: float = 1.0,
     ) -> None:
         self.homography = homography
         self.width = width
@@ -103,6 +104,8 @@ class ReachWatch:
         self.settle_s = settle_s
         self.hand_mm = hand_mm
         """From a flat hand's fingertips back to the middle of its palm."""
+        self.pile_weight = pile_weight
+        """A facing seat: how much the pile's own newly covered share counts beside its strip's."""
         self.centres = [z for z in layout.zones if z.role == "centre"]
         seats = sorted({z.seat for z in layout.zones if z.seat > 0})
         self.corridors = {
@@ -270,7 +273,9 @@ class ReachWatch:
         # (Stress seeds 51, 53 and 56: the second slap credited to the neighbour), and an arm that
         # has stopped moving changes nothing. The table as it last lay still shows where the arm is,
         # and the table as the seat's arm set off what other hands already lay there (Zenuwen's race:
-        # a side seat's arm along the row, lying over the strips of a seat facing it).
+        # a side seat's arm along the row, lying over the strips of a seat facing it). The pile itself
+        # counts too: an arm coming in at a slant (a Zenuwen seat's hand entering beside the row) lies
+        # over the neighbour's strip, while the palm newly covers its own pile.
         assert self._still is not None
         if self._settling:
             lying = cv2.absdiff(small, self._still) > self.pixel_threshold
@@ -281,7 +286,7 @@ class ReachWatch:
                 self._fingertips[seat] = max(self._fingertips.get(seat, -np.inf), self._farthest(new, seat))
             else:
                 for c in self.centres:
-                    cover[c.name] += self._share(new, ("approach", c.name, seat))
+                    cover[c.name] += self._share(new, ("approach", c.name, seat)) + self.pile_weight * self._share(new, c.name)
             if t >= since + self.settle_s - 1e-9:
                 pile = self._palm_pile(seat) if seat in self.along else max(cover, key=lambda name: cover[name])
                 found.append(Reach(since, pile, seat))
