@@ -47,6 +47,24 @@ def test_the_hands_are_seen_reaching_the_centre_in_their_order() -> None:
 SLAPS = Path(__file__).resolve().parent / "data" / "slaps"
 
 
+def _reaches_in_clip(case: dict) -> tuple[list[Any], int]:
+    """A ReachWatch armed at a cut clip's first frame for every seat that slaps in it: what it
+    reports, and how many frames the clip has."""
+    cal = load_calibration(SLAPS / case["calibration"])
+    assert cal.layout is not None
+    watch = ReachWatch(cal.homography(), cal.layout.build())
+    cap = cv2.VideoCapture(str(SLAPS / case["clip"]))
+    reaches, index = [], 0
+    watch.arm(0.0, {s["seat"] for s in case["slaps"]})
+    while True:
+        ok, image = cap.read()
+        if not ok:
+            break
+        reaches += watch.update(image, index / case["fps"])
+        index += 1
+    return reaches, index
+
+
 @pytest.mark.parametrize("case", json.loads((SLAPS / "slaps.json").read_text()), ids=lambda case: case["clip"])
 def test_each_slap_is_credited_to_the_pile_the_hand_came_down_on(case: dict) -> None:
     """Both slaps of a stress in rendered Stress games (``slaps.json`` says which render and frames, cut
@@ -55,19 +73,8 @@ def test_each_slap_is_credited_to_the_pile_the_hand_came_down_on(case: dict) -> 
     201-208 (deals made to start with a stress) have a first hand whose fingers reach over the other
     pile, where the second hand then lands, and a first hand over the strip of table on the other
     seat's side."""
-    cal = load_calibration(SLAPS / case["calibration"])
-    assert cal.layout is not None
-    watch = ReachWatch(cal.homography(), cal.layout.build())
-    cap = cv2.VideoCapture(str(SLAPS / case["clip"]))
-    reaches, index = [], 0
-    watch.arm(0.0, {1, 2})
-    while True:
-        ok, image = cap.read()
-        if not ok:
-            break
-        reaches += watch.update(image, index / case["fps"])
-        index += 1
-    assert index == case["frames"][1] - case["frames"][0] + 1
+    reaches, frames = _reaches_in_clip(case)
+    assert frames == case["frames"][1] - case["frames"][0] + 1
     assert [(r.seat, r.zone) for r in reaches] == [(s["seat"], s["zone"]) for s in case["slaps"]]
     assert all(s["t_start"] <= r.t <= s["t"] for r, s in zip(reaches, case["slaps"]))
 
@@ -83,18 +90,7 @@ def test_a_slap_race_goes_to_the_first_hand_on_a_centre_pile_and_to_its_pile(cas
     its strips alone credit centre2; the palm newly covering centre1 counts too). The thirtieth
     session's rule got the first slap of 302, 318, 403, 407 and 408 wrong. The later slaps change
     nothing, and are not checked."""
-    cal = load_calibration(SLAPS / case["calibration"])
-    assert cal.layout is not None
-    watch = ReachWatch(cal.homography(), cal.layout.build())
-    cap = cv2.VideoCapture(str(SLAPS / case["clip"]))
-    reaches, index = [], 0
-    watch.arm(0.0, {s["seat"] for s in case["slaps"]})
-    while True:
-        ok, image = cap.read()
-        if not ok:
-            break
-        reaches += watch.update(image, index / case["fps"])
-        index += 1
+    reaches, _ = _reaches_in_clip(case)
     first = case["slaps"][0]
     assert reaches and (reaches[0].seat, reaches[0].zone) == (first["seat"], first["zone"])
     assert first["t_start"] <= reaches[0].t <= first["t"]
