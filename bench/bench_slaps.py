@@ -45,20 +45,19 @@ def stress_start_deal(seed: int) -> dict | None:
     return None
 
 
-RANKS = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"]
-
-
 def race_start_deal(seed: int, players: int) -> dict | None:
     """Seed ``seed``'s Zenuwen deal for ``players`` with each seat's layout one card (the rest in its
     stock), one of them a rank off a card turned first: the first play ends the round (None if the
     seed has no such card)."""
     deal = json.loads(subprocess.run(["cardref", "deal", "zenuwen", "--seed", str(seed), "--players", str(players)],
                                      capture_output=True, text=True, check=True).stdout)
-    seats = deal["players"]
-    turned = {RANKS.index(seat["stock"][0][:-1]) for seat in seats}
+    from referee.cards import card
 
-    def fits(card: str) -> bool:  # on a card turned first (Z6, with wrap-around)
-        return bool({(RANKS.index(card[:-1]) + d) % 13 for d in (-1, 1)} & turned)
+    seats = deal["players"]
+    turned = {card(seat["stock"][0]).rank for seat in seats}
+
+    def fits(code: str) -> bool:  # on a card turned first (Z6, with wrap-around: ranks 1-13)
+        return bool({(card(code).rank - 1 + d) % 13 + 1 for d in (-1, 1)} & turned)
 
     for seat in seats:
         cards = [c for pile in seat["piles"] for c in pile]
@@ -142,7 +141,7 @@ def score(folder: Path) -> tuple[int, int, int, int, list[str]]:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("folders", nargs="*", type=Path)
-    parser.add_argument("--make", type=int, nargs=2, metavar=("FIRST", "LAST"), help="render stress starts of these seeds")
+    parser.add_argument("--make", type=int, nargs=2, metavar=("FIRST", "LAST"), help="render stress starts (--players 3|4: Zenuwen slap races) of these seeds")
     parser.add_argument("--out", type=Path, help="with --make: where to put the seed-N folders")
     parser.add_argument("--deck", default="penguins", help="with --make: a deck the detector never trained on")
     parser.add_argument("--players", type=int, default=2, choices=(2, 3, 4),
