@@ -198,11 +198,11 @@ class ReachWatch:
             if len(ys):
                 self._masks[key] = (ys, xs)
         self._lanes = {}
-        for seat, way in self.along.items():
-            ys, xs = polygon_pixels(h, self._lane(way), scale, small)
+        for seat, direction in self.along.items():
+            ys, xs = polygon_pixels(h, self._lane(direction), scale, small)
             if not len(ys):
                 continue
-            along = h.to_table(np.stack([(xs + 0.5) / scale, (ys + 0.5) / scale], axis=1)) @ way
+            along = h.to_table(np.stack([(xs + 0.5) / scale, (ys + 0.5) / scale], axis=1)) @ direction
             bins = np.floor((along - along.min()) / BIN_MM).astype(np.intp)
             self._lanes[seat] = ((ys, xs), bins, np.bincount(bins))
         self._size = frame_size
