@@ -253,15 +253,13 @@ class ReachWatch:
             if not any(self._corridor_seen[(c.name, seat)] for c in self.centres):
                 # its side of the table still in every frame since the call (at most memory_s back)
                 self._ready.add(seat)
-        for seat in self._waiting & self._ready:
+        found: list[Reach] = []
+        for seat in sorted(self._waiting & self._ready):
             if seat not in self._setting_off and any(self._corridor_seen[(c.name, seat)] for c in self.centres):
                 # a side seat's corridor lies off the row's end, away from every pile: its arm entering it
                 # covers none yet, while a hand landing in that frame is not its own
                 self._setting_off[seat] = small if seat in self.along else previous
-        found: list[Reach] = []
-        for seat in sorted(self._waiting & self._ready):
-            reached = [c.name for c in self.centres if c.name in self._changing and seat in self._came[c.name]]
-            if not reached:
+            if not any(c.name in self._changing and seat in self._came[c.name] for c in self.centres):
                 continue
             self._waiting.discard(seat)
             self._arrived = True
