@@ -1762,6 +1762,8 @@ def _undecided(
     kept = tuple((_remember_tops(live, obs, after), tuple(found)) for after, found in options if _concluded(live, after, found))
     if len(kept) != len(options) or len(kept) > MAX_UNDECIDED:
         return replace(live, last=obs), [ambiguous]
+    if _over_alike(kept):
+        return _round_ended_undecided(kept)
     return replace(live, last=obs, undecided=kept, waiting="a view that tells the move series apart"), [ambiguous]
 
 
@@ -1784,8 +1786,9 @@ def _decide(
     yet) stays in unless the view is clear and fits another one; then, as within one view, the fewest
     moves since the certain position win. One left: what it concluded then and now is reported (each
     finding with the time of its own view). Pictures with the same outline (:func:`_outline`) cannot
-    be told apart by any later view: the first is taken. Still several: ``ambiguous`` again (``t``).
-    None fits, or too many: ``fallback`` (the view judged from the certain position)."""
+    be told apart by any later view: the first is taken, and so it is once the round is over in
+    each (:func:`_round_ended_undecided`). Still several: ``ambiguous`` again (``t``). None fits, or
+    too many: ``fallback`` (the view judged from the certain position)."""
     fitting: list[tuple[LiveZenuwen, tuple[Finding, ...]]] = []
     unclear: list[tuple[LiveZenuwen, tuple[Finding, ...]]] = []
     for alt, found in live.undecided:
@@ -1804,8 +1807,42 @@ def _decide(
     if len(kept) == 1 or all(_outline(a) == _outline(kept[0][0]) for a, _ in kept):
         after, found = kept[0]
         return after, list(found)
+    if _over_alike(kept):
+        return _round_ended_undecided(kept)
     names = "; ".join(", ".join(str(f.move) for f in found if f.kind == "move") or "nothing" for _, found in kept)
     return replace(live, undecided=tuple(kept)), [Finding("ambiguous", t, detail=f"still several move series fit: {names}")]
+
+
+def _over_alike(kept: Sequence[tuple[LiveZenuwen, tuple[Finding, ...]]]) -> bool:
+    """Is the round over in every picture, won by the same player, with the same cards left to each?
+    Then the pictures differ only in cards covered in the centre piles (who went out, or who laid a
+    card, tells series apart: the winner chooses first, then the fewest pile cards)."""
+    first = kept[0][0].state
+    return all(a.state.phase not in (Phase.TURN, Phase.PLAY) and (a.state.winner, a.state.seats) == (first.winner, first.seats) for a, _ in kept)
+
+
+def _round_ended_undecided(kept: Sequence[tuple[LiveZenuwen, tuple[Finding, ...]]]) -> tuple[LiveZenuwen, list[Finding]]:
+    """Move series still undecided when the round ends in each of them: no later view can tell them
+    apart (they differ in cards covered in the centre piles, which leave the table face down with the
+    pile taken), and waiting on them would leave the slap race unwatched and the next layout
+    unexplained (three players, seed 121 at 1920x1080: a 10D laid while the centre piles were turned,
+    read on two of them, covered before a view told which one it went on; the wait outlived the round
+    and the whole second round was unrecognised). The first series is taken, as the search found it
+    (the fewest moves, the usual ones first); the first of its moves the others differ in says so."""
+    after, found = kept[0]
+    series = [[str(f.move) for f in fs if f.kind == "move"] for _, fs in kept]
+    first = series[0]
+    at = next((i for i in range(len(first)) if any(i >= len(other) or other[i] != first[i] for other in series[1:])), 0)
+    others = sorted({other[at] for other in series[1:] if at < len(other) and other[at] != first[at]})
+    note = "the round ended before any view told this apart from " + " or ".join(others) if others else "the round ended undecided"
+    out, k = [], 0
+    for f in found:
+        if f.kind == "move":
+            if k == at:
+                f = replace(f, detail=f"{f.detail}; {note}" if f.detail else note)
+            k += 1
+        out.append(f)
+    return after, out
 
 
 def _waiting(state: ZenuwenState) -> str:
@@ -1894,9 +1931,9 @@ def start(observation: Observation, rules: ZenuwenRules | None = None) -> LiveZe
 def _choices(state: ZenuwenState, t: float) -> list[tuple[list[Legal[ZenuwenState]], ZenuwenState]]:
     """The ways the centre piles still free may have gone at a round's end (Z10/Z11): each a series of
     choices as judged and the position after them, every pile taken. The usual way (each player in
-    turn takes the smallest free pile, as the engine assumes) comes first. Nothing left to choose,
-    or piles that go by a slap race nobody entered: the position as it is."""
-    if state.phase is not Phase.CHOOSE or (state.rules.pile_choice == "slap_race" and not state.raced):
+    turn takes the smallest free pile, as the engine assumes) comes first. Nothing left to choose:
+    the position as it is. (A slap race is read as decided: the caller says so.)"""
+    if state.phase is not Phase.CHOOSE:
         return [([], state)]
     order, free = zenuwen.choice_order(state), zenuwen.free_piles(state)
     usual = sorted(free, key=lambda i: (len(state.centre[i]), i))
@@ -2044,9 +2081,12 @@ def _new_layout(live: LiveZenuwen, obs: Observation, t: float) -> tuple[LiveZenu
     usual choice, the smallest pile). When no way the free piles may have gone fits, but the layout
     fits the piles taken otherwise than the camera saw or a person entered, the layout wins: the
     piles are reported taken as it shows, with a note."""
-    best, why = _best_layout(_choices(live.state, t), obs)
-    redone = ""
     state = live.state
+    # a slap race nobody entered and the camera did not see (its hands over the centre while the
+    # referee was not watching): the layout tells who took which pile, as it tells the choices
+    unraced = state.phase is Phase.CHOOSE and state.rules.pile_choice == "slap_race" and not state.raced
+    best, why = _best_layout(_choices(replace(state, raced=True) if unraced else state, t), obs)
+    redone = "no slap for the centre piles was seen: the next layout shows who took which" if unraced else ""
     if best is None and why and any(x is not None for x in state.takes):
         # the layout fits the piles taken otherwise than seen or entered (a slap credited to the
         # neighbouring pile: two players, slap race, seed 116): the layout wins

@@ -789,6 +789,64 @@ def test_the_next_layout_overrules_a_slap_credited_to_the_wrong_pile() -> None:
     same_table(live, truth)
 
 
+def test_a_slap_race_nobody_saw_is_read_from_the_next_layout() -> None:
+    """No slap entered and none seen (the camera not watching, or the hands hidden): the next layout
+    tells who took which pile, as it tells the choices under ``winner_chooses``. Before, it was not
+    taken for a layout at all, and no round after it was followed."""
+    live, truth, t = _to_round_end(5)
+    race = replace(truth.rules, pile_choice="slap_race")
+    live = replace(live, state=replace(live.state, rules=race))
+    truth = replace(truth, rules=race)
+    usual = min(zenuwen.free_piles(truth), key=lambda i: (len(truth.centre[i]), i))
+    truth, _ = apply(truth, zenuwen.Slap(1, 1 - usual, t + 1.0))  # not the smallest pile: the layout must tell
+    truth, _ = apply(truth, NewRound(t + 2.0))
+    live, f = zenuwen_live.observe(live, view(truth, t + 2.0))
+    assert [key(x.move) for x in f if x.kind == "move"][-1] == ("new_round",), brief(f)
+    assert "no slap for the centre piles was seen" in f[0].detail
+    same_table(live, truth)
+
+
+def test_move_series_still_undecided_when_the_round_ends_are_decided_then() -> None:
+    """Three players at 1920x1080, seed 121: everyone turned a card, and p1 laid a 10D on the JC turned
+    onto centre pile 0 before any view read it; centre pile 1 had turned a 10D too. The view cannot
+    tell which of the two the 10D went on, and no later one can: it is covered, and with it the round
+    ended. The referee waited on the two series, watched no slap race, took no layout for the next
+    round, and recognised nothing after. Now a round that ends alike in every series (same winner,
+    same cards left to each) ends the wait: the first series is taken, its doubtful move says so,
+    and the race and the next round are followed."""
+    layout = zenuwen.Layout.from_json(
+        {
+            "players": [
+                {"piles": [["10D"], [], [], [], []], "stock": ["JC", "QH"]},
+                {"piles": [["7C"], ["8C"], [], [], []], "stock": ["10D", "QS"]},
+                {"piles": [["7H"], ["8H"], [], [], []], "stock": ["AS", "QD"]},
+            ],
+            "centre": [["4C"], ["4H"], ["2S"]],
+        }
+    )
+    rules = ZenuwenRules.from_spec("players=3,decks=2,pile_choice=slap_race")
+    truth = zenuwen.new_game(layout, rules).state
+    assert zenuwen.apply(truth, Turn(1.0)).__class__ is Legal  # stuck: nobody can play
+    live = LiveZenuwen(zenuwen_live._face_down_unseen(truth))
+    truth, _ = apply(truth, Turn(1.0))
+    truth, calls = apply(truth, Play(0, 0, 0, 1.5))
+    assert calls == ["round_over"] and [c[-1].code for c in truth.centre] == ["10D", "10D", "AS"]
+    live, f = zenuwen_live.observe(live, view(truth, 2.0))
+    assert [x.kind for x in f] == ["move", "move", "call"] and not live.undecided, brief(f)
+    got = [key(x.move) for x in f if x.kind == "move"]
+    assert got[0] == ("turn",) and got[1] in [("play", 0, 0, 0), ("play", 0, 0, 1)]
+    other = 1 - got[1][3]
+    assert f[1].detail.endswith(f"the round ended before any view told this apart from p1 pile1->centre{other + 1}"), f[1].detail
+    assert zenuwen_live.slappers(live) == {0, 1, 2}
+    truth, _ = apply(truth, zenuwen.Slap(2, 1, 3.0))
+    live, f = zenuwen_live.slap(live, 2, 3.0, 1)
+    assert [x.kind for x in f] == ["move"]
+    truth, _ = apply(truth, NewRound(4.0))
+    live, f = zenuwen_live.observe(live, view(truth, 4.0))
+    assert [key(x.move) for x in f if x.kind == "move"][-1] == ("new_round",), brief(f)
+    assert live.state.round == 2
+
+
 def test_the_next_layout_can_be_given_explicitly() -> None:
     _, live, truth = play_match(1, 2, rounds=1)
     assert truth.phase is Phase.NEXT
