@@ -2138,11 +2138,12 @@ def _explicit(live: LiveZenuwen, move: Choose | Slap) -> tuple[LiveZenuwen, list
 def slappers(live: LiveZenuwen) -> frozenset[int]:
     """While a round's slap race for the centre piles is open (Z10 ``slap_race``): every player, so
     the camera reports the first hand on a centre pile as that player's slap (as a Stress slap is
-    seen); none once the race is decided or under ``winner_chooses``."""
-    state = live.state
-    if state.phase is not Phase.CHOOSE or state.rules.pile_choice != "slap_race" or state.raced or live.undecided:
+    seen); none once the race is decided or under ``winner_chooses``. Move series still undecided
+    (who went out, when two players held the card laid last): while the race is open in each."""
+    pictures = [a.state for a, _ in live.undecided] or [live.state]
+    if any(s.phase is not Phase.CHOOSE or s.rules.pile_choice != "slap_race" or s.raced for s in pictures):
         return frozenset()
-    return frozenset(range(state.players))
+    return frozenset(range(live.state.players))
 
 
 def choose(live: LiveZenuwen, player: int, t: float, pile: int) -> tuple[LiveZenuwen, list[Finding]]:

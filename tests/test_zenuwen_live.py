@@ -989,6 +989,41 @@ def test_a_hand_card_two_players_hold_is_settled_by_the_views_that_follow() -> N
     assert moves_of(f) == [("new_round",)], brief(f)
     same_table(live, truth)
 
+def test_the_slap_race_is_watched_while_who_went_out_is_undecided() -> None:
+    """Players 1 and 3 each hold only a 7S in the hand, and one of them lays it: either is out, so
+    the round is over in both series, with different winners (who chooses after the race). The race
+    is open in both: the camera watches it, the slap is taken in both, and the choice after it tells
+    the series apart. Before, the camera watched no race while series were undecided."""
+    layout = zenuwen.Layout.from_json(
+        {
+            "players": [
+                {"piles": [[], [], [], [], []], "stock": ["2C", "3C"], "hand": ["7D"]},
+                {"piles": [[], [], [], [], []], "stock": ["4C", "5C"], "hand": ["7S"]},
+                {"piles": [["AS"], ["2S"], ["3S"], ["4S"], ["5S"]], "stock": ["8S", "9S"]},
+                {"piles": [[], [], [], [], []], "stock": ["JC", "QC"], "hand": ["7S"]},
+            ],
+            "centre": [["KD"], ["QD"], ["8H"], ["JD"]],
+        }
+    )
+    rules = ZenuwenRules.from_spec("players=4,pile_choice=slap_race")
+    truth = zenuwen.new_game(layout, rules).state
+    live = LiveZenuwen(truth)
+    truth, calls = apply(truth, Play(1, card("7S"), 2, 1.0, True))
+    assert calls == ["round_over"]
+    live, f = zenuwen_live.observe(live, view(truth, 1.0))
+    assert [x.kind for x in f] == ["ambiguous"] and len(live.undecided) == 2
+    assert zenuwen_live.slappers(live) == {0, 1, 2, 3}
+    truth, _ = apply(truth, zenuwen.Slap(2, 0, 2.0))
+    live, f = zenuwen_live.slap(live, 2, 2.0, 0)
+    assert [x.kind for x in f] == ["ambiguous"] and len(live.undecided) == 2 and zenuwen_live.slappers(live) == frozenset()
+    assert zenuwen.choice_order(truth)[0] == 1
+    truth, _ = apply(truth, Choose(1, 2, 3.0))
+    live, f = zenuwen_live.choose(live, 1, 3.0, 2)
+    assert [key(x.move) for x in f if x.kind == "move"] == [("play", 1, "hand", 2), ("slap",), ("choose", 1, 2)], brief(f)
+    assert not live.undecided
+    same_table(live, truth)
+
+
 def test_a_move_onto_a_pile_under_a_hand_waits_for_the_hand_to_go() -> None:
     # Two decks. Player 0 lays the 9 of diamonds on the 10 of clubs and player 1 covers it with the
     # other 10 of clubs: the centre pile looks unchanged. While a hand is over player 0's empty fifth
