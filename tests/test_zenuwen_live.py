@@ -989,6 +989,32 @@ def test_a_hand_card_two_players_hold_is_settled_by_the_views_that_follow() -> N
     assert moves_of(f) == [("new_round",)], brief(f)
     same_table(live, truth)
 
+def test_cards_glimpsed_in_a_view_left_unused_tell_which_pile_a_covered_card_went_on() -> None:
+    """The same table as above, but a view with a hand over p1's pile (left unused) read the turned
+    cards, JC, 10D and AS: the 10D laid next has to be on the JC, since laid on the 10D turned
+    onto centre pile 1 the JC read on pile 0 would be gone (seed 121 read its 9S so)."""
+    layout = zenuwen.Layout.from_json(
+        {
+            "players": [
+                {"piles": [["10D"], [], [], [], []], "stock": ["JC", "QH"]},
+                {"piles": [["7C"], ["8C"], [], [], []], "stock": ["10D", "QS"]},
+                {"piles": [["7H"], ["8H"], [], [], []], "stock": ["AS", "QD"]},
+            ],
+            "centre": [["4C"], ["4H"], ["2S"]],
+        }
+    )
+    truth = zenuwen.new_game(layout, ZenuwenRules.from_spec("players=3,decks=2")).state
+    live = LiveZenuwen(zenuwen_live._face_down_unseen(truth))
+    truth, _ = apply(truth, Turn(1.0))
+    turned = view(truth, 1.2)
+    live, f = zenuwen_live.observe(live, replace(turned, piles={**turned.piles, "p1.pile1": SeenPile(held=True)}))
+    assert f == [] and live.deferred == 1 and ("centre1", "JC") in live.glimpsed
+    truth, _ = apply(truth, Play(0, 0, 0, 1.5))
+    live, f = zenuwen_live.observe(live, view(truth, 2.0))
+    assert [(x.kind, key(x.move)) for x in f if x.kind != "call"] == [("move", ("turn",)), ("move", ("play", 0, 0, 0))], brief(f)
+    assert not any("told this apart" in x.detail for x in f) and not live.undecided
+
+
 def test_the_slap_race_is_watched_while_who_went_out_is_undecided() -> None:
     """Players 1 and 3 each hold only a 7S in the hand, and one of them lays it: either is out, so
     the round is over in both series, with different winners (who chooses after the race). The race
