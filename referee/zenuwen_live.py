@@ -35,7 +35,9 @@ up to ``MAX_DEFERRED`` views in a row. A clear view that several move series exp
 card) is ``ambiguous``: the picture after each series is kept (``LiveZenuwen.undecided``, at most
 ``MAX_UNDECIDED``) and the later views are judged from each, so the moves they add need no deeper
 search; the series they leave (or an explicit input leaves: a choice only the round's winner may
-make) is reported then, each finding with the time of the view that showed it. Two decks: a centre
+make) is reported then, each finding with the time of the view that showed it; a round that ends
+alike in every series (the same winner, the same cards left to each) decides on the first, its
+doubtful move noted, since only covered centre cards differ. Two decks: a centre
 pile may look unchanged because the twin of its top came back on it, and a pile may look unchanged
 because the twin of its top lay face up beneath it; both are searched, after an illegal move (a
 series that needs such coincidences is less likely than a card laid against the rules).
