@@ -559,6 +559,22 @@ def test_a_card_from_nowhere_is_unrecognised_and_changes_nothing() -> None:
     assert live2.state == live.state
 
 
+def test_no_verdict_on_a_row_card_nobody_read_laid_where_it_may_not_go() -> None:
+    """Penguins, seed 59: a QH never read in its place, stacked on a QS, was called S3 ("an unseen card
+    on the queen of spades"), and a QC never read, played, S7: verdicts the engine gave a card nobody
+    saw, which it judges as fitting nothing, whatever the camera made of it where it landed. A card
+    never read in its place gets no verdict (one reading where it lands is too little: there it was
+    misread). The same card read in its place is judged."""
+    truth = position("6S 9D 2H 10C", "3D 4S 5H JS", "7C KD")
+    live = stress_live.start(seen(truth, 0.0, p1_pile1="?"))
+    assert is_unseen(live.state.seats[0].row[0][-1])
+    _, f = stress_live.observe(live, seen(truth, 1.0, p1_pile1="2C", p1_pile2="9D 6S"))
+    assert "illegal" not in [x.kind for x in f], [(x.kind, x.reason) for x in f]
+    live = stress_live.start(view(truth, 0.0))
+    _, f = stress_live.observe(live, seen(truth, 1.0, p1_pile1="2C", p1_pile2="9D 6S"))
+    assert [(x.kind, x.rule) for x in f] == [("illegal", "S3")] and "6 of spades" in f[0].reason
+
+
 def test_the_start_needs_a_deal_mostly_read() -> None:
     truth = position("6S 9D 2H 10C", "3D 4S 5H JS", "7C KD")
     # every row place must show its card (a place seen empty, or under a hand, is no deal yet) ...
