@@ -590,9 +590,9 @@ def read_anew(live: L, obs: Observation, retop: Callable[[Any, int, Card], Any],
     return replace(live, state=state) if fixed else None
 
 
-def read_where_guessed(obs: Observation, centre: Sequence[Sequence[Card]]) -> Observation:
+def read_where_guessed(obs: Observation, centre: Sequence[Sequence[Card]], floor: float = GUESS_FLOOR) -> Observation:
     """The view with each centre top it could not read taken as read where the camera's guess (scoring
-    at least :data:`GUESS_FLOOR`) is the very card the explanation leaves there (its final ``centre``
+    at least ``floor``) is the very card the explanation leaves there (its final ``centre``
     piles). The guess does not decide the card, the legal series does, and the
     guess agrees, so the view need not wait for a clearer one before concluding (penguins deck, seed
     115: the QC that ended a round, read at 0.22 on its centre pile, guessed QC, in the one view
@@ -605,7 +605,7 @@ def read_where_guessed(obs: Observation, centre: Sequence[Sequence[Card]]) -> Ob
     for j, pile in enumerate(centre):
         zone = centre_zone(j)
         seen = judged(obs, zone)
-        if seen is not None and pile and not is_unseen(pile[-1]) and guess_of(obs, zone) == pile[-1].code:
+        if seen is not None and pile and not is_unseen(pile[-1]) and guess_of(obs, zone, floor) == pile[-1].code:
             read[zone] = replace(seen, cards=seen.cards[:-1] + (pile[-1].code,))
     return replace(obs, piles={**obs.piles, **read}) if read else obs
 
@@ -619,11 +619,11 @@ def noted(findings: list[Finding], note: str) -> list[Finding]:
     return findings
 
 
-def guess_of(obs: Observation, zone: str) -> str | None:
-    """What the camera makes of the zone's top, read or not; None where it scores under
-    :data:`GUESS_FLOOR` (or the zone is not judged)."""
+def guess_of(obs: Observation, zone: str, floor: float = GUESS_FLOOR) -> str | None:
+    """What the camera makes of the zone's top, read or not; None where it scores under ``floor``
+    (or the zone is not judged)."""
     seen = judged(obs, zone)
-    if seen is None or len(seen.confidences) == len(seen.cards) and seen.cards and seen.confidences[-1] < GUESS_FLOOR:
+    if seen is None or len(seen.confidences) == len(seen.cards) and seen.cards and seen.confidences[-1] < floor:
         return None
     return seen.top_guess
 

@@ -101,6 +101,14 @@ UNSEEN_AFTER = GUESS_VIEWS + 1
 :func:`referee.speed_live.unread_centre`) before it is taken as laid unseen: the players play on at
 once, and a view may explain no more than ``MAX_DEPTH`` moves."""
 
+AGREEING_GUESS_FLOOR = 0.05
+"""A centre top the camera cannot read counts as read for a view's calls when its guess, scoring at
+least this, is the very card the legal series leaves there (a card read in its place, seen leaving
+it). :data:`~referee.speed_live.GUESS_FLOOR` is for guesses that decide a card; this one only agrees
+with the rules' one card in 52. Penguins, seed 59: a 10H read in its row place played onto centre2
+beside a 10D was guessed 10H at 0.10-0.14 there, so the stress call waited 2.4 s, until the players'
+hands were over the centre, and the slaps were read wrong."""
+
 CENTRE_ZONES = (centre_zone(0), centre_zone(1))
 row_zone = pile_zone
 """Row place ``place`` of ``player``: ``p{seat}.pile{K}``."""
@@ -508,7 +516,7 @@ def _judge(live: LiveStress, obs: Observation) -> tuple[LiveStress, list[Finding
             # a call resting on a zone not seen (another card may lie there), or a move nothing in
             # the view shows: the next view is judged from the same position (a card not read that
             # the camera guesses as the very card the series leaves there counts as seen)
-            seen = read_where_guessed(obs, final.centre)
+            seen = read_where_guessed(obs, final.centre, AGREEING_GUESS_FLOOR)
             if _unseen_and_covered(node.moves, seen):
                 return replace(deferred(live, obs), held_back=obs), []
             if _call_unseen(findings, seen):

@@ -575,6 +575,25 @@ def test_no_verdict_on_a_row_card_nobody_read_laid_where_it_may_not_go() -> None
     assert [(x.kind, x.rule) for x in f] == [("illegal", "S3")] and "6 of spades" in f[0].reason
 
 
+def test_a_stress_call_is_not_held_back_by_a_centre_top_guessed_faintly_as_the_card_played() -> None:
+    """Penguins, seed 59: a 10H read in its row place, played onto centre2 beside a 10D, was guessed
+    10H there at 0.10-0.14 only; the stress call waited 2.4 s for a clearer view, until both hands were
+    over the centre, and the camera gave the slaps to the wrong players. The guess agrees with the one
+    card the rules leave there: the call comes at once. A guess of another card still waits."""
+    truth = position("10H 9D 2H 6C", "3D 4S 5H JS", "10D 9S")
+    live = stress_live.start(view(truth, 0.0))
+    after, _ = apply(truth, Play(0, 0, 1, 1.0))
+    obs = view(after, 1.0)
+
+    def guessed(guess: str) -> Observation:
+        return replace(obs, piles={**obs.piles, "centre2": SeenPile((None,), guesses=(guess,), confidences=(0.10,))})
+
+    called, f = stress_live.observe(live, guessed("10H"))
+    assert moves_of(f) == [("play", 0, 0, 1)] and [x.verdict.kind for x in f if x.kind == "call"] == ["stress"], f
+    waited, f = stress_live.observe(live, guessed("QH"))
+    assert f == [] and waited.deferred == 1
+
+
 def test_the_start_needs_a_deal_mostly_read() -> None:
     truth = position("6S 9D 2H 10C", "3D 4S 5H JS", "7C KD")
     # every row place must show its card (a place seen empty, or under a hand, is no deal yet) ...
