@@ -806,14 +806,10 @@ def test_a_slap_race_nobody_saw_is_read_from_the_next_layout() -> None:
     same_table(live, truth)
 
 
-def test_move_series_still_undecided_when_the_round_ends_are_decided_then() -> None:
-    """Three players at 1920x1080, seed 121: everyone turned a card, and p1 laid a 10D on the JC turned
-    onto centre pile 0 before any view read it; centre pile 1 had turned a 10D too. The view cannot
-    tell which of the two the 10D went on, and no later one can: it is covered, and with it the round
-    ended. The referee waited on the two series, watched no slap race, took no layout for the next
-    round, and recognised nothing after. Now a round that ends alike in every series (same winner,
-    same cards left to each) ends the wait: the first series is taken, its doubtful move says so,
-    and the race and the next round are followed."""
+def _stuck_three(spec: str) -> tuple[ZenuwenState, LiveZenuwen]:
+    """Three players, two decks, nobody able to play: each has one or two pile cards left, and the next
+    turn brings JC, 10D and AS, so p1's 10D laid on the JC leaves a 10D on two centre piles. The
+    referee knows the piles, not the stocks."""
     layout = zenuwen.Layout.from_json(
         {
             "players": [
@@ -824,10 +820,20 @@ def test_move_series_still_undecided_when_the_round_ends_are_decided_then() -> N
             "centre": [["4C"], ["4H"], ["2S"]],
         }
     )
-    rules = ZenuwenRules.from_spec("players=3,decks=2,pile_choice=slap_race")
-    truth = zenuwen.new_game(layout, rules).state
-    assert zenuwen.apply(truth, Turn(1.0)).__class__ is Legal  # stuck: nobody can play
-    live = LiveZenuwen(zenuwen_live._face_down_unseen(truth))
+    truth = zenuwen.new_game(layout, ZenuwenRules.from_spec(spec)).state
+    assert isinstance(zenuwen.apply(truth, Turn(1.0)), Legal)  # stuck: nobody can play
+    return truth, LiveZenuwen(zenuwen_live._face_down_unseen(truth))
+
+
+def test_move_series_still_undecided_when_the_round_ends_are_decided_then() -> None:
+    """Three players at 1920x1080, seed 121: everyone turned a card, and p1 laid a 10D on the JC turned
+    onto centre pile 0 before any view read it; centre pile 1 had turned a 10D too. The view cannot
+    tell which of the two the 10D went on, and no later one can: it is covered, and with it the round
+    ended. The referee waited on the two series, watched no slap race, took no layout for the next
+    round, and recognised nothing after. Now a round that ends alike in every series (same winner,
+    same cards left to each) ends the wait: the first series is taken, its doubtful move says so,
+    and the race and the next round are followed."""
+    truth, live = _stuck_three("players=3,decks=2,pile_choice=slap_race")
     truth, _ = apply(truth, Turn(1.0))
     truth, calls = apply(truth, Play(0, 0, 0, 1.5))
     assert calls == ["round_over"] and [c[-1].code for c in truth.centre] == ["10D", "10D", "AS"]
@@ -989,22 +995,12 @@ def test_a_hand_card_two_players_hold_is_settled_by_the_views_that_follow() -> N
     assert moves_of(f) == [("new_round",)], brief(f)
     same_table(live, truth)
 
+
 def test_cards_glimpsed_in_a_view_left_unused_tell_which_pile_a_covered_card_went_on() -> None:
-    """The same table as above, but a view with a hand over p1's pile (left unused) read the turned
+    """The table of seed 121's test above, but a view with a hand over p1's pile (left unused) read the turned
     cards, JC, 10D and AS: the 10D laid next has to be on the JC, since laid on the 10D turned
     onto centre pile 1 the JC read on pile 0 would be gone (seed 121 read its 9S so)."""
-    layout = zenuwen.Layout.from_json(
-        {
-            "players": [
-                {"piles": [["10D"], [], [], [], []], "stock": ["JC", "QH"]},
-                {"piles": [["7C"], ["8C"], [], [], []], "stock": ["10D", "QS"]},
-                {"piles": [["7H"], ["8H"], [], [], []], "stock": ["AS", "QD"]},
-            ],
-            "centre": [["4C"], ["4H"], ["2S"]],
-        }
-    )
-    truth = zenuwen.new_game(layout, ZenuwenRules.from_spec("players=3,decks=2")).state
-    live = LiveZenuwen(zenuwen_live._face_down_unseen(truth))
+    truth, live = _stuck_three("players=3,decks=2")
     truth, _ = apply(truth, Turn(1.0))
     turned = view(truth, 1.2)
     live, f = zenuwen_live.observe(live, replace(turned, piles={**turned.piles, "p1.pile1": SeenPile(held=True)}))
