@@ -561,7 +561,7 @@ def test_a_card_from_nowhere_is_unrecognised_and_changes_nothing() -> None:
 
 def test_no_verdict_on_a_row_card_nobody_read_laid_where_it_may_not_go() -> None:
     """Penguins, seed 59: a QH never read in its place, stacked on a QS, was called S3 ("an unseen card
-    on the queen of spades"), and a QC never read, played, S7: verdicts the engine gave a card nobody
+    on the queen of spades"), and a QC never read, played, S6: verdicts the engine gave a card nobody
     saw, which it judges as fitting nothing, whatever the camera made of it where it landed. A card
     never read in its place gets no verdict (one reading where it lands is too little: there it was
     misread). The same card read in its place is judged."""
