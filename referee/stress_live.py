@@ -384,8 +384,10 @@ def _physical(state: StressState, t: float) -> Iterator[tuple[PendingIllegal, St
     (with and without the refill from the stock) and the stand-ins it shows (none: the card was seen)."""
     for p, seat in enumerate(state.seats):
         for i, pile in enumerate(seat.row):
+            # nor on a card laid that nobody has seen (penguins, seed 59: a QH never read, stacked on a
+            # QS, was called S3)
             if not pile or is_unseen(pile[-1]):
-                continue  # nor on a card laid that nobody has seen (penguins, seed 59: a QH never read, stacked on a QS, was called S3)
+                continue
             for j, cpile in enumerate(state.centre):
                 if cpile and is_unseen(cpile[-1]):
                     continue  # never a verdict on a card nobody has seen (it fits or not: nobody knows)

@@ -1159,7 +1159,8 @@ def _judge(
         if len(best) > 1:
             best = [x for x in best if coincidences(x) == min(map(coincidences, best))]
         if len(best) > 1 and live.glimpsed:
-            best = [x for x in best if _glimpses_left(x, state, live.glimpsed) == min(_glimpses_left(y, state, live.glimpsed) for y in best)]
+            left = [_glimpses_left(x, state, live.glimpsed) for x in best]
+            best = [x for x, n in zip(best, left) if n == min(left)]
         if len(best) > 1 and state.phase in (Phase.CHOOSE, Phase.NEXT):
             # which pile who took cannot be told from the table: wait for choose() / slap()
             return replace(live, last=obs, waiting=_waiting(state)), []
@@ -1862,14 +1863,9 @@ def _round_ended_undecided(kept: Sequence[tuple[LiveZenuwen, tuple[Finding, ...]
     at = next((i for i in range(len(first)) if any(i >= len(other) or other[i] != first[i] for other in series[1:])), 0)
     others = sorted({other[at] for other in series[1:] if at < len(other) and other[at] != first[at]})
     note = "the round ended before any view told this apart from " + " or ".join(others) if others else "the round ended undecided"
-    out, k = [], 0
-    for f in found:
-        if f.kind == "move":
-            if k == at:
-                f = replace(f, detail=f"{f.detail}; {note}" if f.detail else note)
-            k += 1
-        out.append(f)
-    return after, out
+    moves = [i for i, f in enumerate(found) if f.kind == "move"]
+    i = moves[at] if at < len(moves) else len(found)
+    return after, list(found[:i]) + noted(list(found[i:]), note)
 
 
 def _waiting(state: ZenuwenState) -> str:
