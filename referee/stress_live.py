@@ -240,6 +240,7 @@ def _must_change(move: Any) -> tuple[str, ...]:
 
 def _expand(obs: Observation, diff: frozenset[str], t: float) -> Callable[[Node[StressState]], Iterator[Node[StressState]]]:
     centre_seen = [parse_seen(p.top) if (p := judged(obs, z)) is not None else None for z in CENTRE_ZONES]
+    row_seen = {z: parse_seen(p.top) for z in diff if not z.startswith("centre") and (p := judged(obs, z)) is not None}
     hidden = unjudged(obs)  # it may have changed without looking different
 
     def expand(node: Node[StressState]) -> Iterator[Node[StressState]]:
@@ -259,7 +260,10 @@ def _expand(obs: Observation, diff: frozenset[str], t: float) -> Callable[[Node[
                 yield node.then(v.state, v.move, p, (), touched, ENGINE.called(v))
         if state.phase is not Phase.PLAY:
             return
-        # a refill played before the camera saw it on the row: it is the card now on that centre pile
+        # a refill played before the camera saw it on the row: it is the card now on that centre pile,
+        # or, stacked, on top of the row pile it went onto (penguins, seed 59: a QH refill, read once
+        # at 0.5, stacked on a QS at once; the stack was missed, the QH read there taken for a misread
+        # of the QS, and two plays were invented later to bring a QH on top of that pile)
         real = None
         for p, seat in enumerate(state.seats):
             if node.count[p] >= MAX_PER_PLAYER:
@@ -267,14 +271,15 @@ def _expand(obs: Observation, diff: frozenset[str], t: float) -> Callable[[Node[
             for i, pile in enumerate(seat.row):
                 if not pile or not isinstance(pile[-1], Unseen):
                     continue
-                for j, c in enumerate(centre_seen):
-                    if c is None or CENTRE_ZONES[j] not in diff:
+                landings: list[tuple[Play | Stack, Card | None]] = [(Play(p, i, j, t), c) for j, c in enumerate(centre_seen) if CENTRE_ZONES[j] in diff]
+                landings += [(Stack(p, i, k, t), row_seen.get(row_zone(p, k))) for k in range(len(seat.row)) if k != i]
+                for move2, c in landings:
+                    if c is None:
                         continue
                     real = real if real is not None else real_counts(state)
                     if real[c]:
                         continue
                     u = pile[-1]
-                    move2 = Play(p, i, j, t)
                     v = stress.apply(substitute_cards(state, {u: c}), move2)
                     if isinstance(v, Legal):
                         yield node.then(v.state, move2, p, ((u, c),), _touches(move2), ENGINE.called(v))

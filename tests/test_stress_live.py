@@ -575,6 +575,27 @@ def test_no_verdict_on_a_row_card_nobody_read_laid_where_it_may_not_go() -> None
     assert [(x.kind, x.rule) for x in f] == [("illegal", "S3")] and "6 of spades" in f[0].reason
 
 
+def test_a_refill_never_read_stacked_at_once_is_the_card_read_on_the_pile_it_went_onto() -> None:
+    """Penguins, seed 59: a QH refill, read once at 0.5 before the view was judged, was stacked on the
+    QS beside it at once. The QH then read on the QS's place fitted no series (a card nobody read
+    stacks onto nothing), the referee's second look took it for a misread of the QS, and two plays
+    were invented later to bring a QH on top of that pile. The card read on top of the pile a refill
+    nobody read went onto is that refill, as a card read on a centre pile is the refill played there."""
+    truth = position("6S 9D 2H 10C", "QS QH 5H JS", "7C KD", stock1="8C 4S AS AH")
+    live = stress_live.start(seen(truth, 0.0, p2_pile2="?"))
+    assert is_unseen(live.state.seats[1].row[1][-1])
+    after, _ = apply(truth, Stack(1, 1, 0, 1.0))
+    live, f = stress_live.observe(live, seen(after, 1.0, p2_pile1="QH", p2_pile2="-"))
+    assert moves_of(f) == [("stack", 1, 1, 0)], f
+    assert [c.code for c in live.state.seats[1].row[0]] == ["QS", "QH"]
+    # the refill laid in the freed place is then learned, nothing more moved
+    live, f = stress_live.observe(live, seen(after, 2.0, p2_pile1="QH"))
+    assert f == [] and live.state.seats[1].row[1][-1].code == after.seats[1].row[1][-1].code
+    # read on a pile of another rank it is no stack: nothing explains it
+    _, f = stress_live.observe(stress_live.start(seen(truth, 0.0, p2_pile2="?")), seen(after, 1.0, p2_pile1="QH", p2_pile3="QD", p2_pile2="-"))
+    assert moves_of(f) == []
+
+
 def test_a_stress_call_is_not_held_back_by_a_centre_top_guessed_faintly_as_the_card_played() -> None:
     """Penguins, seed 59: a 10H read in its row place, played onto centre2 beside a 10D, was guessed
     10H there at 0.10-0.14 only; the stress call waited 2.4 s for a clearer view, until both hands were
