@@ -763,8 +763,11 @@ class Engine(Generic[P]):
         if stuck:
             keep = stuck[-1] if state.stuck else None
             findings = [f for f in findings if f not in stuck or f is keep]
+        return self.without_unseen_stuck(start, state, findings)
+
+    def without_unseen_stuck(self, start: P, state: P, findings: list[Finding]) -> tuple[P, list[Finding]]:
+        """A stuck call resting on a card not seen yet: withdrawn, made again once the card shows."""
         if state.stuck and not start.stuck and self.decisive_unseen(state):
-            # a stuck call resting on a card not seen yet: withdrawn, made again once the card shows
             findings = [f for f in findings if not (f.kind == "call" and f.verdict.kind == "stuck")]
             state = replace(state, stuck=False)  # type: ignore[type-var]
         return state, findings

@@ -321,6 +321,9 @@ def _unguess(node: Node[ZenuwenState], final: ZenuwenState, findings: list[Findi
         centre[move.to] = tuple(pile)
     # a centre card nobody read, guessed under the pile top played onto it: unseen again
     onto = [m.to for m in node.moves if isinstance(m, Play) and not m.from_hand and isinstance(m.to, int)]
+    # and a pile top nobody read, played as a card that fits where the camera shows a card unread
+    # (:func:`_played_unread`): unseen on top
+    played: dict[Unseen, Card] = {}
     for u, c in guessed.items():
         if u in hand:
             continue
@@ -331,12 +334,27 @@ def _unguess(node: Node[ZenuwenState], final: ZenuwenState, findings: list[Findi
                 pile[under[0]] = u
                 centre[j] = tuple(pile)
                 break
+        else:
+            for j in onto:
+                if centre[j] and centre[j][-1] == c:
+                    centre[j] = centre[j][:-1] + (u,)
+                    played[u] = c
+                    break
     if findings is not None:
         guessed_names = {f"unseen{g.n}" for g in node.guesses}
         for n, f in enumerate(findings):
             m = f.move
             if f.learned:
                 f = findings[n] = replace(f, learned=tuple(x for x in f.learned if x[0] not in guessed_names))
+            if f.kind == "move" and isinstance(m, Play) and not m.from_hand and any(
+                e.kind == "play" and e.cards and e.cards[-1] in played.values() for e in f.verdict.events
+            ):
+                events = tuple(
+                    replace(e, cards=(), detail="a card nobody read, judged as one that fits")
+                    if e.kind == "play" else e
+                    for e in f.verdict.events
+                )
+                findings[n] = replace(f, verdict=Legal(m, f.verdict.state, 0, events))
             if f.kind == "move" and isinstance(m, Play) and m.from_hand and m.source in covered.values():
                 u = next(x for x, c in covered.items() if c == m.source)
                 hidden = replace(m, source=u)
@@ -1336,7 +1354,48 @@ def _guessed_play(live: LiveZenuwen, obs: Observation, t: float, gone_only: bool
         best = best_explanations(hits, substitute_cards, lambda n, final: _unguess(n, final))
         if len(best) == 1:
             return _conclude(live, view, best[0], t)
+        if not gone_only and not hits:
+            unread = _played_unread(state, obs, j, t)
+            if unread is not None:
+                # not left for a clearer view: the card is unread there, and the next view has it
+                # covered as often as not (seed 124: the JC played onto it)
+                after, findings = _conclude(live, obs, unread, t, defer=False)
+                play = unread[1].moves[0]
+                note = (f"{pile_zone(play.player, play.source)}'s card, never read, played onto {zone} (the camera "
+                        f"guessed {seen.top_guess} there, not the {cpile[-1].code}): not judged")
+                return after, noted(findings, note)
     return None
+
+
+def _played_unread(state: ZenuwenState, obs: Observation, j: int, t: float) -> Explanation[ZenuwenState] | None:
+    """Centre pile ``j``'s top, read before, shows unread, the camera guessing a card that no play
+    explains, and a pile whose top nobody has read shows a card read now: its top was played there,
+    judged as a card of a rank that fits and left unseen, and the card shown is the one turned up
+    under it; only one such pile, or None (penguins, two players, seed 124: a QC never read in its
+    place, played onto a KS and guessed 6C there at 0.16-0.23, its pile turning up a 9H read at
+    0.67; nothing happened learned the 9H as the QC's card, the JC played onto the QC next was
+    called illegal on the KS, and every view after it was unrecognised). As Stress does
+    (:func:`referee.stress_live._played_unread`)."""
+    seen = judged(obs, centre_zone(j))
+    cpile = state.centre[j]
+    if seen is None or not seen.cards or seen.cards[-1] is not None or seen.confidences[-1:] < (GUESS_FLOOR,):
+        return None
+    start = Node(state, count=(0,) * state.players)
+    found: list[tuple[Node[ZenuwenState], int, dict[Unseen, Card]]] = []
+    for p, seat in enumerate(state.seats):
+        for i, pile in enumerate(seat.piles):
+            u, source = pile.top, judged(obs, pile_zone(p, i))
+            if not isinstance(u, Unseen) or source is None or source.top is None:
+                continue
+            move = Play(p, i, j, t)
+            for stand in _stand_ins(state, cpile[-1]):
+                v = zenuwen.apply(substitute_cards(state, {u: stand}), move)
+                b = match(v.state, obs) if isinstance(v, Legal) else None
+                if isinstance(v, Legal) and b is not None:
+                    found.append((start.then(v.state, v.move, p, ((u, stand),), _touches(move, state), ENGINE.called(v), guess=True), 0, b))
+                    break
+    best = best_explanations(found, substitute_cards, lambda n, final: _unguess(n, final))
+    return best[0] if len(found) == 1 and len(best) == 1 else None
 
 
 class UnseenPlays(NamedTuple):
@@ -1760,7 +1819,8 @@ def _conclude(
     new_state, findings = replayed
     if isinstance(unread, Guessed):
         findings = noted(findings, unread.note)
-    new_state = _unguess(node, new_state, findings)
+    # (a card judged as one that fits, unseen again: a stuck call it made rests on nobody's card)
+    new_state, findings = ENGINE.without_unseen_stuck(state, _unguess(node, new_state, findings), findings)
     new_state, later = ENGINE.settle_calls(new_state, t, frame)
     findings += later
     calls = any(f.kind == "call" for f in findings)

@@ -626,6 +626,61 @@ def test_a_turned_card_covered_before_any_view_read_it_is_judged_as_a_card_that_
     assert is_unseen(live.state.centre[j][-2]) and live.state.centre[j][-1] == truth.centre[j][-1]
 
 
+def test_a_pile_top_never_read_played_where_the_centre_top_turns_unread_and_guessed_otherwise() -> None:
+    """Penguins, two players, seed 124: a QC never read in its place was played onto a KS and guessed
+    6C there (0.16-0.23), its pile turning up a 9H read surely. Nothing happened fitted (the 9H learned
+    as the QC's card), the JC played onto the QC next was called illegal on the KS, and every view after
+    it was unrecognised. The play is found, its card judged as one that fits and left unseen, with no
+    stuck call resting on it, and the next card laid on it goes on unjudged. A guess of the card that
+    lay there says nothing moved."""
+    checked = 0
+    for seed in range(3, 15):
+        truth = zenuwen.new_game(zenuwen.deal(seed, 2)).state
+        truth, _ = apply(truth, Turn(1.0))
+        tops = truth.tops()
+        where = next(((p, i, j) for p, seat in enumerate(truth.seats) for i, pile in enumerate(seat.piles)
+                      for j, top in enumerate(tops) if len(pile.cards) > 1 and top is not None and pile.top is not None
+                      and zenuwen.fits(pile.top, top)), None)
+        if where is None:
+            continue
+        p, i, j = where
+        zone = pile_zone(p, i)
+        first = view(truth, 1.0)
+        live = zenuwen_live.start(replace(first, piles={**first.piles, zone: SeenPile((None,), first.piles[zone].backs)}))
+        assert is_unseen(live.state.seats[p].piles[i].top)
+        top = tops[j]
+        assert top is not None
+        after, _ = apply(truth, Play(p, i, j, 2.0))
+        now = view(after, 2.0)
+
+        def guessed(code: str) -> Observation:
+            return replace(now, piles={**now.piles, centre_zone(j): SeenPile((None,), guesses=(code,), confidences=(0.2,))})
+
+        other = next(c.code for c in (card(r + s) for r in ("3", "7", "10") for s in "SH")
+                     if not zenuwen.fits(c, top) and c != top and all(not zenuwen.fits(c, x) for x in after.tops() if x is not None))
+        played, f = zenuwen_live.observe(live, guessed(other))
+        assert moves_of(f) == [("play", p, i, j)], (seed, f)
+        assert calls_of(f) == [] and is_unseen(played.state.centre[j][-1])
+        assert played.state.seats[p].piles[i].top == after.seats[p].piles[i].top
+        play = next(x for x in f if x.kind == "move")
+        assert not [e for e in play.verdict.events if e.kind == "play" and e.cards]  # its card is not claimed
+        assert f"{zone}'s card, never read, played onto {centre_zone(j)} (the camera guessed {other}" in play.detail
+        # the next card laid on it goes on, not judged
+        laid = after.tops()[j]
+        assert laid is not None
+        nxt = next(((q, k) for q, seat in enumerate(after.seats) for k, pile in enumerate(seat.piles)
+                    if (q, k) != (p, i) and pile.top is not None and zenuwen.fits(pile.top, laid)), None)
+        if nxt is not None:
+            later, _ = apply(after, Play(nxt[0], nxt[1], j, 3.0))
+            _, f = zenuwen_live.observe(played, view(later, 3.0))
+            assert moves_of(f) == [("play", nxt[0], nxt[1], j)] and "illegal" not in [x.kind for x in f], (seed, f)
+        # a guess of the card that lay there: nothing moved (the pile's new top learned as its card)
+        _, f = zenuwen_live.observe(live, guessed(top.code))
+        assert moves_of(f) == [], (seed, f)
+        checked += 1
+    assert checked >= 4
+
+
 def test_a_top_unread_at_the_start_is_learned_when_read_and_nothing_rests_on_it_before() -> None:
     """Up to a quarter of the tops may be unread at the start (a side seat's small indices): a stand-in
     lies there until a view reads the card."""
