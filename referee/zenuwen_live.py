@@ -1390,12 +1390,15 @@ def _played_unread(state: ZenuwenState, obs: Observation, j: int, t: float) -> E
             move = Play(p, i, j, t)
             for stand in _stand_ins(state, cpile[-1]):
                 v = zenuwen.apply(substitute_cards(state, {u: stand}), move)
-                b = match(v.state, obs) if isinstance(v, Legal) else None
-                if isinstance(v, Legal) and b is not None:
+                if not isinstance(v, Legal):
+                    continue
+                b = match(v.state, obs)
+                if b is not None:
                     found.append((start.then(v.state, v.move, p, ((u, stand),), _touches(move, state), ENGINE.called(v), guess=True), 0, b))
                     break
-    best = best_explanations(found, substitute_cards, lambda n, final: _unguess(n, final))
-    return best[0] if len(found) == 1 and len(best) == 1 else None
+    if len(found) != 1:
+        return None
+    return best_explanations(found, substitute_cards, lambda n, final: _unguess(n, final))[0]
 
 
 class UnseenPlays(NamedTuple):
