@@ -508,6 +508,14 @@ GUESS_FLOOR = 0.15
 seed 43: a QS turned was guessed 6S at 0.02-0.06 view after view)."""
 
 
+UNSEEN_AFTER = GUESS_VIEWS + 1
+"""Views in a row a new centre card that cannot be read is waited on (its guesses may agree in them)
+before it is taken as laid unseen (:func:`unread_centre`): the players play on at once, and a view
+may explain only so many moves (Stress, penguins, seed 54; Zenuwen, three players, penguins, seed
+126: the first turn's QC, guessed 6C now and then, faintly, was waited on while three plays went on,
+the last a JS onto the QC, and the JS read there was then taken for the card turned)."""
+
+
 @dataclass(frozen=True, slots=True)
 class Guessed:
     """New centre cards never read but guessed alike in :data:`GUESS_VIEWS` views: taken as guessed."""
@@ -518,6 +526,8 @@ class Guessed:
     """Centre zone -> the card guessed there."""
     note: str
     """For the log: which cards were taken from guesses."""
+    unseen: frozenset[str] = frozenset()
+    """Centre zones whose new card is laid unseen, waited on long enough (``unseen_after``)."""
 
     def view(self, obs: Observation) -> Observation:
         """The view with the guessed cards read: what is judged further (a hand elsewhere may still
@@ -562,7 +572,8 @@ def unread_centre(
     waited = [sum(z == zone for z, _ in live.centre_guesses) for zone, _ in unread]
     if unseen_after is not None and min(waited) >= unseen_after:
         said = ", ".join(z for z, _ in unread)
-        return Guessed({}, {}, f"the new card on {said} could not be read in {min(waited) + 1} views: taken as laid unseen (name it on the referee screen)")
+        note = f"the new card on {said} could not be read in {min(waited) + 1} views: taken as laid unseen (name it on the referee screen)"
+        return Guessed({}, {}, note, frozenset(z for z, _ in unread))
     where = ", ".join(z for z, _ in unread)
     return replace(live, last=obs, waiting=f"a clear view of the new card on {where}", centre_guesses=history), [
         Finding("ambiguous", t, frame=obs.frame, detail=f"new centre card {how} but not readable yet on {where}: waiting for a clearer view")

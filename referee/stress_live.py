@@ -85,7 +85,7 @@ from .speed_live import (
     Binder, Engine, Explanation, GUESS_FLOOR, centre_faces, Live, Node, Unseen, best_explanations, breadth_first, centre_zone, deferred, difference, from_code,
     differing, explained, fits, hide_cards, is_unseen, judged, later_view, moved, pile_number,
     pile_zone, public_picture, real_counts, seat_zone, seen_code, shown_codes, stock_zone, swap_cards, targets,
-    unclear, unjudged, unread_centre, unseen, Guessed, GUESS_VIEWS, noted, read_anew, read_where_guessed,
+    unclear, unjudged, unread_centre, unseen, Guessed, UNSEEN_AFTER, noted, read_anew, read_where_guessed,
 )
 from .stress import Lay, NewRound, Phase, Play, Seat, Slap, Stack, StressDeal, StressRules, StressState
 from .verdict import Event, Illegal, Legal
@@ -96,11 +96,6 @@ MAX_PER_PLAYER = 2
 """Most moves of one player one view may explain."""
 MAX_DEFERRED = 3
 """Views in a row that may be left unused because they would make a call while a zone is not seen."""
-UNSEEN_AFTER = GUESS_VIEWS + 1
-"""Views in a row a new centre card that cannot be read is waited on (its guesses may agree in them,
-:func:`referee.speed_live.unread_centre`) before it is taken as laid unseen: the players play on at
-once, and a view may explain no more than ``MAX_DEPTH`` moves."""
-
 AGREEING_GUESS_FLOOR = 0.05
 """A centre top the camera cannot read counts as read for a view's calls when its guess, scoring at
 least this, is the very card the legal series leaves there (a card read in its place, seen leaving

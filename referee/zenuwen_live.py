@@ -93,7 +93,7 @@ from .speed_live import (
     Binder, Engine, Explanation, centre_faces, Live, Node, Unseen, best_explanations, breadth_first, centre_number, centre_zone, deferred,
     difference, differing, explained, fits, from_code, hide_cards, is_unseen, judged, later_view, pile_number,
     pile_zone, public_picture, real_counts, search_budget, seat_zone, seen_code, shown_codes, stock_zone, swap_cards,
-    targets, unclear, unjudged, unread_centre, unseen, Guessed, noted, read_where_guessed,
+    targets, unclear, unjudged, unread_centre, unseen, Guessed, UNSEEN_AFTER, noted, read_where_guessed,
 )
 from .verdict import Event, Illegal, Legal
 from .zenuwen import PILES, Choose, Join, Layout, NewRound, Phase, Play, Slap, TakeHand, Turn, ZenuwenRules, ZenuwenState, ZPile, ZSeat
@@ -564,7 +564,7 @@ def _expand(
             seen = judged(obs, centre_zone(j))
             c = parse_seen(seen.top) if seen is not None else None
             u = cpile[-1] if cpile else None
-            if c is None or not isinstance(u, Unseen) or centre_zone(j) not in diff:
+            if c is None or not isinstance(u, Unseen):
                 continue
             for p, seat in enumerate(state.seats):
                 if node.count[p] >= MAX_PER_PLAYER:
@@ -572,6 +572,8 @@ def _expand(
                 for i, pile in enumerate(seat.piles):
                     if pile.top != c or is_unseen(pile.top):
                         continue
+                    if centre_zone(j) not in diff and pile_zone(p, i) not in diff:
+                        continue  # (two decks: the card read there may be the twin of a top that left)
                     move = Play(p, i, j, t)
                     for stand in _stand_ins(state, c):
                         v = zenuwen.apply(substitute_cards(state, {u: stand}), move)
@@ -1811,7 +1813,7 @@ def _conclude(
     that may hide a move) or unrecognised (the series is not legal with the revealed cards)."""
     state, frame = live.state, obs.frame
     final, node, k, subs = best
-    unread = unread_centre(live, obs, final, final.centre, t, "turned", state.rules.deck_count)
+    unread = unread_centre(live, obs, final, final.centre, t, "turned", state.rules.deck_count, UNSEEN_AFTER)
     if isinstance(unread, Guessed):
         subs, obs = {**subs, **unread.subs}, unread.view(obs)
     elif unread is not None:
@@ -1828,9 +1830,13 @@ def _conclude(
     findings += later
     calls = any(f.kind == "call" for f in findings)
     seen = read_where_guessed(obs, final.centre)
+    if isinstance(unread, Guessed) and unread.unseen:
+        seen = replace(seen, piles={z: p for z, p in seen.piles.items() if z not in unread.unseen})
     risky = _covered_risk(state, final, seen) or _unconfirmed(node.moves, state, seen) or (calls and _unclear_for_calls(final, seen))
     hidden = _under_hand(node.moves, seen) or _from_under_hand(state, node.state, subs, seen)
     if defer and node.moves and (live.deferred < MAX_DEFERRED and risky or live.deferred < MAX_UNDER_HAND and hidden):
+        return _left_unused(live, obs), []
+    if defer and not node.moves and live.deferred < MAX_UNDER_HAND and hidden:
         return _left_unused(live, obs), []
     return explained(live, new_state, findings, k, t, frame, _waiting)
 

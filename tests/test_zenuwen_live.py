@@ -681,6 +681,53 @@ def test_a_pile_top_never_read_played_where_the_centre_top_turns_unread_and_gues
     assert checked >= 4
 
 
+def test_a_turned_card_never_read_is_laid_unseen_and_the_card_played_onto_it_is_not_its_twin() -> None:
+    """Penguins, three players, two decks, seed 126: the first turn's QC on one centre pile was never
+    read (guessed 6C now and then, faintly) while three plays went on, the last a JS from a pile under
+    a hand onto the QC. The turn was waited on until then, the JS read there was learned as the card
+    turned (the other JS), and the JS seen leaving its pile was called illegal on it (Z6). Now the
+    turn is taken after four views with that card laid unseen; the JS read on it while its pile is
+    under a hand is not learned as the card turned, and once the pile shows its next card the play
+    is found, onto a card that fits, not called."""
+    checked = 0
+    for seed in range(3, 12):
+        rules = ZenuwenRules(players=3)
+        assert rules.deck_count == 2
+        truth = zenuwen.new_game(zenuwen.deal(seed, 3), rules).state
+        live = zenuwen_live.start(view(truth, 0.0), rules)
+        truth, _ = apply(truth, Turn(1.0))
+        tops = truth.tops()
+        where = next(((p, i, j) for p, seat in enumerate(truth.seats) for i, pile in enumerate(seat.piles)
+                      for j, top in enumerate(tops) if len(pile.cards) > 1 and top is not None and pile.top is not None
+                      and zenuwen.fits(pile.top, top)), None)
+        if where is None:
+            continue
+        p, i, j = where
+        unread = SeenPile((None,), guesses=("6C",), confidences=(0.1,))
+        waited = []
+        for k in range(4):
+            now = view(truth, 1.0 + k / 4)
+            live, f = zenuwen_live.observe(live, replace(now, piles={**now.piles, centre_zone(j): unread}))
+            waited.append(moves_of(f))
+        assert waited == [[], [], [], [("turn",)]], (seed, waited)
+        assert is_unseen(live.state.centre[j][-1])
+        after, _ = apply(truth, Play(p, i, j, 3.0))
+        laid = truth.seats[p].piles[i].top
+        assert laid is not None
+        hand = view(after, 3.0)
+        hidden = {**hand.piles, pile_zone(p, i): replace(view(truth, 3.0).piles[pile_zone(p, i)], held=True)}
+        waiting, f = zenuwen_live.observe(live, replace(hand, piles=hidden))
+        assert moves_of(f) == [] and is_unseen(waiting.state.centre[j][-1]), (seed, f)  # not learned as the JS's twin
+        done, f = zenuwen_live.observe(waiting, view(after, 3.5))
+        assert moves_of(f) == [("play", p, i, j)] and "illegal" not in [x.kind for x in f], (seed, f)
+        assert done.state.centre[j][-1] == laid and is_unseen(done.state.centre[j][-2])
+        # seen at once, with no hand: the same play, not the twin turned and the card gone elsewhere
+        _, f = zenuwen_live.observe(live, view(after, 3.0))
+        assert moves_of(f) == [("play", p, i, j)] and "illegal" not in [x.kind for x in f], (seed, f)
+        checked += 1
+    assert checked >= 4
+
+
 def test_a_top_unread_at_the_start_is_learned_when_read_and_nothing_rests_on_it_before() -> None:
     """Up to a quarter of the tops may be unread at the start (a side seat's small indices): a stand-in
     lies there until a view reads the card."""
@@ -1744,20 +1791,20 @@ def test_searches_inside_a_budget_share_it_and_give_up_when_it_is_spent() -> Non
 def test_a_new_centre_card_never_read_is_taken_as_guessed_once_two_views_in_a_row_guess_it_alike() -> None:
     """Penguins deck, seed 115: the first card turned, a QS, was read at 0.21-0.30 (the referee reads
     at 0.3) in every view until it was covered; the turn was never taken and nothing after it was
-    followed. Guesses that disagree, or name a card whose every copy is known, still wait."""
+    followed. Guesses that disagree, or name a card whose every copy is known, still wait, up to
+    :data:`~referee.speed_live.UNSEEN_AFTER` views: then the card is laid unseen."""
     truth = zenuwen.new_game(zenuwen.deal(3, 2)).state
-    live = zenuwen_live.start(view(truth, 0.0), ZenuwenRules(players=2))
+    start = zenuwen_live.start(view(truth, 0.0), ZenuwenRules(players=2))
     truth, _ = apply(truth, Turn(1.0))
     j, zone = 1, centre_zone(1)
     card = truth.centre[j][-1]
     known = truth.seats[0].piles[0].top
-    assert known is not None and truth.rules.deck_count == 1
+    assert known is not None and truth.rules.deck_count == 1 and speed_live.UNSEEN_AFTER == 3
     obs = view(truth, 1.0)
-    for k, guess in enumerate([card.code, "XX", card.code, known.code, known.code]):
+    live = start
+    for k, guess in enumerate([known.code, known.code, card.code]):  # one alike since the last that differed
         live, f = zenuwen_live.observe(live, replace(unread(obs, {zone: guess}), t=1.0 + 0.1 * k))
         assert [x.kind for x in f] == ["ambiguous"], (k, guess)
-    live, f = zenuwen_live.observe(live, replace(unread(obs, {zone: card.code}), t=2.0))
-    assert [x.kind for x in f] == ["ambiguous"]  # one alike since the last that differed
     live, f = zenuwen_live.observe(live, replace(unread(obs, {zone: card.code}), t=2.1))
     assert moves_of(f) == [("turn",)] and live.state.centre[j][-1] == card
     assert f[0].detail == f"{zone}'s new card, never read surely, was guessed {card.code} in 2 views in a row: taken as guessed"
@@ -1766,6 +1813,15 @@ def test_a_new_centre_card_never_read_is_taken_as_guessed_once_two_views_in_a_ro
     after, _ = apply(truth, Play(p, i, jj, 3.0))
     live, f = zenuwen_live.observe(live, view(after, 3.0))
     assert moves_of(f) == [("play", p, i, jj)]
+    # guesses that never agree: the card is laid unseen, and learned once a view reads it
+    live = start
+    for k, guess in enumerate([card.code, "XX", known.code, card.code]):
+        live, f = zenuwen_live.observe(live, replace(unread(obs, {zone: guess}), t=1.0 + 0.1 * k))
+        assert [x.kind for x in f] == (["ambiguous"] if k < 3 else ["move"]), (k, guess)
+    assert moves_of(f) == [("turn",)] and is_unseen(live.state.centre[j][-1])
+    assert "could not be read in 4 views: taken as laid unseen" in (f[0].detail or "")
+    live, f = zenuwen_live.observe(live, replace(obs, t=2.0))
+    assert f == [] and live.state.centre[j][-1] == card
 
 
 def test_a_play_onto_a_centre_pile_not_read_but_guessed_as_the_card_played_is_taken_at_once() -> None:
