@@ -1446,8 +1446,40 @@ def _unseen_plays(
 
 def _left_unused(live: LiveZenuwen, obs: Observation) -> LiveZenuwen:
     """The view left unused, the centre cards it reads remembered as glimpsed (:func:`_unseen_plays`)."""
-    read = frozenset((z, p.top) for z, p in obs.piles.items() if z.startswith("centre") and not p.held and p.top)
-    return replace(deferred(live, obs), glimpsed=live.glimpsed | read)
+    return replace(deferred(live, obs), glimpsed=live.glimpsed | _centre_reads(obs))
+
+
+def _centre_reads(obs: Observation) -> frozenset[tuple[str, str]]:
+    """(centre zone, card) for each centre top the view reads."""
+    return frozenset((z, p.top) for z, p in obs.piles.items() if z.startswith("centre") and not p.held and p.top)
+
+
+def _glimpsed_turns(node: Node[ZenuwenState], start: ZenuwenState, glimpsed: frozenset[tuple[str, str]]) -> dict[Unseen, Card]:
+    """Turned cards the series covers, judged on a guess (a rank that fits the card laid on them),
+    that a view left unused read on their pile: stand-in -> that card, where it is the one card those
+    views read there that the pile does not hold otherwise, fits the card laid on it, and has a copy
+    not known yet (three players, penguins, seed 126: the first turn's JC and 6S were read in every
+    view that waited on the third pile's card, and covered before the turn was taken; the log's turn
+    named neither)."""
+    stocks = {c for seat in start.seats for c in seat.stock}
+    turned = [(u, c) for u, c in node.subs if u in node.guesses and u in stocks]
+    if not turned or not glimpsed:
+        return {}
+    real = real_counts(start)
+    out: dict[Unseen, Card] = {}
+    for u, stand in turned:
+        for j, (before, after) in enumerate(zip(start.centre, node.state.centre)):
+            new = after[len(before):]
+            if after[: len(before)] != before or stand not in new[:-1]:
+                continue
+            above = new[new.index(stand) + 1]
+            held = {c.code for c in before + new if c != stand}
+            seen = {card for zone, code in glimpsed if zone == centre_zone(j) and code not in held
+                    and real[card := from_code(code)] < start.rules.deck_count and zenuwen.fits(above, card)}
+            if len(seen) == 1:
+                out[u] = seen.pop()
+            break
+    return out
 
 
 def _glimpses_left(x: Explanation[ZenuwenState], start: ZenuwenState, glimpsed: frozenset[tuple[str, str]]) -> int:
@@ -1817,7 +1849,13 @@ def _conclude(
     if isinstance(unread, Guessed):
         subs, obs = {**subs, **unread.subs}, unread.view(obs)
     elif unread is not None:
-        return unread
+        waiting, found = unread  # (what the other centre piles show meanwhile may be covered by the next view)
+        return replace(waiting, glimpsed=live.glimpsed | _centre_reads(obs)), found
+    glimpsed = _glimpsed_turns(node, state, live.glimpsed)
+    if glimpsed:
+        node = replace(node, subs=tuple((u, glimpsed.get(u, c)) for u, c in node.subs),
+                       guesses=tuple(u for u in node.guesses if u not in glimpsed))
+        subs = {**subs, **glimpsed}
     replayed = ENGINE.replay(state, node.moves, subs, t, frame)
     if replayed is None:
         return replace(live, last=obs), [Finding("unrecognised", t, frame=frame, detail=_difference(state, obs))]

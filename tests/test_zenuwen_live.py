@@ -728,6 +728,36 @@ def test_a_turned_card_never_read_is_laid_unseen_and_the_card_played_onto_it_is_
     assert checked >= 4
 
 
+def test_a_turned_card_read_while_the_turn_waited_and_covered_since_is_learned() -> None:
+    """Seed 126 again: the first turn's JC was read in every view that waited on another pile's card,
+    then covered by a 10C before the turn was taken; the turn named it unseen. A card read on that
+    pile while the turn waited, and fitting the card laid on it, is the card turned."""
+    checked = 0
+    for seed in range(3, 12):
+        rules = ZenuwenRules(players=3)
+        truth = zenuwen.new_game(zenuwen.deal(seed, 3), rules).state
+        live = zenuwen_live.start(view(truth, 0.0), rules)
+        truth, _ = apply(truth, Turn(1.0))
+        tops = truth.tops()
+        where = next(((p, i, m) for p, seat in enumerate(truth.seats) for i, pile in enumerate(seat.piles)
+                      for m, top in enumerate(tops) if m > 0 and len(pile.cards) > 1 and top is not None
+                      and pile.top is not None and zenuwen.fits(pile.top, top)), None)
+        if where is None:
+            continue
+        p, i, m = where
+        turned_card = tops[m]
+        unread = SeenPile((None,), guesses=("6C",), confidences=(0.1,))
+        after, _ = apply(truth, Play(p, i, m, 2.0))
+        for k, table in enumerate([truth, truth, after, after]):
+            now = view(table, 1.0 + k / 4)
+            live, f = zenuwen_live.observe(live, replace(now, piles={**now.piles, centre_zone(0): unread}))
+        assert moves_of(f) == sorted([("turn",), ("play", p, i, m)]), (seed, f)
+        assert live.state.centre[m][-2] == turned_card and live.state.centre[m][-1] == after.centre[m][-1], seed
+        assert is_unseen(live.state.centre[0][-1])
+        checked += 1
+    assert checked >= 4
+
+
 def test_a_top_unread_at_the_start_is_learned_when_read_and_nothing_rests_on_it_before() -> None:
     """Up to a quarter of the tops may be unread at the start (a side seat's small indices): a stand-in
     lies there until a view reads the card."""
