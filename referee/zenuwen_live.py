@@ -462,6 +462,16 @@ def _twin_may_turn_up(state: ZenuwenState, pile: ZPile) -> bool:
     return state.rules.deck_count > 1 and pile.up == 1 and len(pile.cards) > 1 and is_unseen(pile.cards[-2])
 
 
+def _shows_under(pile: ZPile, obs: Observation, zone: str) -> bool:
+    """May the card the view reads on a pile whose top nobody read be the one turned up under that
+    top, played meanwhile? It may where a card lies under the top (four players, penguins, seed 127:
+    a far QH never read, played onto a KS and read there at 0.31, its pile showing the KH under it; the
+    KH was learned as the pile's top, the QH taken as misread, and the round's end after it was never
+    followed)."""
+    seen = judged(obs, zone)
+    return seen is not None and seen.top is not None and len(pile.cards) > 1
+
+
 def _expand(
     obs: Observation, diff: frozenset[str], t: float, strict: bool = True, depth: int = MAX_DEPTH,
     glimpsed: frozenset[tuple[str, str]] = frozenset(),
@@ -480,6 +490,8 @@ def _expand(
         j, c = centre_number(zone), parse_seen(code)
         if j is not None and c is not None and (j, c) not in landed:
             landed.append((j, c))
+    read = {(j, c) for z, p in obs.piles.items() if not p.held and (j := centre_number(z)) is not None
+            and (c := parse_seen(p.top)) is not None}
 
     def expand(node: Node[ZenuwenState]) -> Iterator[Node[ZenuwenState]]:
         state = node.state
@@ -531,7 +543,8 @@ def _expand(
                     continue
                 for i, pile in enumerate(seat.piles):
                     u = pile.top
-                    if isinstance(u, Unseen) and (not strict or pile_zone(p, i) in diff | node.touched | hidden):
+                    if isinstance(u, Unseen) and (not strict or pile_zone(p, i) in diff | node.touched | hidden
+                                                  or (j, laid) in read and _shows_under(pile, obs, pile_zone(p, i))):
                         move = Play(p, i, j, t)
                         v = zenuwen.apply(substitute_cards(state, {u: laid}), move)
                         if isinstance(v, Legal):
@@ -2133,21 +2146,29 @@ class _LaidOut(NamedTuple):
     tells which centre pile each player took)."""
 
 
-def _laid_out(state: ZenuwenState, tops: list[list[Card | None]]) -> _LaidOut | str:
+def _laid_out(state: ZenuwenState, tops: list[list[Card | None]], weak: frozenset[tuple[int, int]] = frozenset()) -> _LaidOut | str:
     """Z11: each player's packet (``state``: every centre pile taken) laid out as seen: the seen tops on
-    the piles, the rest unseen; or why the view cannot be that layout."""
+    the piles, the rest unseen; or why the view cannot be that layout. A top read unsurely (``weak``:
+    player, pile) that cannot be one of the player's cards is taken as not read, as long as no more
+    tops than at the first deal are (four players, penguins, seed 127: a 10H read QH at 0.31-0.32, both
+    queens of hearts in other packets, and the next round was never followed)."""
     subs: dict[Unseen, Card] = {}
     real = real_counts(state)
     seats = []
     known = 0
+    laid = sum(c is not None for row in tops for c in row)
+    spare = int(laid * MAX_UNREAD_AT_START) - sum(c is UNREAD_TOP for row in tops for c in row)
     for p, (packet, row) in enumerate(zip(zenuwen._packets(state), tops)):
         pool = list(packet)
         sizes, _ = zenuwen.layout_sizes(len(packet))
         chosen: list[Card | None] = []
-        for c in row:
+        for i, c in enumerate(row):
             if c is None:
                 chosen.append(None)
                 continue
+            if (c is not UNREAD_TOP and (p, i) in weak and spare > 0 and not any(x is c for x in pool)
+                    and real[c] >= state.rules.deck_count):
+                c, spare = UNREAD_TOP, spare - 1
             if c is UNREAD_TOP:  # any card of the packet nobody has seen: learned when read
                 stand_in = next((x for x in pool if isinstance(x, Unseen)), None)
                 if stand_in is None:
@@ -2189,11 +2210,13 @@ def _best_layout(
     of any ("": not a layout at all)."""
     best: tuple[list[Legal[ZenuwenState]], ZenuwenState, _LaidOut] | None = None
     why = ""
+    weak = frozenset((p, i) for p in range(len(choices[0][1].seats) if choices else 0) for i in range(PILES)
+                     if (seen := judged(obs, pile_zone(p, i))) is not None and seen.top_weak)
     for verdicts, after in choices:
         tops = _fresh_layout(after, obs)
         if tops is None:
             continue
-        laid = _laid_out(after, tops)
+        laid = _laid_out(after, tops, weak)
         if isinstance(laid, str):
             why = why or laid
         elif best is None or laid.known > best[2].known:

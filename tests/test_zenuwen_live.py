@@ -839,6 +839,60 @@ def test_the_next_layout_starts_with_a_top_unread_as_the_first_does() -> None:
     same_table(live, truth)
 
 
+def test_a_next_layout_top_misread_unsurely_as_a_card_of_another_packet_is_taken_as_unread() -> None:
+    """Four players, penguins, seed 127: the next layout's 10H was read QH at 0.31-0.32, and both queens
+    of hearts were in other players' packets; no way the centre piles went fitted the layout, and the
+    next round was never followed. Read unsurely, such a top is taken as not read (learned when a view
+    reads it); read surely, the layout is still not one."""
+    live, truth, t = _to_round_end(5)
+    winner, pile = truth.winner, zenuwen.free_piles(truth)[0]
+    assert winner is not None
+    truth, _ = apply(truth, Choose(winner, pile, t + 1.0))
+    truth, _ = apply(truth, NewRound(t + 2.0))
+    obs = view(truth, t + 2.0)
+    other = obs.piles["p1.pile5"].top  # a card of player 1's packet, shown on player 2's first pile
+    assert other is not None
+    for confidence, taken in ((0.9, False), (0.35, True)):
+        misread = SeenPile((other,), 0, guesses=(other,), confidences=(confidence,))
+        after, f = zenuwen_live.observe(live, replace(obs, piles={**obs.piles, "p2.pile1": misread}))
+        assert ([key(x.move) for x in f if x.move is not None] == [("choose", winner, pile), ("new_round",)]) == taken, (confidence, brief(f))
+    assert is_unseen(after.state.seats[1].piles[0].top)
+    after, f = zenuwen_live.observe(after, view(truth, t + 3.0))
+    assert f == [] and after.state.seats[1].piles[0].top == truth.seats[1].piles[0].top
+    same_table(after, truth)
+
+
+def test_a_far_top_never_read_played_and_read_where_it_landed_while_its_pile_shows_the_next_card() -> None:
+    """Four players, penguins, seed 127: a QH never read on its pile was played onto a KS and read there
+    at 0.31, its pile showing the KH under it. The KH was learned as the pile's top and the QH taken
+    as misread; the round's end after it was never followed. The play is found."""
+    checked = 0
+    for seed in range(3, 12):
+        truth = zenuwen.new_game(zenuwen.deal(seed, 2)).state
+        truth, _ = apply(truth, Turn(1.0))
+        tops = truth.tops()
+        where = next(((p, i, j) for p, seat in enumerate(truth.seats) for i, pile in enumerate(seat.piles)
+                      for j, top in enumerate(tops) if len(pile.cards) > 1 and top is not None and pile.top is not None
+                      and zenuwen.fits(pile.top, top)), None)
+        if where is None:
+            continue
+        p, i, j = where
+        zone = pile_zone(p, i)
+        first = view(truth, 1.0)
+        live = zenuwen_live.start(replace(first, piles={**first.piles, zone: SeenPile((None,), first.piles[zone].backs)}))
+        assert is_unseen(live.state.seats[p].piles[i].top)
+        after, _ = apply(truth, Play(p, i, j, 2.0))
+        now = view(after, 2.0)
+        laid = now.piles[centre_zone(j)]
+        weakly = replace(laid, guesses=laid.cards, confidences=(0.31,))
+        played, f = zenuwen_live.observe(live, replace(now, piles={**now.piles, centre_zone(j): weakly}))
+        assert moves_of(f) == [("play", p, i, j)] and "illegal" not in [x.kind for x in f], (seed, brief(f))
+        assert played.state.seats[p].piles[i].top == after.seats[p].piles[i].top
+        assert played.state.centre[j][-1] == after.centre[j][-1]
+        checked += 1
+    assert checked >= 4
+
+
 def test_a_play_that_makes_a_stuck_call_is_not_left_unused_for_a_known_top_read_weakly() -> None:
     """A view that makes a call waits while the view may hide what the call rests on. A card not read
     on a pile whose top the referee knows is that card still (had it left, the explanation would show
