@@ -1885,9 +1885,9 @@ def _conclude(
         seen = replace(seen, piles={z: p for z, p in seen.piles.items() if z not in unread.unseen})
     risky = _covered_risk(state, final, seen) or _unconfirmed(node.moves, state, seen) or (calls and _unclear_for_calls(final, seen))
     hidden = _under_hand(node.moves, seen) or _from_under_hand(state, node.state, subs, seen)
-    if defer and node.moves and (live.deferred < MAX_DEFERRED and risky or live.deferred < MAX_UNDER_HAND and hidden):
-        return _left_unused(live, obs), []
-    if defer and not node.moves and live.deferred < MAX_UNDER_HAND and hidden:
+    # (nothing happened is a guess too where it learns a centre card nobody read as the top of a pile
+    # under a hand: seed 126, the JS played from there onto the card it was taken for)
+    if defer and (node.moves and live.deferred < MAX_DEFERRED and risky or live.deferred < MAX_UNDER_HAND and hidden):
         return _left_unused(live, obs), []
     return explained(live, new_state, findings, k, t, frame, _waiting)
 
@@ -2210,7 +2210,9 @@ def _best_layout(
     of any ("": not a layout at all)."""
     best: tuple[list[Legal[ZenuwenState]], ZenuwenState, _LaidOut] | None = None
     why = ""
-    weak = frozenset((p, i) for p in range(len(choices[0][1].seats) if choices else 0) for i in range(PILES)
+    if not choices:
+        return best, why
+    weak = frozenset((p, i) for p in range(choices[0][1].players) for i in range(PILES)
                      if (seen := judged(obs, pile_zone(p, i))) is not None and seen.top_weak)
     for verdicts, after in choices:
         tops = _fresh_layout(after, obs)
