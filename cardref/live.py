@@ -211,6 +211,15 @@ class LiveReferee:
                 if doubtful.piles == obs.piles:
                     continue
                 live, second = self.follower.observe(before, doubtful)
+                if not second and self.follower.observe_misread is not None:
+                    # nothing happened, every unsure reading that says otherwise a misread now, or one
+                    # legal move, one card read unsurely in an earlier view a misread: the second
+                    # assumes less (Klondike penguins, draw 3, seed 752: a 10H read QH at 0.30 moved
+                    # onto a JC, read there at 0.38 and the 10D turned up under it at 0.54, was taken for
+                    # nothing happening; the next move left every view unrecognised for ten seconds)
+                    moved, misread = self.follower.observe_misread(before, obs)
+                    if [f.kind for f in misread] == ["move"]:
+                        live, second = moved, misread
                 if all(f.kind in ("move", "taken_back") for f in second):
                     self.live, findings = live, second
                     break

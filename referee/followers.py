@@ -40,6 +40,9 @@ class Follower:
     observe_further: Callable[[Any, Observation], tuple[Any, list[Finding]]] | None = None
     """A last, costlier look at a view ``observe`` could not explain, even past doubtful readings
     (Klondike: two moves in one view)."""
+    observe_misread: Callable[[Any, Observation], tuple[Any, list[Finding]]] | None = None
+    """The view judged with one card read in earlier views taken as misread (Klondike): weighed
+    against the second look's nothing happened (cardref/live.py)."""
     settle: Callable[[Any, Observation], tuple[Any, list[Finding]]] | None = None
     """The last view judged as final, when no later view will come (a recording ended): what was
     left waiting for a clearer view is concluded from it."""
@@ -77,6 +80,7 @@ FOLLOWERS: dict[str, Follower] = {
         klondike_live.involved_cards,
         lambda rules: rules.spec(),
         observe_further=klondike_live.observe_further,
+        observe_misread=klondike_live.observe_misread,
         let_stand=klondike_live.let_stand,
         resume=klondike_live.resume,
     ),
@@ -90,6 +94,7 @@ FOLLOWERS: dict[str, Follower] = {
         double_live.involved_cards,
         double_live.rules_spec,
         observe_further=double_live.observe_further,
+        observe_misread=double_live.observe_misread,
         let_stand=double_live.let_stand,
         resume=double_live.resume,
         table="klondike",

@@ -55,15 +55,15 @@ def one_misread(doubtful: Iterable[T], look: Callable[[T], tuple[L, list[Finding
                 ) -> tuple[L, list[Finding]] | None:
     """The answer when exactly one of the ``doubtful`` cards, forgotten (``look``: the view judged with
     that card taken as never read; None when that does not explain it, or the view reads the card as
-    before), explains a view; None when none or several do (then nothing says which reading was wrong)."""
-    answers = []
-    for card in doubtful:
-        answer = look(card)
-        if answer is not None:
-            answers.append(answer)
-            if len(answers) > 1:
-                return None
-    return answers[0] if answers else None
+    before), explains a view, or exactly one explains it without a move against the rules (a misread
+    and a legal move are likelier than a misread and an illegal one: Klondike penguins, draw 3, seed
+    752, a 10H read QH at 0.30 and moved onto a JC, the JC read once before taken for misread too,
+    and moved illegally onto the 10H); None when none or several do (then nothing says which reading
+    was wrong)."""
+    answers = [answer for card in doubtful if (answer := look(card)) is not None]
+    if len(answers) > 1:
+        answers = [a for a in answers if not any(f.kind == "illegal" for f in a[1])]
+    return answers[0] if len(answers) == 1 else None
 
 
 def last_looks(live: L, obs: "Observation", *looks: Callable[[L, "Observation"], tuple[L, list[Finding]]]
