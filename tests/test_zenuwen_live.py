@@ -626,6 +626,24 @@ def test_a_turned_card_covered_before_any_view_read_it_is_judged_as_a_card_that_
     assert is_unseen(live.state.centre[j][-2]) and live.state.centre[j][-1] == truth.centre[j][-1]
 
 
+def fitting_pile(truth: ZenuwenState, first_centre: int = 0) -> tuple[int, int, int] | None:
+    """The first (player, pile, centre pile from ``first_centre`` on) where a pile with cards under its
+    top could play that top onto that centre pile's top."""
+    tops = truth.tops()
+    return next(((p, i, j) for p, seat in enumerate(truth.seats) for i, pile in enumerate(seat.piles)
+                 for j, top in enumerate(tops) if j >= first_centre and len(pile.cards) > 1 and top is not None
+                 and pile.top is not None and zenuwen.fits(pile.top, top)), None)
+
+
+def started_with_top_unread(truth: ZenuwenState, p: int, i: int) -> LiveZenuwen:
+    """The live referee started from ``truth``'s view with player ``p``'s pile ``i`` showing its top unread."""
+    first = view(truth, 1.0)
+    zone = pile_zone(p, i)
+    live = zenuwen_live.start(replace(first, piles={**first.piles, zone: SeenPile((None,), first.piles[zone].backs)}))
+    assert is_unseen(live.state.seats[p].piles[i].top)
+    return live
+
+
 def test_a_pile_top_never_read_played_where_the_centre_top_turns_unread_and_guessed_otherwise() -> None:
     """Penguins, two players, seed 124: a QC never read in its place was played onto a KS and guessed
     6C there (0.16-0.23), its pile turning up a 9H read surely. Nothing happened fitted (the 9H learned
@@ -638,16 +656,12 @@ def test_a_pile_top_never_read_played_where_the_centre_top_turns_unread_and_gues
         truth = zenuwen.new_game(zenuwen.deal(seed, 2)).state
         truth, _ = apply(truth, Turn(1.0))
         tops = truth.tops()
-        where = next(((p, i, j) for p, seat in enumerate(truth.seats) for i, pile in enumerate(seat.piles)
-                      for j, top in enumerate(tops) if len(pile.cards) > 1 and top is not None and pile.top is not None
-                      and zenuwen.fits(pile.top, top)), None)
+        where = fitting_pile(truth)
         if where is None:
             continue
         p, i, j = where
         zone = pile_zone(p, i)
-        first = view(truth, 1.0)
-        live = zenuwen_live.start(replace(first, piles={**first.piles, zone: SeenPile((None,), first.piles[zone].backs)}))
-        assert is_unseen(live.state.seats[p].piles[i].top)
+        live = started_with_top_unread(truth, p, i)
         top = tops[j]
         assert top is not None
         after, _ = apply(truth, Play(p, i, j, 2.0))
@@ -696,10 +710,7 @@ def test_a_turned_card_never_read_is_laid_unseen_and_the_card_played_onto_it_is_
         truth = zenuwen.new_game(zenuwen.deal(seed, 3), rules).state
         live = zenuwen_live.start(view(truth, 0.0), rules)
         truth, _ = apply(truth, Turn(1.0))
-        tops = truth.tops()
-        where = next(((p, i, j) for p, seat in enumerate(truth.seats) for i, pile in enumerate(seat.piles)
-                      for j, top in enumerate(tops) if len(pile.cards) > 1 and top is not None and pile.top is not None
-                      and zenuwen.fits(pile.top, top)), None)
+        where = fitting_pile(truth)
         if where is None:
             continue
         p, i, j = where
@@ -739,9 +750,7 @@ def test_a_turned_card_read_while_the_turn_waited_and_covered_since_is_learned()
         live = zenuwen_live.start(view(truth, 0.0), rules)
         truth, _ = apply(truth, Turn(1.0))
         tops = truth.tops()
-        where = next(((p, i, m) for p, seat in enumerate(truth.seats) for i, pile in enumerate(seat.piles)
-                      for m, top in enumerate(tops) if m > 0 and len(pile.cards) > 1 and top is not None
-                      and pile.top is not None and zenuwen.fits(pile.top, top)), None)
+        where = fitting_pile(truth, first_centre=1)
         if where is None:
             continue
         p, i, m = where
@@ -817,16 +826,23 @@ def test_the_centre_pile_each_player_took_is_read_from_the_next_layout(seed: int
     same_table(live, truth)
 
 
+def _next_layout(seed: int) -> tuple[LiveZenuwen, ZenuwenState, float, int, int]:
+    """A round played out (:func:`_to_round_end`), the winner's usual choice made and the next round
+    laid out at ``t + 2`` in the truth, not yet in the referee's picture: (live, truth, t, winner, pile)."""
+    live, truth, t = _to_round_end(seed)
+    winner, pile = truth.winner, zenuwen.free_piles(truth)[0]
+    assert winner is not None
+    truth, _ = apply(truth, Choose(winner, pile, t + 1.0))
+    truth, _ = apply(truth, NewRound(t + 2.0))
+    return live, truth, t, winner, pile
+
+
 def test_the_next_layout_starts_with_a_top_unread_as_the_first_does() -> None:
     """The next round starts from a view with up to a third of the layout's tops shown but unread, as
     the first deal does (three players at 1920x1080: a side seat's small indices are read one view in
     two or three); the stand-in is learned when a view reads the card. A pile not laid yet is not a
     layout."""
-    live, truth, t = _to_round_end(5)
-    winner, pile = truth.winner, zenuwen.free_piles(truth)[0]
-    assert winner is not None
-    truth, _ = apply(truth, Choose(winner, pile, t + 1.0))
-    truth, _ = apply(truth, NewRound(t + 2.0))
+    live, truth, t, winner, pile = _next_layout(5)
     obs = view(truth, t + 2.0)
     waiting, f = zenuwen_live.observe(live, replace(obs, piles={**obs.piles, "p2.pile3": SeenPile()}))
     assert f == [] and waiting.state.round == 1
@@ -844,11 +860,7 @@ def test_a_next_layout_top_misread_unsurely_as_a_card_of_another_packet_is_taken
     of hearts were in other players' packets; no way the centre piles went fitted the layout, and the
     next round was never followed. Read unsurely, such a top is taken as not read (learned when a view
     reads it); read surely, the layout is still not one."""
-    live, truth, t = _to_round_end(5)
-    winner, pile = truth.winner, zenuwen.free_piles(truth)[0]
-    assert winner is not None
-    truth, _ = apply(truth, Choose(winner, pile, t + 1.0))
-    truth, _ = apply(truth, NewRound(t + 2.0))
+    live, truth, t, winner, pile = _next_layout(5)
     obs = view(truth, t + 2.0)
     other = obs.piles["p1.pile5"].top  # a card of player 1's packet, shown on player 2's first pile
     assert other is not None
@@ -870,17 +882,11 @@ def test_a_far_top_never_read_played_and_read_where_it_landed_while_its_pile_sho
     for seed in range(3, 12):
         truth = zenuwen.new_game(zenuwen.deal(seed, 2)).state
         truth, _ = apply(truth, Turn(1.0))
-        tops = truth.tops()
-        where = next(((p, i, j) for p, seat in enumerate(truth.seats) for i, pile in enumerate(seat.piles)
-                      for j, top in enumerate(tops) if len(pile.cards) > 1 and top is not None and pile.top is not None
-                      and zenuwen.fits(pile.top, top)), None)
+        where = fitting_pile(truth)
         if where is None:
             continue
         p, i, j = where
-        zone = pile_zone(p, i)
-        first = view(truth, 1.0)
-        live = zenuwen_live.start(replace(first, piles={**first.piles, zone: SeenPile((None,), first.piles[zone].backs)}))
-        assert is_unseen(live.state.seats[p].piles[i].top)
+        live = started_with_top_unread(truth, p, i)
         after, _ = apply(truth, Play(p, i, j, 2.0))
         now = view(after, 2.0)
         laid = now.piles[centre_zone(j)]
