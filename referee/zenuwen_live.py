@@ -310,6 +310,7 @@ def _unguess(node: Node[ZenuwenState], final: ZenuwenState, findings: list[Findi
     hand = {u: c for u, c in guessed.items()
             if any(isinstance(m, Play) and m.from_hand and m.source == c for m in node.moves)}
     plays = [m for m in node.moves if isinstance(m, Play) and m.from_hand and m.source in hand.values()]
+    places: dict[tuple[int, int], tuple[Unseen, Card]] = {}  # (centre pile, place) -> the guess made unseen there
     for (u, c), move in zip(hand.items(), plays):
         assert isinstance(move.to, int)
         pile = list(centre[move.to])
@@ -317,6 +318,7 @@ def _unguess(node: Node[ZenuwenState], final: ZenuwenState, findings: list[Findi
             if pile[k] == c:
                 pile[k] = u
                 covered[u] = c
+                places[move.to, k] = (u, c)
                 break
         centre[move.to] = tuple(pile)
     # a centre card nobody read, guessed under the pile top played onto it: unseen again
@@ -333,12 +335,14 @@ def _unguess(node: Node[ZenuwenState], final: ZenuwenState, findings: list[Findi
             if under:
                 pile[under[0]] = u
                 centre[j] = tuple(pile)
+                places[j, under[0]] = (u, c)
                 break
         else:
             for j in onto:
                 if centre[j] and centre[j][-1] == c:
                     centre[j] = centre[j][:-1] + (u,)
                     played[u] = c
+                    places[j, len(centre[j]) - 1] = (u, c)
                     break
     if findings is not None:
         guessed_names = {f"unseen{g.n}" for g in node.guesses}
@@ -363,7 +367,28 @@ def _unguess(node: Node[ZenuwenState], final: ZenuwenState, findings: list[Findi
                     for e in f.verdict.events
                 )
                 findings[n] = replace(f, move=hidden, verdict=Legal(hidden, f.verdict.state, 0, events))
+            if f.kind == "move" and isinstance(findings[n].verdict, Legal):
+                findings[n] = _unguessed_finding(findings[n], places)
     return replace(final, centre=tuple(centre))
+
+
+def _unguessed_finding(f: Finding, places: Mapping[tuple[int, int], tuple[Unseen, Card]]) -> Finding:
+    """The finding with the guesses made unseen again (``places``) unseen in its position and unnamed in
+    the turn that laid them: the log names no card nobody saw (three players, penguins, seed 126: a 6S
+    turned and covered before any view read it, logged as an 8S turned, the stand-in of a rank that
+    fits the 7D laid on it)."""
+    verdict = f.verdict
+    assert isinstance(verdict, Legal)
+    state, centre = verdict.state, list(verdict.state.centre)
+    events = list(verdict.events)
+    for (j, k), (u, c) in places.items():
+        if j < len(centre) and k < len(centre[j]) and centre[j][k] == c:
+            centre[j] = centre[j][:k] + (u,) + centre[j][k + 1:]
+        events = [replace(e, cards=(), detail="a card nobody read, covered at once")
+                  if e.kind == "turn" and e.pile == f"centre{j}" and e.cards == (c,) else e for e in events]
+    if tuple(centre) == state.centre and tuple(events) == verdict.events:
+        return f
+    return replace(f, verdict=replace(verdict, state=replace(state, centre=tuple(centre)), events=tuple(events)))
 
 
 def _replayed(moves: Sequence[Any], state: ZenuwenState) -> Iterator[tuple[int, Any, ZenuwenState, ZenuwenState | None]]:

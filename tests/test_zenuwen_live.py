@@ -624,6 +624,11 @@ def test_a_turned_card_covered_before_any_view_read_it_is_judged_as_a_card_that_
     live, f = zenuwen_live.observe(live, view(truth, 2.0))
     assert moves_of(f) == sorted([("turn",), ("play", p, i, j)]) and "illegal" not in [x.kind for x in f]
     assert is_unseen(live.state.centre[j][-2]) and live.state.centre[j][-1] == truth.centre[j][-1]
+    # the log names no card nobody saw: not in the turn, nor in the positions after each move
+    turn = next(x for x in f if key(x.move) == ("turn",))
+    laid = next(e for e in turn.verdict.events if e.kind == "turn" and e.pile == f"centre{j}")
+    assert laid.cards == () and laid.detail == "a card nobody read, covered at once"
+    assert all(is_unseen(x.verdict.state.centre[j][0]) for x in f if x.kind == "move")
 
 
 def fitting_pile(truth: ZenuwenState, first_centre: int = 0) -> tuple[int, int, int] | None:
