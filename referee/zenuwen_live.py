@@ -82,7 +82,7 @@ from collections import Counter
 from dataclasses import dataclass, field, replace
 from functools import cache
 from itertools import permutations
-from typing import Any, Callable, Iterator, Mapping, NamedTuple, Sequence
+from typing import Any, Callable, Iterable, Iterator, Mapping, NamedTuple, Sequence
 
 from . import zenuwen
 from .cards import RANKS, Card
@@ -510,13 +510,11 @@ def _expand(
     # the cards that may have landed on each centre pile: the one the view reads on top, and those
     # views left unused read there (three players, seed 29: a 10H from a pile nobody read, read on
     # the centre pile while a hand hovered elsewhere, then covered by a JS)
-    landed: list[tuple[int, Card]] = []
-    for zone, code in [(z, p.top) for z, p in sorted(obs.piles.items()) if not p.held] + sorted(glimpsed):
-        j, c = centre_number(zone), parse_seen(code)
-        if j is not None and c is not None and (j, c) not in landed:
-            landed.append((j, c))
-    read = {(j, c) for z, p in obs.piles.items() if not p.held and (j := centre_number(z)) is not None
-            and (c := parse_seen(p.top)) is not None}
+    def centre_cards(seen: Iterable[tuple[str, str]]) -> list[tuple[int, Card]]:
+        return [(j, c) for zone, code in seen if (j := centre_number(zone)) is not None and (c := parse_seen(code)) is not None]
+
+    read = centre_cards(sorted(_centre_reads(obs)))
+    landed = list(dict.fromkeys(read + centre_cards(sorted(glimpsed))))
 
     def expand(node: Node[ZenuwenState]) -> Iterator[Node[ZenuwenState]]:
         state = node.state
@@ -1313,10 +1311,7 @@ def _covered_turns(node: Node[ZenuwenState], start: ZenuwenState, glimpsed: froz
     """How many of the cards the series turns onto centre piles it also covers, in the same view, with
     a play judged on a guess of the turned card (a rank that fits), on piles no view left unused read a
     card new to it. Nobody saw those turned cards, and each guess makes any play onto its pile legal."""
-    if not node.guesses:
-        return 0
-    stocks = {c for seat in start.seats for c in seat.stock}
-    stands = {c for u, c in node.subs if u in node.guesses and u in stocks}  # the turned cards' guesses
+    stands = {c for _, c in _turned_guesses(node, start)}
     if not stands:
         return 0
     # piles a view left unused read a card on that was not there before
@@ -1325,6 +1320,14 @@ def _covered_turns(node: Node[ZenuwenState], start: ZenuwenState, glimpsed: froz
                 and code not in {c.code for c in start.centre[j]}}
     return sum(1 for j, (before, after) in enumerate(zip(start.centre, node.state.centre))
                if set(after[len(before):-1]) & stands and centre_zone(j) not in seen_new)
+
+
+def _turned_guesses(node: Node[ZenuwenState], start: ZenuwenState) -> list[tuple[Unseen, Card]]:
+    """The cards the series turns from the stocks that it judges on a guess (stand-in -> the guess)."""
+    if not node.guesses:
+        return []
+    stocks = {c for seat in start.seats for c in seat.stock}
+    return [(u, c) for u, c in node.subs if u in node.guesses and u in stocks]
 
 
 def _twin_of_held(before: ZenuwenState, after: ZenuwenState, views: Sequence[Observation]) -> bool:
@@ -1499,8 +1502,7 @@ def _glimpsed_turns(node: Node[ZenuwenState], start: ZenuwenState, glimpsed: fro
     not known yet (three players, penguins, seed 126: the first turn's JC and 6S were read in every
     view that waited on the third pile's card, and covered before the turn was taken; the log's turn
     named neither)."""
-    stocks = {c for seat in start.seats for c in seat.stock}
-    turned = [(u, c) for u, c in node.subs if u in node.guesses and u in stocks]
+    turned = _turned_guesses(node, start)
     if not turned or not glimpsed:
         return {}
     real = real_counts(start)
@@ -2191,9 +2193,6 @@ def _laid_out(state: ZenuwenState, tops: list[list[Card | None]], weak: frozense
             if c is None:
                 chosen.append(None)
                 continue
-            if (c is not UNREAD_TOP and (p, i) in weak and spare > 0 and not any(x is c for x in pool)
-                    and real[c] >= state.rules.deck_count):
-                c, spare = UNREAD_TOP, spare - 1
             if c is UNREAD_TOP:  # any card of the packet nobody has seen: learned when read
                 stand_in = next((x for x in pool if isinstance(x, Unseen)), None)
                 if stand_in is None:
@@ -2204,6 +2203,11 @@ def _laid_out(state: ZenuwenState, tops: list[list[Card | None]], weak: frozense
             obj = next((x for x in pool if x is c), None)
             if obj is None:
                 u = next((x for x in pool if isinstance(x, Unseen)), None)
+                if u is not None and real[c] >= state.rules.deck_count and (p, i) in weak and spare > 0:
+                    spare -= 1  # read unsurely as a card that cannot be theirs: taken as not read
+                    pool.remove(u)
+                    chosen.append(u)
+                    continue
                 if u is None or real[c] >= state.rules.deck_count:
                     return f"the new layout shows {c.code} on player {p}'s piles: not one of the cards they hold (Z11)"
                 assert isinstance(u, Unseen)
