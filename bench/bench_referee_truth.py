@@ -49,10 +49,14 @@ def _in_truth_order(records: list[dict], want: list[tuple]) -> list[tuple]:
     start = 0
     for _, group in itertools.groupby(records, key=lambda r: r["t"]):
         keys = [_key(r["data"]["move"], "legal" if r["kind"] == "move" else "illegal") for r in group]
-        at = [next((i for i in range(start, len(want)) if want[i] == k), None) for k in keys]
+        at: list[int | None] = []
+        for k in keys:  # each truth move matched once (two lays in one view are two truth lays)
+            at.append(next((i for i in range(start, len(want)) if want[i] == k and i not in at), None))
         order = sorted(range(len(keys)), key=lambda n: (at[n] is None, at[n] or 0, n))
         out += [keys[n] for n in order]
-        start = min((i for i in at if i is not None), default=start - 1) + 1
+        # past every truth move this view matched: the next view's moves come after them (until the
+        # thirty-fifth session the first, so a view's play then lay could match the lay before it)
+        start = max((i for i in at if i is not None), default=start - 1) + 1
     return out
 
 

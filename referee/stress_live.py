@@ -42,7 +42,10 @@ call (stuck: every row top counts), or a stress while a centre pile is under a h
 left unused (the hand may hide another play), up to ``MAX_DEFERRED`` views in a row. So is a view whose
 explanation takes a card from a row place under a hand and covers it with a later card (nothing in
 the view shows that move: a 5H laid on a 7H, S6, is also "the 6D under the hand first, then the 5H");
-it is judged again once that place shows its card still there (``LiveStress.held_back``). New centre cards that cannot be read are
+it is judged again once that place shows its card still there (``LiveStress.held_back``). A view left
+unused for a call is kept (``LiveStress.call_held``): taken after all when the next view follows only
+from it, or follows from it through more moves than from the position before (what it showed was
+covered since). New centre cards that cannot be read are
 not accepted yet (``ambiguous``): the stress and stuck calls depend on them.
 
 **Inputs the camera cannot give** (the web app's key press or screen tap calls them, through
@@ -150,6 +153,10 @@ class LiveStress(Live[StressState, PendingIllegal]):
     held_back: Observation | None = field(default=None, compare=False)
     """A view left unused because its only explanation took a card from a row place under a hand and
     covered it (:func:`_unseen_and_covered`); judged again once that place shows what it held."""
+    call_held: Observation | None = field(default=None, compare=False)
+    """The last view left unused because a call it made rested on a zone not seen: when a later view
+    nothing explains from the position before it, the held view is taken after all and the later
+    view judged from there (:func:`_judge_call_held`)."""
 
 
 def _zone_ok(state: StressState, zone: str, seen: SeenPile, b: Binder, pending_refill: list[int]) -> bool:
@@ -492,6 +499,12 @@ def _judge(live: LiveStress, obs: Observation) -> tuple[LiveStress, list[Finding
             names = "; ".join(", ".join(str(m) for m in x[1].moves) or "nothing" for x in best)
             return replace(live, last=obs), [Finding("ambiguous", t, frame=frame, detail=f"several move series fit: {names}")]
         final, node, k, subs = best[0]
+        if node.moves and live.call_held is not None:
+            # the shortest series may pass over what the held view showed (new centre cards laid
+            # and covered by the next ones before this view: penguins, seed 61)
+            after_held = _judge_call_held(live, obs)
+            if after_held is not None and sum(f.kind == "move" for f in after_held[1]) > len(node.moves):
+                return after_held
         centre, note = final.centre, ""
         if not node.moves and pend is None:
             played = _played_unread(state, obs, t)
@@ -522,8 +535,13 @@ def _judge(live: LiveStress, obs: Observation) -> tuple[LiveStress, list[Finding
             if _unseen_and_covered(node.moves, seen):
                 return replace(deferred(live, obs), held_back=obs), []
             if _call_unseen(findings, seen):
-                return deferred(live, obs), []
+                return replace(deferred(live, obs), call_held=obs), []
         return explained(live, new_state, findings, k, t, frame, _waiting)
+
+    if live.call_held is not None:
+        after_held = _judge_call_held(live, obs)
+        if after_held is not None:
+            return after_held
 
     fixed = read_anew(live, obs, _retop_centre, 1)
     if fixed is not None:
@@ -633,6 +651,24 @@ def _judge_held_back(live: LiveStress, obs: Observation) -> tuple[LiveStress, li
     if not any(f.kind in ("move", "illegal") for f in found):
         return None
     second, more = _judge(replace(first, deferred=0), obs)
+    return second, found + more
+
+
+def _judge_call_held(live: LiveStress, obs: Observation) -> tuple[LiveStress, list[Finding]] | None:
+    """The view left unused for a call it could not be sure of, taken after all, then ``obs`` from
+    there: a view nothing explains from the position before may follow from the held one (penguins,
+    seed 61: a JC stacked onto a JD made the players stuck while a row place was unread, and the view
+    was left unused; both jacks were then stacked onto the JS refilled in the JC's place, which no
+    series from the position before can show, the JS covered). None when either view is still not
+    explained by legal moves."""
+    held = live.call_held
+    assert held is not None
+    first, found = _judge(replace(live, call_held=None, held_back=None, deferred=MAX_DEFERRED), held)
+    if not found or any(f.kind not in ("move", "call") for f in found):
+        return None
+    second, more = _judge(replace(first, deferred=0), obs)
+    if any(f.kind not in ("move", "call") for f in more) or second.last is not None:
+        return None
     return second, found + more
 
 

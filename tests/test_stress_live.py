@@ -596,6 +596,42 @@ def test_a_refill_never_read_stacked_at_once_is_the_card_read_on_the_pile_it_wen
     assert moves_of(f) == []
 
 
+def test_a_view_left_unused_for_a_stuck_call_is_taken_when_the_next_follows_only_from_it() -> None:
+    """Penguins, seed 61: a JC stacked onto the JD beside it made both players stuck while a hand was
+    over a row place, so the view was left unused (the hand may hide a play); then both jacks were
+    stacked onto the JS refilled in the JC's place. From the position before, nothing explains that
+    (the JS is covered), and the game was lost from there: the view left unused is taken after all."""
+    truth = position("2C 7H QD 5S", "10C AS JC JD", "4H 7D", stock0="JH 6C 8C 9C", stock1="JS 9H 3S 8D")
+    live = stress_live.start(view(truth, 0.0))
+    after, calls = apply(truth, Play(0, 3, 0, 1.0))
+    after, more = apply(after, Stack(1, 2, 3, 1.0))
+    assert calls + more == ["stuck"]
+    live, f = stress_live.observe(live, seen(after, 1.0, p1_pile3="?"))  # the QD read too faintly
+    assert f == [] and live.call_held is not None
+    after, _ = apply(after, Stack(1, 3, 2, 2.0))
+    live, f = stress_live.observe(live, view(after, 2.0))
+    assert [key(x.move) for x in f if x.kind == "move"] == [("play", 0, 3, 0), ("stack", 1, 2, 3), ("stack", 1, 3, 2)]
+    assert calls_of(f) == ["stuck"] and [x.t for x in f if x.kind == "call"] == [1.0]
+    same_table(live, after, stocks=False)
+
+
+def test_new_centre_cards_seen_only_in_a_view_left_unused_are_not_passed_over() -> None:
+    """Penguins, seed 61, near the round's end: new centre cards laid while both were stuck left them
+    stuck again, a hand over a row place, so that view was left unused; the next view showed the next
+    new cards laid on them. One lay from the position before explains it too (the stocks are not
+    seen), but the view left unused showed two."""
+    truth = position("2C 7H QD JH", "10C AS QS KS", "4H 5D", stock0="4C 9H 2H 3H", stock1="5S 3S 6H 8H")
+    live = stress_live.start(view(truth, 0.0))
+    once, calls = apply(truth, Lay(1.0))
+    assert calls == ["stuck"]
+    live, f = stress_live.observe(live, seen(once, 1.0, p1_pile2="held"))
+    assert f == [] and live.call_held is not None
+    twice, _ = apply(once, Lay(2.0))
+    live, f = stress_live.observe(live, view(twice, 2.0))
+    assert moves_of(f) == [("lay",), ("lay",)]
+    assert [[c.code for c in p] for p in live.state.centre] == [["4H", "4C", "9H"], ["5D", "5S", "3S"]]
+
+
 def test_a_stress_call_is_not_held_back_by_a_centre_top_guessed_faintly_as_the_card_played() -> None:
     """Penguins, seed 59: a 10H read in its row place, played onto centre2 beside a 10D, was guessed
     10H there at 0.10-0.14 only; the stress call waited 2.4 s for a clearer view, until both hands were

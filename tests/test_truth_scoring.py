@@ -1,0 +1,39 @@
+"""The truth-video bench's score (``bench/bench_referee_truth.py``): the figures every note quotes."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+_spec = importlib.util.spec_from_file_location("bench_referee_truth", ROOT / "bench" / "bench_referee_truth.py")
+assert _spec is not None and _spec.loader is not None
+bench = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(bench)
+
+
+def _folder(tmp_path: Path, truth: list[dict], found: list[tuple[float, dict]]) -> Path:
+    (tmp_path / "moves.jsonl").write_text("".join(json.dumps({"kind": "legal", **m}) + "\n" for m in truth))
+    log = [{"kind": "header"}] + [{"kind": "move", "t": t, "data": {"move": m}} for t, m in found]
+    (tmp_path / "game.jsonl").write_text("".join(json.dumps(r) + "\n" for r in log))
+    return tmp_path
+
+
+PLAY = {"op": "play", "player": 1, "from": 2, "to": 1}
+LAY = {"op": "lay"}
+
+
+def test_moves_found_together_are_matched_each_to_its_own_truth_move(tmp_path: Path) -> None:
+    """Stress penguins seed 61: views that each found a play and the lay after it (the view cannot
+    order them) were scored 61/64 with 2 invented, the second view's lay matched to the first view's."""
+    truth = [dict(PLAY, t=1.0), dict(LAY, t=2.0), dict(PLAY, t=3.0), dict(LAY, t=4.0), dict(LAY, t=5.0), dict(PLAY, t=6.0), dict(LAY, t=7.0)]
+    found = [(2.0, PLAY), (2.0, LAY), (5.0, PLAY), (5.0, LAY), (5.0, LAY), (7.0, LAY), (7.0, PLAY)]
+    assert bench.score(_folder(tmp_path, truth, found))["found"] == 7
+
+
+def test_a_move_missed_and_one_invented_are_counted(tmp_path: Path) -> None:
+    truth = [dict(PLAY, t=1.0), dict(LAY, t=2.0), dict(LAY, t=3.0), dict(PLAY, t=4.0)]
+    found = [(1.0, PLAY), (3.0, LAY), (3.5, dict(PLAY, to=0)), (4.0, PLAY)]
+    result = bench.score(_folder(tmp_path, truth, found))
+    assert (result["moves"], result["found"], result["invented"]) == (4, 3, 1)
