@@ -128,14 +128,15 @@ def unjudged(obs: Observation) -> frozenset[str]:
     return frozenset(z for z, p in obs.piles.items() if p.held or None in p.cards)
 
 
-def centre_faces(obs: Observation) -> Observation:
-    """The view with a back on a centre pile taken for the face it is. Centre cards lie face up
-    (S4, Z5: turned as they are laid; piles taken away go to a stock), so a back the camera reports
-    there, with no face read, is a face it took for a back: a card not read (Zenuwen, penguins deck,
-    seed 112: a QC played onto a KS, boxed as a back, was unrecognised, and the JD laid on it next was
-    called illegal on the KS, then the 9D after it, and nothing more was followed)."""
+def centre_faces(obs: Observation, face_up: Callable[[str], bool] = lambda zone: zone.startswith("centre")) -> Observation:
+    """The view with a back on a centre pile (or another zone where cards lie only ``face_up``) taken
+    for the face it is. Centre cards lie face up (S4, Z5: turned as they are laid; piles taken away
+    go to a stock), so a back the camera reports there, with no face read, is a face it took for a
+    back: a card not read (Zenuwen, penguins deck, seed 112: a QC played onto a KS, boxed as a back,
+    was unrecognised, and the JD laid on it next was called illegal on the KS, then the 9D after it,
+    and nothing more was followed)."""
     piles = {z: replace(p, cards=(None,), backs=0, guesses=(), confidences=())
-             for z, p in obs.piles.items() if z.startswith("centre") and not p.cards and p.backs}
+             for z, p in obs.piles.items() if face_up(z) and not p.cards and p.backs}
     return replace(obs, piles={**obs.piles, **piles}) if piles else obs
 
 
@@ -551,8 +552,8 @@ def unread_centre(
     :data:`GUESS_FLOOR`, and fewer copies of that card are known than the ``decks`` hold, the guesses
     are taken (:class:`Guessed`); a view that guesses otherwise, or not at all, starts the count again.
 
-    With ``unseen_after``, a card waited on in that many views before this one without a guess taken
-    is laid unseen (a :class:`Guessed` that reads nothing): the series is taken with its stand-in, a
+    With ``unseen_after``, a card waited on in that many views before this one (a hand over its pile
+    not counted) without a guess taken is laid unseen (a :class:`Guessed` that reads nothing): the series is taken with its stand-in, a
     later view that reads the card learns it, and a play onto it is judged as onto a card that fits
     (Stress, where the players play on at once: penguins, seed 54, a QS laid and guessed QS at 0.07,
     then 6S at 0.11-0.23, held the view while a 3S and a 2D were played onto the other new card;
@@ -563,7 +564,8 @@ def unread_centre(
         unread = [(z, u) for z, u in unread if not any(p and p[-1] is u for p in live.state.centre)]
     if not unread:
         return None
-    history = live.centre_guesses + tuple((zone, guess_of(obs, zone)) for zone, _ in unread)
+    # a view with a hand over the pile says nothing of the card: it is not counted
+    history = live.centre_guesses + tuple((zone, guess_of(obs, zone)) for zone, _ in unread if judged(obs, zone) is not None)
     taken = _taken_guesses(history, [z for z, _ in unread], final, decks)
     if taken is not None:
         subs = {u: taken[z] for z, u in unread if isinstance(u, Unseen)}

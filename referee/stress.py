@@ -249,6 +249,9 @@ class StressState:
     """The winner of the round just finished (S10)."""
     seed: int | None = None
     later: tuple[StressDeal, ...] = field(default=(), repr=False)
+    gathered: tuple[Card, ...] = ()
+    """The top cards of the centre piles the last slapper took (S8), until new centre cards are laid:
+    those piles are still being gathered up a moment after the last slap (a camera sees them)."""
 
     @classmethod
     def start(cls, deal: StressDeal, rules: StressRules | None = None) -> "StressState":
@@ -640,7 +643,8 @@ def _settle(state: StressState, move: Move, events: list[Event]) -> Legal[Stress
             (("piles", taken_piles), ("safe", first[0])),
         )
     )
-    nxt = replace(state, seats=_set(state.seats, loser, seat), centre=centre, phase=Phase.LAY, slaps=(), stuck=False)
+    gathered = tuple(state.centre[i][-1] for i in taken_piles if state.centre[i])
+    nxt = replace(state, seats=_set(state.seats, loser, seat), centre=centre, phase=Phase.LAY, slaps=(), stuck=False, gathered=gathered)
     return _legal(move, nxt, events)
 
 
@@ -694,7 +698,7 @@ def _lay(state: StressState, move: Lay) -> Legal[StressState] | Illegal:
     for i, got in enumerate(laid):
         if got is not None:
             events.append(Event("lay", move.t, i, f"centre{i}", (got,)))
-    return _legal(move, replace(nxt, phase=Phase.PLAY, stuck=False), events)
+    return _legal(move, replace(nxt, phase=Phase.PLAY, stuck=False, gathered=()), events)
 
 
 def _shuffle(state: StressState, move: Shuffle) -> Legal[StressState] | Illegal:
@@ -724,7 +728,8 @@ def _new_round(state: StressState, move: NewRound) -> Legal[StressState] | Illeg
     centre = d.centre if d.centre is not None else ((), ())
     phase = Phase.PLAY if d.centre is not None else Phase.LAY
     nxt = replace(
-        state, seats=d.seats, centre=centre, phase=phase, slaps=(), stuck=False, round=state.round + 1, winner=None, later=later
+        state, seats=d.seats, centre=centre, phase=phase, slaps=(), stuck=False, round=state.round + 1, winner=None, later=later,
+        gathered=(),
     )
     ev = Event("new_round", move.t, detail=f"round {state.round + 1}", data=(("round", state.round + 1),))
     return _legal(move, nxt, [ev])

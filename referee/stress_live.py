@@ -88,7 +88,7 @@ from .speed_live import (
     Binder, Engine, Explanation, GUESS_FLOOR, centre_faces, Live, Node, Unseen, best_explanations, breadth_first, centre_zone, deferred, difference, from_code,
     differing, explained, fits, hide_cards, is_unseen, judged, later_view, moved, pile_number,
     pile_zone, public_picture, real_counts, seat_zone, seen_code, shown_codes, stock_zone, swap_cards, targets,
-    unclear, unjudged, unread_centre, unseen, Guessed, UNSEEN_AFTER, noted, read_anew, read_where_guessed,
+    unclear, unjudged, unread_centre, unseen, Guessed, UNSEEN_AFTER, noted, read_anew, read_where_guessed, guess_of,
 )
 from .stress import Lay, NewRound, Phase, Play, Seat, Slap, Stack, StressDeal, StressRules, StressState
 from .verdict import Event, Illegal, Legal
@@ -462,10 +462,40 @@ def observe(live: LiveStress, obs: Observation) -> tuple[LiveStress, list[Findin
     the referee takes (explained, not left unused) counts the cards it reads: a card no view has read
     (taken from the camera's guesses) is put right by the first view that reads it surely as another
     card (:func:`referee.speed_live.read_anew`)."""
-    obs = centre_faces(obs)
+    # a Stress row lies face up too (S2; penguins, seed 62: a QC in a row place boxed as a back)
+    obs = centre_faces(obs, lambda zone: not zone.endswith(".stock"))
+    if live.last is not None:
+        obs = _read_as_before(obs, live.last)
     after, findings = _judge(live, obs)
     taken = after.last is None and not after.deferred and after.held_back is None
     return replace(after, reads=reads_of_view(live.reads, obs, findings, taken=taken)), findings
+
+
+def _read_as_before(obs: Observation, before: Observation) -> Observation:
+    """The view with each top it could not read taken as read where the camera still guesses it as
+    the card the last view left unused read there: the reading of one card wavers about the
+    readable line from view to view (penguins, seed 62: new centre cards QD and QS, laid while both
+    were stuck, guessed QS at 0.30 then 0.28; the view that left both unread was taken for nothing
+    happening, an unread card fitting the old top, and the stress they made was never called)."""
+    read = {}
+    for zone, seen in obs.piles.items():
+        was = before.piles.get(zone)
+        if not seen.cards or seen.cards[-1] is not None or was is None or was.held or not was.cards:
+            continue
+        if was.cards[-1] is not None and guess_of(obs, zone) == was.cards[-1]:
+            read[zone] = replace(seen, cards=seen.cards[:-1] + (was.cards[-1],))
+    return replace(obs, piles={**obs.piles, **read}) if read else obs
+
+
+def _gathering(obs: Observation, gathered: Sequence[Card]) -> Observation:
+    """The view with each centre pile that shows (read or guessed) the top of a pile the last slapper
+    took taken as under a hand: that pile is still being gathered up, not a new centre card
+    (penguins, seed 62: the 10C and 10D of a stress, still in view a second after the last slap, were
+    taken for new centre cards, one laid unseen, and a card was invented as played onto it)."""
+    codes = {seen_code(c) for c in gathered if not is_unseen(c)}
+    piles = {z: SeenPile(held=True) for z in CENTRE_ZONES
+             if (seen := judged(obs, z)) is not None and seen.cards and (seen.top or seen.top_guess) in codes}
+    return replace(obs, piles={**obs.piles, **piles}) if piles else obs
 
 
 def _judge(live: LiveStress, obs: Observation) -> tuple[LiveStress, list[Finding]]:
@@ -481,6 +511,8 @@ def _judge(live: LiveStress, obs: Observation) -> tuple[LiveStress, list[Finding
     if state.phase is Phase.ROUND_OVER and match(state, obs) is None:
         return replace(live, last=obs, waiting="the next deal (S11)"), []  # cards being gathered
 
+    if state.phase is Phase.LAY and state.gathered:
+        obs = _gathering(obs, state.gathered)
     if live.held_back is not None:
         again = _judge_held_back(live, obs)
         if again is not None:
@@ -635,15 +667,25 @@ def _judge_held_back(live: LiveStress, obs: Observation) -> tuple[LiveStress, li
     assert held is not None
     piles = dict(held.piles)
     filled = False
+    # the table as it was before the held view: a legal series is never taken back, so the places
+    # that view did not show held their cards, and what it showed was an illegal move, taken back
+    # (penguins, seed 62: a KC laid on a JC, S6, where a QC never read beside it might have gone
+    # first; the JC showed again, the QC's place still unread)
+    back = match(live.state, obs) is not None
     for zone in unjudged(held):
         now = judged(obs, zone)
         at = seat_zone(zone, live.state.seats)
         number = pile_number(at[2]) if at is not None else None
-        if now is None or None in now.cards or at is None or number is None:
+        if now is None or at is None or number is None:
             continue
         row = at[1].row[number]
-        if now.cards and row and not is_unseen(row[-1]) and now.cards[-1] == seen_code(row[-1]):
+        if not row or is_unseen(row[-1]):
+            continue
+        if None not in now.cards and now.cards and now.cards[-1] == seen_code(row[-1]):
             piles[zone] = now
+            filled = True
+        elif back:
+            piles[zone] = replace(now, cards=now.cards[:-1] + (seen_code(row[-1]),)) if now.cards else SeenPile((seen_code(row[-1]),))
             filled = True
     if not filled:
         return None

@@ -453,6 +453,69 @@ def test_a_new_centre_card_never_read_nor_guessed_alike_is_laid_unseen_and_playe
     assert live.state.centre[0][-1] == card and is_unseen(live.state.centre[0][-2])
 
 
+def test_the_centre_piles_still_being_gathered_after_the_slaps_are_no_new_centre_cards() -> None:
+    """Penguins, seed 62: the 10C and 10D of a stress, still in view a second after the last slap
+    while the loser gathered them up, were taken for new centre cards (the stand-ins of the stocks
+    fit any card), one laid unseen after views with a hand over it, and a play invented onto it. The
+    piles' old tops, and views with a hand over a pile, are waited through; the new cards are laid."""
+    live, truth = laid_after_slaps()
+    old = {"centre1": "8H", "centre2": "8D"}  # the tops the slaps gave to the last slapper
+    assert [c.code for c in live.state.gathered] == ["8H", "8D"]
+    for k, zones in enumerate([old, {**old, "centre1": "held"}, {"centre1": "held", "centre2": "held"}, {"centre1": "held", "centre2": "-"},
+                               {"centre1": "held", "centre2": "?"}, {"centre1": "held", "centre2": "?"}]):
+        live, f = stress_live.observe(live, seen(truth, 1.6 + 0.1 * k, **zones))
+        assert moves_of(f) == [] and live.state.phase is Phase.LAY, (k, f)
+    live, f = stress_live.observe(live, view(truth, 2.5))
+    assert moves_of(f) == [("lay",)] and live.state.gathered == ()
+    assert [p[-1] for p in live.state.centre] == [p[-1] for p in truth.centre]
+
+
+def test_a_new_centre_card_read_once_and_then_only_guessed_alike_is_not_taken_for_nothing() -> None:
+    """Penguins, seed 62: new centre cards QD and QS, guessed QD at 0.17 and read QS at 0.30; in the
+    next view the QS was guessed at 0.28, both unread, and unread cards fit the old tops: nothing
+    happened, and the stress they made was never called. A card the last view left unused read is
+    still read where the camera guesses it the same."""
+    live, truth = laid_after_slaps()
+    one, two = (p[-1].code for p in truth.centre)
+    obs = view(truth, 2.0)
+
+    def faint(t: float, second: SeenPile) -> Observation:
+        return replace(obs, t=t, piles={**obs.piles, "centre1": SeenPile((None,), guesses=(one,), confidences=(0.17,)), "centre2": second})
+
+    live, f = stress_live.observe(live, faint(2.0, SeenPile((two,), guesses=(two,), confidences=(0.30,))))
+    assert [x.kind for x in f] == ["ambiguous"]
+    live, f = stress_live.observe(live, faint(2.1, SeenPile((None,), guesses=(two,), confidences=(0.28,))))
+    assert moves_of(f) == [("lay",)] and [p[-1] for p in live.state.centre] == [p[-1] for p in truth.centre]
+
+
+def test_a_row_card_boxed_as_a_back_is_a_card_not_read() -> None:
+    """Penguins, seed 62: a QC in a row place boxed as a back, no face read there, was taken for a
+    place gone wrong: every view after was unrecognised. A Stress row lies face up (S2)."""
+    truth = position("6S 9D 2H 10C", "QC 4S 5H JS", "7C KD")
+    live = stress_live.start(view(truth, 0.0))
+    live, f = stress_live.observe(live, seen(truth, 1.0, p2_pile1="-"))
+    assert [x.kind for x in f] == ["unrecognised"]  # an empty place is no card
+    live = stress_live.start(view(truth, 0.0))
+    obs = view(truth, 1.0)
+    live, f = stress_live.observe(live, replace(obs, piles={**obs.piles, "p2.pile1": SeenPile((), 1)}))
+    assert f == []
+
+
+def test_an_illegal_play_that_a_hidden_place_could_have_made_legal_is_called_once_the_table_is_back() -> None:
+    """Penguins, seed 62: a KC laid on a JC (S6), while the QC beside it was not read in its place:
+    "the QC first, then the KC on it" explains the view too, so it was held back; the next view showed
+    the JC again and the QC's place still unread, and the held view was dropped, the illegal play
+    never called. A legal series is not taken back: the table as before says the hidden place never
+    moved, and the held view was the illegal play, then its take-back."""
+    truth = position("6S 9D KC 10S", "QC 4D 3H 8C", "JC 7H")
+    live = stress_live.start(view(truth, 0.0))
+    live, f = stress_live.observe(live, seen(truth, 1.0, p1_pile3="-", centre1="KC", p2_pile1="?"))
+    assert f == [] and live.held_back is not None
+    live, f = stress_live.observe(live, seen(truth, 2.0, p2_pile1="?"))
+    assert [(x.kind, x.rule, x.t) for x in f] == [("illegal", "S6", 1.0), ("taken_back", "", 2.0)]
+    assert key(f[0].move) == ("play", 0, 2, 0)
+
+
 def test_a_row_card_never_read_played_where_the_centre_top_turns_unread_and_guessed_otherwise() -> None:
     """Penguins, seed 54: a QC refill never read (0.05) was played onto a KD whose pile then showed a
     card guessed 6C; its place read the next refill, 2H, which the referee learned as the QC's card
