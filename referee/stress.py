@@ -643,7 +643,8 @@ def _settle(state: StressState, move: Move, events: list[Event]) -> Legal[Stress
             (("piles", taken_piles), ("safe", first[0])),
         )
     )
-    gathered = tuple(state.centre[i][-1] for i in taken_piles if state.centre[i])
+    # (a loser with no stock left lays from the cards taken: one of those tops may be laid at once)
+    gathered = tuple(state.centre[i][-1] for i in taken_piles if state.centre[i]) if state.seats[loser].stock else ()
     nxt = replace(state, seats=_set(state.seats, loser, seat), centre=centre, phase=Phase.LAY, slaps=(), stuck=False, gathered=gathered)
     return _legal(move, nxt, events)
 

@@ -470,6 +470,18 @@ def test_the_centre_piles_still_being_gathered_after_the_slaps_are_no_new_centre
     assert [p[-1] for p in live.state.centre] == [p[-1] for p in truth.centre]
 
 
+def test_the_piles_taken_are_not_waited_on_when_the_loser_lays_from_them() -> None:
+    """A last slapper with no stock left lays from the cards taken (S8, S9): one of those tops may be
+    the next centre card, so none is taken for a pile still being gathered."""
+    for last, gathered in ((1, ["8H", "8D"]), (0, [])):
+        truth = position("8H 6S 9D KC", "9S 2D JH 4S", "7C 8D", stock0="", stock1="QS QH AS AH")
+        truth, calls = apply(truth, Play(0, 0, 0, 1.0))
+        assert calls == ["stress"]
+        for p in (1 - last, last):
+            truth, _ = apply(truth, Slap(p, 0, 1.5))
+        assert truth.phase is Phase.LAY and [c.code for c in truth.gathered] == gathered
+
+
 def test_a_new_centre_card_read_once_and_then_only_guessed_alike_is_not_taken_for_nothing() -> None:
     """Penguins, seed 62: new centre cards QD and QS, guessed QD at 0.17 and read QS at 0.30; in the
     next view the QS was guessed at 0.28, both unread, and unread cards fit the old tops: nothing
