@@ -553,8 +553,9 @@ def unread_centre(
     are taken (:class:`Guessed`); a view that guesses otherwise, or not at all, starts the count again.
 
     With ``unseen_after``, a card waited on in that many views before this one (a hand over its pile
-    not counted) without a guess taken is laid unseen (a :class:`Guessed` that reads nothing): the series is taken with its stand-in, a
-    later view that reads the card learns it, and a play onto it is judged as onto a card that fits
+    not counted) without a guess taken is laid unseen (a :class:`Guessed` that reads nothing): the
+    series is taken with its stand-in, a later view that reads the card learns it, and a play onto
+    it is judged as onto a card that fits
     (Stress, where the players play on at once: penguins, seed 54, a QS laid and guessed QS at 0.07,
     then 6S at 0.11-0.23, held the view while a 3S and a 2D were played onto the other new card;
     when the JC came onto the queen, four moves were more than one view may explain, and every view

@@ -475,8 +475,9 @@ def _read_as_before(obs: Observation, before: Observation) -> Observation:
     """The view with each top it could not read taken as read where the camera still guesses it as
     the card the last view left unused read there: the reading of one card wavers about the
     readable line from view to view (penguins, seed 62: new centre cards QD and QS, laid while both
-    were stuck, guessed QS at 0.30 then 0.28; the view that left both unread was taken for nothing
-    happening, an unread card fitting the old top, and the stress they made was never called)."""
+    were stuck, the QS read at 0.30, then guessed QS at 0.28; the view that left both unread was
+    taken for nothing happening, an unread card fitting the old top, and the stress they made was
+    never called)."""
     read = {}
     for zone, seen in obs.piles.items():
         was = before.piles.get(zone)
