@@ -499,7 +499,7 @@ def _shows_under(pile: ZPile, obs: Observation, zone: str) -> bool:
 
 def _expand(
     obs: Observation, diff: frozenset[str], t: float, strict: bool = True, depth: int = MAX_DEPTH,
-    glimpsed: frozenset[tuple[str, str]] = frozenset(),
+    glimpsed: frozenset[tuple[str, str]] = frozenset(), joins: Sequence[HalfSeenJoin] = (),
 ) -> Callable[[Node[ZenuwenState]], Iterator[Node[ZenuwenState]]]:
     """Children of a search node. ``strict``: a card may leave only a pile that looks different in
     the view; not strict (the second try, two decks only): also a pile whose next card happens to be
@@ -551,6 +551,18 @@ def _expand(
                 yield node.then(v.state, v.move, p, (), touched, ENGINE.called(v))
         if state.phase is not Phase.PLAY:
             return
+        # a join the camera half saw: the source's top its old guess, the target's its own
+        for p, src, dst, card, under in joins:
+            a, b = state.seats[p].piles[src].top, state.seats[p].piles[dst].top
+            if node.count[p] >= MAX_PER_PLAYER or not isinstance(a, Unseen) or not isinstance(b, Unseen):
+                continue
+            known = real_counts(state)
+            if known[card] >= state.rules.deck_count or known[under] >= state.rules.deck_count - (card == under):
+                continue
+            join = Join(p, src, dst, t)
+            v = zenuwen.apply(substitute_cards(state, {a: card, b: under}), join)
+            if isinstance(v, Legal):
+                yield node.then(v.state, v.move, p, ((a, card), (b, under)), _touches(join, state), ENGINE.called(v))
         # a card not seen before lands on a centre pile: a pile top turned up but not yet seen, or
         # a hand card taken up face down (Z9)
         real: Counter[Card] | None = None
@@ -929,6 +941,33 @@ def _reread(state: ZenuwenState, obs: Observation, seen_tops: Mapping[str, str])
     return frozenset(out)
 
 
+HalfSeenJoin = tuple[int, int, int, Card, Card]
+"""(player, source pile, target pile, the source's old guess, the target's old guess)."""
+
+
+def _half_seen_joins(state: ZenuwenState, obs: Observation, seen_tops: Mapping[str, str], reread: frozenset[str]) -> list[HalfSeenJoin]:
+    """Joins the camera half saw: a pile whose top nobody read (:func:`_reread`: read now as another
+    card than guessed before) whose old guess the view now reads on another pile of the same player,
+    one that showed another card of that rank before, its top nobody read either (penguins, seed
+    129: a QD joined onto a QC, neither ever read; the next view read the QD on the QC's pile and the
+    JD under it in its own, and "nothing happened, the piles are the QD and the JD" explained that
+    with no move)."""
+    out: list[HalfSeenJoin] = []
+    for p, seat in enumerate(state.seats):
+        for src, a in enumerate(seat.piles):
+            zone = pile_zone(p, src)
+            old = parse_seen(seen_tops.get(zone))
+            if zone not in reread or old is None or not isinstance(a.top, Unseen):
+                continue
+            for dst, b in enumerate(seat.piles):
+                there = judged(obs, pile_zone(p, dst))
+                was = parse_seen(seen_tops.get(pile_zone(p, dst)))
+                if (dst != src and isinstance(b.top, Unseen) and there is not None and there.top == old.code
+                        and was is not None and was != old and was.rank == old.rank):
+                    out.append((p, src, dst, old, was))
+    return out
+
+
 def _pile_tops(state: ZenuwenState) -> dict[str, Card | None]:
     return {pile_zone(p, i): pile.top for p, seat in enumerate(state.seats) for i, pile in enumerate(seat.piles)}
 
@@ -1043,6 +1082,19 @@ def _judge(
     goals = targets(match, obs, None if pend is None else lambda s: _physical_move(s, pend.move))
     diff = differing_zones(state, obs)
     reread = _reread(state, obs, live.seen_tops)
+    joins = _half_seen_joins(state, obs, live.seen_tops, reread)
+    if joins:
+        # no position in which a half-seen join's source top is another card: the card read next
+        # door left it (the search looks further than "nothing happened" then)
+        sources = [(u, card) for p, src, _, card, _ in joins if isinstance(u := state.seats[p].piles[src].top, Unseen)]
+
+        def joined(goal: Callable[[ZenuwenState], dict[Unseen, Card] | None]) -> Callable[[ZenuwenState], dict[Unseen, Card] | None]:
+            def check(s: ZenuwenState) -> dict[Unseen, Card] | None:
+                found = goal(s)
+                return found if found is None or all(found.get(u, card) == card for u, card in sources) else None
+            return check
+
+        goals = [joined(g) for g in goals]
     if pend is not None:
         diff |= _touches(pend.move, state)
     start_node = Node(state, count=(0,) * state.players)
@@ -1077,7 +1129,8 @@ def _judge(
         return (not _guessed_onto_unchanged(moves, changed, state) and coincidences <= allowed
                 and not _unseen_plays(moves, state, obs, live.glimpsed, changed).twins)
 
-    hits = [h for h in breadth_first(start_node, _expand(obs, diff | reread, t, depth=depth, glimpsed=live.glimpsed), goals, depth, needs=needs)
+    hits = [h for h in breadth_first(start_node, _expand(obs, diff | reread, t, depth=depth, glimpsed=live.glimpsed, joins=joins), goals, depth,
+                                     needs=needs)
             if plausible(h[0], {**dict(h[0].subs), **h[2]})]
 
     def illegal_in(view: Observation) -> tuple[LiveZenuwen, list[Finding]] | None:

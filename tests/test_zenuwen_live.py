@@ -904,6 +904,44 @@ def test_a_far_top_never_read_played_and_read_where_it_landed_while_its_pile_sho
     assert checked >= 4
 
 
+def test_a_join_of_two_piles_nobody_read_is_found_from_what_the_camera_guessed_before() -> None:
+    """Three players, penguins, seed 129 at 1920x1080: a QD joined onto a QC, neither ever read (guessed
+    QC at 0.26, QD at 0.27); the next view read the QD on the QC's pile and the JD under it in its own
+    place, and "nothing happened, the piles are the QD and the JD" explained that with no move. A
+    pile's old guess read on a pile of the same player that showed another card of that rank is the
+    join the camera half saw."""
+    checked = 0
+    for seed in range(1, 30):
+        truth = zenuwen.new_game(zenuwen.deal(seed, 3)).state
+        pair = next(((p, a, b) for p, seat in enumerate(truth.seats) for a, x in enumerate(seat.piles) for b, y in enumerate(seat.piles)
+                     if a != b and len(x.cards) > 1 and x.top is not None and y.top is not None and x.top.rank == y.top.rank
+                     and x.top != y.top), None)
+        if pair is None:
+            continue
+        p, src, dst = pair
+
+        def guessed(obs: Observation) -> Observation:
+            piles = dict(obs.piles)
+            for i in (src, dst):
+                shown = piles[pile_zone(p, i)]
+                piles[pile_zone(p, i)] = replace(shown, cards=(None,), guesses=shown.cards, confidences=(0.26,))
+            return replace(obs, piles=piles)
+
+        live = zenuwen_live.start(guessed(view(truth, 0.0)), truth.rules)
+        truth, _ = apply(truth, Turn(1.0))
+        live, f = zenuwen_live.observe(live, guessed(view(truth, 1.0)))
+        if moves_of(f) != [("turn",)]:
+            continue  # (a turn the view cannot tell, nothing to do with the join)
+        if not any(isinstance(m, Join) and (m.player, m.source, m.onto) == (p, src, dst) for m in zenuwen.legal_moves(truth)):
+            continue
+        truth, _ = apply(truth, Join(p, src, dst, 2.0))
+        live, f = zenuwen_live.observe(live, view(truth, 2.0))
+        assert moves_of(f) == [("join", p, src, dst)], (seed, brief(f))
+        assert live.state.seats[p].piles[src].top == truth.seats[p].piles[src].top
+        checked += 1
+    assert checked >= 4
+
+
 def test_a_play_that_makes_a_stuck_call_is_not_left_unused_for_a_known_top_read_weakly() -> None:
     """A view that makes a call waits while the view may hide what the call rests on. A card not read
     on a pile whose top the referee knows is that card still (had it left, the explanation would show
