@@ -615,12 +615,18 @@ def read_where_guessed(obs: Observation, centre: Sequence[Sequence[Card]], floor
     position knows there as read (three players, seed 111: a near-seat KH read at 0.08-0.29 in every
     view held a turn back) concluded views sooner, and the views after them, judged with fewer views
     left unused, went to explanations the tests' recorded games show wrong."""
+    return read_as_guessed(obs, {centre_zone(j): pile[-1].code for j, pile in enumerate(centre)
+                                 if pile and not is_unseen(pile[-1])}, floor)
+
+
+def read_as_guessed(obs: Observation, expected: Mapping[str, str], floor: float = GUESS_FLOOR) -> Observation:
+    """The view with each zone's unread top taken as read as the card ``expected`` there where the
+    camera's guess (scoring at least ``floor``) is that card."""
     read = {}
-    for j, pile in enumerate(centre):
-        zone = centre_zone(j)
+    for zone, code in expected.items():
         seen = judged(obs, zone)
-        if seen is not None and pile and not is_unseen(pile[-1]) and guess_of(obs, zone, floor) == pile[-1].code:
-            read[zone] = replace(seen, cards=seen.cards[:-1] + (pile[-1].code,))
+        if seen is not None and guess_of(obs, zone, floor) == code:  # a guess only where the top is unread
+            read[zone] = replace(seen, cards=seen.cards[:-1] + (code,))
     return replace(obs, piles={**obs.piles, **read}) if read else obs
 
 

@@ -88,7 +88,8 @@ from .speed_live import (
     Binder, Engine, Explanation, GUESS_FLOOR, centre_faces, Live, Node, Unseen, best_explanations, breadth_first, centre_zone, deferred, difference, from_code,
     differing, explained, fits, hide_cards, is_unseen, judged, later_view, moved, pile_number,
     pile_zone, public_picture, real_counts, seat_zone, seen_code, shown_codes, stock_zone, swap_cards, targets,
-    unclear, unjudged, unread_centre, unseen, Guessed, UNSEEN_AFTER, noted, read_anew, read_where_guessed, guess_of,
+    unclear, unjudged, unread_centre, unseen, Guessed, UNSEEN_AFTER, noted, read_anew, read_where_guessed,
+    read_as_guessed,
 )
 from .stress import Lay, NewRound, Phase, Play, Seat, Slap, Stack, StressDeal, StressRules, StressState
 from .verdict import Event, Illegal, Legal
@@ -478,14 +479,8 @@ def _read_as_before(obs: Observation, before: Observation) -> Observation:
     were stuck, the QS read at 0.30, then guessed QS at 0.28; the view that left both unread was
     taken for nothing happening, an unread card fitting the old top, and the stress they made was
     never called)."""
-    read = {}
-    for zone, seen in obs.piles.items():
-        was = before.piles.get(zone)
-        if not seen.cards or seen.cards[-1] is not None or was is None or was.held or not was.cards:
-            continue
-        if was.cards[-1] is not None and guess_of(obs, zone) == was.cards[-1]:
-            read[zone] = replace(seen, cards=seen.cards[:-1] + (was.cards[-1],))
-    return replace(obs, piles={**obs.piles, **read}) if read else obs
+    return read_as_guessed(obs, {zone: was.cards[-1] for zone, was in before.piles.items()
+                                 if not was.held and was.cards and was.cards[-1] is not None})
 
 
 def _gathering(obs: Observation, gathered: Sequence[Card]) -> Observation:

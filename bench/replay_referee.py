@@ -1,0 +1,84 @@
+"""Judge kept truth-video folders again from the table states the camera published (run by hand).
+
+    python bench/replay_referee.py DIR/seed-130 [DIR/seed-131 ...] [--until 60] [--trace 40 55]
+
+A folder kept by ``bench/bench_referee_truth.py --keep`` holds ``tables.jsonl``, every table state the
+live referee judged. This feeds them through a fresh ``LiveReferee`` (the slaps the camera saw taken
+from the folder's ``game.jsonl``, since they are not table states), writes ``replay.jsonl`` beside
+them and scores it against ``moves.jsonl`` as the truth bench does. No video and no detector: a
+referee change is checked on a dozen kept matches in seconds, and the seconds per match are the
+referee's own cost. ``--trace T0 T1`` prints what each view between T0 and T1 was found to show.
+
+The score is the bench's only while the slaps stay as logged: a change that moves when a stress is
+called can make a logged slap early or late (analyse the folder again with the bench for the truth).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from bench_referee_truth import score  # noqa: E402
+
+from cardref.gamelog.store import GameStore  # noqa: E402
+from cardref.live import LiveReferee  # noqa: E402
+from referee.followers import find_follower  # noqa: E402
+from vision.table_state import TableState  # noqa: E402
+
+
+def _lines(path: Path) -> list[dict]:
+    return [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
+
+
+def replay(folder: Path, until: float | None = None, trace: tuple[float, float] | None = None) -> LiveReferee:
+    """A referee fed ``folder``'s tables (up to ``until``), its log written to ``folder/replay.jsonl``."""
+    render = json.loads((folder / "render.json").read_text())
+    follower = find_follower(render["game"])
+    rules = follower.rules_from_spec(render["rules"])
+    slaps = [r for r in _lines(folder / "game.jsonl")
+             if r.get("kind") == "move" and r["data"]["move"].get("op") == "slap"] if (folder / "game.jsonl").exists() else []
+    with tempfile.TemporaryDirectory() as games:
+        store = GameStore(games, fsync=False)
+        seats = int(getattr(rules, "players", 1) or 1)
+        writer = store.new_game(render["game"], follower.rules_spec(rules), [f"Player {i + 1}" for i in range(seats)])
+        referee = LiveReferee(render["game"], rules, writer=writer)
+        for line in (folder / "tables.jsonl").read_text().splitlines():
+            table = TableState.from_json(json.loads(line))
+            if until is not None and table.t > until:
+                break
+            while slaps and slaps[0]["t"] <= table.t:
+                slap = slaps.pop(0)
+                referee.act("slap", slap["t"], player=slap["data"]["move"]["player"], pile=slap["data"]["move"]["pile"])
+            found = referee.feed(table)
+            if trace is not None and trace[0] <= table.t <= trace[1]:
+                print(f"{table.t:7.2f} " + ("; ".join(f"{f.kind} {f.move or ''} {f.detail or ''}".strip() for f in found)
+                                            or "nothing happened"))
+        referee.settle()
+        writer.close()
+        (folder / "replay.jsonl").write_bytes((store.game_dir(writer.id) / "log.jsonl").read_bytes())
+    return referee
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("folders", type=Path, nargs="+", help="seed-N folders kept by bench_referee_truth.py")
+    parser.add_argument("--until", type=float, help="stop after the table states up to this time (s)")
+    parser.add_argument("--trace", type=float, nargs=2, metavar=("T0", "T1"), help="print each view's findings")
+    args = parser.parse_args(argv)
+    for folder in args.folders:
+        started = time.perf_counter()
+        replay(folder, args.until, tuple(args.trace) if args.trace else None)
+        result = score(folder, "replay.jsonl")
+        print(f"{folder}: " + " ".join(f"{k} {v}" for k, v in result.items())
+              + f" ({time.perf_counter() - started:.1f} s)", flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
