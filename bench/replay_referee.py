@@ -87,7 +87,8 @@ def replay(folder: Path, until: float | None = None, trace: tuple[float, float] 
                                             or "nothing happened"))
                 if views:
                     print(_tops(table, _truth_at(truth, table.t) if truth else None))
-        referee.settle()
+        if until is None:
+            referee.settle()  # the recording ended (cardref analyze does the same)
         writer.close()
         (folder / "replay.jsonl").write_bytes((store.game_dir(writer.id) / "log.jsonl").read_bytes())
     return referee
@@ -105,13 +106,16 @@ def print_diff(folder: Path, log_name: str = "replay.jsonl") -> None:
     for op, a0, a1, b0, b1 in matcher.get_opcodes():
         if op == "equal":
             continue
-        for m in truth[a0:a1]:
-            print(f"  missed {m['t']:7.2f} {m['kind']} {m['op']} {m.get('player', '')} {m.get('from', '')}->"
-                  f"{m.get('to', m.get('onto', m.get('pile', '')))} {' '.join(m.get('cards', []))}")
-        for r in log[b0:b1]:
-            move = r["data"]["move"]
-            print(f"  found  {r['t']:7.2f} {r['kind']} {move.get('op')} {move.get('player', '')} {move.get('from', '')}->"
-                  f"{move.get('to', move.get('onto', move.get('pile', '')))}")
+        for m, k in zip(truth[a0:a1], want[a0:a1]):
+            print(f"  missed {m['t']:7.2f} {_shown(k)} {' '.join(m.get('cards', []))}")
+        for r, k in zip(log[b0:b1], got[b0:b1]):
+            print(f"  found  {r['t']:7.2f} {_shown(k)}")
+
+
+def _shown(key: tuple) -> str:
+    """A scored move as the bench compares it: kind, then op, player, from, to, onto, pile where set."""
+    names = ("op", "player", "from", "to", "onto", "pile")
+    return key[0] + " " + " ".join(f"{n}={v}" if n != "op" else json.loads(v) for n, v in zip(names, key[1:]) if v != "null")
 
 
 def main(argv: list[str] | None = None) -> int:
