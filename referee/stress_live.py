@@ -78,6 +78,8 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass, field, replace
+from functools import partial
+from types import MappingProxyType
 from typing import Any, Callable, Iterator, Mapping, Sequence
 
 from . import stress
@@ -89,7 +91,7 @@ from .speed_live import (
     differing, explained, fits, hide_cards, is_unseen, judged, later_view, moved, pile_number,
     pile_zone, public_picture, real_counts, seat_zone, seen_code, shown_codes, stock_zone, swap_cards, targets,
     unclear, unjudged, unread_centre, unseen, Guessed, UNSEEN_AFTER, noted, read_anew, read_where_guessed,
-    read_as_guessed,
+    read_as_guessed, guess_of,
 )
 from .stress import Lay, NewRound, Phase, Play, Seat, Slap, Stack, StressDeal, StressRules, StressState
 from .verdict import Event, Illegal, Legal
@@ -109,6 +111,9 @@ beside a 10D was guessed 10H at 0.10-0.14 there, so the stress call waited 2.4 s
 hands were over the centre, and the slaps were read wrong."""
 
 CENTRE_ZONES = (centre_zone(0), centre_zone(1))
+Laid = Mapping[Unseen, str | None]
+"""Refills nobody has read, seen lying in their row places -> what the camera last guessed each as."""
+NOTHING_LAID: Laid = MappingProxyType({})
 row_zone = pile_zone
 """Row place ``place`` of ``player``: ``p{seat}.pile{K}``."""
 
@@ -158,10 +163,16 @@ class LiveStress(Live[StressState, PendingIllegal]):
     """The last view left unused because a call it made rested on a zone not seen: when a later view
     nothing explains from the position before it, the held view is taken after all and the later
     view judged from there (:func:`_judge_call_held`)."""
+    laid: Laid = field(default_factory=dict, compare=False)
+    """Refills nobody has read that a view the referee took showed lying in their row places, each
+    with what the camera last guessed it as: such a place seen empty again is a card gone, not a
+    refill the player has yet to lay (:func:`_laid`)."""
 
 
-def _zone_ok(state: StressState, zone: str, seen: SeenPile, b: Binder, pending_refill: list[int]) -> bool:
-    """Does one seen zone fit the position? (``pending_refill`` counts refills not laid yet per player.)"""
+def _zone_ok(state: StressState, zone: str, seen: SeenPile, b: Binder, pending_refill: list[int],
+             laid: Laid = NOTHING_LAID) -> bool:
+    """Does one seen zone fit the position? (``pending_refill`` counts refills not laid yet per player;
+    ``laid``: refills seen lying in their places, which an empty place does not fit.)"""
     if zone in CENTRE_ZONES:
         j = CENTRE_ZONES.index(zone)
         pile = state.centre[j]
@@ -185,7 +196,7 @@ def _zone_ok(state: StressState, zone: str, seen: SeenPile, b: Binder, pending_r
     if not seen.cards:
         if not pile:
             return True
-        if len(pile) == 1 and isinstance(pile[0], Unseen):
+        if len(pile) == 1 and isinstance(pile[0], Unseen) and pile[0] not in laid:
             pending_refill[p] += 1  # refilled by the engine, the card is not laid yet
             return True
         return False
@@ -197,23 +208,23 @@ def _zone_order(obs: Observation) -> list[str]:
     return sorted(obs.piles, key=lambda z: z.endswith(".stock"))
 
 
-def match(state: StressState, obs: Observation) -> dict[Unseen, Card] | None:
+def match(state: StressState, obs: Observation, laid: Laid = NOTHING_LAID) -> dict[Unseen, Card] | None:
     """What the observation reveals if it fits the position (stand-in -> card), else None."""
     pending = [0] * len(state.seats)
 
     def check(zone: str, seen: SeenPile, b: Binder) -> bool:
-        return _zone_ok(state, zone, seen, b, pending)
+        return _zone_ok(state, zone, seen, b, pending, laid)
 
     return fits(obs, _zone_order(obs), check, Binder(lambda: real_counts(state), 1))
 
 
-def differing_zones(state: StressState, obs: Observation) -> frozenset[str]:
+def differing_zones(state: StressState, obs: Observation, laid: Laid = NOTHING_LAID) -> frozenset[str]:
     """The zones that do not look as the position says, each judged on its own."""
     pending = [0] * len(state.seats)
     real = real_counts(state)
 
     def check(zone: str, seen: SeenPile, b: Binder) -> bool:
-        return _zone_ok(state, zone, seen, b, pending)
+        return _zone_ok(state, zone, seen, b, pending, laid)
 
     return differing(obs, _zone_order(obs), check, lambda: Binder(lambda: Counter(real), 1))
 
@@ -241,7 +252,9 @@ def _must_change(move: Any) -> tuple[str, ...]:
     return ()
 
 
-def _expand(obs: Observation, diff: frozenset[str], t: float) -> Callable[[Node[StressState]], Iterator[Node[StressState]]]:
+def _expand(
+    obs: Observation, diff: frozenset[str], t: float, laid: Laid = NOTHING_LAID
+) -> Callable[[Node[StressState]], Iterator[Node[StressState]]]:
     centre_seen = [parse_seen(p.top) if (p := judged(obs, z)) is not None else None for z in CENTRE_ZONES]
     row_seen = {z: parse_seen(p.top) for z in diff if not z.startswith("centre") and (p := judged(obs, z)) is not None}
     hidden = unjudged(obs)  # it may have changed without looking different
@@ -286,6 +299,29 @@ def _expand(obs: Observation, diff: frozenset[str], t: float) -> Callable[[Node[
                     v = stress.apply(substitute_cards(state, {u: c}), move2)
                     if isinstance(v, Legal):
                         yield node.then(v.state, move2, p, ((u, c),), _touches(move2), ENGINE.called(v))
+        # a refill nobody read, seen lying in its place, gone from it now, and a centre top read before
+        # that the camera cannot read now: played there, judged as a card that fits and left unseen
+        # (:func:`_unguess`; penguins, seed 64: a QS refill, guessed at 0.20, played onto a JH and
+        # boxed there as a back; its place, empty until the next refill, was taken for the refill
+        # not laid yet, the stuck call made on the JH, and the KS played onto the QS called illegal)
+        for p, seat in enumerate(state.seats):
+            if node.count[p] >= MAX_PER_PLAYER:
+                continue
+            for i, pile in enumerate(seat.row):
+                gone, refill = judged(obs, row_zone(p, i)), (pile[0] if len(pile) == 1 else None)
+                if not isinstance(refill, Unseen) or refill not in laid or gone is None or gone.cards or gone.backs:
+                    continue
+                for j, cpile in enumerate(state.centre):
+                    top, now = (cpile[-1] if cpile else None), judged(obs, CENTRE_ZONES[j])
+                    if top is None or is_unseen(top) or now is None or now.cards[-1:] != (None,):
+                        continue
+                    move = Play(p, i, j, t)
+                    for stand in _stand_ins(state, top):
+                        # one card that makes no call: a call would rest on the card nobody read
+                        v = stress.apply(substitute_cards(state, {refill: stand}), move)
+                        if isinstance(v, Legal) and not ENGINE.called(v):
+                            yield node.then(v.state, move, p, ((refill, stand),), _touches(move), False, guess=True)
+                            break
         # a centre card nobody read (laid unseen), covered by a row card (the one the view reads there,
         # or one another play covers in turn): judged as a card of a rank that fits, and left unseen
         # (:func:`_unguess`; penguins, seed 54: a 3S played onto a new card never read, then a 2D)
@@ -308,26 +344,36 @@ def _expand(obs: Observation, diff: frozenset[str], t: float) -> Callable[[Node[
     return expand
 
 
-def _played_unread(state: StressState, obs: Observation, t: float) -> tuple[Explanation[StressState], int, str] | None:
+def _played_unread(
+    state: StressState, obs: Observation, t: float, laid: Laid = NOTHING_LAID
+) -> tuple[Explanation[StressState], int, str] | None:
     """A view that fits the position as it is, but shows a centre top read before unread, the camera
     guessing another card there (at least ``GUESS_FLOOR``), and a row place whose card nobody has
     read showing a card read now: that card was played there, and the new one is its refill
     (penguins, seed 54: a QC refill, read at 0.05 in every view, played onto a KD that then showed
     a card guessed 6C; the QC's place read its refill 2H, learned as the QC's card, and the JD laid
-    on the QC next was called illegal on the KD). The played card stays unseen (judged as a card
-    that fits), with the centre pile and the place it came from; only one such play, or None."""
+    on the QC next was called illegal on the KD). So too where the place shows a card still unread
+    that the camera guesses as another card than it last guessed the one lying there (``laid``),
+    and the centre top is guessed otherwise or not at all (penguins, seed 64: a QC refill guessed
+    QC at 0.09-0.22, played onto a KC and boxed there as a back, its refill QD guessed at 0.33-0.36;
+    taken for nothing, the stuck call never came and the new centre cards were unrecognised). The
+    played card stays unseen (judged as a card that fits), with the centre pile and the place it
+    came from; only one such play, or None."""
     found: list[tuple[Explanation[StressState], int, str]] = []
     for j, cpile in enumerate(state.centre):
         top = cpile[-1] if cpile else None
         seen = judged(obs, CENTRE_ZONES[j])
         if top is None or is_unseen(top) or seen is None or not seen.cards or seen.cards[-1] is not None:
             continue
-        if seen.top_guess in (None, top.code) or seen.confidences[-1:] < (GUESS_FLOOR,):
+        guessed_other = seen.top_guess not in (None, top.code) and seen.confidences[-1:] >= (GUESS_FLOOR,)
+        if not guessed_other and seen.top_guess is not None:
             continue
         for p, seat in enumerate(state.seats):
             for i, pile in enumerate(seat.row):
                 u, row = (pile[-1] if pile else None), judged(obs, row_zone(p, i))
-                if not isinstance(u, Unseen) or row is None or not row.cards or row.cards[-1] is None:
+                if not isinstance(u, Unseen) or row is None or not row.cards:
+                    continue
+                if not (guessed_other and row.cards[-1] is not None or _guessed_anew(u, row, laid)):
                     continue
                 move = Play(p, i, j, t)
                 for stand in _stand_ins(state, top):
@@ -338,11 +384,36 @@ def _played_unread(state: StressState, obs: Observation, t: float) -> tuple[Expl
                     b = match(v.state, obs)
                     if b is not None:
                         subs = {**dict(node.subs), **b}
-                        note = (f"{row_zone(p, i)}'s card, never read, played onto {CENTRE_ZONES[j]} (the camera guessed "
-                                f"{seen.top_guess} there, not the {top.code}): not judged")
+                        # why (the play itself is noted by _unguess)
+                        note = (f"the camera guessed {seen.top_guess} on {CENTRE_ZONES[j]}, not the {top.code}" if guessed_other
+                                else f"{CENTRE_ZONES[j]} showed no face where the {top.code} lay, and {row_zone(p, i)} "
+                                     f"{row.top or row.top_guess} where the camera guessed {laid.get(u)} before")
                         found.append(((_unguessed(node, substitute_cards(node.state, subs)), node, 0, subs), j, note))
                         break
     return found[0] if len(found) == 1 else None
+
+
+def _guessed_anew(u: Unseen, row: SeenPile, laid: Laid) -> bool:
+    """Does the place of ``u``, a refill seen lying there, show a card the camera reads, or guesses
+    (at least ``GUESS_FLOOR``), as another card than it last guessed ``u`` as?"""
+    was = laid.get(u)
+    now = row.top if row.top is not None else row.top_guess if row.confidences[-1:] >= (GUESS_FLOOR,) else None
+    return was is not None and now is not None and now != was
+
+
+def _changed_under_hand(state: StressState, obs: Observation, laid: Laid) -> bool:
+    """Does a refill's place show another card than the camera last guessed there (:func:`_guessed_anew`)
+    while a centre pile is under a hand? The card may have been played there: the view waits for the
+    pile to show (penguins, seed 64: a QC guessed at 0.22 played under a hand, its refill QD read at
+    0.36 was taken for the QC's card, and the QC's play never found)."""
+    if all(judged(obs, z) is not None for z in CENTRE_ZONES):
+        return False
+    for p, seat in enumerate(state.seats):
+        for i, pile in enumerate(seat.row):
+            row = judged(obs, row_zone(p, i))
+            if len(pile) == 1 and isinstance(pile[0], Unseen) and row is not None and row.cards and _guessed_anew(pile[0], row, laid):
+                return True
+    return False
 
 
 def _stand_ins(state: StressState, covering: Card) -> list[Card]:
@@ -364,12 +435,16 @@ def _unguess(node: Node[StressState], state: StressState, findings: list[Finding
     guessed = _guessed(node)
     names = {f"unseen{u.n}" for u in node.guesses}
     findings = [replace(f, learned=tuple(x for x in f.learned if x[0] not in names)) if f.learned else f for f in findings]
-    onto = {j for j, pile in enumerate(state.centre) if any(c in guessed for c in pile[:-1])}
     for n, f in enumerate(findings):
-        if f.kind == "move" and isinstance(f.move, Play) and f.move.to in onto:
-            onto.discard(f.move.to)  # the first play onto that pile lay on the card nobody read
-            note = f"played onto a card never read on {CENTRE_ZONES[f.move.to]}: not judged"
-            findings[n] = replace(f, detail=f"{f.detail}; {note}" if f.detail else note)
+        if f.kind != "move" or not isinstance(f.move, Play) or not isinstance(f.move.to, int) or not isinstance(f.verdict, Legal):
+            continue
+        pile = f.verdict.state.centre[f.move.to]  # the card played on top, the one it covered under it
+        where = CENTRE_ZONES[f.move.to]
+        source = row_zone(f.move.player, f.move.source) if isinstance(f.move.source, int) else "a row place"
+        note = (f"{source}'s card, never read, played onto {where}" if pile[-1] in guessed
+                else f"played onto a card never read on {where}" if len(pile) > 1 and pile[-2] in guessed else "")
+        if note:
+            findings[n] = replace(f, detail=f"{f.detail}; {note}: not judged" if f.detail else f"{note}: not judged")
     return _unguessed(node, state), findings
 
 
@@ -469,7 +544,25 @@ def observe(live: LiveStress, obs: Observation) -> tuple[LiveStress, list[Findin
         obs = _read_as_before(obs, live.last)
     after, findings = _judge(live, obs)
     taken = after.last is None and not after.deferred and after.held_back is None
-    return replace(after, reads=reads_of_view(live.reads, obs, findings, taken=taken)), findings
+    laid = _laid(live.laid, after.state, obs if taken else None)
+    return replace(after, reads=reads_of_view(live.reads, obs, findings, taken=taken), laid=laid), findings
+
+
+def _laid(before: Laid, state: StressState, obs: Observation | None) -> Laid:
+    """The refills nobody has read that lie in their row places, each with the camera's last guess of
+    it: those the view ``obs`` (one the referee took) shows a card in, read or not, and those
+    ``before`` still there that it does not show."""
+    out = {}
+    for p, seat in enumerate(state.seats):
+        for i, pile in enumerate(seat.row):
+            if len(pile) != 1 or not isinstance(pile[0], Unseen):
+                continue
+            seen = judged(obs, row_zone(p, i)) if obs is not None else None
+            if obs is not None and seen is not None and (seen.cards or seen.backs):
+                out[pile[0]] = guess_of(obs, row_zone(p, i))
+            elif pile[0] in before:
+                out[pile[0]] = before[pile[0]]
+    return out
 
 
 def _read_as_before(obs: Observation, before: Observation) -> Observation:
@@ -515,11 +608,12 @@ def _judge(live: LiveStress, obs: Observation) -> tuple[LiveStress, list[Finding
             return again
         live = replace(live, held_back=None)
 
-    goals = targets(match, obs, None if pend is None else lambda s: _overlay(s, pend))
-    diff = differing_zones(state, obs)
+    fit = partial(match, laid=live.laid)
+    goals = targets(fit, obs, None if pend is None else lambda s: _overlay(s, pend))
+    diff = differing_zones(state, obs, live.laid)
     if pend is not None:
         diff |= _touches(pend.move)
-    hits = breadth_first(Node(state, count=(0,) * len(state.seats)), _expand(obs, diff, t), goals, MAX_DEPTH)
+    hits = breadth_first(Node(state, count=(0,) * len(state.seats)), _expand(obs, diff, t, live.laid), goals, MAX_DEPTH)
 
     if hits:
         best = best_explanations(hits, substitute_cards, _unguessed)
@@ -535,11 +629,13 @@ def _judge(live: LiveStress, obs: Observation) -> tuple[LiveStress, list[Finding
                 return after_held
         centre, note = final.centre, ""
         if not node.moves and pend is None:
-            played = _played_unread(state, obs, t)
+            played = _played_unread(state, obs, t, live.laid)
             if played is not None:
                 (final, node, k, subs), j, note = played
                 # the card is unread where it lies, as the guess that shows it came says: not waited on
                 centre = stress._set(final.centre, j, state.centre[j])
+            elif live.deferred < MAX_DEFERRED and _changed_under_hand(state, obs, live.laid):
+                return deferred(live, obs), []
         unread = unread_centre(live, obs, final, centre, t, "laid", 1, unseen_after=UNSEEN_AFTER)
         if isinstance(unread, Guessed):
             subs, obs = {**subs, **unread.subs}, unread.view(obs)
@@ -579,8 +675,8 @@ def _judge(live: LiveStress, obs: Observation) -> tuple[LiveStress, list[Finding
     if pend is None:
         # an illegal move, alone or after legal moves of the other player
         starts = [Node(state, count=(0,) * len(state.seats))]
-        starts += list(_expand(obs, diff, t)(starts[0]))
-        found = ENGINE.illegal_explanation(live, obs, starts, lambda s: _physical(s, t), _in_view, match, t, _waiting)
+        starts += list(_expand(obs, diff, t, live.laid)(starts[0]))
+        found = ENGINE.illegal_explanation(live, obs, starts, lambda s: _physical(s, t), _in_view, fit, t, _waiting)
         if found is not None:
             return found
 
@@ -667,7 +763,7 @@ def _judge_held_back(live: LiveStress, obs: Observation) -> tuple[LiveStress, li
     # that view did not show held their cards, and what it showed was an illegal move, taken back
     # (penguins, seed 62: a KC laid on a JC, S6, where a QC never read beside it might have gone
     # first; the JC showed again, the QC's place still unread)
-    back = match(live.state, obs) is not None
+    back = match(live.state, obs, live.laid) is not None
     for zone in unjudged(held):
         now = judged(obs, zone)
         at = seat_zone(zone, live.state.seats)
@@ -724,7 +820,7 @@ def _illegal_once_seen(
         if isinstance(v, Illegal):
             for refilled in (True, False):
                 pend = PendingIllegal(v.move, v, refilled)
-                if match(_overlay(before, pend), obs) is not None:
+                if match(_overlay(before, pend), obs, live.laid) is not None:
                     findings.append(Finding("illegal", t, move=v.move, rule=v.rule, reason=v.reason, frame=frame))
                     return moved(live, before, pend, findings, _waiting), findings
     return replace(live, last=obs), [Finding("unrecognised", t, frame=frame, detail=_difference(state, obs))]
@@ -966,7 +1062,8 @@ def ending(live: LiveStress, t: float) -> tuple[str, Event] | None:
         return None
     if end.winner is None:
         return "draw", Event("won", t=t, detail=f"the match ends level after {end.round} rounds")
-    return f"player {end.winner}", Event("won", t=t, player=end.winner, detail=f"player {end.winner} wins the match {end.score}")
+    winner = f"player {end.winner + 1}"  # as the screens name seats: from 1
+    return winner, Event("won", t=t, player=end.winner, detail=f"{winner} wins the match {end.score}")
 
 
 def involved_cards(live: LiveStress, finding: Finding) -> list[str]:

@@ -855,3 +855,57 @@ def test_new_centre_cards_while_an_unseen_refill_could_be_played_are_illegal() -
     live, f = stress_live.observe(live, view(truth, 3.0))
     assert [x.kind for x in f] == ["taken_back"]
     same_table(live, truth, stocks=False)
+
+
+def refill_laid_unread(guess: str | None = None) -> tuple[LiveStress, StressState]:
+    """p1's 6S played onto the 7C, its refill 5C laid and not read (guessed ``guess`` at 0.2)."""
+    truth = position("6S 9D 2H 10C", "3D 4S 5H JS", "7C KD", stock0="5C 4C 3C 2C")
+    live = stress_live.start(view(truth, 0.0))
+    after, _ = apply(truth, Play(0, 0, 0, 1.0))
+    obs = view(after, 1.0)
+    unread = SeenPile((None,), guesses=(guess,), confidences=(0.2,)) if guess else SeenPile((None,))
+    live, f = stress_live.observe(live, replace(obs, piles={**obs.piles, "p1.pile1": unread}))
+    assert moves_of(f) == [("play", 0, 0, 0)] and is_unseen(live.state.seats[0].row[0][-1])
+    return live, after
+
+
+def test_a_refill_seen_lying_unread_then_gone_was_played_where_the_centre_top_turns_unread() -> None:
+    """Penguins, seed 64: a QS refill, guessed at 0.20 in its place, played onto a JH and boxed there
+    as a back; its place, empty until the next refill, was taken for the refill not laid yet, a stuck
+    call was made on the JH, and the KS played onto the QS was called illegal. A refill seen lying in
+    its place that is gone from it, where a centre top read before shows no face, was played there."""
+    live, truth = refill_laid_unread()
+    after, _ = apply(truth, Play(0, 0, 0, 2.0))  # the 5C onto the 6S; the 4C comes next
+    obs = seen(after, 2.0, p1_pile1="-")
+    played, f = stress_live.observe(live, replace(obs, piles={**obs.piles, "centre1": SeenPile((), 1)}))
+    assert moves_of(f) == [("play", 0, 0, 0)] and "p1.pile1's card, never read, played onto centre1" in f[0].detail
+    assert calls_of(f) == [] and is_unseen(played.state.centre[0][-1])
+    played, f = stress_live.observe(played, seen(after, 3.0, centre1="?"))
+    assert f == [] and played.state.seats[0].row[0][-1].code == "4C"
+    # the 4S laid on it goes on, not judged
+    later, _ = apply(after, Play(1, 1, 0, 4.0))
+    played, f = stress_live.observe(played, view(later, 4.0))
+    assert moves_of(f) == [("play", 1, 1, 0)] and "never read on centre1: not judged" in f[0].detail
+    # a refill nobody saw lying there may be still to come: an empty place alone says nothing moved
+    fresh = stress_live.start(view(truth, 0.0))
+    _, f = stress_live.observe(fresh, seen(truth, 1.0, p2_pile1="-"))
+    assert moves_of(f) == []
+
+
+def test_a_refill_guessed_one_card_then_read_another_under_a_hand_over_the_centre_waits_for_the_centre() -> None:
+    """Penguins, seed 64: a QC refill guessed QC at 0.09-0.22 was played onto a KC while a hand hid
+    that pile; the next refill, QD, read at 0.36 in the place, was learned as the QC's card, and with
+    the QC's play missed the new centre cards laid when both were stuck were unrecognised. The view
+    waits for the centre pile, and the play is found once it shows no face there."""
+    live, truth = refill_laid_unread("5C")
+    after, _ = apply(truth, Play(0, 0, 0, 2.0))
+    waited, f = stress_live.observe(live, seen(after, 2.0, centre1="held"))
+    assert f == [] and waited.deferred == 1 and is_unseen(waited.state.seats[0].row[0][-1])
+    obs = view(after, 2.5)
+    played, f = stress_live.observe(waited, replace(obs, piles={**obs.piles, "centre1": SeenPile((), 1)}))
+    assert moves_of(f) == [("play", 0, 0, 0)] and played.state.seats[0].row[0][-1].code == "4C"
+    assert is_unseen(played.state.centre[0][-1])
+    # a guess that wavers while the centre top is read: nothing moved
+    obs = view(truth, 2.0)
+    _, f = stress_live.observe(live, replace(obs, piles={**obs.piles, "p1.pile1": SeenPile((None,), guesses=("6C",), confidences=(0.3,))}))
+    assert moves_of(f) == []
