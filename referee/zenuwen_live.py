@@ -805,6 +805,21 @@ def _covered_risk(start: ZenuwenState, final: ZenuwenState, obs: Observation) ->
     return False
 
 
+def _round_end_seen(findings: Sequence[Finding], obs: Observation) -> bool:
+    """Are the view's calls all a round's (or the match's) end whose winner's piles all show plainly
+    bare? That rests on nothing else in view (Z10: a player has played every pile card; the hand is
+    counted by the position), so a card not read elsewhere does not hold it back (four players,
+    penguins, seed 130: the winner's last 6D, read on its centre pile, was left unused for a far pile
+    read at 0.14; by the next view taken two centre piles had been taken, and who took which could
+    no longer be told, nor the next layout followed)."""
+    calls = [f.verdict for f in findings if f.kind == "call"]
+    return bool(calls) and all(
+        isinstance(c, Event) and c.kind in ("round_over", "match_over") and c.player is not None
+        and all(_shows_nothing(obs, pile_zone(c.player, i)) for i in range(PILES))
+        for c in calls
+    )
+
+
 def _unclear_for_calls(final: ZenuwenState, obs: Observation) -> bool:
     """May the view hide what a call rests on: a zone under a hand, or a card not read anywhere but
     on a pile whose top the position knows? A known top read weakly is that card still: had it left,
@@ -1340,6 +1355,13 @@ def _stepped(live: LiveZenuwen, obs: Observation, doubt: bool, weak: bool) -> tu
         # called laid on itself against Z6)
         return None
     after, then = _judge(stepped, obs, doubt, weak=weak)
+    landed = {z for f in first if f.kind == "move" and (z := _landing(f.move)) is not None}
+    if any(_pile_at(after.state, z) and _shows_nothing(obs, z) for z in landed):
+        # a card the step laid under a hand must show once the hand is gone: a pile plainly bare
+        # then is no card missed by the camera (four players, penguins, seed 130: a QS laid on an AC
+        # against Z6, the AC's pile read faintly 6S, was taken for joined onto the player's bare
+        # pile under the hand, that pile then for a card not found, and the QS put back for a join)
+        return None
     onward = [f.move for f in then if f.kind == "move"]
     if onward and _looks_unchanged(onward, differing_zones(stepped.state, obs) | unjudged(obs), stepped.state):
         # a step through a view left unused and a coincidence of two decks after it are two rare
@@ -1876,6 +1898,12 @@ def _top(state: ZenuwenState, zone: str) -> tuple[int, str | None]:
     return len(cards), seen_code(cards[-1]) if cards else None
 
 
+def _shows_nothing(obs: Observation, zone: str) -> bool:
+    """Does the view show the zone plainly bare: no hand over it, no card, no back?"""
+    seen = judged(obs, zone)
+    return seen is not None and not seen.cards and not seen.backs
+
+
 def _pile_at(state: ZenuwenState, zone: str) -> tuple[Card, ...]:
     j = centre_number(zone)
     if j is not None:
@@ -1963,7 +1991,8 @@ def _conclude(
     seen = read_where_guessed(obs, final.centre)
     if isinstance(unread, Guessed) and unread.unseen:
         seen = replace(seen, piles={z: p for z, p in seen.piles.items() if z not in unread.unseen})
-    risky = _covered_risk(state, final, seen) or _unconfirmed(node.moves, state, seen) or (calls and _unclear_for_calls(final, seen))
+    risky = (_covered_risk(state, final, seen) or _unconfirmed(node.moves, state, seen)
+             or (calls and not _round_end_seen(findings, seen) and _unclear_for_calls(final, seen)))
     hidden = _under_hand(node.moves, seen) or _from_under_hand(state, node.state, subs, seen)
     # (nothing happened is a guess too where it learns a centre card nobody read as the top of a pile
     # under a hand: seed 126, the JS played from there onto the card it was taken for)
@@ -2076,7 +2105,7 @@ def _waiting(state: ZenuwenState) -> str:
         if state.rules.pile_choice == "slap_race" and not state.raced:
             return "the slaps for the centre piles (Z10)"
         # the next layout tells the choices too (:func:`_new_layout`): nobody has to enter them
-        return f"player {order[0]} to choose a centre pile, or the next layout (Z10/Z11)" if order else ""
+        return f"player {order[0] + 1} to choose a centre pile, or the next layout (Z10/Z11)" if order else ""
     if state.phase is Phase.NEXT:
         return "the next layout (Z11)"
     return ""
@@ -2249,7 +2278,7 @@ def _laid_out(state: ZenuwenState, tops: list[list[Card | None]], weak: frozense
             if c is UNREAD_TOP:  # any card of the packet nobody has seen: learned when read
                 stand_in = next((x for x in pool if isinstance(x, Unseen)), None)
                 if stand_in is None:
-                    return f"player {p}'s new layout shows a top that cannot be read, and every card they hold is known"
+                    return f"player {p + 1}'s new layout shows a top that cannot be read, and every card they hold is known"
                 pool.remove(stand_in)
                 chosen.append(stand_in)
                 continue
@@ -2459,8 +2488,9 @@ def ending(live: LiveZenuwen, t: float) -> tuple[str, Event] | None:
     end = zenuwen.outcome(live.state)
     if end is None or not end.match_over:
         return None
-    gejast = ", ".join(f"player {p}" for p in end.gejast)
-    return f"player {end.winner}", Event("won", t=t, player=end.winner, detail=f"player {end.winner} wins the match; {gejast} gejast")
+    gejast = ", ".join(f"player {p + 1}" for p in end.gejast)  # as the screens name seats: from 1
+    winner = f"player {end.winner + 1}"
+    return winner, Event("won", t=t, player=end.winner, detail=f"{winner} wins the match; {gejast} gejast")
 
 
 def involved_cards(live: LiveZenuwen, finding: Finding) -> list[str]:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gzip
 import json
 import pathlib
 from collections import Counter
@@ -348,7 +349,9 @@ def test_a_guess_at_a_foundation_speaks_for_a_move_there_only() -> None:
 def _judged(recorded: str, players: int) -> list[Finding]:
     """Every finding of a fresh referee fed the table states in tests/data/``recorded`` (as the camera
     published them for a two-deck Zenuwen game of ``players``)."""
-    views = [TableState.from_json(json.loads(x)) for x in (DATA / recorded).read_text().splitlines()]
+    path = DATA / recorded
+    text = gzip.decompress(path.read_bytes()).decode() if recorded.endswith(".gz") else path.read_text()
+    views = [TableState.from_json(json.loads(x)) for x in text.splitlines()]
     ref = LiveReferee("zenuwen", f"players={players},decks=2,empty_stock=turn_opponents,pile_choice=winner_chooses")
     return [f for view in views for f in ref.feed(view)]
 
@@ -680,3 +683,24 @@ def test_a_two_round_penguins_stress_match_is_followed_move_for_move() -> None:
     assert ref.live.state.round == 2 and not [f for f in found if f.kind == "unrecognised"]
     notes = [f.detail for f in found if f.kind == "move" and "not judged" in f.detail]
     assert any("could not be read" in n for n in [f.detail for f in found]) and len(notes) >= 3
+
+
+def test_a_card_gone_where_no_view_shows_it_and_a_round_end_with_a_far_card_unread() -> None:
+    """Four players (two decks), penguins, filmed at 1920x1080, render seed 130: the table states the
+    camera published for the first round (tests/data/zenuwen4_penguins_match130_views.jsonl.gz).
+    At 113.8 s p1 lays its QS on an AC against Z6, the AC's pile then read faintly 6S, and takes it
+    back four seconds later. The view after it was taken, through the one left unused before it
+    (a hand over p1's bare pile 4), for the QS joined onto that pile, the pile shown bare for a card
+    the camera missed, and the QS put back for a second join: two moves nobody made. Then p1's last
+    6D ends the round at 166.8 s while a far pile's card is read at 0.14: the view was left unused,
+    two centre piles were taken before the next view was, and who took which could not be told."""
+    found = _judged("zenuwen4_penguins_match130_views.jsonl.gz", 4)
+    assert not [f for f in found if f.kind == "move" and f.move.player == 0 and 105 < f.t < 125]
+    end = [f for f in found if f.t > 166]
+    assert [(f.kind, f.move and (f.move.kind, f.move.player, getattr(f.move, "pile", None))) for f in end] == [
+        ("move", ("play", 0, None)),
+        ("call", None),
+        ("move", ("choose", 0, 2)),  # the winner takes centre3 first, p2 centre4 next
+        ("move", ("choose", 1, 3)),
+    ]
+    assert end[1].verdict.kind == "round_over"

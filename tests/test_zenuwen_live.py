@@ -318,7 +318,7 @@ def test_a_match_is_followed_to_its_end_z12() -> None:
     stats, live, truth = play_match(1, 2, rounds=12, limit=1500)
     assert truth.phase is Phase.MATCH_OVER and live.state.phase is Phase.MATCH_OVER
     end = zenuwen_live.ending(live, 99.0)
-    assert end is not None and end[0] == f"player {truth.match_winner}" and end[1].kind == "won"
+    assert end is not None and end[0] == f"player {truth.match_winner + 1}" and end[1].kind == "won"
 
 
 @pytest.mark.parametrize("players, seed", [(2, 1), (3, 2), (4, 1)])
