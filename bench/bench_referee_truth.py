@@ -60,11 +60,16 @@ def _in_truth_order(records: list[dict], want: list[tuple]) -> list[tuple]:
     return out
 
 
+def read_jsonl(path: Path) -> list[dict]:
+    """The records of a JSON-lines file (blank lines skipped)."""
+    return [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
+
+
 def score(folder: Path, log_name: str = "game.jsonl") -> dict:
     """Compare ``game.jsonl`` (cardref analyze; or another log there) with ``moves.jsonl`` (cardref
     render) in ``folder``."""
-    truth = [json.loads(line) for line in (folder / "moves.jsonl").read_text().splitlines() if line.strip()]
-    log = [json.loads(line) for line in (folder / log_name).read_text().splitlines() if line.strip()]
+    truth = read_jsonl(folder / "moves.jsonl")
+    log = read_jsonl(folder / log_name)
     want = [_key(m, m["kind"]) for m in truth if m["kind"] in ("legal", "illegal") and not m.get("late")]  # a late slap changes nothing
     got = _in_truth_order([r for r in log if r.get("kind") in ("move", "illegal")], want)
     matcher = difflib.SequenceMatcher(a=want, b=got, autojunk=False)

@@ -27,16 +27,12 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from bench_referee_truth import _key, score  # noqa: E402
+from bench_referee_truth import _key, read_jsonl, score  # noqa: E402
 
 from cardref.gamelog.store import GameStore  # noqa: E402
 from cardref.live import LiveReferee  # noqa: E402
 from referee.followers import find_follower  # noqa: E402
 from vision.table_state import TableState  # noqa: E402
-
-
-def _lines(path: Path) -> list[dict]:
-    return [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
 
 
 def _truth_at(truth: list[dict], t: float) -> dict | None:
@@ -66,9 +62,9 @@ def replay(folder: Path, until: float | None = None, trace: tuple[float, float] 
     render = json.loads((folder / "render.json").read_text())
     follower = find_follower(render["game"])
     rules = follower.rules_from_spec(render["rules"])
-    slaps = [r for r in _lines(folder / "game.jsonl")
+    slaps = [r for r in read_jsonl(folder / "game.jsonl")
              if r.get("kind") == "move" and r["data"]["move"].get("op") == "slap"] if (folder / "game.jsonl").exists() else []
-    truth = _lines(folder / "truth.jsonl") if views and (folder / "truth.jsonl").exists() else []
+    truth = read_jsonl(folder / "truth.jsonl") if views and (folder / "truth.jsonl").exists() else []
     with tempfile.TemporaryDirectory() as games:
         store = GameStore(games, fsync=False)
         seats = int(getattr(rules, "players", 1) or 1)
@@ -98,8 +94,8 @@ def print_diff(folder: Path, log_name: str = "replay.jsonl") -> None:
     """Where the log's moves part from the truth's: each true move missed and each move found that the
     truth does not have at that place, with its time (moves one view found in another order than the
     truth show as both)."""
-    truth = [m for m in _lines(folder / "moves.jsonl") if m["kind"] in ("legal", "illegal") and not m.get("late")]
-    log = [r for r in _lines(folder / log_name) if r.get("kind") in ("move", "illegal")]
+    truth = [m for m in read_jsonl(folder / "moves.jsonl") if m["kind"] in ("legal", "illegal") and not m.get("late")]
+    log = [r for r in read_jsonl(folder / log_name) if r.get("kind") in ("move", "illegal")]
     want = [_key(m, m["kind"]) for m in truth]
     got = [_key(r["data"]["move"], "legal" if r["kind"] == "move" else "illegal") for r in log]
     matcher = difflib.SequenceMatcher(a=want, b=got, autojunk=False)

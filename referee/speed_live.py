@@ -123,6 +123,12 @@ def judged(obs: Observation, zone: str) -> SeenPile | None:
     return pile
 
 
+def bare(obs: Observation, zone: str) -> bool:
+    """Does the view show the zone plainly bare: no hand over it, no card, no back?"""
+    seen = judged(obs, zone)
+    return seen is not None and not seen.cards and not seen.backs
+
+
 def unjudged(obs: Observation) -> frozenset[str]:
     """Zones under a hand or with a card not read: they may have changed without looking different."""
     return frozenset(z for z, p in obs.piles.items() if p.held or None in p.cards)

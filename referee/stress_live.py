@@ -91,7 +91,7 @@ from .speed_live import (
     differing, explained, fits, hide_cards, is_unseen, judged, later_view, moved, pile_number,
     pile_zone, public_picture, real_counts, seat_zone, seen_code, shown_codes, stock_zone, swap_cards, targets,
     unclear, unjudged, unread_centre, unseen, Guessed, UNSEEN_AFTER, noted, read_anew, read_where_guessed,
-    read_as_guessed, guess_of,
+    read_as_guessed, guess_of, bare,
 )
 from .stress import Lay, NewRound, Phase, Play, Seat, Slap, Stack, StressDeal, StressRules, StressState
 from .verdict import Event, Illegal, Legal
@@ -258,6 +258,10 @@ def _expand(
     centre_seen = [parse_seen(p.top) if (p := judged(obs, z)) is not None else None for z in CENTRE_ZONES]
     row_seen = {z: parse_seen(p.top) for z in diff if not z.startswith("centre") and (p := judged(obs, z)) is not None}
     hidden = unjudged(obs)  # it may have changed without looking different
+    # what a refill nobody read may have left and gone onto: row places shown bare, centre piles
+    # showing a face not read
+    bare_rows = {z for z in obs.piles if not z.startswith("centre") and bare(obs, z)} if laid else set()
+    faceless = [j for j, z in enumerate(CENTRE_ZONES) if (now := judged(obs, z)) is not None and now.cards[-1:] == (None,)]
 
     def expand(node: Node[StressState]) -> Iterator[Node[StressState]]:
         state = node.state
@@ -304,24 +308,20 @@ def _expand(
         # (:func:`_unguess`; penguins, seed 64: a QS refill, guessed at 0.20, played onto a JH and
         # boxed there as a back; its place, empty until the next refill, was taken for the refill
         # not laid yet, the stuck call made on the JH, and the KS played onto the QS called illegal)
-        for p, seat in enumerate(state.seats):
-            if node.count[p] >= MAX_PER_PLAYER:
+        for p, i, refill in _lone_refills(state):
+            if node.count[p] >= MAX_PER_PLAYER or refill not in laid or row_zone(p, i) not in bare_rows:
                 continue
-            for i, pile in enumerate(seat.row):
-                gone, refill = judged(obs, row_zone(p, i)), (pile[0] if len(pile) == 1 else None)
-                if not isinstance(refill, Unseen) or refill not in laid or gone is None or gone.cards or gone.backs:
+            for j in faceless:
+                top = state.centre[j][-1] if state.centre[j] else None
+                if top is None or is_unseen(top):
                     continue
-                for j, cpile in enumerate(state.centre):
-                    top, now = (cpile[-1] if cpile else None), judged(obs, CENTRE_ZONES[j])
-                    if top is None or is_unseen(top) or now is None or now.cards[-1:] != (None,):
-                        continue
-                    move = Play(p, i, j, t)
-                    for stand in _stand_ins(state, top):
-                        # one card that makes no call: a call would rest on the card nobody read
-                        v = stress.apply(substitute_cards(state, {refill: stand}), move)
-                        if isinstance(v, Legal) and not ENGINE.called(v):
-                            yield node.then(v.state, move, p, ((refill, stand),), _touches(move), False, guess=True)
-                            break
+                move = Play(p, i, j, t)
+                for stand in _stand_ins(state, top):
+                    # one card that makes no call: a call would rest on the card nobody read
+                    v = stress.apply(substitute_cards(state, {refill: stand}), move)
+                    if isinstance(v, Legal) and not ENGINE.called(v):
+                        yield node.then(v.state, move, p, ((refill, stand),), _touches(move), False, guess=True)
+                        break
         # a centre card nobody read (laid unseen), covered by a row card (the one the view reads there,
         # or one another play covers in turn): judged as a card of a rank that fits, and left unseen
         # (:func:`_unguess`; penguins, seed 54: a 3S played onto a new card never read, then a 2D)
@@ -408,12 +408,19 @@ def _changed_under_hand(state: StressState, obs: Observation, laid: Laid) -> boo
     0.36 was taken for the QC's card, and the QC's play never found)."""
     if all(judged(obs, z) is not None for z in CENTRE_ZONES):
         return False
+    for p, i, refill in _lone_refills(state):
+        row = judged(obs, row_zone(p, i))
+        if row is not None and row.cards and _guessed_anew(refill, row, laid):
+            return True
+    return False
+
+
+def _lone_refills(state: StressState) -> Iterator[tuple[int, int, Unseen]]:
+    """(player, place, stand-in) for each row place holding only a refill nobody has read."""
     for p, seat in enumerate(state.seats):
         for i, pile in enumerate(seat.row):
-            row = judged(obs, row_zone(p, i))
-            if len(pile) == 1 and isinstance(pile[0], Unseen) and row is not None and row.cards and _guessed_anew(pile[0], row, laid):
-                return True
-    return False
+            if len(pile) == 1 and isinstance(pile[0], Unseen):
+                yield p, i, pile[0]
 
 
 def _stand_ins(state: StressState, covering: Card) -> list[Card]:
@@ -553,15 +560,12 @@ def _laid(before: Laid, state: StressState, obs: Observation | None) -> Laid:
     it: those the view ``obs`` (one the referee took) shows a card in, read or not, and those
     ``before`` still there that it does not show."""
     out = {}
-    for p, seat in enumerate(state.seats):
-        for i, pile in enumerate(seat.row):
-            if len(pile) != 1 or not isinstance(pile[0], Unseen):
-                continue
-            seen = judged(obs, row_zone(p, i)) if obs is not None else None
-            if obs is not None and seen is not None and (seen.cards or seen.backs):
-                out[pile[0]] = guess_of(obs, row_zone(p, i))
-            elif pile[0] in before:
-                out[pile[0]] = before[pile[0]]
+    for p, i, refill in _lone_refills(state):
+        zone = row_zone(p, i)
+        if obs is not None and (seen := judged(obs, zone)) is not None and (seen.cards or seen.backs):
+            out[refill] = guess_of(obs, zone)
+        elif refill in before:
+            out[refill] = before[refill]
     return out
 
 
@@ -721,7 +725,7 @@ def _call_unseen(findings: Sequence[Finding], obs: Observation) -> bool:
 def _seat_emptied(obs: Observation, player: int) -> bool:
     """Do the player's row places and stock all show nothing, none under a hand?"""
     zones = [row_zone(player, i) for i in range(stress.ROW)] + [stock_zone(player)]
-    return all((p := judged(obs, z)) is not None and not p.cards and not p.backs for z in zones)
+    return all(bare(obs, z) for z in zones)
 
 
 def _landing_key(move: Any) -> tuple[Any, ...] | None:

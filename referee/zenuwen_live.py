@@ -89,7 +89,7 @@ from .cards import RANKS, Card
 from .observation import MAX_READS_TO_DOUBT, Finding, Observation, SeenPile, count_reads, guess_apart, parse_seen, pile_size, reads_of_view
 from .options import to_spec
 from .speed_live import (
-    GUESS_FLOOR, guess_of,
+    GUESS_FLOOR, guess_of, bare,
     Binder, Engine, Explanation, centre_faces, Live, Node, Unseen, best_explanations, breadth_first, centre_number, centre_zone, deferred,
     difference, differing, explained, fits, from_code, hide_cards, is_unseen, judged, later_view, pile_number,
     pile_zone, public_picture, real_counts, search_budget, seat_zone, seen_code, shown_codes, stock_zone, swap_cards,
@@ -815,7 +815,7 @@ def _round_end_seen(findings: Sequence[Finding], obs: Observation) -> bool:
     calls = [f.verdict for f in findings if f.kind == "call"]
     return bool(calls) and all(
         isinstance(c, Event) and c.kind in ("round_over", "match_over") and c.player is not None
-        and all(_shows_nothing(obs, pile_zone(c.player, i)) for i in range(PILES))
+        and all(bare(obs, pile_zone(c.player, i)) for i in range(PILES))
         for c in calls
     )
 
@@ -1356,7 +1356,7 @@ def _stepped(live: LiveZenuwen, obs: Observation, doubt: bool, weak: bool) -> tu
         return None
     after, then = _judge(stepped, obs, doubt, weak=weak)
     landed = {z for f in first if f.kind == "move" and (z := _landing(f.move)) is not None}
-    if any(_pile_at(after.state, z) and _shows_nothing(obs, z) for z in landed):
+    if any(_pile_at(after.state, z) and bare(obs, z) for z in landed):
         # a card the step laid under a hand must show once the hand is gone: a pile plainly bare
         # then is no card missed by the camera (four players, penguins, seed 130: a QS laid on an AC
         # against Z6, the AC's pile read faintly 6S, was taken for joined onto the player's bare
@@ -1896,12 +1896,6 @@ def _top(state: ZenuwenState, zone: str) -> tuple[int, str | None]:
     """How many cards lie on a pile zone and the code of its top (None: none, or not seen)."""
     cards = _pile_at(state, zone)
     return len(cards), seen_code(cards[-1]) if cards else None
-
-
-def _shows_nothing(obs: Observation, zone: str) -> bool:
-    """Does the view show the zone plainly bare: no hand over it, no card, no back?"""
-    seen = judged(obs, zone)
-    return seen is not None and not seen.cards and not seen.backs
 
 
 def _pile_at(state: ZenuwenState, zone: str) -> tuple[Card, ...]:
