@@ -94,6 +94,15 @@ def count_reads(before: Mapping[str, int], obs: "Observation") -> dict[str, int]
     return out
 
 
+def surely_read(before: frozenset[str], obs: "Observation") -> frozenset[str]:
+    """``before`` with the cards ``obs`` reads at least ``DOUBT_BELOW`` (a view the referee took; a
+    pile given without confidences is read surely, as :attr:`SeenPile.top_weak` takes it)."""
+    sure = {code for pile in obs.piles.values() if not pile.held
+            for code, conf in zip(pile.cards, pile.confidences if len(pile.confidences) == len(pile.cards) else [1.0] * len(pile.cards))
+            if code is not None and conf >= DOUBT_BELOW}
+    return before | sure if sure - before else before
+
+
 def reads_of_view(before: Mapping[str, int], obs: Observation, findings: Sequence[Finding], *, taken: bool) -> Mapping[str, int]:
     """``before``, counting the cards of ``obs`` when the referee took the view (it was not left
     unused) and it was clear (nothing unrecognised or ambiguous): only such a view vouches for what it

@@ -481,6 +481,10 @@ class Live(Generic[P, Q]):
     card read in few may be a misread, one read in none was taken from the camera's guesses
     (:func:`unread_centre`) and is put right by the first view that reads another card there surely
     (:func:`read_anew`; Zenuwen's ``_misread``)."""
+    sure: frozenset[str] = field(default=frozenset(), compare=False)
+    """Card codes some view the referee took read at least ``DOUBT_BELOW`` (:func:`surely_read`; kept
+    by Stress, whose row cards read only unsurely may be doubted when the card is read surely
+    elsewhere)."""
     centre_guesses: tuple[tuple[str, str | None], ...] = field(default=(), compare=False)
     """(centre zone, what the camera made of its new card) for each view left unused because that
     card could not be read (:func:`unread_centre`), in order."""
@@ -502,7 +506,8 @@ def moved(live: L, state: Any, pending: Any, findings: Sequence[Finding], waitin
     """The picture after a judged view or input: the new position, the moves found counted, nothing
     left unused (anything else a game's picture holds starts afresh, but the cards' reads)."""
     count = sum(1 for f in findings if f.kind == "move")
-    return type(live)(state, pending, live.moves + count, last, awaited(state, pending, waiting), reads=live.reads)
+    return type(live)(state, pending, live.moves + count, last, awaited(state, pending, waiting), reads=live.reads,
+                      sure=live.sure)
 
 
 GUESS_VIEWS = 2

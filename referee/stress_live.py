@@ -84,7 +84,7 @@ from typing import Any, Callable, Iterator, Mapping, Sequence
 
 from . import stress
 from .cards import Card
-from .observation import Finding, Observation, SeenPile, count_reads, parse_seen, pile_size, reads_of_view
+from .observation import Finding, Observation, SeenPile, count_reads, parse_seen, pile_size, reads_of_view, surely_read
 from .options import to_spec
 from .speed_live import (
     Binder, Engine, Explanation, GUESS_FLOOR, centre_faces, Live, Node, Unseen, best_explanations, breadth_first, centre_zone, deferred, difference, from_code,
@@ -551,8 +551,10 @@ def observe(live: LiveStress, obs: Observation) -> tuple[LiveStress, list[Findin
         obs = _read_as_before(obs, live.last)
     after, findings = _judge(live, obs)
     taken = after.last is None and not after.deferred and after.held_back is None
-    laid = _laid(live.laid, after.state, obs if taken else None)
-    return replace(after, reads=reads_of_view(live.reads, obs, findings, taken=taken), laid=laid), findings
+    laid = _laid({**live.laid, **after.laid}, after.state, obs if taken else None)  # (with what a doubt laid)
+    reads = reads_of_view(live.reads, obs, findings, taken=taken)
+    sure = surely_read(live.sure, obs) if reads is not live.reads else live.sure
+    return replace(after, reads=reads, sure=sure, laid=laid), findings
 
 
 def _laid(before: Laid, state: StressState, obs: Observation | None) -> Laid:
@@ -684,10 +686,44 @@ def _judge(live: LiveStress, obs: Observation) -> tuple[LiveStress, list[Finding
         if found is not None:
             return found
 
+    doubted = _doubt_unsure(live, obs)
+    if doubted is not None:
+        # a card read surely where the position holds it elsewhere, read there only unsurely: judged
+        # again with that one unknown (after the illegal look: a card played against the rules is
+        # read surely where it lands, and was maybe read only unsurely where it lay)
+        return _judge(doubted, obs)
+
     if state.phase is Phase.STRESS and any(z in diff for z in CENTRE_ZONES):
         # the centre piles were taken or new cards laid before the slaps were entered: wait for them
         return replace(live, last=obs, waiting="the slaps (S8)"), []
     return replace(live, last=obs), [Finding("unrecognised", t, frame=frame, detail=_difference(state, obs))]
+
+
+def _doubt_unsure(live: LiveStress, obs: Observation) -> LiveStress | None:
+    """The picture with each row card no view has read surely (``Live.sure``) that this view reads
+    surely in another place made a stand-in again, seen lying where it lies; None when there is none.
+    One deck holds one of each card, so the unsure readings where it lay were misreadings (penguins,
+    seed 67: a QC refill read 6C at 0.21-0.39 for 45 s was taken for the 6C; when the real 6C,
+    refilled into another place, was played and read at 0.65 on a centre pile, nothing explained
+    it, and the QC's place was later taken for the 6C's play)."""
+    elsewhere = {seen.top: zone for zone in obs.piles
+                 if (seen := judged(obs, zone)) is not None and seen.top is not None and not seen.top_weak}
+    state, laid, doubted = live.state, dict(live.laid), False
+    for p, seat in enumerate(state.seats):
+        row = list(seat.row)
+        for i, pile in enumerate(row):
+            zone = row_zone(p, i)
+            for k, card in enumerate(pile):
+                if is_unseen(card) or card.code in live.sure or elsewhere.get(card.code, zone) == zone:
+                    continue
+                stand_in = unseen()
+                row[i] = pile = pile[:k] + (stand_in,) + pile[k + 1:]
+                if len(pile) == 1:
+                    laid[stand_in] = card.code
+                doubted = True
+        if row != list(seat.row):
+            state = replace(state, seats=state.seats[:p] + (Seat(seat.stock, tuple(row)),) + state.seats[p + 1:])
+    return replace(live, state=state, laid=laid) if doubted else None
 
 
 def _retop_centre(state: StressState, j: int, card: Card) -> StressState:
@@ -924,7 +960,7 @@ def start(observation: Observation, rules: StressRules | None = None) -> LiveStr
     seats = tuple(Seat(tuple(unseen() for _ in range(per_stock)), tuple((c or unseen(),) for c in r)) for r in rows)
     deal = StressDeal(seats, tuple((c,) for c in centre) if centre else None)
     v = stress.new_game(deal, rules, observation.t)
-    return LiveStress(v.state, reads=count_reads({}, observation))
+    return LiveStress(v.state, reads=count_reads({}, observation), sure=surely_read(frozenset(), observation))
 
 
 def resume(picture: Mapping[str, Any], rules: StressRules | None = None, t: float = 0.0) -> LiveStress:

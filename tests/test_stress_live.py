@@ -909,3 +909,29 @@ def test_a_refill_guessed_one_card_then_read_another_under_a_hand_over_the_centr
     obs = view(truth, 2.0)
     _, f = stress_live.observe(live, replace(obs, piles={**obs.piles, "p1.pile1": SeenPile((None,), guesses=("6C",), confidences=(0.3,))}))
     assert moves_of(f) == []
+
+
+def test_a_row_card_read_only_unsurely_is_doubted_when_the_card_is_read_surely_elsewhere() -> None:
+    """Penguins, seed 67: a QC refill read 6C at 0.21-0.39 was learned as the 6C; the real 6C, a
+    later refill nobody read, was played and read surely on a centre pile. One deck: the unsure
+    reading was the misread, and the play is found from the place the 6C lay in."""
+    live = stress_live.start(view(position("7H 6S 9D KC", "8S 2D JH 4S", "8C 10D"), 0.0))
+
+    def shown(obs: Observation, **zones: SeenPile) -> Observation:
+        return replace(obs, piles={**obs.piles, **{z.replace("_", "."): p for z, p in zones.items()}})
+
+    base = seen(live.state, 1.0, centre2="9D")
+    live, f = stress_live.observe(live, shown(base, p1_pile3=SeenPile(("6C",), confidences=(0.35,))))
+    assert moves_of(f) == [("play", 0, 2, 1)] and live.state.seats[0].row[2][-1].code == "6C"
+    base = seen(live.state, 2.0, centre1="7H", p1_pile3="?")
+    live, f = stress_live.observe(live, shown(base, p1_pile1=SeenPile((None,)), p1_pile3=SeenPile((None,), guesses=("6C",), confidences=(0.25,))))
+    assert moves_of(f) == [("play", 0, 0, 0)]
+    played = shown(seen(live.state, 3.0, p1_pile1="-"), centre1=SeenPile(("6C",), confidences=(0.9,)),
+                   p1_pile3=SeenPile((None,), guesses=("6C",), confidences=(0.25,)))
+    after, f = stress_live.observe(live, played)
+    assert moves_of(f) == [("play", 0, 0, 0)] and after.state.centre[0][-1].code == "6C"
+    assert is_unseen(after.state.seats[0].row[2][-1])  # what lies in place 3 is not known now
+    # had a view read the 6C surely in place 3, the camera would be wrong now, not then
+    sure = replace(live, sure=live.sure | {"6C"})
+    _, f = stress_live.observe(sure, played)
+    assert [x.kind for x in f] == ["unrecognised"]
