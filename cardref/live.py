@@ -12,12 +12,14 @@ The games that can be followed are registered in :mod:`referee.followers`.
 from __future__ import annotations
 
 import logging
+from contextlib import nullcontext
 from dataclasses import dataclass, field, replace
 from typing import Any, Callable
 
 from referee.cards import Card
 from referee.followers import FOLLOWERS, find_follower
 from referee.observation import DOUBT_BELOW, Finding, Observation, SeenPile
+from referee.speed_live import search_budget
 from referee.verdict import Event, Illegal, Legal
 from vision.table_state import PileState, SeenCard, TableState
 
@@ -197,6 +199,17 @@ class LiveReferee:
             return []
         if self.ended is not None:
             return []
+        budget = self.follower.feed_budget
+        with search_budget(budget) if budget is not None else nullcontext():
+            findings = self._judge(table, obs)
+        if not findings:
+            self.unexplained = None  # nothing happened: the table is explained again
+        self._conclude(findings, table.t, jpeg)
+        return findings
+
+    def _judge(self, table: TableState, obs: Observation) -> list[Finding]:
+        """The follower's looks at one published state, in turn until one explains it; sets the new
+        picture and returns what was concluded."""
         before = self.live
         self.live, findings = self.follower.observe(before, obs)
         if [f.kind for f in findings] == ["unrecognised"]:
@@ -225,9 +238,6 @@ class LiveReferee:
                     break
         if [f.kind for f in findings] == ["unrecognised"] and self.follower.observe_further is not None:
             self.live, findings = self.follower.observe_further(before, obs)
-        if not findings:
-            self.unexplained = None  # nothing happened: the table is explained again
-        self._conclude(findings, table.t, jpeg)
         return findings
 
     def _conclude(self, findings: list[Finding], t: float, jpeg: bytes | None) -> None:

@@ -59,6 +59,10 @@ class Follower:
     quick_calls: frozenset[str] = frozenset()
     """... for these calls only: a look that makes none of them is thrown away (Stress: the stress
     call, S8, from the two centre tops, while the playing hand still refills its row)."""
+    feed_budget: int | None = None
+    """Positions all the looks at one published state may search together
+    (:func:`~referee.speed_live.search_budget`), so that no state takes the live referee long; None:
+    the game's searches bound themselves."""
     table: str = ""
     """The zone template the game is laid out on, when not its own name (Double Solitaire: Klondike's
     for two players, calibration/templates.py)."""
@@ -129,6 +133,7 @@ FOLLOWERS: dict[str, Follower] = {
         settle=zenuwen_live.settle,
         let_stand=zenuwen_live.let_stand,
         resume=zenuwen_live.resume,
+        feed_budget=zenuwen_live.FEED_BUDGET,
     ),
 }
 

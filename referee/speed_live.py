@@ -285,11 +285,14 @@ class SearchBudget:
     left: int
     spent: bool = False
     """The searches ran out: some gave up, so what the view was judged to show may be wrong."""
+    outer: SearchBudget | None = None
+    """The budget of the block this one is nested in: charged too, and spent with it."""
 
     def charge(self, positions: int = 1) -> bool:
-        """Count ``positions`` looked at; False once the budget is spent."""
+        """Count ``positions`` looked at; False once this budget or an outer one is spent."""
         self.left -= positions
-        self.spent = self.spent or self.left < 0
+        outer_left = self.outer.charge(positions) if self.outer is not None else True
+        self.spent = self.spent or self.left < 0 or not outer_left
         return not self.spent
 
 
@@ -302,13 +305,10 @@ _budget: ContextVar[SearchBudget | None] = ContextVar("search_budget", default=N
 
 @contextmanager
 def search_budget(positions: int) -> Iterator[SearchBudget]:
-    """The budget of the searches run inside the block: a fresh one of ``positions``, or, inside
-    another such block (a judgement nested in another), the outer one, shared."""
-    outer = _budget.get()
-    if outer is not None:
-        yield outer
-        return
-    budget = SearchBudget(positions)
+    """The budget of the searches run inside the block: ``positions``, and inside another such block
+    (a judgement nested in another; the several looks the app takes at one published state) no
+    more than the outer one has left, which it is charged to as well."""
+    budget = SearchBudget(positions, outer=_budget.get())
     token = _budget.set(budget)
     try:
         yield budget

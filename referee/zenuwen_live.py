@@ -115,6 +115,11 @@ VIEW_BUDGET = 10000
 that needs more is left unrecognised rather than judged on searches that gave up. The 1920x1080 truth
 videos need at most about 5,000; at 1280x720 10,000 finds what 20,000 finds, 6,000 does not; about
 10 s on the development machine at worst."""
+FEED_BUDGET = 2 * VIEW_BUDGET
+"""Positions all the looks the app takes at one published state may search together (a second look
+past doubtful readings, a misread looked for: ``Follower.feed_budget``). Each look had a
+``VIEW_BUDGET`` of its own before, so a referee lost in a four-player game spent up to a minute a
+view and fell ever further behind the camera."""
 MAX_PER_PLAYER = 3
 """Most moves of one player one view may explain. Two was too few: views left unused while a card
 lands unread pile up moves (four players at 1280x720, seed 27: a 3C, then a 4S on it and the KH

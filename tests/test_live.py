@@ -704,3 +704,23 @@ def test_a_card_gone_where_no_view_shows_it_and_a_round_end_with_a_far_card_unre
         ("move", ("choose", 1, 3)),
     ]
     assert end[1].verdict.kind == "round_over"
+
+
+def test_the_looks_at_one_published_state_share_the_followers_search_budget() -> None:
+    """A lost four-player Zenuwen referee spent up to a minute a view: each look the app takes at a
+    state (the second look past doubtful readings, a misread looked for) had a search budget of its
+    own. ``Follower.feed_budget`` bounds them together: spent, a view that needs a search is left
+    unrecognised as one with too many ways to read it, never judged on searches that gave up."""
+    text = gzip.decompress((DATA / "zenuwen4_penguins_match130_views.jsonl.gz").read_bytes()).decode()
+    views = [TableState.from_json(json.loads(x)) for x in text.splitlines()][:30]
+    rules = "players=4,decks=2,empty_stock=turn_opponents,pile_choice=winner_chooses"
+    ref = LiveReferee("zenuwen", rules)
+    assert ref.follower.feed_budget
+    found = [f for view in views for f in ref.feed(view)]
+    assert sum(f.kind == "move" for f in found) >= 5
+    broke = LiveReferee("zenuwen", rules)
+    broke.follower = replace(broke.follower, feed_budget=0)
+    found = [f for view in views for f in broke.feed(view)]
+    assert not [f for f in found if f.kind == "move"]
+    assert [f for f in found if f.kind == "unrecognised"] and all(
+        "too many ways" in f.detail for f in found if f.kind == "unrecognised")

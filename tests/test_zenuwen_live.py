@@ -1913,9 +1913,16 @@ def test_searches_inside_a_budget_share_it_and_give_up_when_it_is_spent() -> Non
 
     with speed_live.search_budget(10) as budget:
         with speed_live.search_budget(10**6) as inner:
-            assert inner is budget  # a judgement nested in another draws on the outer budget
-        assert speed_live.breadth_first(speed_live.Node(0), endless, [lambda s: {} if s > 10**9 else None], 40) == []
-        assert budget.spent
+            # a judgement nested in another draws on the outer budget too: it cannot outspend it
+            assert speed_live.breadth_first(speed_live.Node(0), endless, [lambda s: {} if s > 10**9 else None], 40) == []
+            assert inner.spent and budget.spent and inner.left > 10**5
+    with speed_live.search_budget(100) as budget:
+        with speed_live.search_budget(10) as inner:
+            assert speed_live.breadth_first(speed_live.Node(0), endless, [lambda s: {} if s > 10**9 else None], 40) == []
+        assert inner.spent and not budget.spent and budget.left == 89  # the inner limit holds on its own
+        with speed_live.search_budget(10) as again:
+            hits = speed_live.breadth_first(speed_live.Node(0), endless, [lambda s: {} if s == 6 else None], 3)
+        assert [h[0].state for h in hits] == [6] and not again.spent
     # outside a budget, only the search's own limit holds; a target in reach is found
     hits = speed_live.breadth_first(speed_live.Node(0), endless, [lambda s: {} if s == 6 else None], 3)
     assert [h[0].state for h in hits] == [6]
