@@ -167,6 +167,10 @@ class LiveStress(Live[StressState, PendingIllegal]):
     """Refills nobody has read that a view the referee took showed lying in their row places, each
     with what the camera last guessed it as: such a place seen empty again is a card gone, not a
     refill the player has yet to lay (:func:`_laid`)."""
+    unlaid: frozenset[Unseen] = field(default=frozenset(), compare=False)
+    """Refills nobody has read whose row place the last view the referee took showed bare: not laid
+    yet. Such a card that leaves before any view shows it lying is the one the place shows next,
+    not one laid, moved on and followed by another refill unseen (:func:`_unlaid`)."""
 
 
 def _zone_ok(state: StressState, zone: str, seen: SeenPile, b: Binder, pending_refill: list[int],
@@ -253,7 +257,7 @@ def _must_change(move: Any) -> tuple[str, ...]:
 
 
 def _expand(
-    obs: Observation, diff: frozenset[str], t: float, laid: Laid = NOTHING_LAID
+    obs: Observation, diff: frozenset[str], t: float, laid: Laid = NOTHING_LAID, unlaid: frozenset[Unseen] = frozenset()
 ) -> Callable[[Node[StressState]], Iterator[Node[StressState]]]:
     centre_seen = [parse_seen(p.top) if (p := judged(obs, z)) is not None else None for z in CENTRE_ZONES]
     row_seen = {z: parse_seen(p.top) for z in diff if not z.startswith("centre") and (p := judged(obs, z)) is not None}
@@ -283,13 +287,16 @@ def _expand(
         # a refill played before the camera saw it on the row: it is the card now on that centre pile,
         # or, stacked, on top of the row pile it went onto (penguins, seed 59: a QH refill, read once
         # at 0.5, stacked on a QS at once; the stack was missed, the QH read there taken for a misread
-        # of the QS, and two plays were invented later to bring a QH on top of that pile)
+        # of the QS, and two plays were invented later to bring a QH on top of that pile). Not a
+        # refill not laid yet whose place shows a card now: that card is the refill (penguins, seed
+        # 67: a pile stacked, its place seen bare, then its refill AH laid; the QC read on the pile
+        # the stack went onto was taken for a first refill laid and stacked there unseen)
         real = None
         for p, seat in enumerate(state.seats):
             if node.count[p] >= MAX_PER_PLAYER:
                 continue
             for i, pile in enumerate(seat.row):
-                if not pile or not isinstance(pile[-1], Unseen):
+                if not pile or not isinstance(pile[-1], Unseen) or pile[-1] in unlaid and not bare(obs, row_zone(p, i)):
                     continue
                 landings: list[tuple[Play | Stack, Card | None]] = [(Play(p, i, j, t), c) for j, c in enumerate(centre_seen) if CENTRE_ZONES[j] in diff]
                 landings += [(Stack(p, i, k, t), row_seen.get(row_zone(p, k))) for k in range(len(seat.row)) if k != i]
@@ -552,9 +559,10 @@ def observe(live: LiveStress, obs: Observation) -> tuple[LiveStress, list[Findin
     after, findings = _judge(live, obs)
     taken = after.last is None and not after.deferred and after.held_back is None
     laid = _laid({**live.laid, **after.laid}, after.state, obs if taken else None)  # (with what a doubt laid)
+    unlaid = _unlaid(live.unlaid, after.state, obs if taken else None)
     reads = reads_of_view(live.reads, obs, findings, taken=taken)
     sure = surely_read(live.sure, obs) if reads is not live.reads else live.sure
-    return replace(after, reads=reads, sure=sure, laid=laid), findings
+    return replace(after, reads=reads, sure=sure, laid=laid, unlaid=unlaid), findings
 
 
 def _laid(before: Laid, state: StressState, obs: Observation | None) -> Laid:
@@ -569,6 +577,15 @@ def _laid(before: Laid, state: StressState, obs: Observation | None) -> Laid:
         elif refill in before:
             out[refill] = before[refill]
     return out
+
+
+def _unlaid(before: frozenset[Unseen], state: StressState, obs: Observation | None) -> frozenset[Unseen]:
+    """The refills nobody has read whose place the view ``obs`` (one the referee took) shows bare, or
+    with no view taken, those of ``before`` still lying alone in their places."""
+    refills = {refill: row_zone(p, i) for p, i, refill in _lone_refills(state)}
+    if obs is None:
+        return frozenset(u for u in before if u in refills)
+    return frozenset(u for u, zone in refills.items() if bare(obs, zone))
 
 
 def _read_as_before(obs: Observation, before: Observation) -> Observation:
@@ -593,7 +610,9 @@ def _gathering(obs: Observation, gathered: Sequence[Card]) -> Observation:
     return replace(obs, piles={**obs.piles, **piles}) if piles else obs
 
 
-def _judge(live: LiveStress, obs: Observation) -> tuple[LiveStress, list[Finding]]:
+def _judge(live: LiveStress, obs: Observation, suits: bool = True) -> tuple[LiveStress, list[Finding]]:
+    """Judge one view (:func:`observe` without the bookkeeping); ``suits``: a view nothing else explains
+    may get the suit-misread look (:func:`_suit_misread`)."""
     state = live.state
     t, frame = max(obs.t, state.t), obs.frame
     pend = live.pending
@@ -619,7 +638,7 @@ def _judge(live: LiveStress, obs: Observation) -> tuple[LiveStress, list[Finding
     diff = differing_zones(state, obs, live.laid)
     if pend is not None:
         diff |= _touches(pend.move)
-    hits = breadth_first(Node(state, count=(0,) * len(state.seats)), _expand(obs, diff, t, live.laid), goals, MAX_DEPTH)
+    hits = breadth_first(Node(state, count=(0,) * len(state.seats)), _expand(obs, diff, t, live.laid, live.unlaid), goals, MAX_DEPTH)
 
     if hits:
         best = best_explanations(hits, substitute_cards, _unguessed)
@@ -681,7 +700,7 @@ def _judge(live: LiveStress, obs: Observation) -> tuple[LiveStress, list[Finding
     if pend is None:
         # an illegal move, alone or after legal moves of the other player
         starts = [Node(state, count=(0,) * len(state.seats))]
-        starts += list(_expand(obs, diff, t, live.laid)(starts[0]))
+        starts += list(_expand(obs, diff, t, live.laid, live.unlaid)(starts[0]))
         found = ENGINE.illegal_explanation(live, obs, starts, lambda s: _physical(s, t), _in_view, fit, t, _waiting)
         if found is not None:
             return found
@@ -691,7 +710,12 @@ def _judge(live: LiveStress, obs: Observation) -> tuple[LiveStress, list[Finding
         # a card read surely where the position holds it elsewhere, read there only unsurely: judged
         # again with that one unknown (after the illegal look: a card played against the rules is
         # read surely where it lands, and was maybe read only unsurely where it lay)
-        return _judge(doubted, obs)
+        return _judge(doubted, obs, suits)
+
+    if suits:
+        misread = _suit_misread(live, obs, diff)
+        if misread is not None:
+            return misread
 
     if state.phase is Phase.STRESS and any(z in diff for z in CENTRE_ZONES):
         # the centre piles were taken or new cards laid before the slaps were entered: wait for them
@@ -724,6 +748,60 @@ def _doubt_unsure(live: LiveStress, obs: Observation) -> LiveStress | None:
         if row != list(seat.row):
             state = replace(state, seats=state.seats[:p] + (Seat(seat.stock, tuple(row)),) + state.seats[p + 1:])
     return replace(live, state=state, laid=laid) if doubted else None
+
+
+def _suit_misread(live: LiveStress, obs: Observation, diff: frozenset[str]) -> tuple[LiveStress, list[Finding]] | None:
+    """A view nothing else explains, looked at with one top it reads unsurely (under ``DOUBT_BELOW``)
+    taken as not read, where the legal series that then explains it leaves another card of that rank
+    there: one of the two readings of the suit is wrong, and a Stress move never turns on a suit. The
+    card the position holds becomes the one read now when no view read it surely and the one read
+    now is nowhere else (penguins, seed 67: a QC stacked onto a QD was never seen; the pile, played
+    onto a KC, showed its QC read at 0.43 where the position had the QD, never read above 0.32, and
+    the game was lost). Only when one such top explains the view."""
+    answers = []
+    for zone in sorted(diff):
+        seen = judged(obs, zone)
+        read = parse_seen(seen.top) if seen is not None and seen.top_weak else None
+        if seen is None or read is None:
+            continue
+        unread = replace(obs, piles={**obs.piles, zone: replace(seen, cards=seen.cards[:-1] + (None,))})
+        after, findings = _judge(live, unread, suits=False)
+        top = _top_at(after.state, zone)
+        if (after.last is not None or after.deferred or after.held_back is not None or after.pending is not None
+                or not all(f.kind in ("move", "call") for f in findings)
+                or top is None or is_unseen(top) or top.rank != read.rank or top == read):
+            continue
+        note = f"{zone} read {read.code} at {seen.confidences[-1]:.2f} where the {top.code} lies"
+        if top.code not in live.sure and not real_counts(after.state)[read]:
+            after = replace(after, state=_retop(after.state, zone, read))
+            note += f", never read surely: the {read.code}"
+        answers.append((after, noted(findings, note)))
+    return answers[0] if len(answers) == 1 else None
+
+
+def _retop(state: StressState, zone: str, card: Card) -> StressState:
+    """The position with the top card of a centre pile or row place replaced by ``card``."""
+    if zone in CENTRE_ZONES:
+        return _retop_centre(state, CENTRE_ZONES.index(zone), card)
+    p, seat, place = seat_zone(zone, state.seats) or (0, state.seats[0], "")
+    i = pile_number(place)
+    if i is None or not seat.row[i]:
+        return state
+    row = seat.row[:i] + (seat.row[i][:-1] + (card,),) + seat.row[i + 1:]
+    return replace(state, seats=state.seats[:p] + (Seat(seat.stock, row),) + state.seats[p + 1:])
+
+
+def _top_at(state: StressState, zone: str) -> Card | None:
+    """The top card of a centre pile or row place."""
+    if zone in CENTRE_ZONES:
+        pile = state.centre[CENTRE_ZONES.index(zone)]
+    else:
+        at = seat_zone(zone, state.seats)
+        i = pile_number(at[2]) if at is not None else None
+        if at is None or i is None or not 0 <= i < len(at[1].row):
+            return None
+        pile = at[1].row[i]
+    return pile[-1] if pile else None
 
 
 def _retop_centre(state: StressState, j: int, card: Card) -> StressState:

@@ -935,3 +935,48 @@ def test_a_row_card_read_only_unsurely_is_doubted_when_the_card_is_read_surely_e
     sure = replace(live, sure=live.sure | {"6C"})
     _, f = stress_live.observe(sure, played)
     assert [x.kind for x in f] == ["unrecognised"]
+
+
+def _shown(obs: Observation, **zones: SeenPile) -> Observation:
+    return replace(obs, piles={**obs.piles, **{z.replace("_", "."): p for z, p in zones.items()}})
+
+
+def test_a_refill_not_laid_yet_is_the_card_its_place_shows_next_not_one_stacked_unseen() -> None:
+    """Penguins, seed 67: a QD stacked onto a QS, its place seen bare, then its refill AH laid there;
+    the pile showed a QC read at 0.34 (a stack of the QC missed earlier), and the referee took it for a
+    first refill, laid and stacked onto the QS unseen before the AH: a move invented. A refill whose
+    place the last view taken showed bare is the card the place shows next. The QD the pile holds,
+    never read surely, is then the QC read there (a Stress move never turns on a suit)."""
+    truth = position("7H 6S 9D KC", "QS QD 5H JS", "8C 10D", stock1="AH 2S 3S 4S")
+    live = stress_live.start(_shown(view(truth, 0.0), p2_pile2=SeenPile(("QD",), confidences=(0.3,))))
+    after, _ = apply(truth, Stack(1, 1, 0, 1.0))
+    live, f = stress_live.observe(live, _shown(seen(after, 1.0, p2_pile2="-"), p2_pile1=SeenPile(("QD",), confidences=(0.3,))))
+    assert moves_of(f) == [("stack", 1, 1, 0)] and live.unlaid
+    shows = _shown(seen(after, 2.0, p2_pile2="AH"), p2_pile1=SeenPile(("QC",), confidences=(0.34,)))
+    now, f = stress_live.observe(live, shows)
+    assert moves_of(f) == [], f
+    row = now.state.seats[1].row
+    assert row[1][-1].code == "AH" and [c.code for c in row[0]] == ["QS", "QC"]
+    # had the view before not seen the place bare, the QC could have been a first refill stacked at once
+    _, f = stress_live.observe(replace(live, unlaid=frozenset()), shows)
+    assert moves_of(f) == [("stack", 1, 1, 0)]
+
+
+def test_a_suit_read_unsurely_where_the_position_has_another_of_the_rank_is_a_misread() -> None:
+    """Penguins, seed 67: a pile whose top the position held as a QD (never read above 0.32) was played
+    onto a KC, and the centre pile read QC at 0.43: nothing explained it, and the game was lost. A top
+    read unsurely as another suit of the rank a legal series leaves there explains the view; the card
+    becomes the one read when no view read it surely and it is nowhere else."""
+    truth = position("7H 6S 9D 3D", "10S QD 5H JS", "8C KC", stock1="2S 3S 4S 6D")
+    live = stress_live.start(_shown(view(truth, 0.0), p2_pile2=SeenPile(("QD",), confidences=(0.3,))))
+    after, _ = apply(truth, Play(1, 1, 1, 1.0))
+    played = _shown(seen(after, 1.0, p2_pile2="-"), centre2=SeenPile(("QC",), confidences=(0.43,)))
+    now, f = stress_live.observe(live, played)
+    assert moves_of(f) == [("play", 1, 1, 1)] and "read QC at 0.43" in f[0].detail
+    assert now.state.centre[1][-1].code == "QC"
+    # the QD read surely once: the move still explains the view, and the QD stays
+    now, f = stress_live.observe(replace(live, sure=live.sure | {"QD"}), played)
+    assert moves_of(f) == [("play", 1, 1, 1)] and now.state.centre[1][-1].code == "QD"
+    # another rank read unsurely is no suit misread
+    _, f = stress_live.observe(live, _shown(played, centre2=SeenPile(("6C",), confidences=(0.43,))))
+    assert moves_of(f) == []
