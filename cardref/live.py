@@ -32,6 +32,10 @@ SAME_SLAP_S = 2.0
 
 LIVE_GAMES = tuple(sorted(FOLLOWERS))
 
+LOST_AFTER = 3
+"""Published states in a row that nothing explained after which the referee counts itself lost and
+searches each state with the follower's smaller ``lost_budget``."""
+
 
 def observation_from_table(table: TableState, min_confidence: float = 0.5, under_top_below: float = 0.0,
                            second_look: bool = False) -> Observation:
@@ -103,6 +107,9 @@ class LiveReferee:
     on_feed: Callable[[TableState], None] | None = None
     """Called with every table state :meth:`feed` is given, before it is judged (``cardref analyze
     --tables-out``: the views that led to a verdict, to replay without the video)."""
+
+    lost: int = 0
+    """Published states in a row that nothing explained (:data:`LOST_AFTER`)."""
 
     named: dict[str, str] = field(default_factory=dict)
     """Cards a person named where the camera cannot read them (zone -> card code, :meth:`name_card`)."""
@@ -199,11 +206,16 @@ class LiveReferee:
             return []
         if self.ended is not None:
             return []
-        budget = self.follower.feed_budget
-        with search_budget(budget) if budget is not None else nullcontext():
+        budget, lost = self.follower.feed_budget, False
+        if self.lost >= LOST_AFTER and self.follower.lost_budget is not None:
+            # a referee that has lost the game looks for the short way back (the table as it knew
+            # it, a move or two from there), not through every reading of a table it cannot explain
+            budget, lost = self.follower.lost_budget, True
+        with search_budget(budget, lost) if budget is not None else nullcontext():
             findings = self._judge(table, obs)
         if not findings:
             self.unexplained = None  # nothing happened: the table is explained again
+        self.lost = self.lost + 1 if [f.kind for f in findings] == ["unrecognised"] else 0
         self._conclude(findings, table.t, jpeg)
         return findings
 

@@ -63,6 +63,10 @@ class Follower:
     """Positions all the looks at one published state may search together
     (:func:`~referee.speed_live.search_budget`), so that no state takes the live referee long; None:
     the game's searches bound themselves."""
+    lost_budget: int | None = None
+    """The same for a referee that has lost the game (several states in a row nothing explained,
+    ``cardref.live.LOST_AFTER``): each such state would otherwise spend the whole ``feed_budget``, and
+    a live referee fall ever further behind the camera. None: ``feed_budget`` still."""
     table: str = ""
     """The zone template the game is laid out on, when not its own name (Double Solitaire: Klondike's
     for two players, calibration/templates.py)."""
@@ -134,6 +138,7 @@ FOLLOWERS: dict[str, Follower] = {
         let_stand=zenuwen_live.let_stand,
         resume=zenuwen_live.resume,
         feed_budget=zenuwen_live.FEED_BUDGET,
+        lost_budget=zenuwen_live.LOST_BUDGET,
     ),
 }
 

@@ -287,6 +287,10 @@ class SearchBudget:
     """The searches ran out: some gave up, so what the view was judged to show may be wrong."""
     outer: SearchBudget | None = None
     """The budget of the block this one is nested in: charged too, and spent with it."""
+    lost: bool = False
+    """Judging for a referee that has lost the game: the illegal moves tried are charged too (a
+    verdict drawn from a position nothing has confirmed for a while is not worth the search), as in
+    any block nested in this one."""
 
     def charge(self, positions: int = 1) -> bool:
         """Count ``positions`` looked at; False once this budget or an outer one is spent."""
@@ -304,11 +308,13 @@ _budget: ContextVar[SearchBudget | None] = ContextVar("search_budget", default=N
 
 
 @contextmanager
-def search_budget(positions: int) -> Iterator[SearchBudget]:
+def search_budget(positions: int, lost: bool = False) -> Iterator[SearchBudget]:
     """The budget of the searches run inside the block: ``positions``, and inside another such block
     (a judgement nested in another; the several looks the app takes at one published state) no
-    more than the outer one has left, which it is charged to as well."""
-    budget = SearchBudget(positions, outer=_budget.get())
+    more than the outer one has left, which it is charged to as well. ``lost``: see
+    :attr:`SearchBudget.lost`."""
+    outer = _budget.get()
+    budget = SearchBudget(positions, outer=outer, lost=lost or outer is not None and outer.lost)
     token = _budget.set(budget)
     try:
         yield budget
@@ -819,8 +825,11 @@ class Engine(Generic[P]):
         leaves, the stand-ins it shows) whose card is in view where it landed (``in_view``) and whose
         table looks like the view. The game then waits for it to be taken back. None: no such move."""
         frame = obs.frame
+        shared = _budget.get()
         for node in starts:
             for pending, table, shown in physical(node.state):
+                if shared is not None and shared.lost and not shared.charge():
+                    return None  # (as a search that gives up)
                 if not in_view(pending, obs) or match(table, obs) is None:
                     continue
                 replayed = self.replay(live.state, node.moves, {**dict(node.subs), **shown}, t, frame)

@@ -120,6 +120,10 @@ FEED_BUDGET = 2 * VIEW_BUDGET
 past doubtful readings, a misread looked for: ``Follower.feed_budget``). Each look had a
 ``VIEW_BUDGET`` of its own before, so a referee lost in a four-player game spent up to a minute a
 view and fell ever further behind the camera."""
+LOST_BUDGET = VIEW_BUDGET // 5
+"""The same for a referee that has lost the game (``Follower.lost_budget``): the way back is the table
+as it was known, or a move or two from there, which 2,000 positions find; the seed 130 game lost on
+purpose took 13-36 s a view with ``FEED_BUDGET``."""
 MAX_PER_PLAYER = 3
 """Most moves of one player one view may explain. Two was too few: views left unused while a card
 lands unread pile up moves (four players at 1280x720, seed 27: a 3C, then a 4S on it and the KH

@@ -12,9 +12,10 @@ from typing import Any
 import pytest
 
 from cardref.gamelog.store import GameStore
-from cardref.live import LiveReferee, observation_from_table, resume_point, taken_up
+from cardref.live import LOST_AFTER, LiveReferee, observation_from_table, resume_point, taken_up
 from referee import klondike
 from referee.cards import Card
+from referee.followers import find_follower
 from referee.klondike import KlondikeRules, Move
 from referee.klondike_live import expected_observation
 from referee.observation import Finding
@@ -724,3 +725,29 @@ def test_the_looks_at_one_published_state_share_the_followers_search_budget() ->
     assert not [f for f in found if f.kind == "move"]
     assert [f for f in found if f.kind == "unrecognised"] and all(
         "too many ways" in f.detail for f in found if f.kind == "unrecognised")
+
+
+def test_a_referee_that_has_lost_the_game_searches_with_the_lost_budget_until_a_state_is_explained() -> None:
+    """Seed 130's first round fed with the states of 40-60 s left out: the referee is lost, and each
+    state cost it 13-36 s with the whole feed budget, the illegal moves tried for every reading. After
+    ``LOST_AFTER`` states in a row nothing explained, ``Follower.lost_budget`` bounds a state's looks
+    (the illegal moves tried too); the table as it was known explains a state within it, and the
+    referee is found again."""
+    text = gzip.decompress((DATA / "zenuwen4_penguins_match130_views.jsonl.gz").read_bytes()).decode()
+    views = [TableState.from_json(json.loads(x)) for x in text.splitlines()]
+    ref = LiveReferee("zenuwen", "players=4,decks=2,empty_stock=turn_opponents,pile_choice=winner_chooses")
+    assert ref.follower.lost_budget is not None and ref.follower.lost_budget < (ref.follower.feed_budget or 0)
+    explained = views[0]  # the last state explained: the table as the referee knows it
+    for view in (v for v in views if not 40 <= v.t < 60):
+        found = ref.feed(view)
+        if ref.lost >= LOST_AFTER:
+            break
+        if ref.live.last is None and not ref.live.deferred:
+            explained = view  # (taken: not left unused for a hand that may hide a move)
+    assert ref.lost >= LOST_AFTER and explained.t > 60
+    ref.follower = replace(ref.follower, lost_budget=0)
+    found = ref.feed(replace(view, t=view.t + 1))
+    assert [f.kind for f in found] == ["unrecognised"] and "too many ways" in found[0].detail
+    ref.follower = replace(ref.follower, lost_budget=find_follower("zenuwen").lost_budget)
+    found = ref.feed(replace(explained, t=view.t + 2))
+    assert not [f for f in found if f.kind == "unrecognised"] and ref.lost == 0

@@ -15,7 +15,7 @@ from referee import stress, stress_live
 from referee.followers import find_follower
 from referee.observation import Finding, Observation, SeenPile
 from referee.stress import Lay, Phase, Play, Slap, Stack, StressDeal, StressRules, StressState
-from referee.speed_live import is_unseen
+from referee.speed_live import is_unseen, search_budget
 from referee.stress_live import LiveStress, row_zone, stock_zone
 from referee.verdict import Legal
 
@@ -648,6 +648,13 @@ def test_no_verdict_on_a_row_card_nobody_read_laid_where_it_may_not_go() -> None
     live = stress_live.start(view(truth, 0.0))
     _, f = stress_live.observe(live, seen(truth, 1.0, p1_pile1="2C", p1_pile2="9D 6S"))
     assert [(x.kind, x.rule) for x in f] == [("illegal", "S3")] and "6 of spades" in f[0].reason
+    # a referee that has lost the game charges the illegal moves it tries to its search budget
+    with search_budget(0):
+        _, f = stress_live.observe(live, seen(truth, 1.0, p1_pile1="2C", p1_pile2="9D 6S"))
+    assert [x.kind for x in f] == ["illegal"]
+    with search_budget(0, lost=True):
+        _, f = stress_live.observe(live, seen(truth, 1.0, p1_pile1="2C", p1_pile2="9D 6S"))
+    assert [x.kind for x in f] == ["unrecognised"]
 
 
 def test_a_refill_never_read_stacked_at_once_is_the_card_read_on_the_pile_it_went_onto() -> None:
