@@ -264,7 +264,7 @@ def _expand(
     hidden = unjudged(obs)  # it may have changed without looking different
     # what a refill nobody read may have left and gone onto: row places shown bare, centre piles
     # showing a face not read
-    bare_rows = {z for z in obs.piles if not z.startswith("centre") and bare(obs, z)} if laid else set()
+    bare_rows = {z for z in obs.piles if not z.startswith("centre") and bare(obs, z)} if laid or unlaid else set()
     faceless = [j for j, z in enumerate(CENTRE_ZONES) if (now := judged(obs, z)) is not None and now.cards[-1:] == (None,)]
 
     def expand(node: Node[StressState]) -> Iterator[Node[StressState]]:
@@ -296,7 +296,7 @@ def _expand(
             if node.count[p] >= MAX_PER_PLAYER:
                 continue
             for i, pile in enumerate(seat.row):
-                if not pile or not isinstance(pile[-1], Unseen) or pile[-1] in unlaid and not bare(obs, row_zone(p, i)):
+                if not pile or not isinstance(pile[-1], Unseen) or pile[-1] in unlaid and row_zone(p, i) not in bare_rows:
                     continue
                 landings: list[tuple[Play | Stack, Card | None]] = [(Play(p, i, j, t), c) for j, c in enumerate(centre_seen) if CENTRE_ZONES[j] in diff]
                 landings += [(Stack(p, i, k, t), row_seen.get(row_zone(p, k))) for k in range(len(seat.row)) if k != i]
@@ -783,12 +783,13 @@ def _retop(state: StressState, zone: str, card: Card) -> StressState:
     """The position with the top card of a centre pile or row place replaced by ``card``."""
     if zone in CENTRE_ZONES:
         return _retop_centre(state, CENTRE_ZONES.index(zone), card)
-    p, seat, place = seat_zone(zone, state.seats) or (0, state.seats[0], "")
-    i = pile_number(place)
-    if i is None or not seat.row[i]:
+    at = _row_place(state, zone)
+    if at is None or not state.seats[at[0]].row[at[1]]:
         return state
-    row = seat.row[:i] + (seat.row[i][:-1] + (card,),) + seat.row[i + 1:]
-    return replace(state, seats=state.seats[:p] + (Seat(seat.stock, row),) + state.seats[p + 1:])
+    p, i = at
+    seat = state.seats[p]
+    row = stress._set(seat.row, i, seat.row[i][:-1] + (card,))
+    return replace(state, seats=stress._set(state.seats, p, Seat(seat.stock, row)))
 
 
 def _top_at(state: StressState, zone: str) -> Card | None:
@@ -796,12 +797,18 @@ def _top_at(state: StressState, zone: str) -> Card | None:
     if zone in CENTRE_ZONES:
         pile = state.centre[CENTRE_ZONES.index(zone)]
     else:
-        at = seat_zone(zone, state.seats)
-        i = pile_number(at[2]) if at is not None else None
-        if at is None or i is None or not 0 <= i < len(at[1].row):
+        at = _row_place(state, zone)
+        if at is None:
             return None
-        pile = at[1].row[i]
+        pile = state.seats[at[0]].row[at[1]]
     return pile[-1] if pile else None
+
+
+def _row_place(state: StressState, zone: str) -> tuple[int, int] | None:
+    """(player, place) of a row place's zone; None for another zone."""
+    at = seat_zone(zone, state.seats)
+    i = pile_number(at[2]) if at is not None else None
+    return (at[0], i) if at is not None and i is not None and 0 <= i < len(at[1].row) else None
 
 
 def _retop_centre(state: StressState, j: int, card: Card) -> StressState:

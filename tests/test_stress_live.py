@@ -249,6 +249,11 @@ def position(row0: str, row1: str, centre: str, stock0: str = "2C 3C 4C 5C", sto
     return stress.new_game(StressDeal.from_json(deal)).state
 
 
+def _shown(obs: Observation, **zones: SeenPile) -> Observation:
+    """The view with some zones given as seen piles (``p1_pile3=SeenPile(...)``: confidences, guesses)."""
+    return replace(obs, piles={**obs.piles, **{z.replace("_", "."): p for z, p in zones.items()}})
+
+
 def seen(state: StressState, t: float, **zones: str) -> Observation:
     """The view of ``state`` with some zones shown otherwise: ``p1_pile1="7H"``, ``"?"`` unread,
     ``"-"`` empty, ``"held"``."""
@@ -923,17 +928,13 @@ def test_a_row_card_read_only_unsurely_is_doubted_when_the_card_is_read_surely_e
     later refill nobody read, was played and read surely on a centre pile. One deck: the unsure
     reading was the misread, and the play is found from the place the 6C lay in."""
     live = stress_live.start(view(position("7H 6S 9D KC", "8S 2D JH 4S", "8C 10D"), 0.0))
-
-    def shown(obs: Observation, **zones: SeenPile) -> Observation:
-        return replace(obs, piles={**obs.piles, **{z.replace("_", "."): p for z, p in zones.items()}})
-
     base = seen(live.state, 1.0, centre2="9D")
-    live, f = stress_live.observe(live, shown(base, p1_pile3=SeenPile(("6C",), confidences=(0.35,))))
+    live, f = stress_live.observe(live, _shown(base, p1_pile3=SeenPile(("6C",), confidences=(0.35,))))
     assert moves_of(f) == [("play", 0, 2, 1)] and live.state.seats[0].row[2][-1].code == "6C"
     base = seen(live.state, 2.0, centre1="7H", p1_pile3="?")
-    live, f = stress_live.observe(live, shown(base, p1_pile1=SeenPile((None,)), p1_pile3=SeenPile((None,), guesses=("6C",), confidences=(0.25,))))
+    live, f = stress_live.observe(live, _shown(base, p1_pile1=SeenPile((None,)), p1_pile3=SeenPile((None,), guesses=("6C",), confidences=(0.25,))))
     assert moves_of(f) == [("play", 0, 0, 0)]
-    played = shown(seen(live.state, 3.0, p1_pile1="-"), centre1=SeenPile(("6C",), confidences=(0.9,)),
+    played = _shown(seen(live.state, 3.0, p1_pile1="-"), centre1=SeenPile(("6C",), confidences=(0.9,)),
                    p1_pile3=SeenPile((None,), guesses=("6C",), confidences=(0.25,)))
     after, f = stress_live.observe(live, played)
     assert moves_of(f) == [("play", 0, 0, 0)] and after.state.centre[0][-1].code == "6C"
@@ -942,10 +943,6 @@ def test_a_row_card_read_only_unsurely_is_doubted_when_the_card_is_read_surely_e
     sure = replace(live, sure=live.sure | {"6C"})
     _, f = stress_live.observe(sure, played)
     assert [x.kind for x in f] == ["unrecognised"]
-
-
-def _shown(obs: Observation, **zones: SeenPile) -> Observation:
-    return replace(obs, piles={**obs.piles, **{z.replace("_", "."): p for z, p in zones.items()}})
 
 
 def test_a_refill_not_laid_yet_is_the_card_its_place_shows_next_not_one_stacked_unseen() -> None:
