@@ -400,6 +400,38 @@ def _played_unread(
     return found[0] if len(found) == 1 else None
 
 
+def _played_guessed(
+    state: StressState, obs: Observation, t: float, laid: Laid = NOTHING_LAID
+) -> tuple[Explanation[StressState], str] | None:
+    """A view that fits the position as it is, but where the camera guesses (at least ``GUESS_FLOOR``)
+    a centre top it cannot read as a row card known to the referee that may be played there, and that
+    card's place, in the clear, no longer shows it (read or guessed): it was played there (penguins,
+    seed 70: a QH played onto a KC at 176.0 s, guessed QH at 0.299 there, its refill guessed QC in
+    its place; taken for nothing happening until the QH was read at 179.6 s, after p1's AS play at
+    178.7 s, so the log had the two plays in the wrong order). The guess does not decide the card
+    alone: the card is one the position holds in a row, the place it leaves agrees, and the play is
+    legal. Only one such play, or None."""
+    found: list[tuple[Explanation[StressState], str]] = []
+    for j, cpile in enumerate(state.centre):
+        guess = guess_of(obs, CENTRE_ZONES[j])
+        seen = judged(obs, CENTRE_ZONES[j])
+        if guess is None or seen is None or not seen.cards or seen.cards[-1] is not None or (cpile and cpile[-1].code == guess):
+            continue
+        for p, seat in enumerate(state.seats):
+            for i, pile in enumerate(seat.row):
+                row = judged(obs, row_zone(p, i))
+                if not pile or is_unseen(pile[-1]) or pile[-1].code != guess or row is None or guess in (row.top, guess_of(obs, row_zone(p, i))):
+                    continue
+                move = Play(p, i, j, t)
+                v = stress.apply(state, move)
+                b = match(v.state, obs, laid) if isinstance(v, Legal) else None
+                if isinstance(v, Legal) and b is not None:
+                    node = Node(state, count=(0,) * len(state.seats)).then(v.state, move, p, (), _touches(move), ENGINE.called(v))
+                    note = f"the camera guessed {guess} on {CENTRE_ZONES[j]}, gone from {row_zone(p, i)}"
+                    found.append(((substitute_cards(v.state, b), node, 0, dict(b)), note))
+    return found[0] if len(found) == 1 else None
+
+
 def _guessed_anew(u: Unseen, row: SeenPile, laid: Laid) -> bool:
     """Does the place of ``u``, a refill seen lying there, show a card the camera reads, or guesses
     (at least ``GUESS_FLOOR``), as another card than it last guessed ``u`` as?"""
@@ -655,10 +687,13 @@ def _judge(live: LiveStress, obs: Observation, suits: bool = True) -> tuple[Live
         centre, note = final.centre, ""
         if not node.moves and pend is None:
             played = _played_unread(state, obs, t, live.laid)
+            guessed_play = _played_guessed(state, obs, t, live.laid) if played is None else None
             if played is not None:
                 (final, node, k, subs), j, note = played
                 # the card is unread where it lies, as the guess that shows it came says: not waited on
                 centre = stress._set(final.centre, j, state.centre[j])
+            elif guessed_play is not None:
+                (final, node, k, subs), note = guessed_play
             elif live.deferred < MAX_DEFERRED and _changed_under_hand(state, obs, live.laid):
                 return deferred(live, obs), []
         unread = unread_centre(live, obs, final, centre, t, "laid", 1, unseen_after=UNSEEN_AFTER)

@@ -561,6 +561,28 @@ def test_a_row_card_never_read_played_where_the_centre_top_turns_unread_and_gues
         assert moves_of(f) == [], (guess, score)
 
 
+def test_a_row_card_guessed_on_a_centre_pile_and_gone_from_its_place_was_played_there() -> None:
+    """Penguins, seed 70: a QH read in its row place was played onto a KC and guessed QH at 0.299
+    there (reads start at 0.3), its refill guessed QC in the place; taken for nothing happening, the
+    play was found 3.6 s later, after the other player's next play, and logged after it. The guess,
+    the place the card left and the rules agree: the play is found at once. A place still showing the
+    card, or a guess too faint, says nothing moved."""
+    truth = position("6S 9D 2H 10C", "3D 4S QH JS", "7C KC", stock1="QC 3H AS AH")
+    live = stress_live.start(view(truth, 0.0))
+    after, _ = apply(truth, Play(1, 2, 1, 1.0))
+
+    def guessed(centre: tuple[str, float], place: tuple[str, float]) -> Observation:
+        return _shown(view(after, 1.0), centre2=SeenPile((None,), guesses=(centre[0],), confidences=(centre[1],)),
+                      p2_pile3=SeenPile((None,), guesses=(place[0],), confidences=(place[1],)))
+
+    played, f = stress_live.observe(live, guessed(("QH", 0.299), ("QC", 0.21)))
+    assert moves_of(f) == [("play", 1, 2, 1)] and "the camera guessed QH on centre2" in f[0].detail, f
+    assert played.state.centre[1][-1].code == "QH"
+    for centre, place in ((("QH", 0.299), ("QH", 0.21)), (("QH", 0.10), ("QC", 0.21)), (("QS", 0.299), ("QC", 0.21))):
+        _, f = stress_live.observe(live, guessed(centre, place))
+        assert moves_of(f) == [], (centre, place)
+
+
 def test_a_centre_card_taken_from_a_wrong_guess_is_read_anew_once_a_view_reads_it_surely() -> None:
     """Penguins, seed 53: the lay's QC, guessed 9C view after view, was taken as a 9C, and every view
     after it was unrecognised. The first view that reads the card surely sets it right."""
