@@ -171,6 +171,10 @@ class LiveStress(Live[StressState, PendingIllegal]):
     """Refills nobody has read whose row place the last view the referee took showed bare: not laid
     yet. Such a card that leaves before any view shows it lying is the one the place shows next,
     not one laid, moved on and followed by another refill unseen (:func:`_unlaid`)."""
+    played_unseen: frozenset[Unseen] = field(default=frozenset(), compare=False)
+    """Row cards nobody read, played onto a centre pile and judged as a card that fits (not judged):
+    a reading of one that would not fit on the card under it, less sure than ``DOUBT_BELOW``, is
+    taken as a card not read (:func:`_fitting_reads`)."""
 
 
 def _zone_ok(state: StressState, zone: str, seen: SeenPile, b: Binder, pending_refill: list[int],
@@ -588,13 +592,46 @@ def observe(live: LiveStress, obs: Observation) -> tuple[LiveStress, list[Findin
     obs = centre_faces(obs, lambda zone: not zone.endswith(".stock"))
     if live.last is not None:
         obs = _read_as_before(obs, live.last)
+    obs = _fitting_reads(obs, live)
     after, findings = _judge(live, obs)
     taken = after.last is None and not after.deferred and after.held_back is None
     laid = _laid({**live.laid, **after.laid}, after.state, obs if taken else None)  # (with what a doubt laid)
     unlaid = _unlaid(live.unlaid, after.state, obs if taken else None)
     reads = reads_of_view(live.reads, obs, findings, taken=taken)
     sure = surely_read(live.sure, obs) if reads is not live.reads else live.sure
-    return replace(after, reads=reads, sure=sure, laid=laid, unlaid=unlaid), findings
+    played = _played_unseen(live, after.state)
+    return replace(after, reads=reads, sure=sure, laid=laid, unlaid=unlaid, played_unseen=played), findings
+
+
+def _played_unseen(live: LiveStress, state: StressState) -> frozenset[Unseen]:
+    """The stand-ins on the centre piles of ``state`` that were row cards (played there unread) in the
+    position before it, or known so already: a new centre card laid unseen comes from a stock."""
+    rows = {c for seat in live.state.seats for pile in seat.row for c in pile if isinstance(c, Unseen)}
+    return frozenset(c for pile in state.centre for c in pile
+                     if isinstance(c, Unseen) and (c in rows or c in live.played_unseen))
+
+
+def _fitting_reads(obs: Observation, live: LiveStress) -> Observation:
+    """The view with a centre top taken as not read (the reading kept as the camera's guess) where
+    the position has a card played there unread (``LiveStress.played_unseen``) on a card it knows,
+    and the camera reads it less surely than ``DOUBT_BELOW`` as a card that may not go on that one.
+    The play was judged as a card that fits; the misread would make it one that did not, with no
+    verdict, and the next card played onto it illegal (penguins, seed 73: a QC refill never read,
+    played onto a KS, read 6C at 0.30 there; the KH played onto it was called illegal and nothing
+    more was followed)."""
+    piles: dict[str, SeenPile] = {}
+    known: Counter[Card] | None = None
+    for j, pile in enumerate(live.state.centre):
+        seen = judged(obs, CENTRE_ZONES[j])
+        if len(pile) < 2 or pile[-1] not in live.played_unseen or is_unseen(pile[-2]) or seen is None or not seen.top_weak:
+            continue
+        read = parse_seen(seen.top)
+        known = known if known is not None else real_counts(live.state)
+        # a card the position knows (a row top) read there was played onto it: not a reading of it
+        if read is not None and not known[read] and not stress._fits(read, pile[-2], live.state.rules.wrap):
+            guesses = seen.guesses if len(seen.guesses) == len(seen.cards) else (None,) * len(seen.cards)
+            piles[CENTRE_ZONES[j]] = replace(seen, cards=seen.cards[:-1] + (None,), guesses=guesses[:-1] + (read.code,))
+    return replace(obs, piles={**obs.piles, **piles}) if piles else obs
 
 
 def _laid(before: Laid, state: StressState, obs: Observation | None) -> Laid:

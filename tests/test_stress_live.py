@@ -583,6 +583,26 @@ def test_a_row_card_guessed_on_a_centre_pile_and_gone_from_its_place_was_played_
         assert moves_of(f) == [], (centre, place)
 
 
+def test_a_card_played_unread_is_not_learned_from_an_unsure_reading_that_would_not_fit_where_it_went() -> None:
+    """Penguins, seed 73: a QC refill never read was played onto a KS (not judged: a card that fits),
+    then read 6C at 0.30 there and learned so; the KH played onto it was called illegal on the 6C,
+    and nothing more was followed (17/64). An unsure reading that would make the play one that did
+    not fit is the camera's, not the player's: the card stays unread. One that fits is learned."""
+    truth = position("QC 9D 2H 10C", "3D 4S KH JS", "7C KS")
+    live = stress_live.start(seen(truth, 0.0, p1_pile1="?"))
+    after, _ = apply(truth, Play(0, 0, 1, 1.0))
+    obs = view(after, 1.0)
+    played, f = stress_live.observe(live, _shown(obs, centre2=SeenPile((None,), guesses=("6C",), confidences=(0.2,))))
+    assert moves_of(f) == [("play", 0, 0, 1)] and is_unseen(played.state.centre[1][-1]), f
+    for read, learned in (("6C", False), ("QD", True)):
+        looked, f = stress_live.observe(played, _shown(view(after, 2.0), centre2=SeenPile((read,), confidences=(0.30,))))
+        assert moves_of(f) == [] and is_unseen(looked.state.centre[1][-1]) is not learned, (read, f)
+    looked, _ = stress_live.observe(played, _shown(view(after, 2.0), centre2=SeenPile(("6C",), confidences=(0.30,))))
+    later, _ = apply(after, Play(1, 2, 1, 3.0))
+    _, f = stress_live.observe(looked, view(later, 3.0))
+    assert moves_of(f) == [("play", 1, 2, 1)] and not [x for x in f if x.kind == "illegal"], f
+
+
 def test_a_centre_card_taken_from_a_wrong_guess_is_read_anew_once_a_view_reads_it_surely() -> None:
     """Penguins, seed 53: the lay's QC, guessed 9C view after view, was taken as a 9C, and every view
     after it was unrecognised. The first view that reads the card surely sets it right."""
