@@ -178,15 +178,21 @@ class LiveStress(Live[StressState, PendingIllegal]):
 
 
 def _zone_ok(state: StressState, zone: str, seen: SeenPile, b: Binder, pending_refill: list[int],
-             laid: Laid = NOTHING_LAID) -> bool:
+             laid: Laid = NOTHING_LAID, played: frozenset[Unseen] = frozenset()) -> bool:
     """Does one seen zone fit the position? (``pending_refill`` counts refills not laid yet per player;
-    ``laid``: refills seen lying in their places, which an empty place does not fit.)"""
+    ``laid``: refills seen lying in their places, which an empty place does not fit; ``played``: row
+    cards nobody read played onto a centre pile, which are no new centre card not down yet, and which
+    a card read there that may not go on the card under them is not.)"""
     if zone in CENTRE_ZONES:
         j = CENTRE_ZONES.index(zone)
         pile = state.centre[j]
         if not seen.cards:
             # empty, or a new centre card the engine laid that is not down yet
-            return not pile or isinstance(pile[-1], Unseen)
+            return not pile or isinstance(pile[-1], Unseen) and pile[-1] not in played
+        if pile and pile[-1] in played and len(pile) > 1 and not is_unseen(pile[-2]):
+            read = parse_seen(seen.cards[-1])
+            if read is not None and not stress._fits(read, pile[-2], state.rules.wrap):
+                return False  # judged as a card that fits: the pile has changed since (penguins, seed 70)
         return b.card(pile[-1] if pile else None, seen.cards[-1])
     at = seat_zone(zone, state.seats)
     if at is None:
@@ -216,23 +222,23 @@ def _zone_order(obs: Observation) -> list[str]:
     return sorted(obs.piles, key=lambda z: z.endswith(".stock"))
 
 
-def match(state: StressState, obs: Observation, laid: Laid = NOTHING_LAID) -> dict[Unseen, Card] | None:
+def match(state: StressState, obs: Observation, laid: Laid = NOTHING_LAID, played: frozenset[Unseen] = frozenset()) -> dict[Unseen, Card] | None:
     """What the observation reveals if it fits the position (stand-in -> card), else None."""
     pending = [0] * len(state.seats)
 
     def check(zone: str, seen: SeenPile, b: Binder) -> bool:
-        return _zone_ok(state, zone, seen, b, pending, laid)
+        return _zone_ok(state, zone, seen, b, pending, laid, played)
 
     return fits(obs, _zone_order(obs), check, Binder(lambda: real_counts(state), 1))
 
 
-def differing_zones(state: StressState, obs: Observation, laid: Laid = NOTHING_LAID) -> frozenset[str]:
+def differing_zones(state: StressState, obs: Observation, laid: Laid = NOTHING_LAID, played: frozenset[Unseen] = frozenset()) -> frozenset[str]:
     """The zones that do not look as the position says, each judged on its own."""
     pending = [0] * len(state.seats)
     real = real_counts(state)
 
     def check(zone: str, seen: SeenPile, b: Binder) -> bool:
-        return _zone_ok(state, zone, seen, b, pending, laid)
+        return _zone_ok(state, zone, seen, b, pending, laid, played)
 
     return differing(obs, _zone_order(obs), check, lambda: Binder(lambda: Counter(real), 1))
 
@@ -377,7 +383,7 @@ def _played_unread(
         if top is None or is_unseen(top) or seen is None or not seen.cards or seen.cards[-1] is not None:
             continue
         guessed_other = seen.top_guess not in (None, top.code) and seen.confidences[-1:] >= (GUESS_FLOOR,)
-        if not guessed_other and seen.top_guess is not None:
+        if not guessed_other and seen.top_guess == top.code:
             continue
         for p, seat in enumerate(state.seats):
             for i, pile in enumerate(seat.row):
@@ -702,9 +708,9 @@ def _judge(live: LiveStress, obs: Observation, suits: bool = True) -> tuple[Live
             return again
         live = replace(live, held_back=None)
 
-    fit = partial(match, laid=live.laid)
+    fit = partial(match, laid=live.laid, played=live.played_unseen)
     goals = targets(fit, obs, None if pend is None else lambda s: _overlay(s, pend))
-    diff = differing_zones(state, obs, live.laid)
+    diff = differing_zones(state, obs, live.laid, live.played_unseen)
     if pend is not None:
         diff |= _touches(pend.move)
     hits = breadth_first(Node(state, count=(0,) * len(state.seats)), _expand(obs, diff, t, live.laid, live.unlaid), goals, MAX_DEPTH)
@@ -960,7 +966,7 @@ def _judge_held_back(live: LiveStress, obs: Observation) -> tuple[LiveStress, li
     # that view did not show held their cards, and what it showed was an illegal move, taken back
     # (penguins, seed 62: a KC laid on a JC, S6, where a QC never read beside it might have gone
     # first; the JC showed again, the QC's place still unread)
-    back = match(live.state, obs, live.laid) is not None
+    back = match(live.state, obs, live.laid, live.played_unseen) is not None
     for zone in unjudged(held):
         now = judged(obs, zone)
         at = seat_zone(zone, live.state.seats)
@@ -1017,7 +1023,7 @@ def _illegal_once_seen(
         if isinstance(v, Illegal):
             for refilled in (True, False):
                 pend = PendingIllegal(v.move, v, refilled)
-                if match(_overlay(before, pend), obs, live.laid) is not None:
+                if match(_overlay(before, pend), obs, live.laid, live.played_unseen) is not None:
                     findings.append(Finding("illegal", t, move=v.move, rule=v.rule, reason=v.reason, frame=frame))
                     return moved(live, before, pend, findings, _waiting), findings
     return replace(live, last=obs), [Finding("unrecognised", t, frame=frame, detail=_difference(state, obs))]

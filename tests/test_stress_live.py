@@ -603,6 +603,38 @@ def test_a_card_played_unread_is_not_learned_from_an_unsure_reading_that_would_n
     assert moves_of(f) == [("play", 1, 2, 1)] and not [x for x in f if x.kind == "illegal"], f
 
 
+def test_a_stress_of_two_cards_never_read_is_not_taken_for_new_centre_cards_learned_as_them() -> None:
+    """Penguins, seed 70: a QS and then a QC, both refills never read, were played onto the KC and
+    the JC (a stress); the QC's pile showed a face guessed QC at 0.02 only, and its place its refill
+    2D read surely, where the camera had guessed QC before. Taken for nothing happening, the QC was
+    learned as the 2D; and after the slaps, the next centre cards 6S and 3S were learned as the two
+    queens (the lay missed). Such a faint guess of another card says as little as none: the QC was
+    played, unread. A card played unread is no new centre card not down yet, nor a card read there
+    that may not go where it was played: the piles were taken and new cards laid."""
+    truth = position("QS 8C 5D 5C", "6H AD QC KD", "KC JC", stock0="6D 9S 3S 4S", stock1="2D 7H 6S 8S")
+    deal = _shown(view(truth, 0.0), p1_pile1=SeenPile((None,)), p2_pile3=SeenPile((None,), guesses=("QC",), confidences=(0.2,)))
+    live = stress_live.start(deal)
+    truth, _ = apply(truth, Play(0, 0, 0, 1.0))
+    live, f = stress_live.observe(live, _shown(view(truth, 1.0), centre1=SeenPile((None,), guesses=("6C",), confidences=(0.2,)),
+                                               p2_pile3=SeenPile((None,), guesses=("QC",), confidences=(0.2,))))
+    assert moves_of(f) == [("play", 0, 0, 0)], f
+    truth, calls = apply(truth, Play(1, 2, 1, 2.0))
+    assert calls == ["stress"]
+    live, f = stress_live.observe(live, _shown(view(truth, 2.0), centre1=SeenPile((None,)),
+                                               centre2=SeenPile((None,), guesses=("QC",), confidences=(0.02,))))
+    assert moves_of(f) == [("play", 1, 2, 1)] and "p2.pile3's card, never read, played onto centre2" in f[0].detail, f
+    assert all(is_unseen(pile[-1]) for pile in live.state.centre)
+    for k, slapper in enumerate((0, 1)):
+        truth, _ = apply(truth, Slap(slapper, 0, 3.0 + k))
+    live, f = stress_live.observe(live, view(truth, 5.0))  # the piles taken: not new cards not down yet
+    assert moves_of(f) == [], f
+    truth, _ = apply(truth, Lay(6.0))
+    live, f = stress_live.observe(live, view(truth, 6.0))
+    assert moves_of(f) == [("lay",)], f
+    assert [pile[-1].code for pile in live.state.centre] == [pile[-1].code for pile in truth.centre]
+    assert all(is_unseen(pile[-2]) for pile in live.state.centre)
+
+
 def test_a_centre_card_taken_from_a_wrong_guess_is_read_anew_once_a_view_reads_it_surely() -> None:
     """Penguins, seed 53: the lay's QC, guessed 9C view after view, was taken as a 9C, and every view
     after it was unrecognised. The first view that reads the card surely sets it right."""
