@@ -19,7 +19,7 @@ from typing import Any, Callable
 from referee.cards import Card
 from referee.followers import FOLLOWERS, find_follower
 from referee.observation import DOUBT_BELOW, Finding, Observation, SeenPile
-from referee.speed_live import search_budget
+from referee.speed_live import SearchBudget, search_budget
 from referee.verdict import Event, Illegal, Legal
 from vision.table_state import PileState, SeenCard, TableState
 
@@ -33,8 +33,8 @@ SAME_SLAP_S = 2.0
 LIVE_GAMES = tuple(sorted(FOLLOWERS))
 
 LOST_AFTER = 3
-"""Published states in a row that nothing explained after which the referee counts itself lost and
-searches each state with the follower's smaller ``lost_budget``."""
+"""Published states in a row that nothing explained (:meth:`LiveReferee._unexplained`) after which the
+referee counts itself lost and searches each state with the follower's smaller ``lost_budget``."""
 
 
 def observation_from_table(table: TableState, min_confidence: float = 0.5, under_top_below: float = 0.0,
@@ -211,13 +211,25 @@ class LiveReferee:
             # a referee that has lost the game looks for the short way back (the table as it knew
             # it, a move or two from there), not through every reading of a table it cannot explain
             budget, lost = self.follower.lost_budget, True
-        with search_budget(budget, lost) if budget is not None else nullcontext():
+        with search_budget(budget, lost) if budget is not None else nullcontext() as spent:
             findings = self._judge(table, obs)
         if not findings:
             self.unexplained = None  # nothing happened: the table is explained again
-        self.lost = self.lost + 1 if [f.kind for f in findings] == ["unrecognised"] else 0
+        self.lost = self.lost + 1 if self._unexplained(findings, budget, spent) else 0
         self._conclude(findings, table.t, jpeg)
         return findings
+
+    def _unexplained(self, findings: list[Finding], budget: int | None, spent: SearchBudget | None) -> bool:
+        """Did nothing explain the state (:data:`LOST_AFTER`)? Unrecognised, or left unused after a
+        search of at least the lost budget's size: a referee that has lost the game waits on hands
+        and clearer readings too, each at the whole feed budget (four players, seed 130 with 20 s of
+        states left out: three states left unused at 2-5 s each before the first unrecognised one).
+        A state explained costs a few dozen positions."""
+        if [f.kind for f in findings] == ["unrecognised"]:
+            return True
+        lost_budget = self.follower.lost_budget
+        return (not findings and spent is not None and budget is not None and lost_budget is not None
+                and budget - spent.left >= lost_budget)
 
     def _judge(self, table: TableState, obs: Observation) -> list[Finding]:
         """The follower's looks at one published state, in turn until one explains it; sets the new
