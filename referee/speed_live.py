@@ -526,6 +526,18 @@ GUESS_FLOOR = 0.15
 seed 43: a QS turned was guessed 6S at 0.02-0.06 view after view)."""
 
 
+AGREEING_GUESS_FLOOR = 0.05
+"""A centre top the camera cannot read counts as read (:func:`read_where_guessed`) when its guess,
+scoring at least this, is the very card the legal series leaves there (a card read in its place, seen
+leaving it). :data:`GUESS_FLOOR` is for guesses that decide a card; this one only agrees with the
+rules' one card in 52 (or 104). Stress, penguins, seed 59: a 10H read in its row place played onto
+centre2 beside a 10D was guessed 10H at 0.10-0.14 there, so the stress call waited 2.4 s, until the
+players' hands were over the centre, and the slaps were read wrong. Zenuwen, three players, penguins,
+seed 132: a QH played onto a KH, guessed QH at 0.07-0.13 there, held every view for 8 s as a card
+that might be under a hand, while the next player laid three cards on the next pile; the view that
+ended the wait was four moves from the position, and took the wrong pile for one of them."""
+
+
 UNSEEN_AFTER = GUESS_VIEWS + 1
 """Views in a row a new centre card that cannot be read is waited on (its guesses may agree in them)
 before it is taken as laid unseen (:func:`unread_centre`): the players play on at once, and a view

@@ -91,7 +91,7 @@ from .speed_live import (
     differing, explained, fits, hide_cards, is_unseen, judged, later_view, moved, pile_number,
     pile_zone, public_picture, real_counts, seat_zone, seen_code, shown_codes, stock_zone, swap_cards, targets,
     unclear, unjudged, unread_centre, unseen, Guessed, UNSEEN_AFTER, noted, read_anew, read_where_guessed,
-    read_as_guessed, guess_of, bare,
+    read_as_guessed, guess_of, bare, AGREEING_GUESS_FLOOR,
 )
 from .stress import Lay, NewRound, Phase, Play, Seat, Slap, Stack, StressDeal, StressRules, StressState
 from .verdict import Event, Illegal, Legal
@@ -102,13 +102,6 @@ MAX_PER_PLAYER = 2
 """Most moves of one player one view may explain."""
 MAX_DEFERRED = 3
 """Views in a row that may be left unused because they would make a call while a zone is not seen."""
-AGREEING_GUESS_FLOOR = 0.05
-"""A centre top the camera cannot read counts as read for a view's calls when its guess, scoring at
-least this, is the very card the legal series leaves there (a card read in its place, seen leaving
-it). :data:`~referee.speed_live.GUESS_FLOOR` is for guesses that decide a card; this one only agrees
-with the rules' one card in 52. Penguins, seed 59: a 10H read in its row place played onto centre2
-beside a 10D was guessed 10H at 0.10-0.14 there, so the stress call waited 2.4 s, until the players'
-hands were over the centre, and the slaps were read wrong."""
 
 CENTRE_ZONES = (centre_zone(0), centre_zone(1))
 Laid = Mapping[Unseen, str | None]

@@ -93,7 +93,7 @@ from .speed_live import (
     Binder, Engine, Explanation, centre_faces, Live, Node, Unseen, best_explanations, breadth_first, centre_number, centre_zone, deferred,
     difference, differing, explained, fits, from_code, hide_cards, is_unseen, judged, later_view, pile_number,
     pile_zone, public_picture, real_counts, search_budget, seat_zone, seen_code, shown_codes, stock_zone, swap_cards,
-    targets, unclear, unjudged, unread_centre, unseen, Guessed, UNSEEN_AFTER, noted, read_where_guessed,
+    targets, unclear, unjudged, unread_centre, unseen, Guessed, UNSEEN_AFTER, noted, read_where_guessed, AGREEING_GUESS_FLOOR,
 )
 from .verdict import Event, Illegal, Legal
 from .zenuwen import PILES, Choose, Join, Layout, NewRound, Phase, Play, Slap, TakeHand, Turn, ZenuwenRules, ZenuwenState, ZPile, ZSeat
@@ -1991,7 +1991,7 @@ def _conclude(
     new_state, later = ENGINE.settle_calls(new_state, t, frame)
     findings += later
     calls = any(f.kind == "call" for f in findings)
-    seen = read_where_guessed(obs, final.centre)
+    seen = read_where_guessed(obs, final.centre, AGREEING_GUESS_FLOOR)
     if isinstance(unread, Guessed) and unread.unseen:
         seen = replace(seen, piles={z: p for z, p in seen.piles.items() if z not in unread.unseen})
     risky = (_covered_risk(state, final, seen) or _unconfirmed(node.moves, state, seen)
