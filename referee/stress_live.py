@@ -358,14 +358,18 @@ def _played_unread(
     state: StressState, obs: Observation, t: float, laid: Laid = NOTHING_LAID
 ) -> tuple[Explanation[StressState], int, str] | None:
     """A view that fits the position as it is, but shows a centre top read before unread, the camera
-    guessing another card there (at least ``GUESS_FLOOR``), and a row place whose card nobody has
-    read showing a card read now: that card was played there, and the new one is its refill
-    (penguins, seed 54: a QC refill, read at 0.05 in every view, played onto a KD that then showed
-    a card guessed 6C; the QC's place read its refill 2H, learned as the QC's card, and the JD laid
-    on the QC next was called illegal on the KD). So too where the place shows a card still unread
-    that the camera guesses as another card than it last guessed the one lying there (``laid``),
-    and the centre top is guessed otherwise or not at all (penguins, seed 64: a QC refill guessed
-    QC at 0.09-0.22, played onto a KC and boxed there as a back, its refill QD guessed at 0.33-0.36;
+    guessing another card there (at least ``GUESS_FLOOR``; or at least ``AGREEING_GUESS_FLOOR`` a
+    card that may go on that top and that the position knows nowhere: the guess agrees with the
+    play), and a row place whose card nobody has read showing a card read now: that card was played
+    there, and the new one is its refill (penguins, seed 54: a QC refill, read at 0.05 in every view,
+    played onto a KD that then showed a card guessed 6C; the QC's place read its refill 2H, learned
+    as the QC's card, and the JD laid on the QC next was called illegal on the KD; seed 74: a QC
+    refill guessed 9C at 0.06-0.10 in its place, played onto a KS guessed QC at 0.13 there, its
+    refill 10C read: taken for the QC's card, a stuck call was made and the KD laid on the QC was
+    called illegal on the KS). So too where the place shows a card still unread that the camera
+    guesses as another card than it last guessed the one lying there (``laid``), and the centre top
+    is guessed otherwise, however faintly, or not at all (penguins, seed 64: a QC refill guessed QC
+    at 0.09-0.22, played onto a KC and boxed there as a back, its refill QD guessed at 0.33-0.36;
     taken for nothing, the stuck call never came and the new centre cards were unrecognised). The
     played card stays unseen (judged as a card that fits), with the centre pile and the place it
     came from; only one such play, or None."""
@@ -375,7 +379,8 @@ def _played_unread(
         seen = judged(obs, CENTRE_ZONES[j])
         if top is None or is_unseen(top) or seen is None or not seen.cards or seen.cards[-1] is not None:
             continue
-        guessed_other = seen.top_guess not in (None, top.code) and seen.confidences[-1:] >= (GUESS_FLOOR,)
+        guessed_other = seen.top_guess not in (None, top.code) and (
+            seen.confidences[-1:] >= (GUESS_FLOOR,) or seen.confidences[-1:] >= (AGREEING_GUESS_FLOOR,) and _may_go(state, seen.top_guess, top))
         if not guessed_other and seen.top_guess == top.code:
             continue
         for p, seat in enumerate(state.seats):
@@ -433,6 +438,12 @@ def _played_guessed(
                     note = f"the camera guessed {guess} on {CENTRE_ZONES[j]}, gone from {row_zone(p, i)}"
                     found.append(((substitute_cards(v.state, b), node, 0, dict(b)), note))
     return found[0] if len(found) == 1 else None
+
+
+def _may_go(state: StressState, guess: str | None, top: Card) -> bool:
+    """Is ``guess`` a card that may go on ``top`` and that the position knows nowhere?"""
+    card = parse_seen(guess)
+    return card is not None and stress._fits(card, top, state.rules.wrap) and not real_counts(state)[card]
 
 
 def _guessed_anew(u: Unseen, row: SeenPile, laid: Laid) -> bool:

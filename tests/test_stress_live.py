@@ -555,10 +555,16 @@ def test_a_row_card_never_read_played_where_the_centre_top_turns_unread_and_gues
     later, _ = apply(after, Play(1, 2, 0, 2.0))
     played, f = stress_live.observe(played, view(later, 2.0))
     assert moves_of(f) == [("play", 1, 2, 0)] and "never read on centre1: not judged" in f[0].detail
-    # a guess of the card that lay there, or one too faint, says nothing moved
-    for guess, score in (("7C", 0.2), ("6C", 0.05)):
+    # a guess of the card that lay there, or one too faint, says nothing moved; so does a faint one
+    # of a card the position knows (the 3D in p2's row) or of one that may not go on the 7C
+    for guess, score in (("7C", 0.2), ("6C", 0.04), ("8D", 0.04), ("3D", 0.1), ("JH", 0.1)):
         _, f = stress_live.observe(live, guessed(guess, score))
         assert moves_of(f) == [], (guess, score)
+    # penguins, seed 74: a faint guess (at least AGREEING_GUESS_FLOOR) of a card nobody knows that
+    # may go on the top agrees with the play (a QC guessed at 0.13 on the KS it was played onto)
+    for guess in ("6C", "8D"):
+        _, f = stress_live.observe(live, guessed(guess, 0.1))
+        assert moves_of(f) == [("play", 0, 0, 0)], guess
 
 
 def test_a_row_card_guessed_on_a_centre_pile_and_gone_from_its_place_was_played_there() -> None:
