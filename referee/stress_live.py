@@ -165,17 +165,19 @@ class LiveStress(Live[StressState, PendingIllegal]):
     yet. Such a card that leaves before any view shows it lying is the one the place shows next,
     not one laid, moved on and followed by another refill unseen (:func:`_unlaid`)."""
     played_unseen: frozenset[Unseen] = field(default=frozenset(), compare=False)
-    """Row cards nobody read, played onto a centre pile and judged as a card that fits (not judged):
-    a reading of one that would not fit on the card under it, less sure than ``DOUBT_BELOW``, is
-    taken as a card not read (:func:`_fitting_reads`)."""
+    """Row cards nobody read, played onto a centre pile and judged as a card that fits (not judged).
+    A reading of one that would not fit on the card under it is taken as a card not read when less
+    sure than ``DOUBT_BELOW`` (:func:`_fitting_reads`), else as another card come onto the pile (a
+    lay after a stress nobody could call); nor is such a pile seen bare a new centre card not down
+    yet (:func:`_zone_ok`)."""
 
 
 def _zone_ok(state: StressState, zone: str, seen: SeenPile, b: Binder, pending_refill: list[int],
              laid: Laid = NOTHING_LAID, played: frozenset[Unseen] = frozenset()) -> bool:
     """Does one seen zone fit the position? (``pending_refill`` counts refills not laid yet per player;
     ``laid``: refills seen lying in their places, which an empty place does not fit; ``played``: row
-    cards nobody read played onto a centre pile, which are no new centre card not down yet, and which
-    a card read there that may not go on the card under them is not.)"""
+    cards nobody read, played onto a centre pile: such a top is no new centre card not down yet, nor
+    a card read there that may not go on the card under it.)"""
     if zone in CENTRE_ZONES:
         j = CENTRE_ZONES.index(zone)
         pile = state.centre[j]
@@ -734,12 +736,11 @@ def _judge(live: LiveStress, obs: Observation, suits: bool = True) -> tuple[Live
         centre, note = final.centre, ""
         if not node.moves and pend is None:
             played = _played_unread(state, obs, t, live.laid)
-            guessed_play = _played_guessed(state, obs, t, live.laid) if played is None else None
             if played is not None:
                 (final, node, k, subs), j, note = played
                 # the card is unread where it lies, as the guess that shows it came says: not waited on
                 centre = stress._set(final.centre, j, state.centre[j])
-            elif guessed_play is not None:
+            elif (guessed_play := _played_guessed(state, obs, t, live.laid)) is not None:
                 (final, node, k, subs), note = guessed_play
             elif live.deferred < MAX_DEFERRED and _changed_under_hand(state, obs, live.laid):
                 return deferred(live, obs), []
