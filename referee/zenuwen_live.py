@@ -1579,6 +1579,30 @@ def _centre_reads(obs: Observation) -> frozenset[tuple[str, str]]:
     return frozenset((z, p.top) for z, p in obs.piles.items() if z.startswith("centre") and not p.held and p.top)
 
 
+def _glimpsed_first(live: LiveZenuwen, final: ZenuwenState) -> LiveZenuwen:
+    """The picture with the one card a view left unused read on a pile (``LiveZenuwen.glimpsed``)
+    whose new top the series turned and this view cannot read counted as the first view waited on
+    (:func:`~referee.speed_live.unread_centre`): that view read it, so this one's guess alike makes
+    two. Not a card some player could have played there instead (three players, penguins, seed 133:
+    a QC turned, read at 0.31 in the view with the turning hands, guessed QC at 0.27 in the next,
+    then covered by an AD against Z6: taken for a card that fits, the AD's play was legal, its
+    take-back a card from nowhere, and the game was lost)."""
+    first = []
+    # a card a player could have played there instead (a pile top, a hand card: four players, seed
+    # 57, a 6C played from p1's pile was glimpsed there, and taken for a card turned)
+    playable = {c.code for seat in live.state.seats for c in (*(p.top for p in seat.piles if p.top is not None), *seat.hand)}
+    for j, pile in enumerate(final.centre):
+        zone = centre_zone(j)
+        if (not pile or not is_unseen(pile[-1]) or any(p and p[-1] is pile[-1] for p in live.state.centre)
+                or any(z == zone for z, _ in live.centre_guesses)):
+            continue
+        held = {c.code for c in pile}
+        reads = {code for z, code in live.glimpsed if z == zone and code not in held}
+        if len(reads) == 1 and not reads & playable:
+            first.append((zone, reads.pop()))
+    return replace(live, centre_guesses=tuple(first) + live.centre_guesses) if first else live
+
+
 def _glimpsed_turns(node: Node[ZenuwenState], start: ZenuwenState, glimpsed: frozenset[tuple[str, str]]) -> dict[Unseen, Card]:
     """Turned cards the series covers, judged on a guess (a rank that fits the card laid on them),
     that a view left unused read on their pile: stand-in -> that card, where it is the one card those
@@ -1969,7 +1993,7 @@ def _conclude(
     that may hide a move) or unrecognised (the series is not legal with the revealed cards)."""
     state, frame = live.state, obs.frame
     final, node, k, subs = best
-    unread = unread_centre(live, obs, final, final.centre, t, "turned", state.rules.deck_count, UNSEEN_AFTER)
+    unread = unread_centre(_glimpsed_first(live, final), obs, final, final.centre, t, "turned", state.rules.deck_count, UNSEEN_AFTER)
     if isinstance(unread, Guessed):
         subs, obs = {**subs, **unread.subs}, unread.view(obs)
     elif unread is not None:

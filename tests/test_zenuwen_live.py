@@ -772,6 +772,38 @@ def test_a_turned_card_read_while_the_turn_waited_and_covered_since_is_learned()
     assert checked >= 4
 
 
+def test_a_turned_card_read_in_a_view_left_unused_and_guessed_alike_next_is_taken() -> None:
+    """Three players, penguins, seed 133: a QC turned was read at 0.31 in the view with the turning
+    hands (left unused), then guessed QC at 0.27 in the next, which waited for a clearer view; an AD
+    laid on it against Z6 was taken for a play onto a card that fits, its take-back for a card from
+    nowhere, and the game was lost (40/55). The reading and the guess are two views that agree,
+    unless a player could have played that card there instead."""
+    checked = 0
+    for seed in range(3, 15):
+        rules = ZenuwenRules(players=3)
+        truth = zenuwen.new_game(zenuwen.deal(seed, 3), rules).state
+        live = zenuwen_live.start(view(truth, 0.0), rules)
+        truth, _ = apply(truth, Turn(1.0))
+        turned_card = truth.tops()[0]
+        assert turned_card is not None
+        hands = view(truth, 1.0)
+        hands = replace(hands, piles={**hands.piles, pile_zone(2, 0): SeenPile(held=True), pile_zone(1, 0): SeenPile(held=True),
+                                      centre_zone(0): SeenPile((turned_card.code,), confidences=(0.31,))})
+        live, f = zenuwen_live.observe(live, hands)
+        if f or live.deferred != 1:
+            continue  # (the turn taken at once: nothing to wait on)
+        clear = view(truth, 1.2)
+        guessed = SeenPile((None,), guesses=(turned_card.code,), confidences=(0.27,))
+        live, f = zenuwen_live.observe(live, replace(clear, piles={**clear.piles, centre_zone(0): guessed}))
+        if any(pile.top == turned_card for seat in truth.seats for pile in seat.piles):
+            # a card a player could have played there instead (its twin on a pile): still waited on
+            assert moves_of(f) == [], (seed, brief(f))
+            continue
+        assert moves_of(f) == [("turn",)] and live.state.centre[0][-1] == turned_card, (seed, brief(f))
+        checked += 1
+    assert checked >= 3
+
+
 def test_a_top_unread_at_the_start_is_learned_when_read_and_nothing_rests_on_it_before() -> None:
     """Up to a quarter of the tops may be unread at the start (a side seat's small indices): a stand-in
     lies there until a view reads the card."""
