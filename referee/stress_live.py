@@ -448,6 +448,16 @@ def _may_go(state: StressState, guess: str | None, top: Card) -> bool:
     return card is not None and stress._fits(card, top, state.rules.wrap) and not real_counts(state)[card]
 
 
+def _fewest_guess_conflicts(best: list[Explanation[StressState]], laid: Laid) -> list[Explanation[StressState]]:
+    """Of several move series that explain a view, those that learn the fewest refills as another
+    card than the camera last guessed each as, lying in its place (``laid``). A guess never decides
+    a card, but it may tell two explanations apart (penguins, seed 76: a 7S refill guessed 7S at
+    0.23, played onto a 6C and read there, while another refill beside it was guessed 6C all along;
+    either place fitted the view, and the play was logged as ambiguous twice and then missed)."""
+    counts = [sum(laid.get(u) not in (None, c.code) for u, c in x[3].items()) for x in best]
+    return [x for x, n in zip(best, counts) if n == min(counts)]
+
+
 def _guessed_anew(u: Unseen, row: SeenPile, laid: Laid) -> bool:
     """Does the place of ``u``, a refill seen lying there, show a card the camera reads, or guesses
     (at least ``GUESS_FLOOR``), as another card than it last guessed ``u`` as?"""
@@ -723,6 +733,8 @@ def _judge(live: LiveStress, obs: Observation, suits: bool = True) -> tuple[Live
 
     if hits:
         best = best_explanations(hits, substitute_cards, _unguessed)
+        if len(best) > 1:
+            best = _fewest_guess_conflicts(best, live.laid)
         if len(best) > 1:
             names = "; ".join(", ".join(str(m) for m in x[1].moves) or "nothing" for x in best)
             return replace(live, last=obs), [Finding("ambiguous", t, frame=frame, detail=f"several move series fit: {names}")]

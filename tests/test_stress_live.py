@@ -641,6 +641,26 @@ def test_a_stress_of_two_cards_never_read_is_not_taken_for_new_centre_cards_lear
     assert all(is_unseen(pile[-2]) for pile in live.state.centre)
 
 
+def test_of_two_refills_never_read_the_one_guessed_as_the_card_played_was_played() -> None:
+    """Penguins, seed 76: a 7S refill guessed 7S at 0.23 was played onto a 6C and read there, while
+    a refill beside it was guessed 6C all along: either place fitted the view (the other refill
+    learned as the card that showed), the play was logged as ambiguous, and then missed. The series
+    that learns no refill as another card than the camera guessed it lying in its place wins."""
+    truth = position("6S 9D 2H 10C", "3D 4S 5H JS", "7C KD")
+
+    def unread(obs: Observation) -> Observation:
+        return _shown(obs, p1_pile2=SeenPile((None,), guesses=("9D",), confidences=(0.2,)))
+
+    deal = _shown(unread(view(truth, 0.0)), p1_pile1=SeenPile((None,), guesses=("6S",), confidences=(0.2,)))
+    live = stress_live.start(deal)
+    live, f = stress_live.observe(live, replace(deal, t=0.5))  # taken: the camera's guesses of both lying there
+    assert f == [] and sorted(live.laid.values()) == ["6S", "9D"]
+    after, _ = apply(truth, Play(0, 0, 0, 1.0))
+    played, f = stress_live.observe(live, unread(view(after, 1.0)))
+    assert moves_of(f) == [("play", 0, 0, 0)], f
+    assert played.state.centre[0][-1].code == "6S" and is_unseen(played.state.seats[0].row[1][-1])
+
+
 def test_a_centre_card_taken_from_a_wrong_guess_is_read_anew_once_a_view_reads_it_surely() -> None:
     """Penguins, seed 53: the lay's QC, guessed 9C view after view, was taken as a 9C, and every view
     after it was unrecognised. The first view that reads the card surely sets it right."""
