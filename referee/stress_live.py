@@ -775,7 +775,7 @@ def _judge(live: LiveStress, obs: Observation, suits: bool = True) -> tuple[Live
             # a call resting on a zone not seen (another card may lie there), or a move nothing in
             # the view shows: the next view is judged from the same position (a card not read that
             # the camera guesses as the very card the series leaves there counts as seen)
-            seen = read_where_guessed(obs, final.centre, AGREEING_GUESS_FLOOR)
+            seen = _read_where_played(read_where_guessed(obs, final.centre, AGREEING_GUESS_FLOOR), node.moves, final)
             if _unseen_and_covered(node.moves, seen):
                 return replace(deferred(live, obs), held_back=obs), []
             if _call_unseen(findings, seen):
@@ -913,6 +913,27 @@ def _retop_centre(state: StressState, j: int, card: Card) -> StressState:
 def _centre_seen(obs: Observation) -> bool:
     """Are both centre piles in view and read (no hand over them, their cards readable)?"""
     return all((p := judged(obs, z)) is not None and p.cards and None not in p.cards for z in CENTRE_ZONES)
+
+
+def _read_where_played(obs: Observation, moves: Sequence[Any], final: StressState) -> Observation:
+    """The view with a centre top it cannot read taken as read where the series plays there a row
+    card the referee knows (read in its place, seen leaving it), and the camera does not guess
+    another card there (at least ``AGREEING_GUESS_FLOOR``: a guess under it says nothing either
+    way). Penguins, seed 77: a QH played onto a JC beside a
+    QD was guessed 6H at 0.03, then QH at 0.03 there; the stress call waited for a reading that never
+    came, the players slapped unwatched, and the piles they took were unrecognised."""
+    expected = {}
+    for m in moves:
+        if isinstance(m, Play) and isinstance(m.to, int) and isinstance(m.source, int) and final.centre[m.to]:
+            top, zone = final.centre[m.to][-1], CENTRE_ZONES[m.to]
+            if not is_unseen(top) and guess_of(obs, zone, AGREEING_GUESS_FLOOR) in (None, top.code):
+                expected[zone] = top.code
+    read = {}
+    for zone, code in expected.items():
+        seen = judged(obs, zone)
+        if seen is not None and seen.cards and seen.cards[-1] is None:
+            read[zone] = replace(seen, cards=seen.cards[:-1] + (code,))
+    return replace(obs, piles={**obs.piles, **read}) if read else obs
 
 
 def _call_unseen(findings: Sequence[Finding], obs: Observation) -> bool:

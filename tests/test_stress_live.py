@@ -836,6 +836,12 @@ def test_a_stress_call_is_not_held_back_by_a_centre_top_guessed_faintly_as_the_c
     assert moves_of(f) == [("play", 0, 0, 1)] and [x.verdict.kind for x in f if x.kind == "call"] == ["stress"], f
     waited, f = stress_live.observe(live, guessed("QH"))
     assert f == [] and waited.deferred == 1
+    # penguins, seed 77: a QH read in its place, played beside a QD and guessed there 6H, then QH, at
+    # 0.03 only, waited for a reading that never came while the players slapped unwatched. A guess
+    # that faint says nothing either way: the card seen leaving its place makes the call
+    for faint in (SeenPile((None,), guesses=("6C",), confidences=(0.03,)), SeenPile((None,))):
+        _, f = stress_live.observe(live, replace(obs, piles={**obs.piles, "centre2": faint}))
+        assert [x.verdict.kind for x in f if x.kind == "call"] == ["stress"], f
 
 
 def test_the_start_needs_a_deal_mostly_read() -> None:
