@@ -744,16 +744,23 @@ def test_a_turned_card_never_read_is_laid_unseen_and_the_card_played_onto_it_is_
     assert checked >= 4
 
 
+def _turned_unseen(seed: int) -> tuple[LiveZenuwen, ZenuwenState]:
+    """A three-player deal followed by the live referee, and the table after the first turn (Z5),
+    which the referee has not seen yet."""
+    rules = ZenuwenRules(players=3)
+    truth = zenuwen.new_game(zenuwen.deal(seed, 3), rules).state
+    live = zenuwen_live.start(view(truth, 0.0), rules)
+    truth, _ = apply(truth, Turn(1.0))
+    return live, truth
+
+
 def test_a_turned_card_read_while_the_turn_waited_and_covered_since_is_learned() -> None:
     """Seed 126 again: the first turn's JC was read in every view that waited on another pile's card,
     then covered by a 10C before the turn was taken; the turn named it unseen. A card read on that
     pile while the turn waited, and fitting the card laid on it, is the card turned."""
     checked = 0
     for seed in range(3, 12):
-        rules = ZenuwenRules(players=3)
-        truth = zenuwen.new_game(zenuwen.deal(seed, 3), rules).state
-        live = zenuwen_live.start(view(truth, 0.0), rules)
-        truth, _ = apply(truth, Turn(1.0))
+        live, truth = _turned_unseen(seed)
         tops = truth.tops()
         where = fitting_pile(truth, first_centre=1)
         if where is None:
@@ -780,10 +787,7 @@ def test_a_turned_card_read_in_a_view_left_unused_and_guessed_alike_next_is_take
     unless a player could have played that card there instead."""
     checked = 0
     for seed in range(3, 15):
-        rules = ZenuwenRules(players=3)
-        truth = zenuwen.new_game(zenuwen.deal(seed, 3), rules).state
-        live = zenuwen_live.start(view(truth, 0.0), rules)
-        truth, _ = apply(truth, Turn(1.0))
+        live, truth = _turned_unseen(seed)
         turned_card = truth.tops()[0]
         assert turned_card is not None
         hands = view(truth, 1.0)
