@@ -919,20 +919,17 @@ def _read_where_played(obs: Observation, moves: Sequence[Any], final: StressStat
     """The view with a centre top it cannot read taken as read where the series plays there a row
     card the referee knows (read in its place, seen leaving it), and the camera does not guess
     another card there (at least ``AGREEING_GUESS_FLOOR``: a guess under it says nothing either
-    way). Penguins, seed 77: a QH played onto a JC beside a
-    QD was guessed 6H at 0.03, then QH at 0.03 there; the stress call waited for a reading that never
-    came, the players slapped unwatched, and the piles they took were unrecognised."""
-    expected = {}
+    way). Penguins, seed 77: a QH played onto a JC beside a QD was guessed 6H at 0.03, then QH at
+    0.03 there; the stress call waited for a reading that never came, the players slapped unwatched,
+    and the piles they took were unrecognised."""
+    read = {}
     for m in moves:
         if isinstance(m, Play) and isinstance(m.to, int) and isinstance(m.source, int) and final.centre[m.to]:
             top, zone = final.centre[m.to][-1], CENTRE_ZONES[m.to]
-            if not is_unseen(top) and guess_of(obs, zone, AGREEING_GUESS_FLOOR) in (None, top.code):
-                expected[zone] = top.code
-    read = {}
-    for zone, code in expected.items():
-        seen = judged(obs, zone)
-        if seen is not None and seen.cards and seen.cards[-1] is None:
-            read[zone] = replace(seen, cards=seen.cards[:-1] + (code,))
+            seen = judged(obs, zone)
+            if (not is_unseen(top) and seen is not None and seen.cards and seen.cards[-1] is None
+                    and guess_of(obs, zone, AGREEING_GUESS_FLOOR) in (None, top.code)):
+                read[zone] = replace(seen, cards=seen.cards[:-1] + (top.code,))
     return replace(obs, piles={**obs.piles, **read}) if read else obs
 
 
