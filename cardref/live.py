@@ -257,7 +257,10 @@ class LiveReferee:
                     moved, misread = self.follower.observe_misread(before, obs)
                     if [f.kind for f in misread] == ["move"]:
                         live, second = moved, misread
-                if all(f.kind in ("move", "taken_back") for f in second):
+                kinds = [f.kind for f in second]
+                if all(k in ("move", "taken_back", "call") for k in kinds) and ("call" not in kinds or "move" in kinds):
+                    # (with the calls its moves make: Stress, penguins, seed 79, the winner's last
+                    # card read 6C at 0.33 on the JC it went onto, a misread, and the round's end)
                     self.live, findings = live, second
                     break
         if [f.kind for f in findings] == ["unrecognised"] and self.follower.observe_further is not None:

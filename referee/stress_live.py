@@ -104,6 +104,8 @@ MAX_DEFERRED = 3
 """Views in a row that may be left unused because they would make a call while a zone is not seen."""
 
 CENTRE_ZONES = (centre_zone(0), centre_zone(1))
+CARD_CALLS = frozenset({"stress", "stuck"})
+"""The calls that rest on the cards on top (a round's end rests on the winner's places being empty)."""
 Laid = Mapping[Unseen, str | None]
 """Refills nobody has read, seen lying in their row places -> what the camera last guessed each as."""
 NOTHING_LAID: Laid = MappingProxyType({})
@@ -329,10 +331,12 @@ def _expand(
                     continue
                 move = Play(p, i, j, t)
                 for stand in _stand_ins(state, top):
-                    # one card that makes no call: a call would rest on the card nobody read
+                    # one card that makes no call resting on it (a stress, a stuck call); the round's
+                    # end rests on the player's places, empty now (penguins, seed 79: the winner's
+                    # last card, a QC never read, played onto a JC and read 6C at 0.33 there)
                     v = stress.apply(substitute_cards(state, {refill: stand}), move)
-                    if isinstance(v, Legal) and not ENGINE.called(v):
-                        yield node.then(v.state, move, p, ((refill, stand),), _touches(move), False, guess=True)
+                    if isinstance(v, Legal) and not {e.kind for e in v.events} & CARD_CALLS:
+                        yield node.then(v.state, move, p, ((refill, stand),), _touches(move), ENGINE.called(v), guess=True)
                         break
         # a centre card nobody read (laid unseen), covered by a row card (the one the view reads there,
         # or one another play covers in turn): judged as a card of a rank that fits, and left unseen

@@ -13,13 +13,15 @@ import pytest
 
 from cardref.gamelog.store import GameStore
 from cardref.live import LOST_AFTER, LiveReferee, observation_from_table, resume_point, taken_up
-from referee import klondike
+from referee import klondike, stress
 from referee.cards import Card
 from referee.followers import find_follower
 from referee.klondike import KlondikeRules, Move
 from referee.klondike_live import expected_observation
 from referee.observation import Finding
-from referee.speed_live import is_unseen
+from referee.speed_live import is_unseen, unseen
+from referee.stress import StressDeal
+from referee.stress_live import LiveStress
 from vision.table_state import PileState, SeenCard, TableState
 
 DATA = pathlib.Path(__file__).parent / "data"
@@ -532,6 +534,31 @@ def test_a_card_taken_as_misread_buys_no_twin_coincidence() -> None:
         ("move", "all turn a card"), ("move", "p2 pile1->centre1"), ("move", "p1 pile1->centre3"),
         ("move", "p2 pile4->centre1"), ("illegal", "p1 pile2->centre2"), ("move", "p2 pile4->pile3")]
     assert found[4].rule == "Z6"
+
+
+def test_a_second_look_that_explains_a_state_with_a_move_takes_the_calls_it_makes() -> None:
+    """Stress, penguins, seed 79: the winner's last card, a QC nobody read in its place, was played
+    onto a JC and read 6C at 0.33 there. The second look, the unsure 6C left unread, found the play
+    and the round's end it makes (S10 rests on the winner's places, empty now), but a second look
+    was taken only for moves and take-backs: every state after it was unrecognised (51/64)."""
+    u = unseen()
+    deal = StressDeal.from_json({"players": [{"row": [[], [], ["QC"], []], "stock": []},
+                                             {"row": ["3D", "4S", "5H", "JS"], "stock": ["2C", "3C"]}],
+                                 "centre": ["JC", "8S"]})
+    state = stress.new_game(deal).state
+    state = replace(state, seats=(replace(state.seats[0], row=((), (), (u,), ())),) + state.seats[1:])
+    ref = LiveReferee("stress", "")
+    ref.live = LiveStress(state, laid={u: None})  # the QC seen lying there, unread
+
+    def table(t: float, centre1: PileState, p1_pile3: PileState) -> TableState:
+        piles = {f"p1.pile{i}": PileState() for i in (1, 2, 4)}
+        piles |= {f"p2.pile{i + 1}": PileState(0, (SeenCard(c, 0.9),)) for i, c in enumerate(["3D", "4S", "5H", "JS"])}
+        piles |= {"p1.stock": PileState(), "p2.stock": PileState(1), "centre2": PileState(0, (SeenCard("8S", 0.9),))}
+        return TableState(t, int(t * 10), {**piles, "centre1": centre1, "p1.pile3": p1_pile3})
+
+    found = ref.feed(table(1.0, PileState(0, (SeenCard("6C", 0.33),)), PileState()))
+    assert [(f.kind, str(f.move) if f.move else getattr(f.verdict, "kind", "")) for f in found] == [
+        ("move", "p1 pile3->centre1"), ("call", "round_over")], found
 
 
 def test_settling_a_game_nothing_waits_in_changes_nothing() -> None:
