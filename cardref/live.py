@@ -211,15 +211,15 @@ class LiveReferee:
             # a referee that has lost the game looks for the short way back (the table as it knew
             # it, a move or two from there), not through every reading of a table it cannot explain
             budget, lost = self.follower.lost_budget, True
-        with search_budget(budget, lost) if budget is not None else nullcontext() as spent:
+        with search_budget(budget, lost) if budget is not None else nullcontext() as searched:
             findings = self._judge(table, obs)
         if not findings:
             self.unexplained = None  # nothing happened: the table is explained again
-        self.lost = self.lost + 1 if self._unexplained(findings, budget, spent) else 0
+        self.lost = self.lost + 1 if self._unexplained(findings, budget, searched) else 0
         self._conclude(findings, table.t, jpeg)
         return findings
 
-    def _unexplained(self, findings: list[Finding], budget: int | None, spent: SearchBudget | None) -> bool:
+    def _unexplained(self, findings: list[Finding], budget: int | None, searched: SearchBudget | None) -> bool:
         """Did nothing explain the state (:data:`LOST_AFTER`)? Unrecognised, or left unused after a
         search of at least the lost budget's size: a referee that has lost the game waits on hands
         and clearer readings too, each at the whole feed budget (four players, seed 130 with 20 s of
@@ -228,8 +228,8 @@ class LiveReferee:
         if [f.kind for f in findings] == ["unrecognised"]:
             return True
         lost_budget = self.follower.lost_budget
-        return (not findings and spent is not None and budget is not None and lost_budget is not None
-                and budget - spent.left >= lost_budget)
+        return (not findings and searched is not None and budget is not None and lost_budget is not None
+                and budget - searched.left >= lost_budget)
 
     def _judge(self, table: TableState, obs: Observation) -> list[Finding]:
         """The follower's looks at one published state, in turn until one explains it; sets the new

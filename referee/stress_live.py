@@ -186,10 +186,8 @@ def _zone_ok(state: StressState, zone: str, seen: SeenPile, b: Binder, pending_r
         if not seen.cards:
             # empty, or a new centre card the engine laid that is not down yet
             return not pile or isinstance(pile[-1], Unseen) and pile[-1] not in played
-        if pile and pile[-1] in played and len(pile) > 1 and not is_unseen(pile[-2]):
-            read = parse_seen(seen.cards[-1])
-            if read is not None and not stress._fits(read, pile[-2], state.rules.wrap):
-                return False  # judged as a card that fits: the pile has changed since (penguins, seed 70)
+        if _misfits_played(pile, parse_seen(seen.cards[-1]), played, state.rules.wrap):
+            return False  # judged as a card that fits: the pile has changed since (penguins, seed 70)
         return b.card(pile[-1] if pile else None, seen.cards[-1])
     at = seat_zone(zone, state.seats)
     if at is None:
@@ -212,6 +210,13 @@ def _zone_ok(state: StressState, zone: str, seen: SeenPile, b: Binder, pending_r
             return True
         return False
     return b.card(pile[-1] if pile else None, seen.cards[-1])
+
+
+def _misfits_played(pile: Sequence[Card], read: Card | None, played: frozenset[Unseen], wrap: bool) -> bool:
+    """Is ``read`` a card that may not go where the pile's top, a row card nobody read played there
+    (``played``), went: on the known card under it?"""
+    return (len(pile) > 1 and pile[-1] in played and not is_unseen(pile[-2]) and read is not None
+            and not stress._fits(read, pile[-2], wrap))
 
 
 def _zone_order(obs: Observation) -> list[str]:
@@ -438,8 +443,7 @@ def _played_guessed(
                     continue
                 move = Play(p, i, j, t)
                 v = stress.apply(state, move)
-                b = match(v.state, obs, laid) if isinstance(v, Legal) else None
-                if isinstance(v, Legal) and b is not None:
+                if isinstance(v, Legal) and (b := match(v.state, obs, laid)) is not None:
                     node = Node(state, count=(0,) * len(state.seats)).then(v.state, move, p, (), _touches(move), ENGINE.called(v))
                     note = f"the camera guessed {guess} on {CENTRE_ZONES[j]}, gone from {row_zone(p, i)}"
                     found.append(((substitute_cards(v.state, b), node, 0, dict(b)), note))
@@ -649,12 +653,12 @@ def _fitting_reads(obs: Observation, live: LiveStress) -> Observation:
     known: Counter[Card] | None = None
     for j, pile in enumerate(live.state.centre):
         seen = judged(obs, CENTRE_ZONES[j])
-        if len(pile) < 2 or pile[-1] not in live.played_unseen or is_unseen(pile[-2]) or seen is None or not seen.top_weak:
+        if (seen is None or not seen.top_weak or (read := parse_seen(seen.top)) is None
+                or not _misfits_played(pile, read, live.played_unseen, live.state.rules.wrap)):
             continue
-        read = parse_seen(seen.top)
         known = known if known is not None else real_counts(live.state)
         # a card the position knows (a row top) read there was played onto it: not a reading of it
-        if read is not None and not known[read] and not stress._fits(read, pile[-2], live.state.rules.wrap):
+        if not known[read]:
             guesses = seen.guesses if len(seen.guesses) == len(seen.cards) else (None,) * len(seen.cards)
             piles[CENTRE_ZONES[j]] = replace(seen, cards=seen.cards[:-1] + (None,), guesses=guesses[:-1] + (read.code,))
     return replace(obs, piles={**obs.piles, **piles}) if piles else obs
