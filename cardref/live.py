@@ -321,7 +321,7 @@ class LiveReferee:
         """A slap the camera saw (cardref/pipeline.py: the player's hand reached centre pile ``pile``)."""
         self.camera_slaps.append((player, t))
         del self.camera_slaps[:-8]
-        return self._act("slap", t, player=player, pile=pile)
+        return self._act("slap", t, player=player, pile=pile, seen=True)
 
     def _act(self, name: str, t: float, **kwargs: Any) -> list[Finding]:
         action = self.follower.inputs.get(name)
@@ -340,6 +340,10 @@ class LiveReferee:
     def slappers(self) -> frozenset[int]:
         """The players (0-based) whose slap the game awaits now."""
         return self.follower.slappers(self.live) if self.live is not None and self.ended is None else frozenset()
+
+    def slap_key(self) -> object:
+        """What the slaps awaited now are for: a new key starts the watch for them afresh."""
+        return self.follower.slap_key(self.live) if self.live is not None else None
 
     def state_message(self) -> dict[str, Any]:
         picture = self.follower.public_state(self.live)

@@ -207,6 +207,7 @@ class Pipeline(FrameLoop):
         self.reach = ReachWatch(calibration.homography(), layout) if watch_slaps and "slap" in referee.follower.inputs else None
         self._quick_zones = referee.follower.quick_zones
         self._last_glimpse: Any = None
+        self._slap_key: object = None
         self.states: list[TableState] = []
 
     @property
@@ -261,8 +262,11 @@ class Pipeline(FrameLoop):
         if not awaited:
             self.reach.disarm()
             return
-        if not self.reach.armed:
+        key = self.referee.slap_key()
+        if not self.reach.armed or key != self._slap_key:
+            # a stress called, or centre tops nobody read that may match: whose hands reach them from now
             self.reach.arm(t, {p + 1 for p in awaited})
+            self._slap_key = key
         for reach in self.reach.update(image, t):
             player, pile = reach.seat - 1, int(reach.zone.removeprefix("centre")) - 1
             if player in self.referee.slappers():  # not slapped by key press meanwhile

@@ -37,6 +37,9 @@ class Follower:
     slappers: Callable[[Any], frozenset[int]] = lambda live: frozenset()
     """The players whose slap is awaited now (a called stress), so that whatever watches the hands
     (the camera's reach watch, cardref/pipeline.py) knows when to look and whom for."""
+    slap_key: Callable[[Any], object] = lambda live: None
+    """What the slaps awaited now are for: when it changes, the watch starts afresh (Stress: a stress
+    called, or centre tops nobody read that may match)."""
     observe_further: Callable[[Any, Observation], tuple[Any, list[Finding]]] | None = None
     """A last, costlier look at a view ``observe`` could not explain, even past doubtful readings
     (Klondike: two moves in one view)."""
@@ -118,6 +121,7 @@ FOLLOWERS: dict[str, Follower] = {
         stress_live.rules_spec,
         {"slap": stress_live.slap, "new_round": stress_live.new_round},
         stress_live.slappers,
+        slap_key=stress_live.slap_key,
         let_stand=stress_live.let_stand,
         resume=stress_live.resume,
         quick_zones=frozenset(stress_live.CENTRE_ZONES),

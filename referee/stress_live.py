@@ -57,6 +57,9 @@ like :func:`observe`):
   match is an ``illegal`` finding (S8 false slap) with nothing to take back. Steady table states
   cannot show a slap (a hand over a centre pile is only ``held``, from no side): whatever sees it
   first (a key press or tap, or a hand detector that knows the side) calls this, in time order.
+  While a centre top nobody read may match the other, no stress can be called, but the players may
+  see one: :func:`slappers` asks for their hands all the same, and what they did is kept until a view
+  shows both centre piles taken (a stress, judged then) or a card played onto one (no slaps).
 - :func:`new_round` ``(live, observation, t=None)``: start the next round (S11) from a view of the new deal.
   Not needed in the normal case: after ``round_over`` a view showing a fresh deal (four readable cards
   in each row, empty centre) starts the next round by itself.
@@ -83,7 +86,7 @@ from types import MappingProxyType
 from typing import Any, Callable, Iterator, Mapping, Sequence
 
 from . import stress
-from .cards import Card
+from .cards import SUITS, Card, card_of
 from .observation import Finding, Observation, SeenPile, count_reads, parse_seen, pile_size, reads_of_view, surely_read
 from .options import to_spec
 from .speed_live import (
@@ -91,7 +94,7 @@ from .speed_live import (
     differing, explained, fits, hide_cards, is_unseen, judged, later_view, moved, pile_number,
     pile_zone, public_picture, real_counts, seat_zone, seen_code, shown_codes, stock_zone, swap_cards, targets,
     unclear, unjudged, unread_centre, unseen, Guessed, UNSEEN_AFTER, noted, read_anew, read_where_guessed,
-    read_as_guessed, guess_of, bare, AGREEING_GUESS_FLOOR,
+    read_as_guessed, guess_of, bare, AGREEING_GUESS_FLOOR, call_findings,
 )
 from .stress import Lay, NewRound, Phase, Play, Seat, Slap, Stack, StressDeal, StressRules, StressState
 from .verdict import Event, Illegal, Legal
@@ -172,6 +175,33 @@ class LiveStress(Live[StressState, PendingIllegal]):
     sure than ``DOUBT_BELOW`` (:func:`_fitting_reads`), else as another card come onto the pile (a
     lay after a stress nobody could call); nor is such a pile seen bare a new centre card not down
     yet (:func:`_zone_ok`)."""
+    unread_tops: Mapping[Unseen, tuple[str, float]] = field(default_factory=dict, compare=False)
+    """Centre tops nobody read -> what the camera last made of each, however unsure (read or
+    guessed), and how sure: the cards a stress judged by the players' slaps is taken to be on
+    (:func:`_taken_unread`)."""
+    slapped_unread: UnreadSlaps | None = field(default=None, compare=False)
+    """Slaps made while a centre top nobody read might match the other, so no stress could be called:
+    judged when a view shows both centre piles taken (:func:`_taken_unread`), forgotten once a centre
+    top changes."""
+
+
+@dataclass(frozen=True, slots=True)
+class UnreadSlaps:
+    """Slaps ``(player, t, pile)`` made on the centre tops ``tops`` while one of them was never read."""
+
+    tops: tuple[Card | None, ...]
+    slaps: tuple[tuple[int, float, int], ...]
+
+
+def _centre_tops(state: StressState) -> tuple[Card | None, ...]:
+    return tuple(p[-1] if p else None for p in state.centre)
+
+
+def _may_be_stress(state: StressState) -> bool:
+    """Might the centre tops match, unknown to the referee? Both piles hold cards and one top or both
+    were never read (a stand-in's rank fits nothing, so the engine calls no stress on it)."""
+    tops = _centre_tops(state)
+    return state.phase is Phase.PLAY and None not in tops and any(is_unseen(c) for c in tops)
 
 
 def _zone_ok(state: StressState, zone: str, seen: SeenPile, b: Binder, pending_refill: list[int],
@@ -525,7 +555,24 @@ def _unguess(node: Node[StressState], state: StressState, findings: list[Finding
                 else f"played onto a card never read on {where}" if len(pile) > 1 and pile[-2] in guessed else "")
         if note:
             findings[n] = replace(f, detail=f"{f.detail}; {note}: not judged" if f.detail else f"{note}: not judged")
-    return _unguessed(node, state), findings
+    return _unguessed(node, state), [_unnamed(f, node) for f in findings]
+
+
+def _unnamed(finding: Finding, node: Node[StressState]) -> Finding:
+    """The finding with the cards the series judged unseen ones as left out of its verdict (its events
+    and the position it leaves): a review must not read "the ace of hearts on the king of clubs" for a
+    card nobody read."""
+    verdict, guessed = finding.verdict, _guessed(node)
+    if not isinstance(verdict, Legal) or not any(c in guessed for e in verdict.events for c in e.cards):
+        return finding
+    events = []
+    for e in verdict.events:
+        detail = e.detail
+        for c in e.cards:
+            if c in guessed:
+                detail = detail.replace(c.name, "a card nobody read")
+        events.append(replace(e, cards=tuple(c for c in e.cards if c not in guessed), detail=detail))
+    return replace(finding, verdict=replace(verdict, state=_unguessed(node, verdict.state), events=tuple(events)))
 
 
 def _unguessed(node: Node[StressState], state: StressState) -> StressState:
@@ -630,7 +677,30 @@ def observe(live: LiveStress, obs: Observation) -> tuple[LiveStress, list[Findin
     reads = reads_of_view(live.reads, obs, findings, taken=taken)
     sure = surely_read(live.sure, obs) if reads is not live.reads else live.sure
     played = _played_unseen(live, after.state)
-    return replace(after, reads=reads, sure=sure, laid=laid, unlaid=unlaid, played_unseen=played), findings
+    tops = _unread_tops(live.unread_tops, after.state, obs)
+    slapped = live.slapped_unread
+    if slapped is not None and (slapped.tops != _centre_tops(after.state) or not _may_be_stress(after.state)):
+        slapped = None  # a card played onto a centre pile since: those slaps were hands playing
+    return replace(after, reads=reads, sure=sure, laid=laid, unlaid=unlaid, played_unseen=played,
+                   unread_tops=tops, slapped_unread=slapped), findings
+
+
+def _unread_tops(
+    before: Mapping[Unseen, tuple[str, float]], state: StressState, obs: Observation
+) -> dict[Unseen, tuple[str, float]]:
+    """Each centre top of ``state`` nobody read -> what the view makes of it, read or guessed however
+    unsure, and how sure (where it shows nothing of it: what ``before`` had)."""
+    out = {}
+    for zone, top in zip(CENTRE_ZONES, _centre_tops(state)):
+        if not isinstance(top, Unseen):
+            continue
+        seen = judged(obs, zone)
+        reading = (seen.top or seen.top_guess) if seen is not None else None
+        if seen is not None and reading is not None:
+            out[top] = reading, seen.confidences[-1] if len(seen.confidences) == len(seen.cards) else 0.0
+        elif top in before:
+            out[top] = before[top]
+    return out
 
 
 def _played_unseen(live: LiveStress, state: StressState) -> frozenset[Unseen]:
@@ -726,6 +796,10 @@ def _judge(live: LiveStress, obs: Observation, suits: bool = True) -> tuple[Live
 
     if state.phase is Phase.LAY and state.gathered:
         obs = _gathering(obs, state.gathered)
+    if live.slapped_unread is not None and all(bare(obs, z) for z in CENTRE_ZONES):
+        taken = _taken_unread(live, obs, t, frame)
+        if taken is not None:
+            return taken
     if live.held_back is not None:
         again = _judge_held_back(live, obs)
         if again is not None:
@@ -824,6 +898,63 @@ def _judge(live: LiveStress, obs: Observation, suits: bool = True) -> tuple[Live
         # the centre piles were taken or new cards laid before the slaps were entered: wait for them
         return replace(live, last=obs, waiting="the slaps (S8)"), []
     return replace(live, last=obs), [Finding("unrecognised", t, frame=frame, detail=_difference(state, obs))]
+
+
+def _taken_unread(live: LiveStress, obs: Observation, t: float, frame: int | None) -> tuple[LiveStress, list[Finding]] | None:
+    """A view showing both centre piles taken after slaps kept while a top was never read
+    (``LiveStress.slapped_unread``): only a stress takes them in play (S8), so the players saw one.
+    The tops are taken as matching cards (as the camera last made of them, where it fits), the
+    stress is called at the first slap and the slaps are judged; the piles go face down into the
+    loser's stock, where nobody knows the cards anyway. None when the camera made nothing of the
+    tops (no rank to call). Penguins, seed 70: a QS and a QC, both played unread, slapped at 195.1
+    and 195.7 s; the slaps were never watched and the piles taken were left in the position."""
+    slapped = live.slapped_unread
+    assert slapped is not None
+    subs = _matching_tops(live.state, live.unread_tops)
+    if subs is None:
+        return None
+    first = min(at for _, at, _ in slapped.slaps)
+    stressed, events = stress._finish(replace(substitute_cards(live.state, subs), t=max(live.state.t, first)), first, [])
+    if stressed.phase is not Phase.STRESS:
+        return None
+    named = " and ".join(c.code for c in subs.values())
+    note = f"both centre piles seen taken after the players' slaps: nobody read {named} surely (the camera's guess)"
+    findings = call_findings(events, ENGINE.calls, first, frame)
+    after = replace(live, state=stressed, last=None, slapped_unread=None)
+    for player, at, pile in sorted(slapped.slaps, key=lambda s: s[1]):
+        after, more = slap(after, player, at, pile)
+        findings += more
+    after, more = _judge(after, obs)
+    return after, noted(findings, note) + more
+
+
+def _matching_tops(state: StressState, readings: Mapping[Unseen, tuple[str, float]]) -> dict[Unseen, Card] | None:
+    """The centre tops nobody read taken as cards of one rank with the other top: the rank of the top
+    that was read, else of the camera's surest reading of one; each the card the camera made of it
+    where that is of the rank and known nowhere else, else another of the rank known nowhere. None
+    when the camera made nothing of a rank, or too few such cards are left."""
+    tops = _centre_tops(state)
+    made = [readings[c] if isinstance(c, Unseen) and c in readings else None for c in tops]
+    read = [parse_seen(m[0]) if m is not None else None for m in made]
+    known = [c.rank for c in tops if c is not None and not is_unseen(c)]
+    surest = max(((m[1], r.rank) for m, r in zip(made, read) if m is not None and r is not None), default=None)
+    if known:
+        rank = known[0]
+    elif surest is not None:
+        rank = surest[1]
+    else:
+        return None
+    free = [c for c in (card_of(rank, suit) for suit in SUITS) if not real_counts(state)[c]]
+    subs: dict[Unseen, Card] = {}
+    for top, guess in zip(tops, read):
+        if not isinstance(top, Unseen):
+            continue
+        pick = guess if guess is not None and guess in free else next(iter(free), None)
+        if pick is None:
+            return None
+        free.remove(pick)
+        subs[top] = pick
+    return subs
 
 
 def _doubt_unsure(live: LiveStress, obs: Observation) -> LiveStress | None:
@@ -1257,21 +1388,32 @@ def new_round(live: LiveStress, observation: Observation, t: float | None = None
 # --- explicit inputs ---------------------------------------------------------------------------------
 
 
-def slap(live: LiveStress, player: int, t: float, pile: int = 0) -> tuple[LiveStress, list[Finding]]:
+def slap(live: LiveStress, player: int, t: float, pile: int = 0, seen: bool = False) -> tuple[LiveStress, list[Finding]]:
     """Explicit input (key press / screen tap, or the camera seeing whose hand reached a centre pile
     first): ``player`` (0 or 1) slapped centre pile ``pile`` (0 or 1) at ``t`` (S8).
 
     A legal slap is a ``move`` finding (its verdict's events say ``first: safe`` / ``last: pays`` and
     the ``take``), followed by any calls. A false slap is an ``illegal`` finding (S8) that needs no
     take-back. After the second slap the last view that did not fit is judged again (the loser may
-    already have taken the centre piles, or new cards may lie)."""
+    already have taken the centre piles, or new cards may lie).
+
+    A slap while a centre top was never read (no stress could be called; ``seen``: the camera saw the
+    hand reach the pile, which may be a play) is kept, not judged: a view that then shows both centre
+    piles taken says the players saw a stress (:func:`_taken_unread`)."""
     move = Slap(player, pile, max(t, live.state.t))
     unseen_tops = [CENTRE_ZONES[j] for j, p in enumerate(live.state.centre) if p and is_unseen(p[-1])]
     if live.state.phase is not Phase.STRESS and unseen_tops:
-        # the centre cards may match: nobody read one of them, so no stress was called and no slap is false
+        # the centre cards may match: nobody read one of them, so no stress was called and no slap is
+        # false; kept until the piles are seen taken (or a card is played onto them: no stress)
+        if _may_be_stress(live.state):
+            before = live.slapped_unread.slaps if live.slapped_unread is not None else ()
+            if all(p != player for p, _, _ in before):
+                live = replace(live, slapped_unread=UnreadSlaps(_centre_tops(live.state), before + ((player, move.t, pile),)))
+        if seen:
+            return live, []  # a hand the camera saw reach the pile: maybe a play, judged by what comes
         where = " and ".join(unseen_tops)
         return live, [Finding("ambiguous", move.t, detail=f"player {player + 1} slapped, but the card on {where} was never read: "
-                                                         "not judged (name it on the referee screen)")]
+                                                         "judged when the centre piles are seen taken (or name it on the referee screen)")]
     return ENGINE.judge_input(live, move, _waiting, observe, lambda state: state.phase is not Phase.STRESS)
 
 
@@ -1282,10 +1424,22 @@ def let_stand(live: LiveStress, t: float) -> tuple[LiveStress, list[Finding]] | 
 
 
 def slappers(live: LiveStress) -> frozenset[int]:
-    """The players who still have to slap the open stress (S8); none when no stress is open."""
-    if live.state.phase is not Phase.STRESS:
-        return frozenset()
-    return frozenset(range(len(live.state.seats))) - {s[0] for s in live.state.slaps}
+    """The players who still have to slap the open stress (S8); while a centre top nobody read may
+    match the other (no stress could be called), those whose hand has not reached a centre pile since
+    the tops were last changed; else none."""
+    if live.state.phase is Phase.STRESS:
+        return frozenset(range(len(live.state.seats))) - {s[0] for s in live.state.slaps}
+    if _may_be_stress(live.state):
+        # the players may see a stress the referee cannot read: their hands are watched all the same
+        slapped = live.slapped_unread.slaps if live.slapped_unread is not None else ()
+        return frozenset(range(len(live.state.seats))) - {s[0] for s in slapped}
+    return frozenset()
+
+
+def slap_key(live: LiveStress) -> object:
+    """What the slaps awaited now are for (the stress, or the centre tops that may be one): when it
+    changes, whatever watches the hands starts afresh (a hand that played the card on top is no slap)."""
+    return live.state.phase, live.state.round, _centre_tops(live.state)
 
 
 # --- what the live referee shows and announces -------------------------------------------------------

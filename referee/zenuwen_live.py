@@ -2445,9 +2445,10 @@ def choose(live: LiveZenuwen, player: int, t: float, pile: int) -> tuple[LiveZen
     return _explicit(live, Choose(player, pile, max(t, live.state.t)))
 
 
-def slap(live: LiveZenuwen, player: int, t: float, pile: int) -> tuple[LiveZenuwen, list[Finding]]:
+def slap(live: LiveZenuwen, player: int, t: float, pile: int, seen: bool = False) -> tuple[LiveZenuwen, list[Finding]]:
     """Explicit input (Z10 ``slap_race``): ``player`` slapped centre pile ``pile`` at ``t``; the first
-    slap gets the pile, the others then choose in the Z11 order."""
+    slap gets the pile, the others then choose in the Z11 order. (``seen``: by the camera, not a key
+    press; judged alike, the race's centre cards all read.)"""
     return _explicit(live, Slap(player, pile, max(t, live.state.t)))
 
 

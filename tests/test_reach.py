@@ -274,3 +274,36 @@ def test_a_side_seats_slap_waits_its_turn_behind_a_hand_that_came_first() -> Non
     reaches = [r for k, img in enumerate(frames) for r in watch.update(img, k / 10)]
     assert [(r.seat, r.zone) for r in reaches] == [(1, "centre2"), (2, "centre1")]
     assert reaches[0].t < reaches[1].t
+
+
+def test_the_hands_are_watched_afresh_when_the_slaps_awaited_are_for_other_cards() -> None:
+    """While a centre top nobody read may match the other, hands on the piles are watched; a card
+    played there changes what a slap would be for (the referee's slap key): the watch starts again,
+    so a hand still settling from that play is not reported as a slap on the new tops."""
+    from types import SimpleNamespace
+
+    from cardref.pipeline import Pipeline
+
+    class Watch:
+        def __init__(self) -> None:
+            self.armed, self.arms = False, []
+
+        def arm(self, t: float, seats: set[int]) -> None:
+            self.armed = True
+            self.arms.append((t, seats))
+
+        def disarm(self) -> None:
+            self.armed = False
+
+        def update(self, image: object, t: float) -> list:
+            return []
+
+    referee = SimpleNamespace(slappers=lambda: frozenset({0, 1}), slap_key=lambda: "tops A")
+    loop = SimpleNamespace(reach=Watch(), referee=referee, _slap_key=None)
+    Pipeline._watch_slaps(loop, None, 1.0)
+    Pipeline._watch_slaps(loop, None, 1.1)  # the same tops: watched on
+    referee.slap_key = lambda: "tops B"
+    Pipeline._watch_slaps(loop, None, 2.0)
+    referee.slappers = lambda: frozenset()
+    Pipeline._watch_slaps(loop, None, 3.0)
+    assert loop.reach.arms == [(1.0, {1, 2}), (2.0, {1, 2})] and not loop.reach.armed

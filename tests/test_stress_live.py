@@ -609,6 +609,68 @@ def test_a_card_played_unread_is_not_learned_from_an_unsure_reading_that_would_n
     assert moves_of(f) == [("play", 1, 2, 1)] and not [x for x in f if x.kind == "illegal"], f
 
 
+def test_slaps_on_two_cards_never_read_are_judged_when_the_piles_are_seen_taken() -> None:
+    """Penguins, seed 70 again: the stress of a QS and a QC, both played unread, could not be called,
+    so the slaps went unwatched and the piles taken were left in the position. While a centre top
+    nobody read may match the other, the hands are watched all the same; what they did is kept, not
+    judged: a hand that reached a pile to play on it made no slap, and the view that shows both piles
+    taken (only a stress takes them) makes the stress, on the cards as the camera last made of them,
+    and the slaps. A play judged as a card that fits names no card in the log."""
+    truth = position("QS 8C 5D 5C", "6H AD QC KD", "KC JC", stock0="6D 9S 3S 4S", stock1="2D 7H 6S 8S")
+    deal = _shown(view(truth, 0.0), p1_pile1=SeenPile((None,)), p2_pile3=SeenPile((None,), guesses=("QC",), confidences=(0.2,)))
+    live = stress_live.start(deal)
+    assert stress_live.slappers(live) == frozenset()  # both tops read: no stress, none unknown
+    truth, _ = apply(truth, Play(0, 0, 0, 1.0))
+    live, f = stress_live.observe(live, _shown(view(truth, 1.0), centre1=SeenPile((None,), guesses=("QS",), confidences=(0.12,)),
+                                               p2_pile3=SeenPile((None,), guesses=("QC",), confidences=(0.2,))))
+    assert moves_of(f) == [("play", 0, 0, 0)], f
+    play = f[0].verdict.events[0]
+    assert play.cards == () and play.detail == "a card nobody read on the king of clubs", play
+    assert stress_live.slappers(live) == {0, 1}  # a card nobody read beside the JC: it may be a jack
+    key = stress_live.slap_key(live)
+    live, f = stress_live.slap(live, 1, 1.5, pile=1, seen=True)  # player 2's hand, on its way to play
+    assert f == [] and stress_live.slappers(live) == {0}
+    truth, calls = apply(truth, Play(1, 2, 1, 2.0))
+    assert calls == ["stress"]
+    live, f = stress_live.observe(live, _shown(view(truth, 2.0), centre1=SeenPile((None,), guesses=("QS",), confidences=(0.12,)),
+                                               centre2=SeenPile((None,), guesses=("QC",), confidences=(0.02,))))
+    assert moves_of(f) == [("play", 1, 2, 1)] and calls_of(f) == [], f
+    # the card played: the hand that reached the pile was no slap, and the watch starts afresh
+    assert stress_live.slappers(live) == {0, 1} and stress_live.slap_key(live) != key
+    for k, slapper in enumerate((0, 1)):
+        truth, _ = apply(truth, Slap(slapper, 0, 3.0 + k))
+        live, f = stress_live.slap(live, slapper, 3.0 + k, pile=0, seen=True)
+        assert f == []
+    stock = len(live.state.seats[1].stock)
+    live, f = stress_live.observe(live, view(truth, 5.0))  # both piles taken: the players saw a stress
+    assert [x.kind for x in f] == ["call", "move", "move"] and f[0].verdict.kind == "stress" and f[0].t == 3.0, f
+    assert [c.code for c in f[0].verdict.cards] == ["QS", "QC"] and "nobody read QS and QC surely" in f[1].detail
+    assert [(m.player, m.t) for m in (x.move for x in f[1:])] == [(0, 3.0), (1, 4.0)]
+    assert live.state.phase is Phase.LAY and not any(live.state.centre)
+    assert len(live.state.seats[1].stock) == stock + 4  # the last slapper took both piles
+    truth, _ = apply(truth, Lay(6.0))
+    live, f = stress_live.observe(live, view(truth, 6.0))
+    assert moves_of(f) == [("lay",)], f
+    assert [pile[-1].code for pile in live.state.centre] == [pile[-1].code for pile in truth.centre]
+
+
+def test_a_slap_keyed_in_on_a_card_never_read_waits_for_the_piles() -> None:
+    """A key-pressed slap while a centre top was never read is not judged, and says so; a card played
+    onto the piles after it shows there was no stress, and the slap is forgotten."""
+    truth = position("QS 8C 5D 5C", "6H AD 10D KD", "KC JC", stock0="6D 9S 3S 4S", stock1="2D 7H 6S 8S")
+    live = stress_live.start(_shown(view(truth, 0.0), p1_pile1=SeenPile((None,))))
+    truth, _ = apply(truth, Play(0, 0, 0, 1.0))
+    unread = SeenPile((None,), guesses=("QS",), confidences=(0.12,))
+    live, f = stress_live.observe(live, _shown(view(truth, 1.0), centre1=unread))
+    assert moves_of(f) == [("play", 0, 0, 0)], f
+    live, f = stress_live.slap(live, 1, 1.5, pile=0)
+    assert [x.kind for x in f] == ["ambiguous"] and "judged when the centre piles are seen taken" in f[0].detail
+    assert stress_live.slappers(live) == {0}
+    truth, _ = apply(truth, Play(1, 2, 1, 2.0))  # the 10D onto the JC: a play, the slap forgotten
+    live, f = stress_live.observe(live, _shown(view(truth, 2.0), centre1=unread))
+    assert moves_of(f) == [("play", 1, 2, 1)] and stress_live.slappers(live) == {0, 1}
+
+
 def test_a_stress_of_two_cards_never_read_is_not_taken_for_new_centre_cards_learned_as_them() -> None:
     """Penguins, seed 70: a QS and then a QC, both refills never read, were played onto the KC and
     the JC (a stress); the QC's pile showed a face guessed QC at 0.02 only, and its place its refill

@@ -4,7 +4,8 @@ A hand slapping a centre pile comes in from its player's side of the table with 
 frame the image is compared with the one before (small and grey, as :mod:`vision.motion` does); a seat
 *reaches* a centre zone when the zone's pixels change and, within ``memory_s`` before, so did the
 corridor of table between that zone and the seat's own cards (the path of the arm). Each seat is
-reported once per :meth:`ReachWatch.arm` (the referee arms it when it calls a stress), in the order the
+reported once per :meth:`ReachWatch.arm` (the referee arms it when it calls a stress, or while centre
+tops nobody read may be one), in the order the
 hands arrived, and only after its side of the table has been still once since the call (the hand that
 played the card that made the stress is often still on its way back).
 
