@@ -396,7 +396,7 @@ def _expand(
 
 
 def _played_unread(
-    state: StressState, obs: Observation, t: float, laid: Laid = NOTHING_LAID
+    state: StressState, obs: Observation, t: float, laid: Laid = NOTHING_LAID, unlaid: frozenset[Unseen] = frozenset()
 ) -> tuple[Explanation[StressState], int, str] | None:
     """A view that fits the position as it is, but shows a centre top read before unread, the camera
     guessing another card there (at least ``GUESS_FLOOR``; or at least ``AGREEING_GUESS_FLOOR`` a
@@ -413,7 +413,11 @@ def _played_unread(
     at 0.09-0.22, played onto a KC and boxed there as a back, its refill QD guessed at 0.33-0.36;
     taken for nothing, the stuck call never came and the new centre cards were unrecognised). The
     played card stays unseen (judged as a card that fits), with the centre pile and the place it
-    came from; only one such play, or None."""
+    came from; only one such play, or None. Not a refill no view has shown lying in its place
+    (``unlaid``): the card its place shows now is that refill, laid (penguins, seed 82: a QH on a
+    centre pile guessed 9H at 0.14-0.24 view after view; the 5S laid into a place seen bare was
+    taken for a refill after the unseen one's play onto the QH: a play invented, the stock counted a
+    card short, and 100 s later its last refill unrecognised and a stack missed)."""
     found: list[tuple[Explanation[StressState], int, str]] = []
     for j, cpile in enumerate(state.centre):
         top = cpile[-1] if cpile else None
@@ -427,7 +431,7 @@ def _played_unread(
         for p, seat in enumerate(state.seats):
             for i, pile in enumerate(seat.row):
                 u, row = (pile[-1] if pile else None), judged(obs, row_zone(p, i))
-                if not isinstance(u, Unseen) or row is None or not row.cards:
+                if not isinstance(u, Unseen) or u in unlaid or row is None or not row.cards:
                     continue
                 if not (guessed_other and row.cards[-1] is not None or _guessed_anew(u, row, laid)):
                     continue
@@ -829,7 +833,7 @@ def _judge(live: LiveStress, obs: Observation, suits: bool = True) -> tuple[Live
                 return after_held
         centre, note = final.centre, ""
         if not node.moves and pend is None:
-            played = _played_unread(state, obs, t, live.laid)
+            played = _played_unread(state, obs, t, live.laid, live.unlaid)
             if played is not None:
                 (final, node, k, subs), j, note = played
                 # the card is unread where it lies, as the guess that shows it came says: not waited on

@@ -609,6 +609,24 @@ def test_a_card_played_unread_is_not_learned_from_an_unsure_reading_that_would_n
     assert moves_of(f) == [("play", 1, 2, 1)] and not [x for x in f if x.kind == "illegal"], f
 
 
+def test_a_refill_laid_into_a_place_seen_bare_is_no_play_however_the_centre_top_is_guessed() -> None:
+    """Penguins, seed 82: a QH on centre1 was guessed 9H at 0.14-0.24 view after view. A 4S played
+    onto centre2 left its place bare (the refill not laid yet); the view that showed the refill 5S
+    laid was taken for the unseen refill played onto the QH and the 5S as the next one: a play
+    invented and the stock a card short. A refill no view has shown lying is the one its place shows
+    next."""
+    truth = position("10H 4S 4D AH", "QD 5D KS 4C", "QH 5H", stock0="5S 9C 9D 8C", stock1="2D 7H 6S 8S")
+    live = stress_live.start(view(truth, 0.0))
+    faint = SeenPile((None,), guesses=("9H",), confidences=(0.24,))
+    truth, _ = apply(truth, Play(0, 1, 1, 1.0))
+    live, f = stress_live.observe(live, _shown(view(truth, 1.0), centre1=faint, p1_pile2=SeenPile()))
+    assert moves_of(f) == [("play", 0, 1, 1)], f
+    live, f = stress_live.observe(live, _shown(view(truth, 2.0), centre1=faint))
+    assert moves_of(f) == [], f
+    same_table(live, truth, stocks=False)
+    assert len(live.state.seats[0].stock) == 26 - 4 - 1 - 1  # the half less its row and centre card: one refill
+
+
 def test_slaps_on_two_cards_never_read_are_judged_when_the_piles_are_seen_taken() -> None:
     """Penguins, seed 70 again: the stress of a QS and a QC, both played unread, could not be called,
     so the slaps went unwatched and the piles taken were left in the position. While a centre top
