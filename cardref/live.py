@@ -318,10 +318,14 @@ class LiveReferee:
         return self._act(name, t, **kwargs)
 
     def seen_slap(self, player: int, t: float, pile: int) -> list[Finding]:
-        """A slap the camera saw (cardref/pipeline.py: the player's hand reached centre pile ``pile``)."""
-        self.camera_slaps.append((player, t))
-        del self.camera_slaps[:-8]
-        return self._act("slap", t, player=player, pile=pile, seen=True)
+        """A slap the camera saw (cardref/pipeline.py: the player's hand reached centre pile ``pile``).
+        Only a slap judged is one a key press may repeat: a hand that reached a pile whose card nobody
+        read may have played there, and a slap keyed in after it is the player's own."""
+        findings = self._act("slap", t, player=player, pile=pile, seen=True)
+        if any(f.kind in ("move", "illegal") for f in findings):
+            self.camera_slaps.append((player, t))
+            del self.camera_slaps[:-8]
+        return findings
 
     def _act(self, name: str, t: float, **kwargs: Any) -> list[Finding]:
         action = self.follower.inputs.get(name)

@@ -561,6 +561,25 @@ def test_a_second_look_that_explains_a_state_with_a_move_takes_the_calls_it_make
         ("move", "p1 pile3->centre1"), ("call", "round_over")], found
 
 
+def test_a_hand_on_a_pile_nobody_read_is_no_slap_a_key_press_repeats() -> None:
+    """While a centre top nobody read may match the other, the camera watches the hands, but a hand
+    that reached that pile may have played there: the slap keyed in a moment later is the player's
+    own, said to wait for the piles taken, not dropped as the camera's slap again."""
+    u = unseen()
+    deal = StressDeal.from_json({"players": [{"row": ["3D", "4S", "5H", "JS"], "stock": ["2C", "3C"]},
+                                             {"row": ["6D", "7S", "8H", "9S"], "stock": ["2D", "3H"]}],
+                                 "centre": ["JC", "8S"]})
+    state = stress.new_game(deal).state
+    state = replace(state, centre=(state.centre[0] + (u,), state.centre[1]))  # played there, unread
+    ref = LiveReferee("stress", "")
+    ref.live = LiveStress(state)
+    assert ref.slappers() == {0, 1}
+    assert ref.seen_slap(0, 1.0, 0) == []
+    keyed = ref.act("slap", 2.0, player=0, pile=0)
+    assert [f.kind for f in keyed] == ["ambiguous"] and "judged when the centre piles are seen taken" in keyed[0].detail
+    assert ref.slappers() == {1}
+
+
 def test_settling_a_game_nothing_waits_in_changes_nothing() -> None:
     ref = LiveReferee("klondike", "draw=1")  # no follower settles Klondike: nothing to do
     assert ref.settle() == []
