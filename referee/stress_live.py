@@ -1410,7 +1410,7 @@ def slap(live: LiveStress, player: int, t: float, pile: int = 0, seen: bool = Fa
         # the centre cards may match: nobody read one of them, so no stress was called and no slap is
         # false; kept until the piles are seen taken (or a card is played onto them: no stress)
         if _may_be_stress(live.state):
-            before = live.slapped_unread.slaps if live.slapped_unread is not None else ()
+            before = _kept_slaps(live)
             if all(p != player for p, _, _ in before):
                 live = replace(live, slapped_unread=UnreadSlaps(_centre_tops(live.state), before + ((player, move.t, pile),)))
         if seen:
@@ -1435,9 +1435,14 @@ def slappers(live: LiveStress) -> frozenset[int]:
         return frozenset(range(len(live.state.seats))) - {s[0] for s in live.state.slaps}
     if _may_be_stress(live.state):
         # the players may see a stress the referee cannot read: their hands are watched all the same
-        slapped = live.slapped_unread.slaps if live.slapped_unread is not None else ()
-        return frozenset(range(len(live.state.seats))) - {s[0] for s in slapped}
+        return frozenset(range(len(live.state.seats))) - {s[0] for s in _kept_slaps(live)}
     return frozenset()
+
+
+def _kept_slaps(live: LiveStress) -> tuple[tuple[int, float, int], ...]:
+    """The slaps kept on the centre tops as they lie (``LiveStress.slapped_unread``)."""
+    kept = live.slapped_unread
+    return kept.slaps if kept is not None and kept.tops == _centre_tops(live.state) else ()
 
 
 def slap_key(live: LiveStress) -> object:
