@@ -484,6 +484,64 @@ def _played_guessed(
     return found[0] if len(found) == 1 else None
 
 
+def _stacked_unread(state: StressState, obs: Observation, t: float, laid: Laid) -> tuple[Explanation[StressState], str] | None:
+    """A view that fits the position as it is, but where a refill nobody read, seen lying in its place
+    and guessed there as X (``laid``), is gone from it (the place shows another card, read or guessed
+    anew) and X shows, unread, on another place of the same player (at least ``AGREEING_GUESS_FLOOR``):
+    the camera's misreading moved with the card, stacked there (S6), so of that place's rank. The
+    card stays unread (not judged). Penguins, seed 67: a QC refill guessed 6C (at 0.21, while the 6C
+    lay read in another place) was stacked onto a QD; the QD's place then showed 6C at 0.14, the
+    QC's its refill 6H: taken for nothing happening, the 6H learned as the QC's card and the stack
+    missed. Only one such stack, or None."""
+    found: list[tuple[Explanation[StressState], str]] = []
+    for p, i, u in _lone_refills(state):
+        was, row = laid.get(u), judged(obs, row_zone(p, i))
+        if was is None or row is None or not row.cards or not _guessed_anew(u, row, laid):
+            continue
+        for k, pile in enumerate(state.seats[p].row):
+            onto = judged(obs, row_zone(p, k))
+            if k == i or not pile or is_unseen(pile[-1]) or onto is None or guess_of(obs, row_zone(p, k), AGREEING_GUESS_FLOOR) != was:
+                continue
+            move = Stack(p, i, k, t)
+            stand = next((c for c in (card_of(pile[-1].rank, suit) for suit in SUITS) if not real_counts(state)[c]), None)
+            v = None if stand is None else stress.apply(substitute_cards(state, {u: stand}), move)
+            if stand is None or not isinstance(v, Legal) or (b := match(v.state, obs, laid)) is None:
+                continue
+            node = Node(state, count=(0,) * len(state.seats)).then(v.state, move, p, ((u, stand),), _touches(move), ENGINE.called(v), guess=True)
+            subs = {**dict(node.subs), **b}
+            note = f"{row_zone(p, k)} showed {was}, as the camera had guessed the card in {row_zone(p, i)}"
+            found.append(((_unguessed(node, substitute_cards(node.state, subs)), node, 0, subs), note))
+    return found[0] if len(found) == 1 else None
+
+
+def _doubt_moved(live: LiveStress, obs: Observation) -> LiveStress | None:
+    """The picture with a row top no view has read surely (``Live.sure``) made a stand-in again,
+    seen lying in its place and guessed as it was learned, where its place shows another card now
+    and the view guesses that card's code on another place of the same player: the reading may have
+    moved with the card (:func:`_stacked_unread` then judges it). None when there is none, or more
+    than one. Penguins, seed 67: a QC refill read 6C at 0.21 was learned as the 6C."""
+    state, found = live.state, []
+    for p, seat in enumerate(state.seats):
+        for i, pile in enumerate(seat.row):
+            card = pile[-1] if len(pile) == 1 else None
+            row = judged(obs, row_zone(p, i))
+            if card is None or is_unseen(card) or card.code in live.sure or row is None or not row.cards:
+                continue
+            shown = row.top if row.top is not None else guess_of(obs, row_zone(p, i))
+            if shown in (None, card.code):
+                continue
+            if any(k != i and guess_of(obs, row_zone(p, k), AGREEING_GUESS_FLOOR) == card.code for k in range(len(seat.row))):
+                found.append((p, i, card))
+    if len(found) != 1:
+        return None
+    p, i, card = found[0]
+    stand_in = unseen()
+    seat = state.seats[p]
+    places = stress._set(seat.row, i, (stand_in,))
+    state = replace(state, seats=stress._set(state.seats, p, Seat(seat.stock, places)))
+    return replace(live, state=state, laid={**live.laid, stand_in: card.code})
+
+
 def _may_go(state: StressState, guess: str | None, top: Card) -> bool:
     """Is ``guess`` a card that may go on ``top`` and that the position knows nowhere?"""
     card = parse_seen(guess)
@@ -550,6 +608,12 @@ def _unguess(node: Node[StressState], state: StressState, findings: list[Finding
     names = {f"unseen{u.n}" for u in node.guesses}
     findings = [replace(f, learned=tuple(x for x in f.learned if x[0] not in names)) if f.learned else f for f in findings]
     for n, f in enumerate(findings):
+        if f.kind == "move" and isinstance(f.move, Stack) and isinstance(f.verdict, Legal):
+            src, dst = f.move.source, f.move.onto
+            if isinstance(src, int) and isinstance(dst, int) and f.verdict.state.seats[f.move.player].row[dst][-1] in guessed:
+                note = f"{row_zone(f.move.player, src)}'s card, never read, stacked onto {row_zone(f.move.player, dst)}"
+                findings[n] = replace(f, detail=f"{f.detail}; {note}: not judged" if f.detail else f"{note}: not judged")
+            continue
         if f.kind != "move" or not isinstance(f.move, Play) or not isinstance(f.move.to, int) or not isinstance(f.verdict, Legal):
             continue
         pile = f.verdict.state.centre[f.move.to]  # the card played on top, the one it covered under it
@@ -580,12 +644,14 @@ def _unnamed(finding: Finding, node: Node[StressState]) -> Finding:
 
 
 def _unguessed(node: Node[StressState], state: StressState) -> StressState:
-    """The position with the centre cards the series judged as a card that fits unseen again (two
-    such series that differ only in the card they judged it as are one explanation)."""
+    """The position with the cards the series judged as a card that fits unseen again (on the centre
+    piles, or stacked in a row: two such series that differ only in the card they judged it as are
+    one explanation)."""
     if not node.guesses:
         return state
     guessed = _guessed(node)
-    return replace(state, centre=tuple(tuple(guessed.get(c, c) for c in pile) for pile in state.centre))
+    seats = tuple(Seat(s.stock, tuple(tuple(guessed.get(c, c) for c in pile) for pile in s.row)) for s in state.seats)
+    return replace(state, seats=seats, centre=tuple(tuple(guessed.get(c, c) for c in pile) for pile in state.centre))
 
 
 def _guessed(node: Node[StressState]) -> dict[Card, Unseen]:
@@ -840,6 +906,10 @@ def _judge(live: LiveStress, obs: Observation, suits: bool = True) -> tuple[Live
                 centre = stress._set(final.centre, j, state.centre[j])
             elif (guessed_play := _played_guessed(state, obs, t, live.laid)) is not None:
                 (final, node, k, subs), note = guessed_play
+            elif (stacked := _stacked_unread(state, obs, t, live.laid)) is not None:
+                (final, node, k, subs), note = stacked
+            elif (moved_away := _doubt_moved(live, obs)) is not None:
+                return _judge(moved_away, obs, suits)
             elif live.deferred < MAX_DEFERRED and _changed_under_hand(state, obs, live.laid):
                 return deferred(live, obs), []
         unread = unread_centre(live, obs, final, centre, t, "laid", 1, unseen_after=UNSEEN_AFTER)

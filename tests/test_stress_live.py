@@ -863,6 +863,33 @@ def test_a_refill_never_read_stacked_at_once_is_the_card_read_on_the_pile_it_wen
     assert moves_of(f) == []
 
 
+def test_a_misreading_that_moves_with_its_card_shows_a_stack() -> None:
+    """Penguins, seed 67: a QC refill, read 6C at 0.35 (the real 6C lay unread beside it, guessed 6C
+    at 0.52), was learned as the 6C. Stacked onto the QD, the QD's place showed 6C at 0.14, the QC's
+    its refill 6H: taken for nothing happening (a 6H read where a 6C lay: a suit), and the stack was
+    missed. The misreading moved with the card: the card learned from it, never read surely, is
+    doubted, and its stack found, the card unread (of the QD's rank, nobody knows which queen)."""
+    truth = position("9C 5C 2H QH", "6C QD QC JS", "4C 7S", stock0="2C 3C 8D 9D", stock1="6H 4S AS AH")
+    faint_6c = SeenPile((None,), guesses=("6C",), confidences=(0.52,))
+    misread = SeenPile(("6C",), confidences=(0.35,))
+    live = stress_live.start(_shown(view(truth, 0.0), p2_pile1=faint_6c, p2_pile3=misread))
+    for k in range(1, 9):  # read so in view after view, as it lay there for a minute
+        live, f = stress_live.observe(live, _shown(view(truth, k / 10), p2_pile1=faint_6c, p2_pile3=misread))
+        assert f == []
+    assert live.state.seats[1].row[2][-1].code == "6C" and is_unseen(live.state.seats[1].row[0][-1])
+    after, _ = apply(truth, Stack(1, 2, 1, 1.0))
+    assert after.seats[1].row[2][-1].code == "6H"
+    # as the live referee's second look has it (readings under DOUBT_BELOW left unread): the 6H read
+    # at 0.48 fits the 6C, nothing moved, but for the 6C now guessed on the QD
+    live, f = stress_live.observe(live, _shown(view(after, 1.0), p2_pile1=faint_6c,
+                                               p2_pile2=SeenPile((None,), guesses=("6C",), confidences=(0.14,)),
+                                               p2_pile3=SeenPile((None,), guesses=("6H",), confidences=(0.48,))))
+    assert moves_of(f) == [("stack", 1, 2, 1)] and "p2.pile3's card, never read, stacked onto p2.pile2" in f[0].detail, f
+    pile = live.state.seats[1].row[1]
+    assert pile[0].code == "QD" and is_unseen(pile[-1]) and is_unseen(live.state.seats[1].row[2][-1])
+    assert "6C" not in [c.code for c in live.state.all_cards() if not is_unseen(c)]  # free for the card read as it
+
+
 def test_a_view_left_unused_for_a_stuck_call_is_taken_when_the_next_follows_only_from_it() -> None:
     """Penguins, seed 61: a JC stacked onto the JD beside it made both players stuck while a hand was
     over a row place, so the view was left unused (the hand may hide a play); then both jacks were
