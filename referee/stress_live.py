@@ -514,13 +514,22 @@ def _stacked_unread(state: StressState, obs: Observation, t: float, laid: Laid) 
     return found[0] if len(found) == 1 else None
 
 
-def _doubt_moved(live: LiveStress, obs: Observation) -> LiveStress | None:
+def _doubt_moved(live: LiveStress, obs: Observation, centre: bool = False) -> LiveStress | None:
     """The picture with a row top no view has read surely (``Live.sure``) made a stand-in again,
     seen lying in its place and guessed as it was learned, where its place shows another card now
     and the view guesses that card's code on another place of the same player: the reading may have
-    moved with the card (:func:`_stacked_unread` then judges it). None when there is none, or more
-    than one. Penguins, seed 67: a QC refill read 6C at 0.21 was learned as the 6C."""
+    moved with the card (:func:`_stacked_unread` then judges it). With ``centre`` (for a view nothing
+    explains) instead where a centre pile shows a face it cannot read, guessed (at least
+    ``GUESS_FLOOR``) as a card that may go on the top it covers and that the position knows
+    nowhere: the card learned from a misreading was played there (:func:`_played_unread`). None
+    when there is none, or more than one. Penguins, seed 67: a QC refill read 6C at 0.21 was learned
+    as the 6C; seed 83: a QS refill read 6S at 0.33 was learned as the 6S, then played onto a JC and
+    guessed QS there: every later view was unrecognised (17/64)."""
     state, found = live.state, []
+    landed = centre and any(
+        (seen := judged(obs, zone)) is not None and seen.cards and seen.cards[-1] is None and pile and not is_unseen(pile[-1])
+        and seen.top_guess != pile[-1].code and guess_of(obs, zone) is not None and _may_go(state, seen.top_guess, pile[-1])
+        for zone, pile in zip(CENTRE_ZONES, state.centre))
     for p, seat in enumerate(state.seats):
         for i, pile in enumerate(seat.row):
             card = pile[-1] if len(pile) == 1 else None
@@ -530,7 +539,8 @@ def _doubt_moved(live: LiveStress, obs: Observation) -> LiveStress | None:
             shown = row.top if row.top is not None else guess_of(obs, row_zone(p, i))
             if shown in (None, card.code):
                 continue
-            if any(k != i and guess_of(obs, row_zone(p, k), AGREEING_GUESS_FLOOR) == card.code for k in range(len(seat.row))):
+            if landed if centre else any(k != i and guess_of(obs, row_zone(p, k), AGREEING_GUESS_FLOOR) == card.code
+                                         for k in range(len(seat.row))):
                 found.append((p, i, card))
     if len(found) != 1:
         return None
@@ -920,7 +930,8 @@ def _judge(live: LiveStress, obs: Observation, suits: bool = True) -> tuple[Live
         replayed = ENGINE.replay(state, node.moves, subs, t, frame)
         if replayed is None:
             return _illegal_once_seen(live, state, node.moves, subs, obs, t, frame)
-        new_state, findings = _unguess(node, *replayed)
+        # a stuck call made on a card judged as one that fits rests on a card nobody read: withdrawn
+        new_state, findings = ENGINE.without_unseen_stuck(state, *_unguess(node, *replayed))
         if isinstance(unread, Guessed):
             findings = noted(findings, unread.note)
         if note:
@@ -956,7 +967,7 @@ def _judge(live: LiveStress, obs: Observation, suits: bool = True) -> tuple[Live
         if found is not None:
             return found
 
-    doubted = _doubt_unsure(live, obs)
+    doubted = _doubt_unsure(live, obs) or _doubt_moved(live, obs, centre=True)
     if doubted is not None:
         # a card read surely where the position holds it elsewhere, read there only unsurely: judged
         # again with that one unknown (after the illegal look: a card played against the rules is

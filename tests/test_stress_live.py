@@ -890,6 +890,42 @@ def test_a_misreading_that_moves_with_its_card_shows_a_stack() -> None:
     assert "6C" not in [c.code for c in live.state.all_cards() if not is_unseen(c)]  # free for the card read as it
 
 
+def test_a_card_learned_from_a_misreading_and_played_onto_a_centre_pile_is_found() -> None:
+    """Penguins, seed 83: a QS refill read 6S at 0.33 in view after view was learned as the 6S. Played
+    onto a JC, guessed QS there, its refill AH read: the 6S may not go on the JC and was never read
+    there, so nothing explained the view, nor any after it (17/64). The card learned from a
+    misreading, never read surely, whose place shows another card while a centre pile shows a face
+    guessed as a card that may go there and is known nowhere, is doubted: played there, unread."""
+    truth = position("4H 5S 10D KD", "5D KS QS 4C", "JC 7H", stock0="2C 3C 8D 9D", stock1="AH 4S AS 6H")
+    misread = SeenPile(("6S",), confidences=(0.33,))
+    live = stress_live.start(_shown(view(truth, 0.0), p2_pile3=misread))
+    for k in range(1, 9):
+        live, f = stress_live.observe(live, _shown(view(truth, k / 10), p2_pile3=misread))
+        assert f == []
+    assert live.state.seats[1].row[2][-1].code == "6S"
+    after, _ = apply(truth, Play(1, 2, 0, 1.0))
+    live, f = stress_live.observe(live, _shown(view(after, 1.0), centre1=SeenPile((None,), guesses=("QS",), confidences=(0.28,))))
+    assert moves_of(f) == [("play", 1, 2, 0)] and "p2.pile3's card, never read, played onto centre1" in f[0].detail, f
+    assert is_unseen(live.state.centre[0][-1]) and live.state.seats[1].row[2][-1].code == "AH"
+    assert "6S" not in [c.code for c in live.state.all_cards() if not is_unseen(c)]
+
+
+def test_a_card_nobody_read_played_makes_no_stuck_call() -> None:
+    """Penguins, seed 83: a QD refill never read, played onto a KH, was judged as a card that fits,
+    the first tried an ace, and with it nobody could play: a stuck call, resting on a card nobody
+    read (the JD goes on the QD). The call held the view back as resting on a zone not seen,
+    and the play, the last of the match, was never found."""
+    truth = position("4H 5S 10D AC", "7S 3H JD QD", "KH 7H", stock0="2C 3C 8D 9D", stock1="9H 4S AS 6H")
+    faint = SeenPile((None,), guesses=("QD",), confidences=(0.25,))
+    live = stress_live.start(_shown(view(truth, 0.0), p2_pile4=faint))
+    live, f = stress_live.observe(live, _shown(view(truth, 0.5), p2_pile4=faint))
+    assert f == [] and is_unseen(live.state.seats[1].row[3][-1]) and not live.state.stuck  # the AC goes on the KH
+    after, calls = apply(truth, Play(1, 3, 0, 1.0))
+    assert calls == []
+    live, f = stress_live.observe(live, _shown(view(after, 1.0), centre1=SeenPile((None,), guesses=("QD",), confidences=(0.24,))))
+    assert moves_of(f) == [("play", 1, 3, 0)] and calls_of(f) == [], f
+
+
 def test_a_view_left_unused_for_a_stuck_call_is_taken_when_the_next_follows_only_from_it() -> None:
     """Penguins, seed 61: a JC stacked onto the JD beside it made both players stuck while a hand was
     over a row place, so the view was left unused (the hand may hide a play); then both jacks were
