@@ -402,8 +402,31 @@ def _took(obs: Observation, live: LiveDouble, findings: list[Finding]) -> tuple[
 
 
 def _guesses(live: LiveDouble, obs: Observation) -> tuple[Mapping[Card, str], Mapping[Card, str]]:
-    one, two = (klondike_guessed({}, {}, live.state.layouts[p], live.known[p], seat_view(obs, p)) for p in range(PLAYERS))
+    # with the earlier guesses of cards still unread (as Klondike keeps them): a view with a hand over
+    # a column says nothing of the card under it
+    one, two = (klondike_guessed(live.guessed[p], {}, live.state.layouts[p], live.known[p], seat_view(obs, p)) for p in range(PLAYERS))
     return one, two
+
+
+def _guess_still_there(live: LiveDouble, player: int, move: Move, obs: Observation) -> bool:
+    """Does the view still show, where a column's card nobody read lay, what the camera made of it
+    then: the same guess, or nothing but the column's backs (that card taken for a back, as it
+    was)? A move of that card against the rules is no explanation: nothing shows it left, and no
+    verdict rests on a card nobody saw leave (penguins seed 34: a 2D read at 0.51 on column 1, then
+    read 2S at 0.36, was taken for column 6's KC, guessed KC at 0.28 there before and after, laid on
+    the 2D against K4, "taken back" as the 2D came again, and the KC known as a 2S lost the game;
+    then for column 7's 10H, boxed as a back all along)."""
+    if move.op != "move" or not move.src.startswith("t"):
+        return False
+    column = live.state.layouts[player].tableau[int(move.src[1:]) - 1]
+    card = column[-move.count] if len(column) >= move.count else None
+    if card is None or card in live.known[player]:
+        return False
+    seen = obs.piles.get(f"{seat_prefix(player)}tableau{move.src[1:]}")
+    if seen is None or seen.held:
+        return False
+    guess = live.guessed[player].get(card)
+    return (not seen.cards and bool(seen.backs)) or guess is not None and guess in (seen.top, seen.top_guess)
 
 
 def _guess_conflicts(live: LiveDouble, binds: Binds) -> int:
@@ -561,7 +584,7 @@ def _explain(live: LiveDouble, obs: Observation) -> tuple[LiveDouble, list[Findi
                 after = _after_move(live, verdict, known)
                 legal.append((after, [Finding("move", t, move=dmove, verdict=verdict, frame=frame)]))
                 conflicts.append(_guess_conflicts(live, binds))
-            else:
+            elif not _guess_still_there(live, player, move, obs):
                 waiting = replace(live, state=before, known=known, pending=dmove, pending_state=seen)
                 illegal.append((waiting, [Finding("illegal", t, move=dmove, rule=verdict.rule, reason=verdict.reason, frame=frame)]))
     if legal:

@@ -725,3 +725,28 @@ def test_a_misread_top_on_a_fan_of_known_cards_is_not_a_draw() -> None:
     misread = next(c.code for c in DECK if c.code not in on_show and c not in live.known[0])
     _, found = dl.observe(live, _waste_view(view, 0, fan[:-1] + (misread,)))
     assert [f.kind for f in found] == ["unrecognised"]
+
+
+def test_a_card_whose_column_still_shows_it_as_guessed_made_no_move_against_the_rules() -> None:
+    """Penguins seed 34: column 1's lone card was read 2D at 0.51 in the deal, then 2S at 0.36 (it was
+    the 2S). Column 6's top, never read, guessed KC there before and after, was taken for a 2S laid on
+    the 2D against K4 and "taken back" when the 2D was read again; the KC, known as a 2S since, lost
+    the game. A card nobody read whose column still shows what the camera guessed it as never left."""
+    truth = ds.new_game(ds.deal(5))
+    first = truth.layouts[0].tableau[0][-1]
+    tops = {col[-1] for layout in truth.layouts for col in layout.tableau}
+    other = next(c for c in DECK if c.rank == first.rank and c != first and c not in tops)
+    six = truth.layouts[0].tableau[5][-1]
+
+    def view(t: float, column1: str) -> Observation:
+        obs = dl.expected_observation(truth, t)
+        unread = replace(obs.piles["p1.tableau6"], cards=(None,), guesses=(six.code,), confidences=(0.28,))
+        return replace(obs, piles={**obs.piles, "p1.tableau6": unread,
+                                   "p1.tableau1": SeenPile((column1,), 0, confidences=(0.45,))})
+
+    live = dl.start(view(0.0, first.code))
+    assert six not in live.known[0]
+    live, found = dl.observe(live, view(0.5, first.code))
+    assert found == []
+    live, found = dl.observe(live, view(1.6, other.code))  # column 1's card read as another suit
+    assert "illegal" not in [f.kind for f in found], found
