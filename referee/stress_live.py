@@ -487,8 +487,10 @@ def _played_guessed(
 def _stacked_unread(state: StressState, obs: Observation, t: float, laid: Laid) -> tuple[Explanation[StressState], str] | None:
     """A view that fits the position as it is, but where a refill nobody read, seen lying in its place
     and guessed there as X (``laid``), is gone from it (the place shows another card, read or guessed
-    anew) and X shows, unread, on another place of the same player (at least ``AGREEING_GUESS_FLOOR``):
-    the camera's misreading moved with the card, stacked there (S6), so of that place's rank. The
+    anew) and another place of the same player shows an unread top guessed as X (at least
+    ``AGREEING_GUESS_FLOOR``: the camera's misreading moved with the card) or as a card of another
+    rank than the one lying there (at least ``GUESS_FLOOR``): stacked there (S6), so of that place's
+    rank. The
     card stays unread (not judged). Penguins, seed 67: a QC refill guessed 6C (at 0.21, while the 6C
     lay read in another place) was stacked onto a QD; the QD's place then showed 6C at 0.14, the
     QC's its refill 6H: taken for nothing happening, the 6H learned as the QC's card and the stack
@@ -500,7 +502,14 @@ def _stacked_unread(state: StressState, obs: Observation, t: float, laid: Laid) 
             continue
         for k, pile in enumerate(state.seats[p].row):
             onto = judged(obs, row_zone(p, k))
-            if k == i or not pile or is_unseen(pile[-1]) or onto is None or guess_of(obs, row_zone(p, k), AGREEING_GUESS_FLOOR) != was:
+            if k == i or not pile or is_unseen(pile[-1]) or onto is None or not onto.cards or onto.cards[-1] is not None:
+                continue
+            # the camera's misreading of the refill, moved with it; or a guess of a card of another
+            # rank than the one lying there (another suit is the reading wavering), the card on top
+            # new (penguins, seed 84: a QC guessed QC in its place, stacked onto a QS, guessed 9C at
+            # 0.15 there; taken for nothing happening and a stuck call)
+            other = parse_seen(guess_of(obs, row_zone(p, k)))
+            if guess_of(obs, row_zone(p, k), AGREEING_GUESS_FLOOR) != was and (other is None or other.rank == pile[-1].rank):
                 continue
             move = Stack(p, i, k, t)
             stand = next((c for c in (card_of(pile[-1].rank, suit) for suit in SUITS) if not real_counts(state)[c]), None)

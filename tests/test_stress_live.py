@@ -890,6 +890,25 @@ def test_a_misreading_that_moves_with_its_card_shows_a_stack() -> None:
     assert "6C" not in [c.code for c in live.state.all_cards() if not is_unseen(c)]  # free for the card read as it
 
 
+def test_a_refill_nobody_read_stacked_where_another_rank_is_guessed_now_is_found() -> None:
+    """Penguins, seed 84: a QC refill guessed QC at 0.17 in its place was stacked onto the QS beside
+    it, guessed 9C at 0.15 there, its refill JS read: taken for nothing happening (the JS the QC's
+    card) and a stuck call; the stack and two plays after it were missed. A place that shows a card
+    of another rank than the one lying there, unread, while a refill beside it is gone: the refill
+    was stacked there (not for a guess of the same rank in another suit: the reading wavering)."""
+    truth = position("QS AH JD QC", "3H 2C 3C KH", "9H 5S", stock0="JS 2D 8C 9C", stock1="4S 7H 6S 8S")
+    faint = SeenPile((None,), guesses=("QC",), confidences=(0.17,))
+    live = stress_live.start(_shown(view(truth, 0.0), p1_pile4=faint))
+    live, f = stress_live.observe(live, _shown(view(truth, 0.5), p1_pile4=faint))
+    assert f == [] and is_unseen(live.state.seats[0].row[3][-1])
+    after, _ = apply(truth, Stack(0, 3, 0, 1.0))
+    for guess, stacked in (("QH", False), ("9C", True)):
+        looked, f = stress_live.observe(live, _shown(view(after, 1.0), p1_pile1=SeenPile((None,), guesses=(guess,), confidences=(0.16,))))
+        assert (moves_of(f) == [("stack", 0, 3, 0)]) is stacked, (guess, f)
+    assert "p1.pile4's card, never read, stacked onto p1.pile1" in f[0].detail and calls_of(f) == []
+    assert looked.state.seats[0].row[0][0].code == "QS" and is_unseen(looked.state.seats[0].row[0][-1])
+
+
 def test_a_card_learned_from_a_misreading_and_played_onto_a_centre_pile_is_found() -> None:
     """Penguins, seed 83: a QS refill read 6S at 0.33 in view after view was learned as the 6S. Played
     onto a JC, guessed QS there, its refill AH read: the 6S may not go on the JC and was never read
