@@ -489,8 +489,8 @@ def _stacked_unread(state: StressState, obs: Observation, t: float, laid: Laid) 
     and guessed there as X (``laid``), is gone from it (the place shows another card, read or guessed
     anew) and another place of the same player shows an unread top guessed as X (at least
     ``AGREEING_GUESS_FLOOR``: the camera's misreading moved with the card) or as a card of another
-    rank than the one lying there (at least ``GUESS_FLOOR``): stacked there (S6), so of that place's
-    rank. The
+    rank than the one lying there (as faintly: the refill's place shows it gone, and no other place
+    shows a change): stacked there (S6), so of that place's rank. The
     card stays unread (not judged). Penguins, seed 67: a QC refill guessed 6C (at 0.21, while the 6C
     lay read in another place) was stacked onto a QD; the QD's place then showed 6C at 0.14, the
     QC's its refill 6H: taken for nothing happening, the 6H learned as the QC's card and the stack
@@ -508,7 +508,7 @@ def _stacked_unread(state: StressState, obs: Observation, t: float, laid: Laid) 
             # rank than the one lying there (another suit is the reading wavering), the card on top
             # new (penguins, seed 84: a QC guessed QC in its place, stacked onto a QS, guessed 9C at
             # 0.15 there; taken for nothing happening and a stuck call)
-            other = parse_seen(guess_of(obs, row_zone(p, k)))
+            other = parse_seen(guess_of(obs, row_zone(p, k), AGREEING_GUESS_FLOOR))
             if guess_of(obs, row_zone(p, k), AGREEING_GUESS_FLOOR) != was and (other is None or other.rank == pile[-1].rank):
                 continue
             move = Stack(p, i, k, t)
@@ -518,7 +518,9 @@ def _stacked_unread(state: StressState, obs: Observation, t: float, laid: Laid) 
                 continue
             node = Node(state, count=(0,) * len(state.seats)).then(v.state, move, p, ((u, stand),), _touches(move), ENGINE.called(v), guess=True)
             subs = {**dict(node.subs), **b}
-            note = f"{row_zone(p, k)} showed {was}, as the camera had guessed the card in {row_zone(p, i)}"
+            shown = guess_of(obs, row_zone(p, k), AGREEING_GUESS_FLOOR)
+            note = (f"{row_zone(p, k)} showed {shown}, as the camera had guessed the card in {row_zone(p, i)}" if shown == was
+                    else f"{row_zone(p, k)} showed {shown} where the {pile[-1].code} lay, and {row_zone(p, i)} another card")
             found.append(((_unguessed(node, substitute_cards(node.state, subs)), node, 0, subs), note))
     return found[0] if len(found) == 1 else None
 

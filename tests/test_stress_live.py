@@ -892,7 +892,7 @@ def test_a_misreading_that_moves_with_its_card_shows_a_stack() -> None:
 
 def test_a_refill_nobody_read_stacked_where_another_rank_is_guessed_now_is_found() -> None:
     """Penguins, seed 84: a QC refill guessed QC at 0.17 in its place was stacked onto the QS beside
-    it, guessed 9C at 0.15 there, its refill JS read: taken for nothing happening (the JS the QC's
+    it, guessed 9C at 0.1496 there, its refill JS read: taken for nothing happening (the JS the QC's
     card) and a stuck call; the stack and two plays after it were missed. A place that shows a card
     of another rank than the one lying there, unread, while a refill beside it is gone: the refill
     was stacked there (not for a guess of the same rank in another suit: the reading wavering)."""
@@ -903,9 +903,10 @@ def test_a_refill_nobody_read_stacked_where_another_rank_is_guessed_now_is_found
     assert f == [] and is_unseen(live.state.seats[0].row[3][-1])
     after, _ = apply(truth, Stack(0, 3, 0, 1.0))
     for guess, stacked in (("QH", False), ("9C", True)):
-        looked, f = stress_live.observe(live, _shown(view(after, 1.0), p1_pile1=SeenPile((None,), guesses=(guess,), confidences=(0.16,))))
+        looked, f = stress_live.observe(live, _shown(view(after, 1.0), p1_pile1=SeenPile((None,), guesses=(guess,), confidences=(0.149,))))
         assert (moves_of(f) == [("stack", 0, 3, 0)]) is stacked, (guess, f)
     assert "p1.pile4's card, never read, stacked onto p1.pile1" in f[0].detail and calls_of(f) == []
+    assert "p1.pile1 showed 9C where the QS lay" in f[0].detail
     assert looked.state.seats[0].row[0][0].code == "QS" and is_unseen(looked.state.seats[0].row[0][-1])
 
 
