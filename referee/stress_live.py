@@ -502,25 +502,44 @@ def _stacked_unread(state: StressState, obs: Observation, t: float, laid: Laid) 
             continue
         for k, pile in enumerate(state.seats[p].row):
             onto = judged(obs, row_zone(p, k))
-            if k == i or not pile or is_unseen(pile[-1]) or onto is None or not onto.cards or onto.cards[-1] is not None:
+            if k == i or not pile or onto is None or not onto.cards:
                 continue
-            # the camera's misreading of the refill, moved with it; or a guess of a card of another
-            # rank than the one lying there (another suit is the reading wavering), the card on top
-            # new (penguins, seed 84: a QC guessed QC in its place, stacked onto a QS, guessed 9C at
-            # 0.15 there; taken for nothing happening and a stuck call)
-            other = parse_seen(guess_of(obs, row_zone(p, k), AGREEING_GUESS_FLOOR))
-            if guess_of(obs, row_zone(p, k), AGREEING_GUESS_FLOOR) != was and (other is None or other.rank == pile[-1].rank):
+            # what the view makes of that place's top: unread, or read unsurely (penguins, seed 85: a
+            # QH guessed QH in its place, stacked onto a QC nobody read, and read QH at 0.44 there,
+            # was taken for the QC's card)
+            shown = onto.top if onto.top_weak else guess_of(obs, row_zone(p, k), AGREEING_GUESS_FLOOR) if onto.top is None else None
+            under = pile[-1]
+            if shown is None or shown == under.code:
                 continue
+            # the camera's misreading of the refill, moved with it; or, on a card the referee knows, a
+            # card of another rank than that one (another suit is the reading wavering), the card on
+            # top new (penguins, seed 84: a QC guessed QC in its place, stacked onto a QS, guessed 9C
+            # at 0.1496 there; taken for nothing happening and a stuck call)
+            other = parse_seen(shown)
+            if shown != was and (is_unseen(under) or other is None or other.rank == under.rank):
+                continue
+            if isinstance(under, Unseen) and laid.get(under) == shown:
+                continue  # what the camera made of the card lying there before: nothing new on it
             move = Stack(p, i, k, t)
-            stand = next((c for c in (card_of(pile[-1].rank, suit) for suit in SUITS) if not real_counts(state)[c]), None)
-            v = None if stand is None else stress.apply(substitute_cards(state, {u: stand}), move)
-            if stand is None or not isinstance(v, Legal) or (b := match(v.state, obs, laid)) is None:
+            rank = other.rank if is_unseen(under) and other is not None else under.rank
+            free = [c for c in (card_of(rank, suit) for suit in SUITS) if not real_counts(state)[c]]
+            stand = other if other in free else next(iter(free), None)
+            if stand is None:
                 continue
-            node = Node(state, count=(0,) * len(state.seats)).then(v.state, move, p, ((u, stand),), _touches(move), ENGINE.called(v), guess=True)
+            pair: tuple[tuple[Unseen, Card], ...] = ((u, stand),)
+            if isinstance(under, Unseen):
+                # a card nobody read under it: one of that rank too (S6), as unread as before
+                second = next((x for x in free if x != stand), None)
+                if second is None:
+                    continue
+                pair += ((under, second),)
+            v = stress.apply(substitute_cards(state, dict(pair)), move)
+            if not isinstance(v, Legal) or (b := match(v.state, obs, laid)) is None:
+                continue
+            node = Node(state, count=(0,) * len(state.seats)).then(v.state, move, p, pair, _touches(move), ENGINE.called(v), guess=True)
             subs = {**dict(node.subs), **b}
-            shown = guess_of(obs, row_zone(p, k), AGREEING_GUESS_FLOOR)
             note = (f"{row_zone(p, k)} showed {shown}, as the camera had guessed the card in {row_zone(p, i)}" if shown == was
-                    else f"{row_zone(p, k)} showed {shown} where the {pile[-1].code} lay, and {row_zone(p, i)} another card")
+                    else f"{row_zone(p, k)} showed {shown} where the {under.code} lay, and {row_zone(p, i)} another card")
             found.append(((_unguessed(node, substitute_cards(node.state, subs)), node, 0, subs), note))
     return found[0] if len(found) == 1 else None
 

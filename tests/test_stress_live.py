@@ -910,6 +910,24 @@ def test_a_refill_nobody_read_stacked_where_another_rank_is_guessed_now_is_found
     assert looked.state.seats[0].row[0][0].code == "QS" and is_unseen(looked.state.seats[0].row[0][-1])
 
 
+def test_a_refill_nobody_read_stacked_onto_a_card_nobody_read_is_found_by_its_guess() -> None:
+    """Penguins, seed 85: a QH refill guessed QH at 0.29 in its place was stacked onto a QC nobody had
+    read, and read QH at 0.44 there, its refill 7C read: taken for the QC read at last as a QH and
+    the 7C as the QH's card, with a stuck call; the stack was missed. What the camera made of the
+    refill, shown now where an unread card lay (not what it made of that one before): stacked there,
+    both cards of one rank, neither read."""
+    truth = position("AD KH JH 5H", "QC 3C JC QH", "9D 3D", stock0="2C 4C 8D 9C", stock1="7C 4S AS 6H")
+    deal = _shown(view(truth, 0.0), p2_pile1=SeenPile((None,)), p2_pile4=SeenPile((None,), guesses=("QH",), confidences=(0.29,)))
+    live = stress_live.start(deal)
+    live, f = stress_live.observe(live, replace(deal, t=0.5))
+    assert f == [] and is_unseen(live.state.seats[1].row[0][-1]) and is_unseen(live.state.seats[1].row[3][-1])
+    after, _ = apply(truth, Stack(1, 3, 0, 1.0))
+    live, f = stress_live.observe(live, _shown(view(after, 1.0), p2_pile1=SeenPile(("QH",), confidences=(0.44,))))
+    assert moves_of(f) == [("stack", 1, 3, 0)] and "p2.pile4's card, never read, stacked onto p2.pile1" in f[0].detail, f
+    assert calls_of(f) == [] and live.state.seats[1].row[3][-1].code == "7C"
+    assert len(live.state.seats[1].row[0]) == 2
+
+
 def test_a_card_learned_from_a_misreading_and_played_onto_a_centre_pile_is_found() -> None:
     """Penguins, seed 83: a QS refill read 6S at 0.33 in view after view was learned as the 6S. Played
     onto a JC, guessed QS there, its refill AH read: the 6S may not go on the JC and was never read
