@@ -5,9 +5,9 @@ frame the image is compared with the one before (small and grey, as :mod:`vision
 *reaches* a centre zone when the zone's pixels change and, within ``memory_s`` before, so did the
 corridor of table between that zone and the seat's own cards (the path of the arm). Each seat is
 reported once per :meth:`ReachWatch.arm` (the referee arms it when it calls a stress, or while centre
-tops nobody read may be one), in the order the
-hands arrived, and only after its side of the table has been still once since the call (the hand that
-played the card that made the stress is often still on its way back).
+tops nobody read may be one), in the order the hands arrived, and only after its side of the table has
+been still once since the call (the hand that played the card that made the stress is often still on
+its way back).
 
 Which pile it reached is told once the hand has come to rest (``settle_s`` later; the report keeps
 the time it arrived): its arm then lies across the strip of table off that pile on the seat's side,
