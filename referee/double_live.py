@@ -418,11 +418,12 @@ def _guess_still_there(live: LiveDouble, player: int, move: Move, obs: Observati
     then for column 7's 10H, boxed as a back all along)."""
     if move.op != "move" or not move.src.startswith("t"):
         return False
-    column = live.state.layouts[player].tableau[int(move.src[1:]) - 1]
+    i = int(move.src[1:]) - 1
+    column = live.state.layouts[player].tableau[i]
     card = column[-move.count] if len(column) >= move.count else None
     if card is None or card in live.known[player]:
         return False
-    seen = obs.piles.get(f"{seat_prefix(player)}tableau{move.src[1:]}")
+    seen = obs.piles.get(seat_prefix(player) + tableau_zone(i))
     if seen is None or seen.held:
         return False
     guess = live.guessed[player].get(card)

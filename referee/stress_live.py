@@ -522,7 +522,7 @@ def _stacked_unread(state: StressState, obs: Observation, t: float, laid: Laid) 
                 continue  # what the camera made of the card lying there before: nothing new on it
             move = Stack(p, i, k, t)
             rank = other.rank if is_unseen(under) and other is not None else under.rank
-            free = [c for c in (card_of(rank, suit) for suit in SUITS) if not real_counts(state)[c]]
+            free = _free_of_rank(state, rank)
             stand = other if other in free else next(iter(free), None)
             if stand is None:
                 continue
@@ -628,12 +628,17 @@ def _lone_refills(state: StressState) -> Iterator[tuple[int, int, Unseen]]:
                 yield p, i, pile[0]
 
 
+def _free_of_rank(state: StressState, rank: int) -> list[Card]:
+    """The cards of ``rank`` the position knows nowhere (one deck), in suit order."""
+    real = real_counts(state)
+    return [c for c in (card_of(rank, suit) for suit in SUITS) if not real[c]]
+
+
 def _stand_ins(state: StressState, covering: Card) -> list[Card]:
     """One card of each rank ``covering`` may be played onto, not known anywhere (one deck)."""
-    real = real_counts(state)
     out = []
     for rank in sorted({covering.rank % 13 + 1, (covering.rank - 2) % 13 + 1}):
-        card = next((c for c in (Card(rank, suit) for suit in "SHDC") if not real[c]), None)
+        card = next(iter(_free_of_rank(state, rank)), None)
         if card is not None and stress._fits(covering, card, state.rules.wrap):
             out.append(card)
     return out
@@ -648,22 +653,27 @@ def _unguess(node: Node[StressState], state: StressState, findings: list[Finding
     names = {f"unseen{u.n}" for u in node.guesses}
     findings = [replace(f, learned=tuple(x for x in f.learned if x[0] not in names)) if f.learned else f for f in findings]
     for n, f in enumerate(findings):
-        if f.kind == "move" and isinstance(f.move, Stack) and isinstance(f.verdict, Legal):
-            src, dst = f.move.source, f.move.onto
-            if isinstance(src, int) and isinstance(dst, int) and f.verdict.state.seats[f.move.player].row[dst][-1] in guessed:
-                note = f"{row_zone(f.move.player, src)}'s card, never read, stacked onto {row_zone(f.move.player, dst)}"
-                findings[n] = replace(f, detail=f"{f.detail}; {note}: not judged" if f.detail else f"{note}: not judged")
-            continue
-        if f.kind != "move" or not isinstance(f.move, Play) or not isinstance(f.move.to, int) or not isinstance(f.verdict, Legal):
-            continue
-        pile = f.verdict.state.centre[f.move.to]  # the card played on top, the one it covered under it
-        where = CENTRE_ZONES[f.move.to]
-        source = row_zone(f.move.player, f.move.source) if isinstance(f.move.source, int) else "a row place"
-        note = (f"{source}'s card, never read, played onto {where}" if pile[-1] in guessed
-                else f"played onto a card never read on {where}" if len(pile) > 1 and pile[-2] in guessed else "")
+        note = _unread_note(f, guessed) if f.kind == "move" and isinstance(f.verdict, Legal) else ""
         if note:
             findings[n] = replace(f, detail=f"{f.detail}; {note}: not judged" if f.detail else f"{note}: not judged")
     return _unguessed(node, state), [_unnamed(f, node) for f in findings]
+
+
+def _unread_note(f: Finding, guessed: Mapping[Card, Unseen]) -> str:
+    """What the log says of a move that puts a card the series judged as one that fits (a card
+    nobody read) on a centre pile or a row pile, or that covers one; "" for any other move."""
+    move, after = f.move, f.verdict.state
+    if isinstance(move, Stack) and isinstance(move.source, int) and isinstance(move.onto, int):
+        if after.seats[move.player].row[move.onto][-1] in guessed:
+            return f"{row_zone(move.player, move.source)}'s card, never read, stacked onto {row_zone(move.player, move.onto)}"
+        return ""
+    if not isinstance(move, Play) or not isinstance(move.to, int):
+        return ""
+    pile = after.centre[move.to]  # the card played on top, the one it covered under it
+    where = CENTRE_ZONES[move.to]
+    source = row_zone(move.player, move.source) if isinstance(move.source, int) else "a row place"
+    return (f"{source}'s card, never read, played onto {where}" if pile[-1] in guessed
+            else f"played onto a card never read on {where}" if len(pile) > 1 and pile[-2] in guessed else "")
 
 
 def _unnamed(finding: Finding, node: Node[StressState]) -> Finding:
@@ -1059,7 +1069,7 @@ def _matching_tops(state: StressState, readings: Mapping[Unseen, tuple[str, floa
         rank = surest[1]
     else:
         return None
-    free = [c for c in (card_of(rank, suit) for suit in SUITS) if not real_counts(state)[c]]
+    free = _free_of_rank(state, rank)
     subs: dict[Unseen, Card] = {}
     for top, guess in zip(tops, read):
         if not isinstance(top, Unseen):
