@@ -7,6 +7,8 @@ states, in order, each within 300 ms of the table coming to rest, and nothing el
 
 from __future__ import annotations
 
+import json
+
 import numpy as np
 import pytest
 
@@ -312,6 +314,16 @@ def test_table_state_json_round_trip_and_equality_ignores_confidence() -> None:
     b = TableState(2.0, 60, {"waste": PileState(0, (SeenCard("AH", 0.5),)), "stock": PileState(1, (), 1.0)})
     assert a.same_table(b)
     assert TableState.from_json(a.to_json()).to_json() == a.to_json()
+
+
+def test_a_state_read_back_keeps_every_digit_of_its_times_and_confidences() -> None:
+    """A replay of kept tables must be judged as the live run was: a reading of 0.1496 written as 0.150
+    crossed a referee threshold of 0.15 that the live run stayed under."""
+    a = TableState(12.333333333333334, 370, {"waste": PileState(0, (SeenCard("QC", 0.14962311387062073),)),
+                                             "stock": PileState(1, (), 2 / 3)})
+    back = TableState.from_json(json.loads(json.dumps(a.to_json())))
+    assert back == a
+    assert back.piles["waste"].cards[0].confidence < 0.15
 
 
 def test_settings_forbid_unknown_fields() -> None:

@@ -23,7 +23,9 @@ class SeenCard:
     confidence: float
 
     def to_json(self) -> dict[str, Any]:
-        return {"card": self.card, "confidence": round(self.confidence, 3)}
+        # Unrounded: a state read back from a file must be judged as it was live, and a confidence
+        # rounded to a few decimals can land on the other side of a referee's threshold.
+        return {"card": self.card, "confidence": float(self.confidence)}
 
 
 @dataclass(frozen=True, slots=True)
@@ -45,7 +47,7 @@ class PileState:
     def to_json(self) -> dict[str, Any]:
         return {
             "backs": self.backs,
-            "backs_confidence": round(self.backs_confidence, 3),
+            "backs_confidence": float(self.backs_confidence),
             "cards": [c.to_json() for c in self.cards],
         }
 
@@ -88,7 +90,7 @@ class TableState:
 
     def to_json(self) -> dict[str, Any]:
         return {
-            "t": round(self.t, 4),
+            "t": float(self.t),
             "frame": self.frame,
             "piles": {name: p.to_json() for name, p in self.piles.items()},
             "off": [c.to_json() for c in self.off],
