@@ -25,7 +25,7 @@ from .cards import DECK, Card
 from .double_solitaire import MAX_FOUNDATIONS, PLAYERS, DoubleMove, DoubleRules, DoubleState, FoundationCard
 from .klondike import KlondikeState, Move
 from .klondike_live import StandIn, _match, _read, _view, columns_as_they_were, differing_piles, lone_unseen, moved_and_under, unread_waste
-from .klondike_live import layout_from_picture, picture_reads, stand_in_for, swaps
+from .klondike_live import layout_from_picture, picture_reads, read_as_another_suit, stand_in_for, swaps
 from .klondike_live import _guessed as klondike_guessed
 from .klondike_live import _guessed_over as guessed_over
 from .klondike_live import (
@@ -712,15 +712,17 @@ def observe_lost(live: LiveDouble, obs: Observation) -> tuple[LiveDouble, list[F
 
 def observe_misread(live: LiveDouble, obs: Observation) -> tuple[LiveDouble, list[Finding]]:
     """A view that matches no position once one card a player's piles showed, read in no more than
-    ``MAX_READS_TO_DOUBT`` views, is taken as not read after all, as Klondike's
+    ``MAX_READS_TO_DOUBT`` views or read here as another suit of its rank, is taken as not read after
+    all, as Klondike's
     (:func:`referee.klondike_live.observe_misread`): penguins seed 14, a draw whose top QH the camera
     missed, its middle 5S read at 0.35 and learned as the top; every view once the QH showed was
     unrecognised."""
     doubtful = []
     for p, layout in enumerate(live.state.layouts):
         on_show = _visible(layout) | {pile[-1].card for pile in live.state.foundations if pile[-1].owner == p}
+        other_suit = read_as_another_suit(layout, obs, live.known[p], seat_prefix(p))
         doubtful += [(p, c) for c in sorted(on_show & live.known[p], key=lambda c: c.code)
-                     if live.reads[p].get(c.code, 0) <= MAX_READS_TO_DOUBT]
+                     if live.reads[p].get(c.code, 0) <= MAX_READS_TO_DOUBT or c in other_suit]
 
     def look(doubt: tuple[int, Card]) -> tuple[LiveDouble, list[Finding]] | None:
         p, card = doubt

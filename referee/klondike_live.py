@@ -413,6 +413,25 @@ def _visible(state: KlondikeState) -> set[Card]:
     return up
 
 
+def read_as_another_suit(layout: KlondikeState, obs: Observation, known: frozenset[Card] | set[Card],
+                         prefix: str = "") -> set[Card]:
+    """The learned column tops and waste top that the view, where they lie, reads as another suit of
+    their rank, a card not learned anywhere: one of the two readings is wrong, and the one learned may
+    be it however many views read it so (Double Solitaire, penguins seed 34: a deal's 2S read 2D in
+    three views, 2S at 0.38-0.45 in the views after; with another move in one of them, every view was
+    unrecognised, and the illegal move in it was missed). ``prefix`` names a Double Solitaire seat's
+    zones."""
+    tops = [(tableau_zone(i), pile[-1]) for i, (pile, h) in enumerate(zip(layout.tableau, layout.hidden)) if len(pile) > h]
+    tops += [("waste", layout.waste[-1])] if layout.waste else []
+    found = set()
+    for zone, card in tops:
+        seen = obs.piles.get(prefix + zone)
+        read = parse_seen(seen.top) if seen is not None and not seen.held else None
+        if card in known and read is not None and read.rank == card.rank and read != card and read not in known:
+            found.add(card)
+    return found
+
+
 # --- what a move that breaks the rules would look like ------------------------------------------------
 
 
@@ -913,13 +932,15 @@ def observe_misread(live: LiveKlondike, obs: Observation) -> tuple[LiveKlondike,
     all: a misread that got past the thresholds and was learned (penguins seed 7 with a candidate
     detector: a drawn 2S read 2C at 0.35, then played up against K7; the view showed a 2S on the
     foundation, and every later view was unrecognised). Each card on show (a column's face-up card, the
-    waste's top, a foundation's top) read in no more than ``MAX_READS_TO_DOUBT`` views is forgotten in
-    turn; when exactly one of them makes the view explained (nothing happened but that card read anew,
-    a move, an illegal move, a take-back), that is the answer, the card learned again from this view.
-    Otherwise the view stays unrecognised."""
+    waste's top, a foundation's top) read in no more than ``MAX_READS_TO_DOUBT`` views, or read here
+    as another suit of its rank (:func:`read_as_another_suit`), is forgotten in turn; when exactly one
+    of them makes the view explained (nothing happened but that card read anew, a move, an illegal
+    move, a take-back), that is the answer, the card learned again from this view. Otherwise the view
+    stays unrecognised."""
     state = live.state
     on_show = _visible(state) | set(_view(state).foundation_tops)
     doubtful = [c for c in on_show & live.known if live.reads.get(c.code, 0) <= MAX_READS_TO_DOUBT]
+    doubtful += read_as_another_suit(state, obs, live.known) - set(doubtful)
 
     def look(card: Card) -> tuple[LiveKlondike, list[Finding]] | None:
         after, findings = observe(replace(live, known=live.known - {card}), obs, pairs=False)

@@ -750,3 +750,33 @@ def test_a_card_whose_column_still_shows_it_as_guessed_made_no_move_against_the_
     assert found == []
     live, found = dl.observe(live, view(1.6, other.code))  # column 1's card read as another suit
     assert "illegal" not in [f.kind for f in found], found
+
+
+def test_a_card_learned_as_another_suit_is_put_right_in_the_view_of_a_move_against_the_rules() -> None:
+    """Penguins seed 34: a deal's 2S read 2D in three views (more than a card is doubted for), then
+    2S at 0.38 in the view where the other player laid a 9D on a 7S against K4. Every reading of that
+    view was under 0.6, and the look with them all left unread took it for nothing happening: the
+    illegal move was never called. A learned card the view reads as another suit of its rank, where it
+    lies, may be the misread one, however many views read it."""
+    truth = ds.new_game(ds.deal(7))
+    first = truth.layouts[0].tableau[0][-1]
+    tops = {col[-1] for layout in truth.layouts for col in layout.tableau}
+    other = next(c for c in DECK if c.rank == first.rank and c != first and c not in tops)
+
+    def table(state: DoubleState, t: float, column1: Card, confidence: float) -> TableState:
+        laid = table_of(state, t, int(t * 10))
+        piles = {z: PileState(p.backs, tuple(replace(c, confidence=confidence) for c in p.cards)) for z, p in laid.piles.items()}
+        return replace(laid, piles={**piles, "p1.tableau1": PileState(0, (SeenCard(column1.code, confidence),))})
+
+    ref = LiveReferee("double_solitaire", "draw=1")
+    for k in range(4):
+        assert ref.feed(table(truth, 0.5 * k, other, 0.8)) == []
+    player, move, wrong, verdict = next(
+        (p, m, after, v) for p in (1, 0) for m, after in dl.physical_moves(truth, p)
+        if m.op == "move" and m.src != "t1" and m.dst.startswith("t")
+        and isinstance(v := ds.apply(replace(truth, turn=p), DoubleMove(p, m)), Illegal))  # (who starts is open)
+    found = ref.feed(table(wrong, 3.0, first, 0.5))
+    assert [(f.kind, f.rule) for f in found] == [("illegal", verdict.rule)], found
+    assert (found[0].move.player, found[0].move.move.src, found[0].move.move.dst) == (player, move.src, move.dst)
+    assert ref.live.state.layouts[0].tableau[0][-1] == first
+    assert [f.kind for f in ref.feed(table(truth, 4.0, first, 0.8))] == ["taken_back"]

@@ -13,8 +13,8 @@ import pytest
 from referee import klondike, klondike_live
 from referee.klondike import KlondikeRules, Move
 from referee.klondike_live import expected_observation
-from referee.cards import Card
-from referee.observation import Observation, SeenPile
+from referee.cards import DECK, Card
+from referee.observation import MAX_READS_TO_DOUBT, Observation, SeenPile
 
 DATA = pathlib.Path(__file__).parent / "data"
 
@@ -803,6 +803,33 @@ def test_a_card_learned_from_a_misreading_is_read_again_when_nothing_else_explai
         live, findings = klondike_live.observe(live, replace(misread, t=t))
         assert findings == []
     assert [f.kind for f in klondike_live.observe_further(live, up)[1]] == ["unrecognised"]
+
+
+def test_a_card_read_as_another_suit_where_it_lies_may_be_the_misread_however_often_it_was_read() -> None:
+    """A deal's column top read as another suit of its rank in four views, then as itself in the view
+    of a move elsewhere: with the misreading kept, no position explains the view; with it taken as
+    misread, the move does, and the right card is learned (Double Solitaire, penguins seed 34: a deal's
+    2S read 2D in three views, then 2S in the view of the other player's illegal move, which was
+    missed)."""
+    r = KlondikeRules.make(draw=1)
+    truth = klondike.new_game(klondike.deal(1), r)
+    seen = expected_observation(truth, t=0.0)
+    on_show = {c for p in seen.piles.values() for c in p.cards}
+    move = next(m for m in klondike.legal_moves(truth) if m.op == "move")
+    col, right, wrong = next((i, p[-1], other) for i, p in enumerate(truth.tableau) if f"t{i + 1}" not in (move.src, move.dst)
+                             for other in DECK if other.rank == p[-1].rank and other.code not in on_show)
+    zone = f"tableau{col + 1}"
+    misread = replace(seen, piles={**seen.piles, zone: SeenPile.of(wrong.code)})
+    live = klondike_live.start(misread, r)
+    for t in (0.5, 1.0, 1.5):
+        live, findings = klondike_live.observe(live, replace(misread, t=t))
+        assert findings == []
+    assert live.state.tableau[col][-1] == wrong and live.reads[wrong.code] > MAX_READS_TO_DOUBT
+    view = expected_observation(klondike.replay(truth, [move]), t=2.0)
+    assert [f.kind for f in klondike_live.observe(live, view)[1]] == ["unrecognised"]
+    fixed, findings = klondike_live.observe_further(live, view)
+    assert [f.move for f in findings] == [move] and fixed.state.tableau[col][-1] == right
+    assert findings[0].detail == f"the card read {wrong.code} earlier was misread"
 
 
 def test_a_move_onto_a_card_never_read_that_the_view_no_longer_shows_is_followed_unjudged() -> None:
