@@ -83,7 +83,7 @@ from collections import Counter
 from dataclasses import dataclass, field, replace
 from functools import partial
 from types import MappingProxyType
-from typing import Any, Callable, Iterator, Mapping, Sequence
+from typing import Any, Callable, Iterable, Iterator, Mapping, Sequence
 
 from . import stress
 from .cards import SUITS, Card, card_of
@@ -574,12 +574,21 @@ def _doubt_moved(live: LiveStress, obs: Observation, centre: bool = False) -> Li
                 found.append((p, i, card))
     if len(found) != 1:
         return None
-    p, i, card = found[0]
-    stand_in = unseen()
-    seat = state.seats[p]
-    places = stress._set(seat.row, i, (stand_in,))
-    state = replace(state, seats=stress._set(state.seats, p, Seat(seat.stock, places)))
-    return replace(live, state=state, laid={**live.laid, stand_in: card.code})
+    p, i, _ = found[0]
+    return _as_stand_ins(live, [(p, i, 0)])
+
+
+def _as_stand_ins(live: LiveStress, doubted: Iterable[tuple[int, int, int]]) -> LiveStress:
+    """The picture with each row card at (player, place, depth in the pile) made a stand-in again; a
+    lone one is seen lying there, laid as the card it was learned as (a guess, no more)."""
+    seats, laid = list(live.state.seats), dict(live.laid)
+    for p, i, k in doubted:
+        seat = seats[p]
+        pile, stand_in = seat.row[i], unseen()
+        if len(pile) == 1:
+            laid[stand_in] = pile[k].code
+        seats[p] = Seat(seat.stock, stress._set(seat.row, i, pile[:k] + (stand_in,) + pile[k + 1:]))
+    return replace(live, state=replace(live.state, seats=tuple(seats)), laid=laid)
 
 
 def _may_go(state: StressState, guess: str | None, top: Card) -> bool:
@@ -1091,22 +1100,10 @@ def _doubt_unsure(live: LiveStress, obs: Observation) -> LiveStress | None:
     it, and the QC's place was later taken for the 6C's play)."""
     elsewhere = {seen.top: zone for zone in obs.piles
                  if (seen := judged(obs, zone)) is not None and seen.top is not None and not seen.top_weak}
-    state, laid, doubted = live.state, dict(live.laid), False
-    for p, seat in enumerate(state.seats):
-        row = list(seat.row)
-        for i, pile in enumerate(row):
-            zone = row_zone(p, i)
-            for k, card in enumerate(pile):
-                if is_unseen(card) or card.code in live.sure or elsewhere.get(card.code, zone) == zone:
-                    continue
-                stand_in = unseen()
-                row[i] = pile = pile[:k] + (stand_in,) + pile[k + 1:]
-                if len(pile) == 1:
-                    laid[stand_in] = card.code
-                doubted = True
-        if row != list(seat.row):
-            state = replace(state, seats=state.seats[:p] + (Seat(seat.stock, tuple(row)),) + state.seats[p + 1:])
-    return replace(live, state=state, laid=laid) if doubted else None
+    doubted = [(p, i, k) for p, seat in enumerate(live.state.seats) for i, pile in enumerate(seat.row)
+               for k, card in enumerate(pile)
+               if not is_unseen(card) and card.code not in live.sure and elsewhere.get(card.code, row_zone(p, i)) != row_zone(p, i)]
+    return _as_stand_ins(live, doubted) if doubted else None
 
 
 def _suit_misread(live: LiveStress, obs: Observation, diff: frozenset[str]) -> tuple[LiveStress, list[Finding]] | None:
