@@ -42,7 +42,7 @@ from . import klondike
 from .cards import DECK, Card
 from .klondike import SUIT_INDEX, KlondikeRules, KlondikeState, Move
 from .observation import EXPLAINED, MAX_READS_TO_DOUBT, Finding, Observation, SeenPile, count_reads, guess_apart, one_misread
-from .observation import last_looks, parse_seen, pile_size, stands
+from .observation import last_looks, parse_seen, pile_size, stands, surely_read
 from .verdict import Event, Illegal, Legal
 
 FOUNDATION_ZONES = tuple(f"foundation{i + 1}" for i in range(4))
@@ -87,6 +87,8 @@ class LiveKlondike:
     """Unread cards that a view showed on a pile's top -> what the camera made of them (``_guessed``)."""
     reads: Mapping[str, int] = field(default_factory=dict, compare=False)
     """Card code -> how many of the views the referee took read it (:func:`observe_misread`)."""
+    ranks_guessed: Mapping[Card, frozenset[int]] = field(default_factory=dict, compare=False)
+    """Unread cards -> every rank the camera guessed them as, in the views taken (``_ranks_guessed``)."""
     undo: tuple[LiveKlondike, Legal[KlondikeState]] | None = field(default=None, compare=False)
     """The running picture before the last legal move, and that move (:func:`observe_undone`)."""
     deferred: tuple[Legal[KlondikeState], dict[Card, str]] | None = field(default=None, compare=False)
@@ -127,7 +129,9 @@ def start(observation: Observation, rules: KlondikeRules | None = None) -> LiveK
     if rules.scoring.startswith("vegas"):
         state = replace(state, score=-52)
     known = frozenset(seen)
-    return LiveKlondike(state, known, guessed=_guessed({}, {}, state, known, observation), reads=count_reads({}, observation))
+    guessed = _guessed({}, {}, state, known, observation)
+    return LiveKlondike(state, known, guessed=guessed, reads=count_reads({}, observation),
+                        ranks_guessed=_ranks_guessed({}, guessed, {}, known))
 
 
 # --- a game taken up again ----------------------------------------------------------------------------
@@ -494,8 +498,9 @@ def observe(live: LiveKlondike, obs: Observation, pairs: bool = True) -> tuple[L
         state = _learn(state, bind)
         learned = tuple((p.code, c) for p, c in bind.items() if p.code != c)
         seen = known | _read(bind)
-        after = replace(live, state=state, known=seen, pending=None, pending_view=None,
-                        guessed=_guessed(live.guessed, bind, state, seen, obs), reads=count_reads(live.reads, obs))
+        guessed = _guessed(live.guessed, bind, state, seen, obs)
+        after = replace(live, state=state, known=seen, pending=None, pending_view=None, guessed=guessed,
+                        reads=count_reads(live.reads, obs), ranks_guessed=_ranks_guessed(live.ranks_guessed, guessed, bind, seen))
         if live.pending is not None:
             if under_hand(live.pending, obs):
                 return live, []  # the piles the illegal move touched are not seen: nothing is taken back yet
@@ -609,6 +614,7 @@ def _explain(live: LiveKlondike, obs: Observation, pairs: bool) -> tuple[LiveKlo
     unjudged: list[tuple[Move, Legal[KlondikeState], dict[Card, str]]] = []
     waiting: list[tuple[Move, Legal[KlondikeState], dict[Card, str]]] = []
     deferred: list[tuple[Move, Legal[KlondikeState], dict[Card, str]]] = []  # laid on a card shown unread
+    notes: dict[Move, str] = {}  # what a move waited on says in the log, where not the usual
 
     def judge(move: Move, view: _View) -> None:
         """Sort a candidate move whose result ``view`` is: legal, refused or not judged yet."""
@@ -630,6 +636,22 @@ def _explain(live: LiveKlondike, obs: Observation, pairs: bool) -> tuple[LiveKlo
                 after_b = _match(_view(later.state), obs, known, faint)
                 if after_b is not None:
                     sort.append((move, later, after_b))
+        elif isinstance(judged, Illegal) and (unsure := _first_read_unsurely(live, move, b, obs)) is not None:
+            # the card lifted, never read before, read here less surely than DOUBT_BELOW as a card the
+            # move cannot lay there, guessed as another rank before: the rules settle the unsure
+            # reading, as for a card not read (penguins, draw 3, seed 774: a deal QC guessed QC, then
+            # 6C, read 6C at 0.31 on the KD it went onto; the legal move was called against K4, and
+            # every later move of the game missed). A card whose every guess had the rank read is
+            # judged on the reading (penguins seed 7: a 2S guessed 2C, put up against K7).
+            rest = {c: code for c, code in b.items() if c != unsure}
+            later = _onto_unread(state, move, t, known, rest, obs, "moved")
+            if later is not None and all(m != move for m, _, _ in waiting):
+                after_b = _match(_view(later.state), obs, known, faint)
+                if after_b is not None:
+                    unread = True
+                    waiting.append((move, later, {c: code for c, code in after_b.items() if code != b[unsure]}))
+                    notes[move] = (f"{move}: the card moved, read {b[unsure]} only unsurely, cannot lie there "
+                                   f"({judged.rule}): taken as not read, so not judged")
         elif isinstance(judged, Illegal):
             refused.append((move, judged, view, b))
         elif all(m != move for m, _, _ in found):
@@ -687,7 +709,7 @@ def _explain(live: LiveKlondike, obs: Observation, pairs: bool) -> tuple[LiveKlo
         # as the column's card at last, and the next move of the KH with the QC lost the game)
         move, verdict, b = waiting[0]
         after, finding = _moved(live, verdict, b, obs)
-        return after, [replace(finding, detail=f"{move}: moved a card not read, so not judged")]
+        return after, [replace(finding, detail=notes.get(move, f"{move}: moved a card not read, so not judged"))]
     if unread:
         # (the one move laid on a card shown unread is kept: if the next change comes before a clearer
         # view, it is taken unjudged with it, :func:`observe_deferred`)
@@ -698,6 +720,17 @@ def _explain(live: LiveKlondike, obs: Observation, pairs: bool) -> tuple[LiveKlo
     if pairs:
         return observe_pairs(live, obs)
     return _unexplained(live, obs)
+
+
+def _first_read_unsurely(live: LiveKlondike, move: Move, b: dict[Card, str], obs: Observation) -> Card | None:
+    """The card ``move`` lifts from the waste or a column when the view reads it for the first time
+    (``b``: the match's bindings; no view taken read it before, even one doubted now), nowhere at
+    least ``DOUBT_BELOW``, and the camera guessed it as another rank than read before; None otherwise."""
+    state = live.state
+    lifted = moved_and_under(state, move)[:1] if move.src == "waste" or move.src.startswith("t") else []
+    if not lifted or lifted[0] not in b or live.reads.get(lifted[0].code) or b[lifted[0]] in surely_read(frozenset(), obs):
+        return None
+    return lifted[0] if live.ranks_guessed.get(lifted[0], frozenset()) - {Card.parse(b[lifted[0]]).rank} else None
 
 
 def _fewest_guess_conflicts(
@@ -1148,8 +1181,9 @@ def _moved(live: LiveKlondike, verdict: Legal[KlondikeState], b: dict[Card, str]
     events = tuple(replace(e, cards=tuple(Card.parse(b.get(c, c.code)) for c in e.cards)) for e in verdict.events)
     verdict = Legal(verdict.move, new_state, verdict.score_delta, events)
     known = live.known | _read(b)
-    after = LiveKlondike(new_state, known, None, None, live.moves + 1, _guessed(live.guessed, b, new_state, known, obs),
-                         count_reads(live.reads, obs), undo=(replace(live, undo=None), verdict))
+    guessed = _guessed(live.guessed, b, new_state, known, obs)
+    after = LiveKlondike(new_state, known, None, None, live.moves + 1, guessed, count_reads(live.reads, obs),
+                         _ranks_guessed(live.ranks_guessed, guessed, b, known), undo=(replace(live, undo=None), verdict))
     t = verdict.move.t if verdict.move.t is not None else new_state.time
     return after, Finding("move", t, move=replace(verdict.move, t=None), verdict=verdict, frame=obs.frame,
                           learned=learned)
@@ -1170,6 +1204,18 @@ def _guessed(before: Mapping[Card, str], bind: dict[Card, str], state: KlondikeS
         if not top or top[0] in known or pile is None or pile.held or pile.top_guess is None:
             continue
         out[top[0]] = pile.top_guess
+    return out
+
+
+def _ranks_guessed(before: Mapping[Card, frozenset[int]], guessed: Mapping[Card, str], bind: dict[Card, str],
+                   known: frozenset[Card]) -> dict[Card, frozenset[int]]:
+    """``before`` with the ranks of the camera's guesses now (``guessed``: :func:`_guessed`'s), for the
+    cards still unread (placeholders ``bind`` revealed go, as in :func:`_guessed`)."""
+    out = {c: r for c, r in before.items() if c not in known and c not in bind}
+    for c, code in guessed.items():
+        card = parse_seen(code)
+        if card is not None:
+            out[c] = out.get(c, frozenset()) | {card.rank}
     return out
 
 

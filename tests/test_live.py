@@ -508,6 +508,24 @@ def test_an_unsure_waste_card_whose_guess_changes_suit_is_no_new_card() -> None:
     assert found[-2].rule == "K7"
 
 
+def test_a_card_first_read_unsurely_where_it_cannot_lie_is_no_move_against_the_rules() -> None:
+    """Klondike draw 3, penguins, render seed 774: the table states the camera published in the first
+    18 s (tests/data/klondike774_unsure_first_reading_views.jsonl). The fourth column's QC, guessed QC
+    at 0.10 at the deal and 6C at 0.25 after, was read 6C at 0.31 on the KD it went onto: the legal
+    move was called against K4, and every later move of the game was missed (4/15, 3 legal moves
+    called illegal). A first reading that unsure, of a card guessed as another rank before, is
+    settled by the rules: the move goes on, not judged, the card unread. (Where every guess had the
+    rank read, the reading stands: test_an_unsure_waste_card_whose_guess_changes_suit_is_no_new_card.)"""
+    views = [TableState.from_json(json.loads(x))
+             for x in (DATA / "klondike774_unsure_first_reading_views.jsonl").read_text().splitlines()]
+    ref = LiveReferee("klondike", "draw=3")
+    found = [f for view in views for f in ref.feed(view)]
+    assert [(f.kind, str(f.move)) for f in found] == [
+        ("move", "t2->t5"), ("move", "t4->t2"), ("move", "t5->t4 x2"), ("move", "t5->foundation")]
+    assert "read 6C only unsurely" in found[1].detail and "not judged" in found[1].detail
+    assert not any(c.code == "6C" for c in ref.live.known)
+
+
 def test_a_turned_card_nobody_read_is_not_the_twin_of_a_pile_top_under_a_hand() -> None:
     """Three players (two decks) filmed at 1280x720, render seed 26: the table states the camera
     published up to p2's 7H played onto the 8D turned up on centre2 (tests/data/zenuwen3_held_twin_views.jsonl).
