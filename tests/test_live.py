@@ -771,6 +771,29 @@ def test_a_card_gone_where_no_view_shows_it_and_a_round_end_with_a_far_card_unre
     assert end[1].verdict.kind == "round_over"
 
 
+def test_a_round_ends_with_a_far_card_still_guessed_on_its_pile_and_its_choices_are_followed() -> None:
+    """Four players (two decks), penguins, 1920x1080, fresh render seed 137: the table states the camera
+    published for the first round and the next layout (tests/data/zenuwen4_penguins_match137_views.jsonl.gz).
+    p1's last card, a KS, ends the round at 160.6 s while p2's 6S, read before, is guessed 6S at 0.26 on
+    its pile: as a card that fits the 5D on a centre pile it might have been played unseen, and the view
+    was left unused; so were the next two, each showing one more centre pile taken, until the order in
+    which they went could not be told (two rounds: 47/55 moves, 23 views unrecognised). A series that
+    ends the round takes a pile still guessed as its card as not played, and once the round is over
+    no pile card is played unseen: each pile taken is its chooser's, in the order Z11 gives."""
+    found = _judged("zenuwen4_penguins_match137_views.jsonl.gz", 4)
+    end = [f for f in found if f.t > 160]
+    assert [(f.kind, f.move and (f.move.kind, getattr(f.move, "player", None), getattr(f.move, "pile", None))) for f in end] == [
+        ("move", ("play", 0, None)),
+        ("call", None),
+        ("move", ("choose", 0, 3)),  # at 163.9 s: centre4 taken first, the winner's
+        ("move", ("choose", 3, 2)),  # at 166.3 s: centre3, p4's (fewest pile cards left)
+        ("move", ("choose", 2, 1)),  # p3 takes centre2 (p2 the rest) when the next layout shows
+        ("move", ("new_round", None, None)),
+    ]
+    assert end[1].verdict.kind == "round_over" and [f.t for f in end[2:4]] == [163.9, 166.3]
+    assert not [f for f in found if f.kind == "unrecognised"]
+
+
 def test_the_looks_at_one_published_state_share_the_followers_search_budget() -> None:
     """A lost four-player Zenuwen referee spent up to a minute a view: each look the app takes at a
     state (the second look past doubtful readings, a misread looked for) had a search budget of its
