@@ -264,6 +264,14 @@ class LiveReferee:
                         break
                     if [f.kind for f in misread] == ["move"]:
                         live, second = moved, misread
+                if "move" in [f.kind for f in second] and self.follower.observe_undone is not None:
+                    # the table as it was before the last move, on the view's own readings, is that
+                    # move taken back: it assumes less than a move past every unsure reading (Double
+                    # Solitaire, penguins seed 36: a stock turned out of turn and put back, taken for
+                    # a second draw with the 7C read at 0.39 on the waste left unread)
+                    undone, back = self.follower.observe_undone(before, obs)
+                    if [f.kind for f in back] == ["taken_back"]:
+                        live, second = undone, back
                 kinds = [f.kind for f in second]
                 if all(k in ("move", "taken_back", "call") for k in kinds) and ("call" not in kinds or "move" in kinds):
                     # (with the calls its moves make: Stress, penguins, seed 79, the winner's last

@@ -46,6 +46,9 @@ class Follower:
     observe_misread: Callable[[Any, Observation], tuple[Any, list[Finding]]] | None = None
     """The view judged with one card read in earlier views taken as misread (Klondike): weighed
     against the second look's nothing happened (cardref/live.py)."""
+    observe_undone: Callable[[Any, Observation], tuple[Any, list[Finding]]] | None = None
+    """The view judged as the last legal move taken back (Klondike, Double Solitaire): weighed against
+    a move the second look finds past doubtful readings (cardref/live.py)."""
     settle: Callable[[Any, Observation], tuple[Any, list[Finding]]] | None = None
     """The last view judged as final, when no later view will come (a recording ended): what was
     left waiting for a clearer view is concluded from it."""
@@ -92,6 +95,7 @@ FOLLOWERS: dict[str, Follower] = {
         lambda rules: rules.spec(),
         observe_further=klondike_live.observe_further,
         observe_misread=klondike_live.observe_misread,
+        observe_undone=klondike_live.observe_undone,
         let_stand=klondike_live.let_stand,
         resume=klondike_live.resume,
     ),
@@ -106,6 +110,7 @@ FOLLOWERS: dict[str, Follower] = {
         double_live.rules_spec,
         observe_further=double_live.observe_further,
         observe_misread=double_live.observe_misread,
+        observe_undone=double_live.observe_undone,
         let_stand=double_live.let_stand,
         resume=double_live.resume,
         table="klondike",

@@ -526,6 +526,23 @@ def test_a_card_first_read_unsurely_where_it_cannot_lie_is_no_move_against_the_r
     assert not any(c.code == "6C" for c in ref.live.known)
 
 
+def test_a_stock_turned_and_put_back_is_a_take_back_not_a_move_past_unsure_readings() -> None:
+    """Double Solitaire draw 3, penguins, 1920x1080, render seed 36: the table states the camera
+    published in the first 33 s (tests/data/double36_turn_put_back_views.jsonl). Player 1 turns his
+    stock a second time while the turn is open (whether his 7C could be placed rested on a card nobody
+    read) and puts it back. The view with the waste as before, its 7C read at 0.39, matched no move;
+    the second look, every reading under 0.6 left unread, took it for a third turn of the stock, and
+    every view from 30 s on was unrecognised (4/14). The table as it was before the last move, on
+    the view's own readings, is that move taken back."""
+    views = [TableState.from_json(json.loads(x)) for x in (DATA / "double36_turn_put_back_views.jsonl").read_text().splitlines()]
+    ref = LiveReferee("double_solitaire", "draw=3")
+    found = [f for view in views for f in ref.feed(view)]
+    assert [(f.kind, str(f.move)) for f in found] == [
+        ("move", "player 1: t5->t1"), ("move", "player 1: draw"), ("move", "player 2: draw"), ("move", "player 1: draw"),
+        ("move", "player 1: draw"), ("taken_back", "player 1: draw"), ("move", "player 2: draw"),
+        ("move", "player 2: waste->foundation"), ("move", "player 2: waste->foundation")]
+
+
 def test_a_turned_card_nobody_read_is_not_the_twin_of_a_pile_top_under_a_hand() -> None:
     """Three players (two decks) filmed at 1280x720, render seed 26: the table states the camera
     published up to p2's 7H played onto the 8D turned up on centre2 (tests/data/zenuwen3_held_twin_views.jsonl).
