@@ -811,6 +811,20 @@ def test_a_round_ends_with_a_far_card_still_guessed_on_its_pile_and_its_choices_
     assert not [f for f in found if f.kind == "unrecognised"]
 
 
+def test_after_a_stuck_call_a_turned_twin_beats_misreadings_that_make_it_nothing() -> None:
+    """Three players (two decks), penguins, 1920x1080, fresh render seed 138: the table states the
+    camera published up to the first round's end (tests/data/zenuwen3_penguins_match138_views.jsonl.gz).
+    After the second stuck call (Z7) all turned a card, the third a QC onto the QC. With the centre's
+    2S taken as misread (read 3D at 0.64 now) and the 6H, read at 0.44, as not read, the view was
+    taken for nothing happening; the round's last card, a 2D laid on the 3D, was called against Z6,
+    and the next round was lost (49/55, 1 invented). A stuck position waits for the turn: the turned
+    card the twin of the one it covers is looked for before the misreadings."""
+    found = [f for f in _judged("zenuwen3_penguins_match138_views.jsonl.gz", 3) if f.t > 163]
+    assert [(f.kind, str(f.move) if f.move else f.verdict.kind) for f in found if f.kind in ("move", "call", "illegal")] == [
+        ("move", "p1 pile3->centre2"), ("call", "stuck"), ("move", "all turn a card"), ("move", "p1 pile4->centre1"),
+        ("call", "round_over")]
+
+
 def test_the_looks_at_one_published_state_share_the_followers_search_budget() -> None:
     """A lost four-player Zenuwen referee spent up to a minute a view: each look the app takes at a
     state (the second look past doubtful readings, a misread looked for) had a search budget of its
