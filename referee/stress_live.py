@@ -522,7 +522,7 @@ def _stacked_unread(state: StressState, obs: Observation, t: float, laid: Laid) 
                 continue  # what the camera made of the card lying there before: nothing new on it
             move = Stack(p, i, k, t)
             rank = other.rank if is_unseen(under) and other is not None else under.rank
-            free = _free_of_rank(state, rank)
+            free = _free_of_rank(real_counts(state), rank)
             stand = other if other in free else next(iter(free), None)
             if stand is None:
                 continue
@@ -637,17 +637,18 @@ def _lone_refills(state: StressState) -> Iterator[tuple[int, int, Unseen]]:
                 yield p, i, pile[0]
 
 
-def _free_of_rank(state: StressState, rank: int) -> list[Card]:
-    """The cards of ``rank`` the position knows nowhere (one deck), in suit order."""
-    real = real_counts(state)
+def _free_of_rank(real: Counter[Card], rank: int) -> list[Card]:
+    """The cards of ``rank`` that ``real`` (the position's :func:`real_counts`) knows nowhere (one
+    deck), in suit order."""
     return [c for c in (card_of(rank, suit) for suit in SUITS) if not real[c]]
 
 
 def _stand_ins(state: StressState, covering: Card) -> list[Card]:
     """One card of each rank ``covering`` may be played onto, not known anywhere (one deck)."""
+    real = real_counts(state)
     out = []
     for rank in sorted({covering.rank % 13 + 1, (covering.rank - 2) % 13 + 1}):
-        card = next(iter(_free_of_rank(state, rank)), None)
+        card = next(iter(_free_of_rank(real, rank)), None)
         if card is not None and stress._fits(covering, card, state.rules.wrap):
             out.append(card)
     return out
@@ -1078,7 +1079,7 @@ def _matching_tops(state: StressState, readings: Mapping[Unseen, tuple[str, floa
         rank = surest[1]
     else:
         return None
-    free = _free_of_rank(state, rank)
+    free = _free_of_rank(real_counts(state), rank)
     subs: dict[Unseen, Card] = {}
     for top, guess in zip(tops, read):
         if not isinstance(top, Unseen):
