@@ -158,6 +158,31 @@ def test_a_hand_setting_off_while_the_other_is_on_a_pile_is_not_its_slap() -> No
     assert [r.t for r in reaches] == [0.3, 0.6]  # when each hand arrived, told once it came to rest
 
 
+def test_a_hand_crossing_its_corridor_and_landing_between_two_frames_is_the_first_slap() -> None:
+    """Seat 2's hand comes from beyond its cards onto centre2 between two frames: its corridor and the
+    pile change in the same frame, no arm seen on its way before. Seat 1's hand comes to centre1 later,
+    while seat 2's arm is still seen. Seat 2 slapped first (Stress 91: it was taken as arriving with
+    seat 1, and the slaps of one frame go by seat, so seat 1 was first and took the piles)."""
+    cal, watch, mid, home = _clip_table()
+
+    def side(seat: int) -> np.ndarray:
+        return home(seat) + (home(seat) - (mid("centre1") + mid("centre2")) / 2)
+
+    def hands(p2: np.ndarray, p1: np.ndarray | None) -> np.ndarray:
+        img = _hand_at(cal, p2, arm_from=side(2))
+        return img if p1 is None else np.maximum(img, _hand_at(cal, p1, arm_from=side(1)))
+
+    table = _hand_at(cal, np.array([-500.0, -500.0]))
+    on2 = [mid("centre2") + d for d in ([0, 0], [12, 0], [0, 12], [0, 0], [0, 0], [0, 0], [0, 0])]
+    path1 = [None, mid("centre1") + 0.9 * (home(1) - mid("centre1")), mid("centre1") + 0.6 * (home(1) - mid("centre1")),
+             mid("centre1"), mid("centre1"), mid("centre1"), mid("centre1")]
+    frames = [table, table] + [hands(p2, p1) for p2, p1 in zip(on2, path1)] + [table, table]
+    watch.arm(0.0, {1, 2})
+    reaches = [r for k, img in enumerate(frames) for r in watch.update(img, k / 10)]
+    assert [(r.seat, r.zone) for r in reaches] == [(2, "centre2"), (1, "centre1")]
+    assert reaches[0].t == 0.2 < reaches[1].t
+
+
 def test_a_hand_reaching_over_the_neighbouring_pile_slaps_the_pile_under_it() -> None:
     """Seat 2's hand lands on centre1 reaching over the edge of centre2, then seat 1's on centre2
     reaching over the edge of centre1: each time both piles change in the same frame, and both hands'

@@ -233,11 +233,16 @@ class ReachWatch:
                 seen.popleft()
         # A hand reaching a pile has crossed its corridor before the pile starts to change; a hand that
         # only sets off while the pile is already changing (the other player's hand still on it) has
-        # not made that change, even when its corridor and the pile change in the same frame.
+        # not made that change. A fast hand crosses its corridor and reaches the pile's edge between two
+        # frames (Stress 91: the stress's first slap): when no arm was on its way, the arms crossing
+        # the corridors in the frame the pile begins to change made it.
         for centre in self.centres:
             if self._changed(changed, centre.name, self.zone_fraction):
                 if centre.name not in self._changing:
-                    self._came[centre.name] = {s for (c, s), seen in self._corridor_seen.items() if c == centre.name and seen}
+                    came = {s for (c, s), seen in self._corridor_seen.items() if c == centre.name and seen}
+                    self._came[centre.name] = came or {
+                        s for (c, s) in self._corridor_seen
+                        if c == centre.name and self._changed(changed, (c, s), self.corridor_fraction)}
                     self._changing.add(centre.name)
             else:
                 self._changing.discard(centre.name)
