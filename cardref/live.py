@@ -18,7 +18,7 @@ from typing import Any, Callable
 
 from referee.cards import Card
 from referee.followers import FOLLOWERS, find_follower
-from referee.observation import DOUBT_BELOW, Finding, Observation, SeenPile
+from referee.observation import DOUBT_BELOW, HAND_WAIT, Finding, Observation, SeenPile
 from referee.speed_live import SearchBudget, search_budget
 from referee.verdict import Event, Illegal, Legal
 from vision.table_state import PileState, SeenCard, TableState
@@ -216,6 +216,12 @@ class LiveReferee:
         if not findings:
             self.unexplained = None  # nothing happened: the table is explained again
         self.lost = self.lost + 1 if self._unexplained(findings, budget, searched) else 0
+        if [f.kind for f in findings] == ["unrecognised"] and self.lost < LOST_AFTER and any(p.held for p in obs.piles.values()):
+            # what nothing explains while a hand covers part of the table may lie under the hand: said
+            # as a wait, not flashed on the referee screen as a change nothing explains (Stress 90: a
+            # card nobody read played onto a centre pile, the hand still over it). A referee that
+            # has lost the game says so, hands or not.
+            findings = [replace(findings[0], kind="ambiguous", detail=HAND_WAIT)]
         self._conclude(findings, table.t, jpeg)
         return findings
 

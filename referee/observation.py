@@ -8,7 +8,7 @@ unrecognised change that is reported and never turned into an invented move.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable, Mapping, Sequence, TypeVar
 
 from .cards import Card, CardError
@@ -66,20 +66,21 @@ def one_misread(doubtful: Iterable[T], look: Callable[[T], tuple[L, list[Finding
     return answers[0] if len(answers) == 1 else None
 
 
+HAND_WAIT = "a hand covers part of the table: waiting for a clearer view"
+"""What the referee says of a view nothing explains while a hand covers part of the table: the hand
+may hide what explains the rest."""
+
+
 def last_looks(live: L, obs: "Observation", *looks: Callable[[L, "Observation"], tuple[L, list[Finding]]]
                ) -> tuple[L, list[Finding]]:
     """The last, costlier looks at a view nothing else explains (one card misread earlier, two moves in
-    one view), in turn until one does. What none explains while a hand covers part of the table is said
-    as a wait, not as a change nothing explains: the hand may hide what explains the rest (and no
-    illegal verdict is drawn while it does)."""
+    one view), in turn until one does."""
     after: L = live
     findings: list[Finding] = []
     for look in looks:
         after, findings = look(live, obs)
         if [f.kind for f in findings] != ["unrecognised"]:
             return after, findings
-    if findings and any(p.held for p in obs.piles.values()):
-        findings = [replace(findings[0], kind="ambiguous", detail="a hand covers part of the table: waiting for a clearer view")]
     return after, findings
 
 

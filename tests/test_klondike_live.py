@@ -962,6 +962,7 @@ def test_no_illegal_verdict_while_a_hand_covers_a_pile() -> None:
     hand = {**piles, "tableau7": replace(piles["tableau7"], held=True)}
     after, findings = klondike_live.observe_further(live, Observation(2.0, hand))
     assert "illegal" not in [f.kind for f in klondike_live.observe(live, Observation(2.0, hand))[1]]
-    assert [f.kind for f in findings] == ["ambiguous"] and after.pending is None
+    # (nothing explains it: the live referee says so as a wait while the hand is there, test_live.py)
+    assert [f.kind for f in findings] == ["unrecognised"] and after.pending is None
     live, findings = klondike_live.observe(live, Observation(2.5, piles))
     assert [(f.kind, f.rule) for f in findings] == [("illegal", "K4")]

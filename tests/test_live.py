@@ -333,6 +333,37 @@ def test_the_same_unrecognised_change_is_reported_once(tmp_path: pathlib.Path) -
     assert [r.t for r in store.read(writer.id).records if r.kind.value == "unrecognised"] == reported
 
 
+def test_what_nothing_explains_under_a_hand_is_a_wait_until_the_referee_is_lost(tmp_path: pathlib.Path) -> None:
+    """A view nothing explains while a hand is over the table says the referee waits for a clearer
+    view (Stress 90: a card nobody read played onto a centre pile, the hand still over it, flashed
+    "the table does not match the game"); the same view without the hand is an unrecognised change,
+    and so is a hand over the table once the referee has lost the game."""
+    for game in ("klondike", "stress"):
+        if game == "klondike":
+            store, writer, messages, ref, truth = _deal_one_followed(tmp_path / game)
+            good = table_of(truth, 0.0, 0)
+            odd, hand = {"tableau1": PileState(0, (SeenCard("KS", 0.9),))}, ("waste",)
+        else:
+            deal = StressDeal.from_json({"players": [{"row": ["3D", "4S", "5H", "JS"], "stock": ["2C", "3C"]},
+                                                     {"row": ["6D", "7S", "8H", "9S"], "stock": ["2D", "3H"]}],
+                                         "centre": ["JC", "8S"]})
+            rows = [["3D", "4S", "5H", "JS"], ["6D", "7S", "8H", "9S"]]
+            piles = {f"p{p + 1}.pile{i + 1}": PileState(0, (SeenCard(c, 0.9),)) for p, row in enumerate(rows) for i, c in enumerate(row)}
+            piles |= {"p1.stock": PileState(1), "p2.stock": PileState(1), "centre1": PileState(0, (SeenCard("JC", 0.9),)),
+                      "centre2": PileState(0, (SeenCard("8S", 0.9),))}
+            messages = []
+            ref = LiveReferee("stress", "", publish=messages.append)
+            ref.live = LiveStress(stress.new_game(deal).state)
+            good = TableState(0.0, 0, piles)
+            odd, hand = {"p1.pile1": PileState(0, (SeenCard("KS", 0.9),))}, ("centre1",)
+        views = [TableState(1.0, 1, {**good.piles, **odd}, held=hand), TableState(2.0, 2, good.piles),
+                 TableState(3.0, 3, {**good.piles, **odd})] + [TableState(4.0 + i, 4 + i, {**good.piles, **odd}, held=hand) for i in range(LOST_AFTER)]
+        said = [[(f.kind, f.detail) for f in ref.feed(view)] for view in views]
+        assert said[0] == [("ambiguous", "a hand covers part of the table: waiting for a clearer view")], game
+        assert said[1] == [] and [k for k, _ in said[2]] == ["unrecognised"], game
+        assert [k for k, _ in said[-1]] == ["unrecognised"], game  # lost: a hand changes nothing
+
+
 def test_a_guess_at_a_foundation_speaks_for_a_move_there_only() -> None:
     """Double Solitaire draw 3 filmed at 1280x720, render seed 27: the table states the camera published
     in the first 19 s (tests/data/double27_foundation_guess_views.jsonl). Player 1's AH went up unread
