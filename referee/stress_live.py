@@ -109,11 +109,20 @@ MAX_DEFERRED = 3
 CENTRE_ZONES = (centre_zone(0), centre_zone(1))
 CARD_CALLS = frozenset({"stress", "stuck"})
 """The calls that rest on the cards on top (a round's end rests on the winner's places being empty)."""
-Laid = Mapping[Unseen, str | None]
-"""Refills nobody has read, seen lying in their row places -> what the camera last guessed each as."""
+Laid = Mapping[Unseen, tuple[str, float] | None]
+"""Refills nobody has read, seen lying in their row places -> what the camera last guessed each as, and
+how surely (from ``AGREEING_GUESS_FLOOR`` on; :func:`laid_guess`)."""
 NOTHING_LAID: Laid = MappingProxyType({})
 row_zone = pile_zone
 """Row place ``place`` of ``player``: ``p{seat}.pile{K}``."""
+
+
+def laid_guess(laid: Laid, u: Unseen, floor: float = GUESS_FLOOR) -> str | None:
+    """What the camera last guessed ``u`` as, lying in its place, if it scored at least ``floor``: a
+    guess from ``GUESS_FLOOR`` on may say a card is another; a fainter one only agrees (the same
+    card guessed where the refill went: :func:`_stacked_unread`)."""
+    guess = laid.get(u)
+    return guess[0] if guess is not None and guess[1] >= floor else None
 
 
 def substitute_cards(state: StressState, subs: Mapping[Unseen, Card]) -> StressState:
@@ -179,6 +188,9 @@ class LiveStress(Live[StressState, PendingIllegal]):
     """Centre tops nobody read -> what the camera last made of each, however unsure (read or
     guessed), and how sure: the cards a stress judged by the players' slaps is taken to be on
     (:func:`_taken_unread`)."""
+    guessed: frozenset[Card] = field(default=frozenset(), compare=False)
+    """New centre cards taken from the camera's guesses (:func:`unread_centre`) that no view the referee
+    took has read since: a guess lets the game go on, it does not make the card (:func:`_doubt_guessed`)."""
     slapped_unread: UnreadSlaps | None = field(default=None, compare=False)
     """Slaps made while a centre top nobody read might match the other, so no stress could be called:
     judged when a view shows both centre piles taken (:func:`_taken_unread`), forgotten once a centre
@@ -447,7 +459,7 @@ def _played_unread(
                         # why (the play itself is noted by _unguess)
                         note = (f"the camera guessed {seen.top_guess} on {CENTRE_ZONES[j]}, not the {top.code}" if guessed_other
                                 else f"{CENTRE_ZONES[j]} showed no face where the {top.code} lay, and {row_zone(p, i)} "
-                                     f"{row.top or row.top_guess} where the camera guessed {laid.get(u)} before")
+                                     f"{row.top or row.top_guess} where the camera guessed {laid_guess(laid, u)} before")
                         found.append(((_unguessed(node, substitute_cards(node.state, subs)), node, 0, subs), j, note))
                         break
     return found[0] if len(found) == 1 else None
@@ -487,19 +499,24 @@ def _played_guessed(
 def _stacked_unread(state: StressState, obs: Observation, t: float, laid: Laid) -> tuple[Explanation[StressState], str] | None:
     """A view that fits the position as it is, but where a refill nobody read, seen lying in its place
     and guessed there as X (``laid``), is gone from it (the place shows another card, read or guessed
-    anew) and another place of the same player shows an unread top guessed as X (at least
-    ``AGREEING_GUESS_FLOOR``: the camera's misreading moved with the card) or as a card of another
-    rank than the one lying there (as faintly: the refill's place shows it gone, and no other place
-    shows a change): stacked there (S6), so of that place's rank. The
+    anew) and another place of the same player shows an unread top guessed as X (both at least
+    ``AGREEING_GUESS_FLOOR``: the camera's misreading moved with the card; penguins, seed 92: a QD
+    guessed QD at 0.09 and 0.15 in its place, stacked onto a QC nobody read and read QD at 0.49
+    there, was taken for nothing happening, the 10C refilled read as the QD's card, and p2's stock
+    counted a card too many: every view unrecognised from the stock's last card on) or as a card of
+    another rank than the one lying there (as faintly, the refill guessed at least ``GUESS_FLOOR``:
+    the refill's place shows it gone, and no other place shows a change): stacked there (S6), so of
+    that place's rank. The
     card stays unread (not judged). Penguins, seed 67: a QC refill guessed 6C (at 0.21, while the 6C
     lay read in another place) was stacked onto a QD; the QD's place then showed 6C at 0.14, the
     QC's its refill 6H: taken for nothing happening, the 6H learned as the QC's card and the stack
     missed. Only one such stack, or None."""
     found: list[tuple[Explanation[StressState], str]] = []
     for p, i, u in _lone_refills(state):
-        was, row = laid.get(u), judged(obs, row_zone(p, i))
-        if was is None or row is None or not row.cards or not _guessed_anew(u, row, laid):
+        was, row = laid_guess(laid, u, AGREEING_GUESS_FLOOR), judged(obs, row_zone(p, i))
+        if was is None or row is None or not row.cards or not _guessed_anew(u, row, laid, AGREEING_GUESS_FLOOR):
             continue
+        anew = _guessed_anew(u, row, laid)  # (a guess that may say the card is another)
         for k, pile in enumerate(state.seats[p].row):
             onto = judged(obs, row_zone(p, k))
             if k == i or not pile or onto is None or not onto.cards:
@@ -516,9 +533,9 @@ def _stacked_unread(state: StressState, obs: Observation, t: float, laid: Laid) 
             # top new (penguins, seed 84: a QC guessed QC in its place, stacked onto a QS, guessed 9C
             # at 0.1496 there; taken for nothing happening and a stuck call)
             other = parse_seen(shown)
-            if shown != was and (is_unseen(under) or other is None or other.rank == under.rank):
+            if shown != was and (not anew or is_unseen(under) or other is None or other.rank == under.rank):
                 continue
-            if isinstance(under, Unseen) and laid.get(under) == shown:
+            if isinstance(under, Unseen) and laid_guess(laid, under, AGREEING_GUESS_FLOOR) == shown:
                 continue  # what the camera made of the card lying there before: nothing new on it
             move = Stack(p, i, k, t)
             rank = other.rank if is_unseen(under) and other is not None else under.rank
@@ -586,7 +603,7 @@ def _as_stand_ins(live: LiveStress, doubted: Iterable[tuple[int, int, int]]) -> 
         seat = seats[p]
         pile, stand_in = seat.row[i], unseen()
         if len(pile) == 1:
-            laid[stand_in] = pile[k].code
+            laid[stand_in] = (pile[k].code, 1.0)
         seats[p] = Seat(seat.stock, stress._set(seat.row, i, pile[:k] + (stand_in,) + pile[k + 1:]))
     return replace(live, state=replace(live.state, seats=tuple(seats)), laid=laid)
 
@@ -603,14 +620,14 @@ def _fewest_guess_conflicts(best: list[Explanation[StressState]], laid: Laid) ->
     a card, but it may tell two explanations apart (penguins, seed 76: a 7S refill guessed 7S at
     0.23, played onto a 6C and read there, while another refill beside it was guessed 6C all along;
     either place fitted the view, and the play was logged as ambiguous twice and then missed)."""
-    counts = [sum(laid.get(u) not in (None, c.code) for u, c in x[3].items()) for x in best]
+    counts = [sum(laid_guess(laid, u) not in (None, c.code) for u, c in x[3].items()) for x in best]
     return [x for x, n in zip(best, counts) if n == min(counts)]
 
 
-def _guessed_anew(u: Unseen, row: SeenPile, laid: Laid) -> bool:
+def _guessed_anew(u: Unseen, row: SeenPile, laid: Laid, floor: float = GUESS_FLOOR) -> bool:
     """Does the place of ``u``, a refill seen lying there, show a card the camera reads, or guesses
-    (at least ``GUESS_FLOOR``), as another card than it last guessed ``u`` as?"""
-    was = laid.get(u)
+    (at least ``GUESS_FLOOR``), as another card than it last guessed ``u`` as (at least ``floor``)?"""
+    was = laid_guess(laid, u, floor)
     now = row.top if row.top is not None else row.top_guess if row.confidences[-1:] >= (GUESS_FLOOR,) else None
     return was is not None and now is not None and now != was
 
@@ -808,11 +825,15 @@ def observe(live: LiveStress, obs: Observation) -> tuple[LiveStress, list[Findin
     sure = surely_read(live.sure, obs) if reads is not live.reads else live.sure
     played = _played_unseen(live, after.state)
     tops = _unread_tops(live.unread_tops, after.state, obs)
+    read_now = frozenset(c for pile in obs.piles.values() if not pile.held for c in pile.cards if c is not None)
+    # (a picture afresh after a move keeps none: the running picture's, while the card lies in the centre)
+    centre = {c for pile in after.state.centre for c in pile}
+    guessed = frozenset(c for c in live.guessed | after.guessed if c in centre and not (taken and c.code in read_now))
     slapped = live.slapped_unread
     if slapped is not None and (slapped.tops != _centre_tops(after.state) or not _may_be_stress(after.state)):
         slapped = None  # a card played onto a centre pile since: those slaps were hands playing
     return replace(after, reads=reads, sure=sure, laid=laid, unlaid=unlaid, played_unseen=played,
-                   unread_tops=tops, slapped_unread=slapped), findings
+                   unread_tops=tops, slapped_unread=slapped, guessed=guessed), findings
 
 
 def _unread_tops(
@@ -872,7 +893,8 @@ def _laid(before: Laid, state: StressState, obs: Observation | None) -> Laid:
     for p, i, refill in _lone_refills(state):
         zone = row_zone(p, i)
         if obs is not None and (seen := judged(obs, zone)) is not None and (seen.cards or seen.backs):
-            out[refill] = guess_of(obs, zone)
+            guess = guess_of(obs, zone, AGREEING_GUESS_FLOOR)
+            out[refill] = None if guess is None else (guess, seen.confidences[-1] if len(seen.confidences) == len(seen.cards) and seen.cards else 1.0)
         elif refill in before:
             out[refill] = before[refill]
     return out
@@ -997,7 +1019,10 @@ def _judge(live: LiveStress, obs: Observation, suits: bool = True) -> tuple[Live
                 return replace(deferred(live, obs), held_back=obs), []
             if _call_unseen(findings, seen):
                 return replace(deferred(live, obs), call_held=obs), []
-        return explained(live, new_state, findings, k, t, frame, _waiting)
+        after, findings = explained(live, new_state, findings, k, t, frame, _waiting)
+        if isinstance(unread, Guessed) and unread.subs:
+            after = replace(after, guessed=after.guessed | frozenset(unread.subs.values()))
+        return after, findings
 
     if live.call_held is not None:
         after_held = _judge_call_held(live, obs)
@@ -1008,6 +1033,15 @@ def _judge(live: LiveStress, obs: Observation, suits: bool = True) -> tuple[Live
     if fixed is not None:
         # a card taken from a guess, read surely as another card now: judged again on that one
         return _judge(fixed, obs)
+
+    guessed = _doubt_guessed(live, obs)
+    if guessed is not None:
+        # a centre card taken from the camera's guesses, covered or guessed otherwise now: judged again
+        # as a card nobody read, before a move onto it is called against the rules
+        again, found = _judge(guessed, obs, suits)
+        if (found and all(f.kind in ("move", "call") for f in found) and again.last is None and not again.deferred
+                and again.pending is None):
+            return again, found
 
     if pend is None:
         # an illegal move, alone or after legal moves of the other player
@@ -1090,6 +1124,23 @@ def _matching_tops(state: StressState, readings: Mapping[Unseen, tuple[str, floa
         free.remove(pick)
         subs[top] = pick
     return subs
+
+
+def _doubt_guessed(live: LiveStress, obs: Observation) -> LiveStress | None:
+    """The picture with each centre top no view has read (taken from the camera's guesses) that this
+    view does not show as that card made a card nobody read again; None when there is none. A guess
+    taken lets the game go on, it does not make the card (penguins, seed 92: a QS laid was guessed 6S
+    at 0.23 in two views and taken so, then guessed QS at 0.10-0.17; the 6H played onto the other
+    pile made a stress on the 6S that the view could not show, and the KC played onto the QS left
+    every view after unrecognised)."""
+    state = live.state
+    for j, pile in enumerate(state.centre):
+        seen = judged(obs, CENTRE_ZONES[j])
+        if (not pile or pile[-1] not in live.guessed or seen is None
+                or pile[-1].code in (seen.top, guess_of(obs, CENTRE_ZONES[j], AGREEING_GUESS_FLOOR))):
+            continue
+        state = _retop_centre(state, j, unseen())
+    return replace(live, state=state, guessed=live.guessed - {p[-1] for p in live.state.centre if p}) if state is not live.state else None
 
 
 def _doubt_unsure(live: LiveStress, obs: Observation) -> LiveStress | None:

@@ -798,6 +798,36 @@ def test_a_two_round_penguins_stress_match_is_followed_move_for_move() -> None:
     assert any("could not be read" in n for n in [f.detail for f in found]) and len(notes) >= 3
 
 
+def test_a_stack_the_camera_guessed_faintly_and_a_centre_card_taken_from_a_wrong_guess_are_followed() -> None:
+    """Stress, penguins, 1280x720, two rounds, fresh render seed 92 (forty-second session): every table
+    state the camera published (tests/data/stress_penguins_match92_views.jsonl.gz), the slaps keyed in
+    when the true hands landed. At 83.8 s p2 stacked a QD nobody read (guessed QD at 0.09 and 0.15 in
+    its place) onto a QC nobody read, read QD at 0.49 there: taken for nothing happening, the 10C
+    refilled read as the QD's card, p2's stock a card too many, and every view after its last card
+    unrecognised (30/64, 2 invented). Then a lay's QS, guessed 6S at 0.23 in two views, was taken
+    for the 6S; the 6H played onto the other pile made a stress on it no view could show, and the KC
+    played onto the QS was unrecognised."""
+    def lines(name: str) -> list[Any]:
+        return [json.loads(x) for x in gzip.decompress((DATA / name).read_bytes()).decode().splitlines()]
+
+    views = [TableState.from_json(x) for x in lines("stress_penguins_match92_views.jsonl.gz")]
+    truth = lines("stress_penguins_match92_moves.jsonl.gz")
+    slaps = sorted((m for m in truth if m.get("op") == "slap"), key=lambda m: m["t"])
+    ref = LiveReferee("stress", "players=2,stack_same_rank=true,wrap=true,stress_penalty=both_piles,rounds=0")
+    found = []
+    for view in views:
+        while slaps and slaps[0]["t"] <= view.t:
+            slap = slaps.pop(0)
+            found += ref.act("slap", slap["t"], player=slap["player"], pile=slap["pile"])
+        found += ref.feed(view)
+    found += ref.settle()
+    got = Counter((f.kind, _move_key(f.move.to_json())) for f in found if f.kind in ("move", "illegal"))
+    want = Counter(("illegal" if m["kind"] == "illegal" else "move", _move_key(m)) for m in truth if m["kind"] in ("legal", "illegal"))
+    assert got == want, (want - got, got - want)
+    assert not [f for f in found if f.kind == "unrecognised"]
+    assert any("as the camera had guessed the card in p2.pile4" in (f.detail or "") for f in found if f.kind == "move")
+
+
 def test_a_card_gone_where_no_view_shows_it_and_a_round_end_with_a_far_card_unread() -> None:
     """Four players (two decks), penguins, filmed at 1920x1080, render seed 130: the table states the
     camera published for the first round (tests/data/zenuwen4_penguins_match130_views.jsonl.gz).

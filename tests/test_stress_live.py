@@ -734,7 +734,7 @@ def test_of_two_refills_never_read_the_one_guessed_as_the_card_played_was_played
     deal = _shown(unread(view(truth, 0.0)), p1_pile1=SeenPile((None,), guesses=("6S",), confidences=(0.2,)))
     live = stress_live.start(deal)
     live, f = stress_live.observe(live, replace(deal, t=0.5))  # taken: the camera's guesses of both lying there
-    assert f == [] and sorted(live.laid.values()) == ["6S", "9D"]
+    assert f == [] and sorted(live.laid.values()) == [("6S", 0.2), ("9D", 0.2)]
     after, _ = apply(truth, Play(0, 0, 0, 1.0))
     played, f = stress_live.observe(live, unread(view(after, 1.0)))
     assert moves_of(f) == [("play", 0, 0, 0)], f
