@@ -1038,10 +1038,10 @@ def _judge(live: LiveStress, obs: Observation, suits: bool = True) -> tuple[Live
     if guessed is not None:
         # a centre card taken from the camera's guesses, covered or guessed otherwise now: judged again
         # as a card nobody read, before a move onto it is called against the rules
-        again, found = _judge(guessed, obs, suits)
-        if (found and all(f.kind in ("move", "call") for f in found) and again.last is None and not again.deferred
-                and again.pending is None):
-            return again, found
+        unguessed, said = _judge(guessed, obs, suits)
+        if (said and all(f.kind in ("move", "call") for f in said) and unguessed.last is None and not unguessed.deferred
+                and unguessed.pending is None):
+            return unguessed, said
 
     if pend is None:
         # an illegal move, alone or after legal moves of the other player
