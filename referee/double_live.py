@@ -29,12 +29,12 @@ from .klondike_live import layout_from_picture, picture_reads, read_as_another_s
 from .klondike_live import _guessed as klondike_guessed
 from .klondike_live import _guessed_over as guessed_over
 from .klondike_live import (
-    _visible, changed_piles, foundation_guessed_over, reread_over, tableau_zone, under_hand, unread_face_on, waste_seen_as_back,
+    _visible, changed_piles, foundation_guessed_over, moved_over, reread_over, tableau_zone, under_hand, unread_face_on, waste_seen_as_back,
 )
 from .klondike_live import expected_observation as expected_layout
 from .klondike_live import start as start_layout
 from .observation import EXPLAINED, MAX_READS_TO_DOUBT, Finding, Observation, SeenPile, count_reads, last_looks, one_misread
-from .observation import guess_apart, parse_seen, stands
+from .observation import guess_apart, parse_seen, stands, stirred_after, stirred_since
 from .verdict import Event, Legal
 
 FOUNDATION_ZONES = tuple(f"foundation{i + 1}" for i in range(MAX_FOUNDATIONS))
@@ -74,6 +74,9 @@ class LiveDouble:
         default=None, compare=False)
     """The one move the last view showed laid on a card nobody has read, shown unread there, that the
     referee waited for a clearer view to judge, with the cards known after it (:func:`observe_deferred`)."""
+    stirred: frozenset[str] = field(default=frozenset(), compare=False)
+    """Zones the camera saw something move over in the views since the last one the referee took
+    (:attr:`SeenPile.still` counts from there)."""
 
 
 def seat_view(obs: Observation, player: int) -> Observation:
@@ -390,15 +393,16 @@ def _faces_taken_for_backs(obs: Observation) -> Observation:
 
 def observe(live: LiveDouble, obs: Observation) -> tuple[LiveDouble, list[Finding]]:
     """Judge one steady view: the new running picture and what was concluded."""
-    obs = _faces_taken_for_backs(obs)
+    obs = stirred_since(live.stirred, _faces_taken_for_backs(obs))
     return _took(obs, *_observe(live, obs))
 
 
 def _took(obs: Observation, live: LiveDouble, findings: list[Finding]) -> tuple[LiveDouble, list[Finding]]:
-    """A view's outcome, with the cards it read counted when the referee took it (explained it)."""
+    """A view's outcome, with the cards it read counted when the referee took it (explained it), and
+    the camera's guesses of the unread tops kept from it (stillness counts from there)."""
     if any(f.kind in ("unrecognised", "ambiguous") for f in findings):
-        return live, findings
-    return replace(live, reads=_count_reads(live.reads, obs), guessed=_guesses(live, obs)), findings
+        return replace(live, stirred=stirred_after(live.stirred, obs, False)), findings
+    return replace(live, reads=_count_reads(live.reads, obs), guessed=_guesses(live, obs), stirred=frozenset()), findings
 
 
 def _guesses(live: LiveDouble, obs: Observation) -> tuple[Mapping[Card, str], Mapping[Card, str]]:
@@ -448,6 +452,7 @@ def _count_reads(reads: tuple[Mapping[str, int], Mapping[str, int]], obs: Observ
 
 
 def _observe(live: LiveDouble, obs: Observation) -> tuple[LiveDouble, list[Finding]]:
+    obs = stirred_since(live.stirred, obs)  # (every look at the view comes through here)
     t, frame = max(obs.t, _time(live.state)), obs.frame
     waited = live.deferred
     live = replace(live, deferred=None) if waited is not None else live  # waited on for this view only
@@ -462,6 +467,8 @@ def _observe(live: LiveDouble, obs: Observation) -> tuple[LiveDouble, list[Findi
             return after, [Finding("taken_back", t, move=live.pending, frame=frame)]
         over = _guessed_over(live.state, obs, live.known, live.guessed) | frozenset(
             _seat_pile(p, pile) for p in range(PLAYERS) for pile in reread_over(live.state.layouts[p], binds[p], live.guessed[p]))
+        over = frozenset().union(*(moved_over({x for x in over if x.startswith(seat_prefix(p)) or x == "foundation"}, obs, seat_prefix(p))
+                                   for p in range(PLAYERS)))
         if over:
             # one legal move that explains the view beats nothing happened (penguins seed 14: a draw of
             # 3S 6S AS read at 0.52 at most, with the other player's waste misread: the second look,

@@ -36,13 +36,13 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass, field, replace
-from typing import Any, Iterator, Literal, Mapping, Sequence
+from typing import Any, Iterable, Iterator, Literal, Mapping, Sequence
 
 from . import klondike
 from .cards import DECK, Card
 from .klondike import SUIT_INDEX, KlondikeRules, KlondikeState, Move
 from .observation import EXPLAINED, MAX_READS_TO_DOUBT, Finding, Observation, SeenPile, count_reads, guess_apart, one_misread
-from .observation import last_looks, parse_seen, pile_size, stands, surely_read
+from .observation import last_looks, parse_seen, pile_size, stands, stirred_after, stirred_since, surely_read
 from .verdict import Event, Illegal, Legal
 
 FOUNDATION_ZONES = tuple(f"foundation{i + 1}" for i in range(4))
@@ -94,6 +94,9 @@ class LiveKlondike:
     deferred: tuple[Legal[KlondikeState], dict[Card, str]] | None = field(default=None, compare=False)
     """The one move the last view showed laid on a card nobody has read, still shown unread there: the
     referee waited for a clearer view to judge it (:func:`observe_deferred`)."""
+    stirred: frozenset[str] = field(default=frozenset(), compare=False)
+    """Zones the camera saw something move over in the views since the last one whose guesses the
+    referee kept (:attr:`SeenPile.still` counts from there: :func:`stirred_since`)."""
 
 
 MAX_UNREAD_AT_START = 4
@@ -485,6 +488,28 @@ def _physical_views(state: KlondikeState) -> Iterator[tuple[Move, _View]]:
 def observe(live: LiveKlondike, obs: Observation, pairs: bool = True) -> tuple[LiveKlondike, list[Finding]]:
     """Judge one steady observation; returns the new running picture and what was concluded.
     ``pairs``: when no single move explains it, try two (:func:`observe_pairs`)."""
+    obs = stirred_since(live.stirred, obs)
+    after, findings = _observe(live, obs, pairs)
+    # (stillness counts from the view whose guesses are kept: guesses and stillness are weighed together)
+    return replace(after, stirred=stirred_after(live.stirred, obs, after.guessed is not live.guessed)), findings
+
+
+def moved_over(piles: Iterable[str], obs: Observation, prefix: str = "") -> frozenset[str]:
+    """Of ``piles`` (``waste``, ``t3``, ``foundation``; on a Double Solitaire table ``p1.waste``, named
+    with the seat's ``prefix``), those the camera may have seen something move over: a reading that
+    changed where nothing moved is the camera's (penguins, draw 3, seed 775: a QC drawn, never read,
+    guessed 6C, 9C, then AS, taken for two draws nobody made)."""
+    def zones(pile: str) -> list[str]:
+        name = pile[len(prefix):] if prefix and pile.startswith(prefix) else pile
+        if name == "foundation":
+            return list(FOUNDATION_ZONES)
+        own = tableau_zone(int(name[1:]) - 1) if name.startswith("t") else name
+        return [prefix + own]
+    return frozenset(p for p in piles if not all((seen := obs.piles.get(z)) is not None and seen.still for z in zones(p)))
+
+
+def _observe(live: LiveKlondike, obs: Observation, pairs: bool) -> tuple[LiveKlondike, list[Finding]]:
+    obs = stirred_since(live.stirred, obs)  # (the last looks at a view come through here too)
     t, frame = max(obs.t, live.state.time), obs.frame
     live = replace(live, deferred=None) if live.deferred is not None else live
     state, known = live.state, live.known
@@ -505,9 +530,9 @@ def observe(live: LiveKlondike, obs: Observation, pairs: bool = True) -> tuple[L
             if under_hand(live.pending, obs):
                 return live, []  # the piles the illegal move touched are not seen: nothing is taken back yet
             return after, [Finding("taken_back", t, move=live.pending, frame=frame, learned=learned)]
-        columns = _columns_guessed_over(state, known, live.guessed, obs)
-        over = _guessed_over(state, known, live.guessed, obs) | reread_over(live.state, bind, live.guessed) | (
-            {"waste"} if back_on_waste and state.waste and state.waste[-1] in known else set())
+        columns = moved_over(_columns_guessed_over(state, known, live.guessed, obs), obs)
+        over = moved_over(_guessed_over(state, known, live.guessed, obs) | reread_over(live.state, bind, live.guessed) | (
+            {"waste"} if back_on_waste and state.waste and state.waste[-1] in known else set()), obs)
         covered = _covered_from(live.state, known, bind, obs)
         if over or columns or covered:
             # An unread top the camera took for one card now reads as another: a new card may lie there

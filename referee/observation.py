@@ -8,7 +8,7 @@ unrecognised change that is reported and never turned into an invented move.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Callable, Iterable, Mapping, Sequence, TypeVar
 
 from .cards import Card, CardError
@@ -84,6 +84,19 @@ def last_looks(live: L, obs: "Observation", *looks: Callable[[L, "Observation"],
     return after, findings
 
 
+def stirred_since(before: frozenset[str], obs: "Observation") -> "Observation":
+    """``obs`` with every pile in ``before`` (zones something moved over in views the referee left
+    unused since the last one it took) no longer still: stillness counts from the view taken."""
+    if not before:
+        return obs
+    return replace(obs, piles={z: replace(p, still=False) if p.still and z in before else p for z, p in obs.piles.items()})
+
+
+def stirred_after(before: frozenset[str], obs: "Observation", taken: bool) -> frozenset[str]:
+    """The zones something moved over since the last view taken, after ``obs``: none once it is taken."""
+    return frozenset() if taken else before | {z for z, p in obs.piles.items() if not p.still}
+
+
 def count_reads(before: Mapping[str, int], obs: "Observation") -> dict[str, int]:
     """``before`` counting the cards ``obs`` reads (a view the referee took): card code -> views."""
     out = dict(before)
@@ -123,13 +136,16 @@ class SeenPile:
     changed, it may tell two explanations apart, and in Stress and Zenuwen a new centre card guessed
     alike in the views in a row that wait on it is taken as guessed
     (:func:`referee.speed_live.unread_centre`).
-    ``confidences``: per card, how sure the camera was (empty: not given)."""
+    ``confidences``: per card, how sure the camera was (empty: not given). ``still``: the camera saw
+    nothing move over the pile (no hand, no card) since the view the referee last took: a reading
+    that changed there is the camera's, not the table's (False: something moved, or not known)."""
 
     cards: tuple[str | None, ...] = ()
     backs: int | None = 0
     held: bool = False
     guesses: tuple[str | None, ...] = ()
     confidences: tuple[float, ...] = ()
+    still: bool = field(default=False, compare=False)
 
     @property
     def top_guess(self) -> str | None:

@@ -539,6 +539,26 @@ def test_an_unsure_waste_card_whose_guess_changes_suit_is_no_new_card() -> None:
     assert found[-2].rule == "K7"
 
 
+def test_a_guess_that_changes_where_nothing_moved_is_no_move() -> None:
+    """Klondike draw 3, penguins, render seed 775: every table state the camera published, each saying
+    where something moved since the one before (tests/data/klondike775_guesses_where_nothing_moved_views.jsonl.gz).
+    The last draw's QC was never read: guessed 6C, then 9C, then AS, with no hand near the waste.
+    Each new guess was taken for a card drawn onto it (one draw nobody made). Where nothing moved, a
+    reading that changed is the camera's; the same states without the motion still invent it."""
+    views = [TableState.from_json(json.loads(x)) for x in
+             gzip.decompress((DATA / "klondike775_guesses_where_nothing_moved_views.jsonl.gz").read_bytes()).decode().splitlines()]
+    kinds = []
+    for moved_known in (True, False):
+        ref = LiveReferee("klondike", "draw=3")
+        shown = views if moved_known else [replace(v, moved=None) for v in views]
+        kinds.append([(f.kind, str(f.move)) for v in shown for f in ref.feed(v) if f.kind in ("move", "illegal", "taken_back")])
+    assert kinds[0] == [
+        ("move", "t2->t6"), ("move", "draw"), ("move", "draw"), ("move", "waste->t5"), ("move", "t6->t5 x2"), ("move", "t6->t5"),
+        ("move", "t6->t3"), ("move", "t6->foundation"), ("illegal", "t3->t6"), ("taken_back", "t3->t6"), ("move", "t4->t6"),
+        ("move", "draw"), ("move", "draw"), ("move", "waste->t1"), ("move", "draw"), ("move", "draw")]
+    assert kinds[1] == kinds[0] + [("move", "draw")]
+
+
 def test_a_card_first_read_unsurely_where_it_cannot_lie_is_no_move_against_the_rules() -> None:
     """Klondike draw 3, penguins, render seed 774: the table states the camera published in the first
     18 s (tests/data/klondike774_unsure_first_reading_views.jsonl). The fourth column's QC, guessed QC

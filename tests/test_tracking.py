@@ -602,6 +602,35 @@ def test_a_misread_in_a_settled_pile_is_not_a_card_in_a_hand() -> None:
     assert published[1][0] < 30 / 30 + 0.5
 
 
+def test_each_state_says_where_something_moved_since_the_one_before() -> None:
+    """A hand over the waste while its 5H is drawn over by a 6H: the state after names the waste moved,
+    not the columns. Then the 6H reads 8H for longer than a misreading is held, with nothing moving:
+    that state names nothing moved, so the referee can weigh the new reading as the camera's (Klondike
+    penguins seed 775: a drawn QC guessed 6C, 9C and AS taken for draws nobody made). Without motion
+    measured in the image, a state cannot say (``moved`` None)."""
+    layout = template("klondike", 1, 7)
+    column = [_det("9D", 20, 222), _det("9D", 60, 290)]
+    blank = np.full((720, 1280, 3), 90, np.uint8)
+    hand = blank.copy()
+    hand[0:120, 190:290] = 220  # over the waste
+    for image_motion in (True, False):
+        tracker = TableTracker(layout, _flat(), TrackerSettings(image_motion=image_motion))
+        published = []
+        for i in range(150):
+            waste = "5H" if i < 30 else "6H" if i < 90 else "8H"
+            dets = column + ([] if 30 <= i < 40 else [_det(waste, 215, 12), _det(waste, 255, 80)])
+            image = hand if 30 <= i < 40 and i % 2 else blank
+            if (state := tracker.update(i / 30, i, dets, image, (1280, 720))) is not None:
+                published.append(state)
+        assert [s.piles["waste"].codes for s in published] == [("5H",), ("6H",), ("8H",)]
+        if image_motion:
+            assert "waste" in published[1].moved and "tableau1" not in published[1].moved
+            assert published[2].moved == ()
+            assert TableState.from_json(json.loads(json.dumps(published[2].to_json()))).moved == ()
+        else:
+            assert published[2].moved is None and "moved" not in published[2].to_json()
+
+
 def test_a_card_the_camera_stopped_reading_does_not_hold_the_rest_of_the_table() -> None:
     """Column 1's 6S stops showing with nothing moving there (the detector lost it); then a 5H is drawn
     to the waste. The waste is published at once, column 1 held with its 6S (penguins truth video seed

@@ -130,6 +130,7 @@ class StabilityFilter:
         self.keep_covered = keep_covered
         self.history: deque[FrameView] = deque()
         self._moved_since_published: set[str] = set()
+        self._unmeasured_since_published = False  # a frame without motion measured since: moved unknown
         self._candidate_since: dict[str, tuple[Key, float]] = {}
         self._last_t: float | None = None
         self.blind_gap_s = max(0.2, settle_s)
@@ -164,6 +165,7 @@ class StabilityFilter:
                     vote = slow
             votes[name] = vote
         self._moved_since_published |= view.moving
+        self._unmeasured_since_published |= not view.motion_measured
         if self._last_t is not None and view.t - self._last_t > self.blind_gap_s:
             self._moved_since_published |= set(self.fanned)  # frames were lost: anything may have moved
         self._last_t = view.t
@@ -180,6 +182,7 @@ class StabilityFilter:
                 self.published = self.clearer = state
             return None
         self._moved_since_published -= {z for z, v in votes.items() if v.settled}
+        self._unmeasured_since_published = False
         self.published = state
         for z, v in votes.items():
             if v.settled and v.places:
@@ -688,4 +691,6 @@ class StabilityFilter:
 
     def _state(self, view: FrameView, piles: dict[str, PileState], held: tuple[str, ...]) -> TableState:
         off = piles.pop(OFF, PileState())
-        return TableState(view.t, view.index, piles, off.cards, held)
+        # (the referee weighs a reading that changed where nothing moved as a misreading, not a move)
+        moved = None if self._unmeasured_since_published else tuple(sorted(self._moved_since_published - {OFF}))
+        return TableState(view.t, view.index, piles, off.cards, held, moved)

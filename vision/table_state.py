@@ -66,7 +66,9 @@ class TableState:
 
     ``piles`` has every zone of the layout (empty piles included); ``off`` lists cards lying steadily
     outside every zone; ``held`` names zones whose state was kept from before because something moved
-    there (zone-by-zone publishing only).
+    there (zone-by-zone publishing only). ``moved`` names the zones where the camera saw something move
+    (a hand, a card) since the state published before this one; None where it cannot tell (no motion
+    measured: states recorded before it was kept, a source that measures none).
     """
 
     t: float
@@ -74,6 +76,7 @@ class TableState:
     piles: dict[str, PileState]
     off: tuple[SeenCard, ...] = ()
     held: tuple[str, ...] = field(default=())
+    moved: tuple[str, ...] | None = None
 
     def key(self) -> Key:
         """What two states must share to be the same table (times and confidences left out)."""
@@ -95,6 +98,7 @@ class TableState:
             "piles": {name: p.to_json() for name, p in self.piles.items()},
             "off": [c.to_json() for c in self.off],
             "held": list(self.held),
+            **({} if self.moved is None else {"moved": list(self.moved)}),
         }
 
     @staticmethod
@@ -105,4 +109,5 @@ class TableState:
             piles={str(k): PileState.from_json(v) for k, v in data["piles"].items()},
             off=tuple(SeenCard(str(c["card"]), float(c.get("confidence", 1.0))) for c in data.get("off", [])),
             held=tuple(str(h) for h in data.get("held", [])),
+            moved=None if data.get("moved") is None else tuple(str(m) for m in data["moved"]),
         )
