@@ -188,6 +188,10 @@ class LiveStress(Live[StressState, PendingIllegal]):
     """Centre tops nobody read -> what the camera last made of each, however unsure (read or
     guessed), and how sure: the cards a stress judged by the players' slaps is taken to be on
     (:func:`_taken_unread`)."""
+    held_slaps: tuple[tuple[int, float, int], ...] = field(default=(), compare=False)
+    """Slaps (player, time, pile) made while a view was held for a call it could not be sure of
+    (``call_held``): the players saw the stress the referee could not read yet; judged once the held
+    view is taken and its stress called (:func:`_slapped_while_held`)."""
     guessed: frozenset[Card] = field(default=frozenset(), compare=False)
     """New centre cards taken from the camera's guesses (:func:`unread_centre`) that no view the referee
     took has read since: a guess lets the game go on, it does not make the card (:func:`_doubt_guessed`)."""
@@ -1022,7 +1026,7 @@ def _judge(live: LiveStress, obs: Observation, suits: bool = True) -> tuple[Live
         after, findings = explained(live, new_state, findings, k, t, frame, _waiting)
         if isinstance(unread, Guessed) and unread.subs:
             after = replace(after, guessed=after.guessed | frozenset(unread.subs.values()))
-        return after, findings
+        return _slapped_while_held(after, findings, live.held_slaps)
 
     if live.call_held is not None:
         after_held = _judge_call_held(live, obs)
@@ -1351,10 +1355,25 @@ def _judge_call_held(live: LiveStress, obs: Observation) -> tuple[LiveStress, li
     first, found = _judge(replace(live, call_held=None, held_back=None, deferred=MAX_DEFERRED), held)
     if not found or any(f.kind not in ("move", "call") for f in found):
         return None
+    first, found = _slapped_while_held(first, found, live.held_slaps)
     second, more = _judge(replace(first, deferred=0), obs)
     if any(f.kind not in ("move", "call") for f in more) or second.last is not None:
         return None
     return second, found + more
+
+
+def _slapped_while_held(after: LiveStress, findings: list[Finding], slaps: Sequence[tuple[int, float, int]]
+                        ) -> tuple[LiveStress, list[Finding]]:
+    """``after`` with the slaps made while the view that calls the stress was held judged now that it
+    is called, in the order they came (penguins, seed 93: a QS played onto a KH read only faintly
+    there made a stress with the QD; the view waited for the QS to show, the players slapped and the
+    loser took the piles, and every view after was unrecognised)."""
+    if after.state.phase is not Phase.STRESS or not slaps:
+        return after, findings
+    for player, at, pile in sorted(slaps, key=lambda s: s[1]):
+        after, more = slap(after, player, at, pile)
+        findings = findings + more
+    return after, findings
 
 
 def _illegal_once_seen(
@@ -1588,6 +1607,12 @@ def slap(live: LiveStress, player: int, t: float, pile: int = 0, seen: bool = Fa
         where = " and ".join(unseen_tops)
         return live, [Finding("ambiguous", move.t, detail=f"player {player + 1} slapped, but the card on {where} was never read: "
                                                          "judged when the centre piles are seen taken (or name it on the referee screen)")]
+    if live.state.phase is not Phase.STRESS and live.call_held is not None:
+        # a view is held for a call the camera cannot be sure of yet: judged once it is taken
+        if all(p != player for p, _, _ in live.held_slaps):
+            live = replace(live, held_slaps=live.held_slaps + ((player, move.t, pile),))
+        return live, [] if seen else [Finding("ambiguous", move.t, detail=f"player {player + 1} slapped: judged once the centre "
+                                                                            "piles can be read")]
     return ENGINE.judge_input(live, move, _waiting, observe, lambda state: state.phase is not Phase.STRESS)
 
 
@@ -1603,6 +1628,9 @@ def slappers(live: LiveStress) -> frozenset[int]:
     the tops were last changed; else none."""
     if live.state.phase is Phase.STRESS:
         return frozenset(range(len(live.state.seats))) - {s[0] for s in live.state.slaps}
+    if live.call_held is not None:
+        # a view held for a call (a stress, maybe) on a card the camera cannot read yet: the players can
+        return frozenset(range(len(live.state.seats))) - {s[0] for s in live.held_slaps}
     if _may_be_stress(live.state):
         # the players may see a stress the referee cannot read: their hands are watched all the same
         return frozenset(range(len(live.state.seats))) - {s[0] for s in _kept_slaps(live)}
@@ -1618,7 +1646,7 @@ def _kept_slaps(live: LiveStress) -> tuple[tuple[int, float, int], ...]:
 def slap_key(live: LiveStress) -> object:
     """What the slaps awaited now are for (the stress, or the centre tops that may be one): when it
     changes, whatever watches the hands starts afresh (a hand that played the card on top is no slap)."""
-    return live.state.phase, live.state.round, _centre_tops(live.state)
+    return live.state.phase, live.state.round, _centre_tops(live.state), live.call_held is not None
 
 
 # --- what the live referee shows and announces -------------------------------------------------------

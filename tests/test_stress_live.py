@@ -983,6 +983,34 @@ def test_a_view_left_unused_for_a_stuck_call_is_taken_when_the_next_follows_only
     same_table(live, after, stocks=False)
 
 
+def test_slaps_made_while_a_view_waits_for_its_stress_call_are_judged_once_it_is_called() -> None:
+    """Penguins, seed 93: p2's QS (read in its place) played onto a KH was read on the pile only
+    faintly, so the view that made the stress with the QD waited for a clearer one; the referee did
+    not watch the hands, the players slapped and the loser took both piles, and every view after was
+    unrecognised. While a view waits for its call, the hands are watched; the slaps are kept and
+    judged once the view is taken, and the piles seen taken follow from them."""
+    truth = position("2C 7H 9D 5S", "10C AS QS 4H", "KH QD", stock0="JH 6C 8C 9C", stock1="10S 9H 3S 8D")
+    live = stress_live.start(view(truth, 0.0))
+    assert stress_live.slappers(live) == frozenset()
+    watched_for = stress_live.slap_key(live)
+    played, calls = apply(truth, Play(1, 2, 0, 1.0))
+    assert calls == ["stress"]
+    faint = _shown(view(played, 1.0), centre1=SeenPile((None,), guesses=("6S",), confidences=(0.11,)))
+    live, f = stress_live.observe(live, faint)
+    assert f == [] and live.call_held is not None
+    assert stress_live.slappers(live) == {0, 1} and stress_live.slap_key(live) != watched_for  # the hands are watched
+    live, f = stress_live.slap(live, 1, 1.5, 0, seen=True)
+    live, g = stress_live.slap(live, 0, 1.9, 0, seen=True)
+    assert f == g == [] and stress_live.slappers(live) == frozenset()
+    taken, _ = apply(played, Slap(1, 0, 1.5))
+    taken, _ = apply(taken, Slap(0, 0, 1.9))
+    assert not any(taken.centre)
+    live, f = stress_live.observe(live, view(taken, 3.0))
+    assert [key(x.move) for x in f if x.kind == "move"] == [("play", 1, 2, 0), ("slap", 1, 0), ("slap", 0, 0)], f
+    assert calls_of(f) == ["stress"] and [x.t for x in f if x.kind == "call"] == [1.0]
+    same_table(live, taken, stocks=False)
+
+
 def test_new_centre_cards_seen_only_in_a_view_left_unused_are_not_passed_over() -> None:
     """Penguins, seed 61, near the round's end: new centre cards laid while both were stuck left them
     stuck again, a hand over a row place, so that view was left unused; the next view showed the next
