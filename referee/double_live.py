@@ -467,8 +467,8 @@ def _observe(live: LiveDouble, obs: Observation) -> tuple[LiveDouble, list[Findi
             return after, [Finding("taken_back", t, move=live.pending, frame=frame)]
         over = _guessed_over(live.state, obs, live.known, live.guessed) | frozenset(
             _seat_pile(p, pile) for p in range(PLAYERS) for pile in reread_over(live.state.layouts[p], binds[p], live.guessed[p]))
-        over = frozenset().union(*(moved_over({x for x in over if x.startswith(seat_prefix(p)) or x == "foundation"}, obs, seat_prefix(p))
-                                   for p in range(PLAYERS)))
+        over = frozenset().union(*(moved_over({x for x in over if x.startswith(seat_prefix(p)) or x == "foundation"}, obs,
+                                              seat_prefix(p), FOUNDATION_ZONES) for p in range(PLAYERS)))
         if over:
             # one legal move that explains the view beats nothing happened (penguins seed 14: a draw of
             # 3S 6S AS read at 0.52 at most, with the other player's waste misread: the second look,

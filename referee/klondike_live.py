@@ -494,15 +494,16 @@ def observe(live: LiveKlondike, obs: Observation, pairs: bool = True) -> tuple[L
     return replace(after, stirred=stirred_after(live.stirred, obs, after.guessed is not live.guessed)), findings
 
 
-def moved_over(piles: Iterable[str], obs: Observation, prefix: str = "") -> frozenset[str]:
+def moved_over(piles: Iterable[str], obs: Observation, prefix: str = "",
+               foundations: Sequence[str] = FOUNDATION_ZONES) -> frozenset[str]:
     """Of ``piles`` (``waste``, ``t3``, ``foundation``; on a Double Solitaire table ``p1.waste``, named
-    with the seat's ``prefix``), those the camera may have seen something move over: a reading that
-    changed where nothing moved is the camera's (penguins, draw 3, seed 775: a QC drawn, never read,
-    guessed 6C, 9C, then AS, taken for two draws nobody made)."""
+    with the seat's ``prefix``, and its eight ``foundations``), those the camera may have seen
+    something move over: a reading that changed where nothing moved is the camera's (penguins, draw 3,
+    seed 775: a QC drawn, never read, guessed 6C, 9C, then AS, taken for two draws nobody made)."""
     def zones(pile: str) -> list[str]:
         name = pile[len(prefix):] if prefix and pile.startswith(prefix) else pile
         if name == "foundation":
-            return list(FOUNDATION_ZONES)
+            return list(foundations)
         own = tableau_zone(int(name[1:]) - 1) if name.startswith("t") else name
         return [prefix + own]
     return frozenset(p for p in piles if not all((seen := obs.piles.get(z)) is not None and seen.still for z in zones(p)))

@@ -780,3 +780,18 @@ def test_a_card_learned_as_another_suit_is_put_right_in_the_view_of_a_move_again
     assert (found[0].move.player, found[0].move.move.src, found[0].move.move.dst) == (player, move.src, move.dst)
     assert ref.live.state.layouts[0].tableau[0][-1] == first
     assert [f.kind for f in ref.feed(table(truth, 4.0, first, 0.8))] == ["taken_back"]
+
+
+def test_a_guess_speaks_for_a_move_only_where_the_camera_saw_something_move() -> None:
+    """A pile where a guess says a new card may lie counts only when something moved over it since
+    the view taken (``SeenPile.still``): on the shared table, any of the eight foundations, and the
+    seat's own piles by their zone names."""
+    from referee.double_live import FOUNDATION_ZONES
+    from referee.klondike_live import moved_over
+
+    still = {z: SeenPile(still=True) for z in (*FOUNDATION_ZONES, "p1.waste", "p1.tableau3", "p2.waste")}
+    obs = Observation(1.0, {**still, "foundation7": SeenPile(), "p2.waste": SeenPile()})
+    piles = {"foundation", "p1.waste", "p1.t3"}
+    assert moved_over(piles, obs, "p1.", FOUNDATION_ZONES) == {"foundation"}
+    assert moved_over(piles, Observation(1.0, still), "p1.", FOUNDATION_ZONES) == frozenset()
+    assert moved_over({"p2.waste"}, obs, "p2.", FOUNDATION_ZONES) == {"p2.waste"}
