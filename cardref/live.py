@@ -36,6 +36,12 @@ LOST_AFTER = 3
 """Published states in a row that nothing explained (:meth:`LiveReferee._unexplained`) after which the
 referee counts itself lost and searches each state with the follower's smaller ``lost_budget``."""
 
+REJOIN_AFTER = 5
+"""Published states in a row that nothing explained after which a follower that can (``rejoin``: Stress)
+takes the game up again from the next view of the whole table as it lies, with a note in the log: a
+referee that lost the game stops saying every later view is unrecognised."""
+REJOINED = "lost the game: took the table up again as it lies"
+
 
 def observation_from_table(table: TableState, min_confidence: float = 0.5, under_top_below: float = 0.0,
                            second_look: bool = False) -> Observation:
@@ -217,6 +223,11 @@ class LiveReferee:
         if not findings:
             self.unexplained = None  # nothing happened: the table is explained again
         self.lost = self.lost + 1 if self._unexplained(findings, budget, searched) else 0
+        if self.lost >= REJOIN_AFTER and self.follower.rejoin is not None:
+            again = self.follower.rejoin(self.live, obs)
+            if again is not None:
+                self.live, self.lost = again, 0
+                findings = [Finding("rejoined", table.t, frame=table.frame, detail=REJOINED)]
         if [f.kind for f in findings] == ["unrecognised"] and self.lost < LOST_AFTER and any(p.held for p in obs.piles.values()):
             # what nothing explains while a hand covers part of the table may lie under the hand: said
             # as a wait, not flashed on the referee screen as a change nothing explains (Stress 90: a
@@ -293,7 +304,7 @@ class LiveReferee:
         """Log and publish what a view was found to show; the new position too when it moved."""
         for finding in findings:
             self._record(finding, jpeg)
-        if any(f.kind in ("move", "call", "illegal", "taken_back") for f in findings):
+        if any(f.kind in ("move", "call", "illegal", "taken_back", "rejoined") for f in findings):
             # (an illegal move and its take-back change what the game waits for, which the pages show)
             self._send({"type": "state", "t": t, **self.state_message()})
             self._check_end(t, jpeg)
@@ -447,6 +458,9 @@ class LiveReferee:
         elif finding.kind in ("unrecognised", "ambiguous"):
             if self.writer is not None:
                 self.writer.unrecognised(t, finding.detail, data={"why": finding.kind}, frame=jpeg)
+        elif finding.kind == "rejoined":
+            if self.writer is not None:  # the new position, as a resumed game's and a review's next step
+                self.writer.note(t, finding.detail, frame=jpeg, state=self.follower.public_state(self.live))
         if finding.kind in ("move", "illegal", "taken_back") and finding.detail and self.writer is not None and not put_back:
             self.writer.note(t, finding.detail)  # how the referee got there (a card it had misread)
         self.history.append(message)

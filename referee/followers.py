@@ -60,6 +60,11 @@ class Follower:
     """The running picture from ``public_state``'s picture of a position, at time ``t``: a game taken
     up again from its log after cardref stopped without ending it (ValueError: not a position of the
     game). None: the game cannot be taken up in the middle."""
+    rejoin: Callable[[Any, Observation], Any] | None = None
+    """The running picture taken afresh from one view of the whole table (None when the view does not
+    show enough), for a referee that has lost the game (``cardref.live.REJOIN_AFTER``): the game goes
+    on from the table as it lies instead of every later view going unrecognised. None: the game's
+    follower cannot (its piles hide too much)."""
     quick_zones: frozenset[str] = frozenset()
     """Zones worth a first look before the table settles (``StabilityFilter.glimpse``) ..."""
     quick_calls: frozenset[str] = frozenset()
@@ -129,6 +134,7 @@ FOLLOWERS: dict[str, Follower] = {
         slap_key=stress_live.slap_key,
         let_stand=stress_live.let_stand,
         resume=stress_live.resume,
+        rejoin=stress_live.rejoin,
         quick_zones=frozenset(stress_live.CENTRE_ZONES),
         quick_calls=frozenset({"stress"}),
     ),

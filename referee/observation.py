@@ -190,7 +190,8 @@ class Finding:
     that breaks ``rule`` explains the change; the game waits for it to be taken back), ``taken_back``
     (the table is back as it was before the illegal move), ``unrecognised`` (no single move explains
     the change; ``detail`` says what differs), ``ambiguous`` (several moves explain it equally well:
-    wait for a clearer view).
+    wait for a clearer view), ``rejoined`` (the referee had lost the game and took it up again from
+    the table as it lies: ``cardref.live.REJOIN_AFTER``).
     """
 
     kind: str

@@ -1522,6 +1522,58 @@ def resume(picture: Mapping[str, Any], rules: StressRules | None = None, t: floa
     return LiveStress(state, moves=moves, waiting=_waiting(state), reads=dict(Counter(c.code for c in read)))
 
 
+def rejoin(live: LiveStress, obs: Observation) -> LiveStress | None:
+    """The running picture taken afresh from a view that shows the whole table in play, for a referee
+    that has lost the game (nothing explained several views in a row): each row place and centre top
+    as the view reads it (stand-ins where it shows a card unread), the cards under the centre tops as
+    they were (stand-ins where a card is read elsewhere now), and the stocks as counted, but empty
+    where the view shows a stock empty and one card where it shows one the position had emptied.
+    Without it one missed move loses the rest of the round (penguins, seeds 91 to 93: a slap credited
+    to the wrong player, a stack or a stress never seen; 39 to 66 views unrecognised). None: a hand
+    over the table, a round not in play, or more row places unread than a deal's view may show."""
+    state = live.state
+    if state.phase not in (Phase.PLAY, Phase.STRESS) or any(p.held for p in obs.piles.values()):
+        return None
+    rows: list[tuple[tuple[Card, ...], ...]] = []
+    unread = 0
+    for p in range(len(state.seats)):
+        row = []
+        for i in range(stress.ROW):
+            seen = judged(obs, row_zone(p, i))
+            if seen is None:
+                return None
+            cards = tuple(parse_seen(c) or unseen() for c in seen.cards)
+            unread += bool(cards) and is_unseen(cards[-1])
+            row.append(cards)
+        rows.append(tuple(row))
+    if unread > int(len(state.seats) * stress.ROW * MAX_UNREAD_AT_START):
+        return None
+    tops: list[Card | None] = []
+    for z in CENTRE_ZONES:
+        seen = judged(obs, z)
+        if seen is None:
+            return None
+        tops.append((parse_seen(seen.top) or unseen()) if seen.cards else None)
+    shown = [c for row in rows for pile in row for c in pile if not is_unseen(c)] + [c for c in tops if c is not None and not is_unseen(c)]
+    if len(set(shown)) != len(shown):
+        return None
+    centre = tuple(() if top is None else tuple(c if is_unseen(c) or c not in shown else unseen() for c in pile[:-1]) + (top,)
+                   for pile, top in zip(state.centre, tops))
+    seats = []
+    for p, seat in enumerate(state.seats):
+        seen = judged(obs, stock_zone(p))
+        n = len(seat.stock)
+        if seen is not None and not seen.cards and not seen.backs:
+            n = 0
+        elif seen is not None and n == 0:
+            n = 1
+        seats.append(Seat(tuple(unseen() for _ in range(n)), rows[p]))
+    again = replace(state, seats=tuple(seats), centre=centre, phase=Phase.PLAY, slaps=(), stuck=False, gathered=(),
+                    t=max(state.t, obs.t))
+    return LiveStress(again, moves=live.moves, waiting=_waiting(again), reads=count_reads(live.reads, obs),
+                      sure=surely_read(live.sure, obs))
+
+
 def _fresh_deal(state: StressState, obs: Observation) -> list[list[Card | None]] | None:
     """A view of a new deal after a round: rows as :func:`_read_rows`, empty centre."""
     if any((p := judged(obs, z)) is None or p.cards for z in CENTRE_ZONES):

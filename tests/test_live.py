@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from cardref.gamelog.store import GameStore
-from cardref.live import LOST_AFTER, LiveReferee, observation_from_table, resume_point, taken_up
+from cardref.live import LOST_AFTER, REJOIN_AFTER, REJOINED, LiveReferee, observation_from_table, resume_point, taken_up
 from referee import klondike, stress
 from referee.cards import Card
 from referee.followers import find_follower
@@ -362,6 +362,41 @@ def test_what_nothing_explains_under_a_hand_is_a_wait_until_the_referee_is_lost(
         assert said[0] == [("ambiguous", "a hand covers part of the table: waiting for a clearer view")], game
         assert said[1] == [] and [k for k, _ in said[2]] == ["unrecognised"], game
         assert [k for k, _ in said[-1]] == ["unrecognised"], game  # lost: a hand changes nothing
+
+
+def test_a_stress_referee_that_lost_the_game_takes_the_table_up_again_and_follows_on(tmp_path: pathlib.Path) -> None:
+    """Nothing explains the table in REJOIN_AFTER views in a row (here a 2C and a 10H lie where the
+    position has the 3D and the 4S, and p1's stock shows a card the position had emptied: penguins seed 91, a slap credited
+    to the wrong player left a stock short). The referee takes the table up again as it lies, with a
+    note and the new position in the log (a resumed game starts there), and judges the next move from
+    it; a view with a hand over the table is not one to take up."""
+    deal = StressDeal.from_json({"players": [{"row": ["3D", "4S", "5H", "JS"], "stock": []},
+                                             {"row": ["6D", "7S", "8H", "9S"], "stock": ["2D", "3H"]}],
+                                 "centre": ["JC", "8S"]})
+    rows = [["2C", "10H", "5H", "JS"], ["6D", "7S", "8H", "9S"]]
+
+    def table(t: float, rows: list[list[str]], centre: tuple[str, str], held: tuple[str, ...] = (), stock: int = 1) -> TableState:
+        piles = {f"p{p + 1}.pile{i + 1}": PileState(0, (SeenCard(c, 0.9),)) for p, row in enumerate(rows) for i, c in enumerate(row)}
+        piles |= {"p1.stock": PileState(stock), "p2.stock": PileState(1), "centre1": PileState(0, (SeenCard(centre[0], 0.9),)),
+                  "centre2": PileState(0, (SeenCard(centre[1], 0.9),))}
+        return TableState(t, int(t * 10), piles, held=held)
+
+    store = GameStore(tmp_path, fsync=False)
+    writer = store.new_game("stress", "", ["A", "B"], deal=None)
+    ref = LiveReferee("stress", "", writer=writer)
+    ref.live = LiveStress(stress.new_game(deal).state)
+    said = [[f.kind for f in ref.feed(table(1.0 + i, rows, ("JC", "8S")))] for i in range(REJOIN_AFTER - 1)]
+    said.append([f.kind for f in ref.feed(table(9.0, rows, ("JC", "8S"), held=("centre1",)))])
+    assert said == [["unrecognised"]] * (REJOIN_AFTER - 1) + [["unrecognised"]]
+    assert [f.kind for f in ref.feed(table(10.0, rows, ("JC", "8S")))] == ["rejoined"]
+    seats = ref.live.state.seats
+    assert [c.code for c in ref.live.state.centre[0]] == ["JC"] and seats[0].row[0][-1].code == "2C" and len(seats[0].stock) == 1
+    moved = [["2C", "3C", "5H", "JS"], rows[1]]  # the 10H onto the JC, its refill 3C, p1's last card
+    found = ref.feed(table(11.0, moved, ("10H", "8S"), stock=0))
+    assert [(f.kind, str(f.move)) for f in found] == [("move", "p1 pile2->centre1")]
+    writer.close()
+    notes = [r for r in store.read(writer.id).records if r.kind.value == "note"]
+    assert notes[-1].data["text"] == REJOINED and notes[-1].data["state"]["players"][0]["row"][0] == ["2C"]
 
 
 def test_a_guess_at_a_foundation_speaks_for_a_move_there_only() -> None:

@@ -82,6 +82,9 @@
       show("correction", "CORRECTED", "", `${msg.action || "retract"}${msg.reason ? ": " + msg.reason : ""}`, [], 2);
     } else if (msg.kind === "slap") {
       show("correction", "SLAP", "", `${who(msg.player)}${msg.detail ? " · " + msg.detail : ""}`, [], 1.5);
+    } else if (msg.kind === "rejoined") {
+      // the referee had lost the game: it goes on from the table as it lies (moves since were not judged)
+      show("correction", "FOLLOWING AGAIN", "", msg.detail || "Took the table up again as it lies", [], 3);
     } else if (msg.kind === "taken_back") {
       show("legal", "TAKEN BACK", "", msg.detail || "The illegal move was taken back", [], 1.5);
     } else if (CR.now() > holdUntil) {
