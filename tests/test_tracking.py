@@ -534,6 +534,35 @@ def test_a_columns_backs_stay_counted_while_its_first_face_up_card_stays() -> No
                          (("QH",), ("9D", "8C"), ("7H", "6S"), 1)]
 
 
+def test_a_column_whose_cards_went_elsewhere_and_whose_turned_card_is_not_read_is_published_at_once() -> None:
+    """Column 1's 6S is moved onto column 3's 7H and the back under it turned up, a card the detector
+    never finds (Double Solitaire penguins seed 37: a far 10C). The column shows one back fewer and no
+    face-up card: published as soon as the table is still (K6 says its top card lies face up,
+    unseen), not held for ``vanish_hold_s`` as a card that may have left the table, so that the next
+    move, coming first, fell into the same state."""
+    from vision.pile_assignment import CardInZone, FrameView, ZoneView
+    from vision.stability import StabilityFilter
+
+    def view(i: int, column: list[tuple[str, float]], other: list[tuple[str, float]], backs: list[float]) -> FrameView:
+        zones = {"t1": ZoneView([CardInZone(c, p, 0.9, ()) for c, p in column], backs),
+                 "t3": ZoneView([CardInZone(c, p, 0.9, ()) for c, p in other], [])}
+        return FrameView(i / 30, i, zones, moving={"t1", "t3"} if 30 <= i < 36 else set(), motion_measured=True)
+
+    tracker = StabilityFilter({"t1": True, "t3": True})
+    published = []
+    for i in range(120):
+        if i < 30:
+            frame = view(i, [("6S", 60)], [("7H", 40)], [10, 25])
+        elif i < 36:
+            frame = view(i, [], [("7H", 40)], [10, 25])  # a hand carries the 6S over
+        else:
+            frame = view(i, [], [("7H", 40), ("6S", 60)], [10])
+        if (state := tracker.push(frame)) is not None:
+            published.append((state.t, state.piles["t1"].backs, state.piles["t1"].codes, state.piles["t3"].codes))
+    assert [p[1:] for p in published] == [(2, ("6S",), ("7H",)), (1, (), ("7H", "6S"))]
+    assert published[1][0] < 36 / 30 + 0.5
+
+
 def test_an_index_read_otherwise_where_a_covered_card_lay_is_that_card() -> None:
     """The 9C, published alone, gets the 8H laid on it; from then on its index is read as 8C, and less
     surely: the column is 9C 8H, not 8C 8H or 9C 8C 8H."""

@@ -472,6 +472,12 @@ class StabilityFilter:
             if vote.pile.backs < before.backs and not turned_up and now - first[1] < self.vanish_hold_s:
                 if codes == before.codes:  # a back missed for now: keep the count, not the whole table
                     out[zone] = replace(vote, pile=replace(vote.pile, backs=before.backs))
+                elif not codes and self.fanned[zone] and self._settled_elsewhere(votes, zone, before.codes):
+                    # its face-up cards went to another pile, and the back they lay on was turned up
+                    # (K6), too faint to read: a column of backs, not a card gone (Double Solitaire
+                    # penguins seed 37: a far column's 10C turned up under a 3S never boxed held the
+                    # table until the next move came, and the two were published as one view)
+                    pass
                 else:
                     out[zone] = Vote(False, vote.pile, "face-down cards vanished, nothing turned up", doubt=True)
                 continue
@@ -498,6 +504,12 @@ class StabilityFilter:
                 # (cards only under an unchanged waste top were kept by _still_under above)
                 out[zone] = Vote(False, vote.pile, f"vanished, maybe covered: {lost}", doubt=True)
         return out
+
+    def _settled_elsewhere(self, votes: dict[str, Vote], zone: str, codes: tuple[str, ...]) -> bool:
+        """Has every one of ``codes`` (cards ``zone`` showed) newly settled in another zone?"""
+        return bool(codes) and all(
+            any(c in v.pile.codes and c not in self._published_pile(other).codes
+                for other, v in votes.items() if other != zone and v.settled) for c in codes)
 
     def _still_under(self, zone: str, vote: Vote, before: PileState, lost: list[str]) -> Vote | None:
         """In a fan whose cards are covered by the next ones (a draw-3 waste) cards leave from the top
