@@ -1525,6 +1525,8 @@ def _played_unread(state: ZenuwenState, obs: Observation, j: int, t: float) -> E
     cpile = state.centre[j]
     if seen is None or not seen.cards or seen.cards[-1] is not None or seen.confidences[-1:] < (GUESS_FLOOR,):
         return None
+    if _carried(state, obs, seen.top_guess):
+        return None
     start = Node(state, count=(0,) * state.players)
     found: list[tuple[Node[ZenuwenState], int, dict[Unseen, Card]]] = []
     for p, seat in enumerate(state.seats):
@@ -1544,6 +1546,16 @@ def _played_unread(state: ZenuwenState, obs: Observation, j: int, t: float) -> E
     if len(found) != 1:
         return None
     return best_explanations(found, substitute_cards, lambda n, final: _unguess(n, final))[0]
+
+
+def _carried(state: ZenuwenState, obs: Observation, code: str | None) -> bool:
+    """Is ``code`` the top of a pile a hand is over (the card being played, maybe carried across the
+    centre pile where the camera guessed it)? Four players, penguins, seed 141: p2's 2H, carried over
+    centre1 on its way to centre2, was guessed 2H there at 0.42; taken for a far pile's card nobody
+    read played onto the 10C, and every view after was unrecognised."""
+    return code is not None and any(
+        (seen := obs.piles.get(pile_zone(p, i))) is not None and seen.held and pile.top is not None and pile.top.code == code
+        for p, seat in enumerate(state.seats) for i, pile in enumerate(seat.piles))
 
 
 class UnseenPlays(NamedTuple):
