@@ -87,6 +87,7 @@ from typing import Any, Callable, Iterable, Iterator, Mapping, NamedTuple, Seque
 from . import zenuwen
 from .cards import RANKS, Card
 from .observation import MAX_READS_TO_DOUBT, Finding, Observation, SeenPile, count_reads, guess_apart, parse_seen, pile_size, reads_of_view
+from .observation import stirred_after, stirred_since
 from .options import to_spec
 from .speed_live import (
     GUESS_FLOOR, guess_of, bare,
@@ -779,6 +780,9 @@ class LiveZenuwen(Live[ZenuwenState, PendingIllegal]):
     """Patience pile zones whose top card some view the referee took has read, or guessed, since it came
     to the top (unlike ``seen_tops``, a view showing nothing there does not take a zone out): the
     others' cards nobody has seen (:func:`_never_read`)."""
+    stirred: frozenset[str] = field(default=frozenset(), compare=False)
+    """Zones the camera saw something move over in the views left unused since the last one taken
+    (:attr:`SeenPile.still` counts from there)."""
 
 
 def _covered_risk(start: ZenuwenState, final: ZenuwenState, obs: Observation) -> bool:
@@ -814,6 +818,11 @@ def _covered_risk(start: ZenuwenState, final: ZenuwenState, obs: Observation) ->
         for i, pile in enumerate(seat.piles):
             seen = obs.piles.get(pile_zone(p, i))
             if pile.top is None or is_unseen(pile.top) or seen is None or not (seen.held or None in seen.cards):
+                continue
+            if seen.still:
+                # nothing moved over it since the view taken: nothing was played from it (four players,
+                # penguins, seed 141: far piles read at 0.1-0.2 held a join read at 0.50 back through
+                # three views, until the card was lifted again for its next play)
                 continue
             if ending and not seen.held and guess_of(obs, pile_zone(p, i)) == pile.top.code:
                 continue
@@ -924,16 +933,17 @@ def _unconfirmed(moves: Sequence[Any], state: ZenuwenState, obs: Observation) ->
 def observe(live: LiveZenuwen, obs: Observation) -> tuple[LiveZenuwen, list[Finding]]:
     """Judge one steady observation; returns the new running picture and what was concluded. A view
     the referee takes (explained, not left unused or undecided) counts the cards it reads."""
-    obs = centre_faces(obs)
+    obs = stirred_since(live.stirred, centre_faces(obs))
     with search_budget(VIEW_BUDGET) as budget:
         first = _blind_looked_past(live, obs)
         after, findings = first if first is not None else _judge(live, obs)
     if budget.spent:
         # some look gave up: what the others concluded may be what it would have ruled out
         t = max(obs.t, live.state.t)
-        return replace(live, last=obs), [Finding("unrecognised", t, frame=obs.frame, detail=f"{_difference(live.state, obs)} (too many ways to read it)")]
+        return replace(live, last=obs, stirred=stirred_after(live.stirred, obs, False)), [
+            Finding("unrecognised", t, frame=obs.frame, detail=f"{_difference(live.state, obs)} (too many ways to read it)")]
     taken = after.last is None and not after.deferred and not after.undecided
-    after = replace(after, reads=reads_of_view(live.reads, obs, findings, taken=taken))
+    after = replace(after, reads=reads_of_view(live.reads, obs, findings, taken=taken), stirred=stirred_after(live.stirred, obs, taken))
     # the tops as the position the referee is sure of shows them: from the views it took
     if not taken:
         return replace(after, seen_tops=live.seen_tops, shown=live.shown), findings

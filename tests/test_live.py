@@ -904,17 +904,24 @@ def test_a_card_gone_where_no_view_shows_it_and_a_round_end_with_a_far_card_unre
     assert end[1].verdict.kind == "round_over"
 
 
-def test_a_card_carried_over_a_centre_pile_is_no_far_card_played_there() -> None:
+def test_a_card_carried_over_a_centre_pile_and_far_piles_nothing_moved_over_hold_nothing_back() -> None:
     """Four players (two decks), penguins, 1920x1080, fresh render seed 141: the table states the camera
-    published for the first 31 s (tests/data/zenuwen4_penguins_match141_carried_views.jsonl.gz). p2's
-    2H, carried from its pile across centre1 to centre2, was guessed 2H at 0.42 on centre1's 10C; that
-    was taken for p4's far pile top, never read, played onto the 10C (a move nobody made), and from
-    there the game went wrong (24/55, 7 invented). A guess naming the card on a pile a hand is over
-    is that card on its way."""
-    found = [(f.kind, str(f.move)) for f in _judged("zenuwen4_penguins_match141_carried_views.jsonl.gz", 4) if f.kind in ("move", "illegal")]
+    published for the first 62 s, each saying where something moved
+    (tests/data/zenuwen4_penguins_match141_still_views.jsonl.gz). p2's 2H, carried from its pile across
+    centre1 to centre2, was guessed 2H at 0.42 on centre1's 10C: taken for p4's far pile top, never
+    read, played onto the 10C (a move nobody made). A guess naming the card on a pile a hand is over
+    is that card on its way. At 58.2 s p4 joined its JD onto its JS, read JD at 0.50 there; far piles
+    read at 0.1-0.2, which might have been played under what the view shows, held the join back
+    through three views until the JD was lifted again for its play, and the join and the play went
+    wrong (24/55 for the match, 7 invented). A pile nothing moved over since the view taken was not
+    played from."""
+    found = [(f.kind, str(f.move)) for f in _judged("zenuwen4_penguins_match141_still_views.jsonl.gz", 4) if f.kind in ("move", "illegal")]
     assert found == [("move", "all turn a card"), ("move", "p4 pile1->centre2"), ("move", "p2 pile4->centre2"),
                      ("move", "p2 pile4->centre2"), ("move", "p4 pile5->centre2"), ("move", "p2 pile4->centre3"),
-                     ("move", "p4 pile4->centre3"), ("move", "p2 pile2->centre2"), ("move", "p2 pile1->centre4")]
+                     ("move", "p4 pile4->centre3"), ("move", "p2 pile2->centre2"), ("move", "p2 pile1->centre4"),
+                     ("move", "p3 pile2->centre1"), ("move", "p3 pile5->pile2"), ("move", "p1 pile1->centre2"),
+                     ("move", "p2 pile3->pile5"), ("move", "p4 pile2->centre3"), ("move", "p1 pile2->centre2"),
+                     ("move", "p1 pile5->centre4"), ("move", "p4 pile4->pile2"), ("move", "p4 pile2->centre4")]
 
 
 def test_a_round_ends_with_a_far_card_still_guessed_on_its_pile_and_its_choices_are_followed() -> None:
