@@ -867,6 +867,19 @@ def _unclear_for_calls(final: ZenuwenState, obs: Observation) -> bool:
     return False
 
 
+def _twin_under_hand(state: ZenuwenState, pending: PendingIllegal, obs: Observation) -> bool:
+    """Is the card of an illegal play read where it lands only as the other copy that lay there on top
+    already, while a hand is over another centre pile? It may have gone there (four players, penguins,
+    seed 141: p1's JD laid on a KS against Z6 under a hand was judged laid on the other JD, unchanged on
+    its pile, and the verdict named the wrong pile). The next view shows where it went."""
+    move = pending.move
+    if not isinstance(move, Play) or not isinstance(move.to, int) or pending.card is None:
+        return False
+    pile = state.centre[move.to]
+    return (bool(pile) and pile[-1] == pending.card
+            and any((seen := obs.piles.get(centre_zone(j))) is not None and seen.held for j in range(len(state.centre)) if j != move.to))
+
+
 def _landing(move: Any) -> str | None:
     """The zone where the card of a play or join lands (None for other moves)."""
     if isinstance(move, Play) and isinstance(move.to, int):
@@ -1184,7 +1197,9 @@ def _judge(
         kids = list(_expand(view, diff, t, depth=1)(start_node))
         seen_laid = [n for n in kids if _glimpsed_play(n.moves[-1], state, live.glimpsed)]
         starts = seen_laid + [start_node] + [n for n in kids if n not in seen_laid]
-        return ENGINE.illegal_explanation(live, view, starts, lambda s: _physical(s, t, view, unread_tops=s is state), _in_view, match, t, _waiting)
+        return ENGINE.illegal_explanation(live, view, starts, lambda s: _physical(s, t, view, unread_tops=s is state),
+                                          lambda pending, seen: _in_view(pending, seen) and not _twin_under_hand(state, pending, seen),
+                                          match, t, _waiting)
 
     @cache
     def illegal_move() -> tuple[LiveZenuwen, list[Finding]] | None:
