@@ -1563,7 +1563,7 @@ def rejoin(live: LiveStress, obs: Observation) -> LiveStress | None:
     for p, seat in enumerate(state.seats):
         seen = judged(obs, stock_zone(p))
         n = len(seat.stock)
-        if seen is not None and not seen.cards and not seen.backs:
+        if seen is not None and not seen.cards and seen.backs == 0:  # (None: the backs could not be counted)
             n = 0
         elif seen is not None and n == 0:
             n = 1
