@@ -393,7 +393,7 @@ def _faces_taken_for_backs(obs: Observation) -> Observation:
 
 def observe(live: LiveDouble, obs: Observation) -> tuple[LiveDouble, list[Finding]]:
     """Judge one steady view: the new running picture and what was concluded."""
-    obs = stirred_since(live.stirred, _faces_taken_for_backs(obs))
+    obs = _faces_taken_for_backs(obs)
     return _took(obs, *_observe(live, obs))
 
 
@@ -467,8 +467,7 @@ def _observe(live: LiveDouble, obs: Observation) -> tuple[LiveDouble, list[Findi
             return after, [Finding("taken_back", t, move=live.pending, frame=frame)]
         over = _guessed_over(live.state, obs, live.known, live.guessed) | frozenset(
             _seat_pile(p, pile) for p in range(PLAYERS) for pile in reread_over(live.state.layouts[p], binds[p], live.guessed[p]))
-        over = frozenset().union(*(moved_over({x for x in over if x.startswith(seat_prefix(p)) or x == "foundation"}, obs,
-                                              seat_prefix(p), FOUNDATION_ZONES) for p in range(PLAYERS)))
+        over = moved_over(over, obs, FOUNDATION_ZONES)
         if over:
             # one legal move that explains the view beats nothing happened (penguins seed 14: a draw of
             # 3S 6S AS read at 0.52 at most, with the other player's waste misread: the second look,

@@ -494,23 +494,21 @@ def observe(live: LiveKlondike, obs: Observation, pairs: bool = True) -> tuple[L
     return replace(after, stirred=stirred_after(live.stirred, obs, after.guessed is not live.guessed)), findings
 
 
-def moved_over(piles: Iterable[str], obs: Observation, prefix: str = "",
-               foundations: Sequence[str] = FOUNDATION_ZONES) -> frozenset[str]:
-    """Of ``piles`` (``waste``, ``t3``, ``foundation``; on a Double Solitaire table ``p1.waste``, named
-    with the seat's ``prefix``, and its eight ``foundations``), those the camera may have seen
-    something move over: a reading that changed where nothing moved is the camera's (penguins, draw 3,
-    seed 775: a QC drawn, never read, guessed 6C, 9C, then AS, taken for two draws nobody made)."""
+def moved_over(piles: Iterable[str], obs: Observation, foundations: Sequence[str] = FOUNDATION_ZONES) -> frozenset[str]:
+    """Of ``piles`` (``waste``, ``t3``, ``foundation``; on a Double Solitaire table ``p1.waste``, ``p2.t3``
+    and its eight ``foundations``), those the camera may have seen something move over: a reading that
+    changed where nothing moved is the camera's (penguins, draw 3, seed 775: a QC drawn, never read,
+    guessed 6C, 9C, then AS, taken for two draws nobody made)."""
     def zones(pile: str) -> list[str]:
-        name = pile[len(prefix):] if prefix and pile.startswith(prefix) else pile
-        if name == "foundation":
+        if pile == "foundation":
             return list(foundations)
-        own = tableau_zone(int(name[1:]) - 1) if name.startswith("t") else name
-        return [prefix + own]
+        seat, _, name = pile.rpartition(".")
+        prefix = seat + "." if seat else ""
+        return [prefix + (tableau_zone(int(name[1:]) - 1) if name.startswith("t") else name)]
     return frozenset(p for p in piles if not all((seen := obs.piles.get(z)) is not None and seen.still for z in zones(p)))
 
 
 def _observe(live: LiveKlondike, obs: Observation, pairs: bool) -> tuple[LiveKlondike, list[Finding]]:
-    obs = stirred_since(live.stirred, obs)  # (the last looks at a view come through here too)
     t, frame = max(obs.t, live.state.time), obs.frame
     live = replace(live, deferred=None) if live.deferred is not None else live
     state, known = live.state, live.known

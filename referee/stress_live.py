@@ -1093,10 +1093,7 @@ def _taken_unread(live: LiveStress, obs: Observation, t: float, frame: int | Non
     named = " and ".join(c.code for c in subs.values())
     note = f"both centre piles seen taken after the players' slaps: nobody read {named} surely (the camera's guess)"
     findings = call_findings(events, ENGINE.calls, first, frame)
-    after = replace(live, state=stressed, last=None, slapped_unread=None)
-    for player, at, pile in sorted(slapped.slaps, key=lambda s: s[1]):
-        after, more = slap(after, player, at, pile)
-        findings += more
+    after, findings = _slapped_while_held(replace(live, state=stressed, last=None, slapped_unread=None), findings, slapped.slaps)
     after, more = _judge(after, obs)
     return after, noted(findings, note) + more
 
@@ -1364,10 +1361,11 @@ def _judge_call_held(live: LiveStress, obs: Observation) -> tuple[LiveStress, li
 
 def _slapped_while_held(after: LiveStress, findings: list[Finding], slaps: Sequence[tuple[int, float, int]]
                         ) -> tuple[LiveStress, list[Finding]]:
-    """``after`` with the slaps made while the view that calls the stress was held judged now that it
-    is called, in the order they came (penguins, seed 93: a QS played onto a KH read only faintly
-    there made a stress with the QD; the view waited for the QS to show, the players slapped and the
-    loser took the piles, and every view after was unrecognised)."""
+    """``after`` with slaps kept before its stress was called judged now that it is, in the order they
+    came: those made while the view that calls it was held (penguins, seed 93: a QS played onto a KH
+    read only faintly there made a stress with the QD; the view waited for the QS to show, the players
+    slapped and the loser took the piles, and every view after was unrecognised), or while a top
+    nobody read might match the other (:func:`_taken_unread`)."""
     if after.state.phase is not Phase.STRESS or not slaps:
         return after, findings
     for player, at, pile in sorted(slaps, key=lambda s: s[1]):

@@ -792,6 +792,6 @@ def test_a_guess_speaks_for_a_move_only_where_the_camera_saw_something_move() ->
     still = {z: SeenPile(still=True) for z in (*FOUNDATION_ZONES, "p1.waste", "p1.tableau3", "p2.waste")}
     obs = Observation(1.0, {**still, "foundation7": SeenPile(), "p2.waste": SeenPile()})
     piles = {"foundation", "p1.waste", "p1.t3"}
-    assert moved_over(piles, obs, "p1.", FOUNDATION_ZONES) == {"foundation"}
-    assert moved_over(piles, Observation(1.0, still), "p1.", FOUNDATION_ZONES) == frozenset()
-    assert moved_over({"p2.waste"}, obs, "p2.", FOUNDATION_ZONES) == {"p2.waste"}
+    assert moved_over(piles, obs, FOUNDATION_ZONES) == {"foundation"}
+    assert moved_over(piles, Observation(1.0, still), FOUNDATION_ZONES) == frozenset()
+    assert moved_over({"p2.waste"}, obs, FOUNDATION_ZONES) == {"p2.waste"}
