@@ -60,7 +60,7 @@ def observation_from_table(table: TableState, min_confidence: float = 0.5, under
             held=name in table.held,
             guesses=tuple(c.card for c in pile.cards),
             confidences=tuple(c.confidence for c in pile.cards),
-            still=table.moved is not None and name not in table.moved and name not in table.held,
+            still=None if table.moved is None else name not in table.moved and name not in table.held,
         )
         for name, pile in table.piles.items()
     }

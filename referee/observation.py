@@ -138,14 +138,14 @@ class SeenPile:
     (:func:`referee.speed_live.unread_centre`).
     ``confidences``: per card, how sure the camera was (empty: not given). ``still``: the camera saw
     nothing move over the pile (no hand, no card) since the view the referee last took: a reading
-    that changed there is the camera's, not the table's (False: something moved, or not known)."""
+    that changed there is the camera's, not the table's (False: something moved; None: not known)."""
 
     cards: tuple[str | None, ...] = ()
     backs: int | None = 0
     held: bool = False
     guesses: tuple[str | None, ...] = ()
     confidences: tuple[float, ...] = ()
-    still: bool = field(default=False, compare=False)
+    still: bool | None = field(default=None, compare=False)
 
     @property
     def top_guess(self) -> str | None:

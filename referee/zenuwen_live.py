@@ -1029,18 +1029,28 @@ def _pile_tops(state: ZenuwenState) -> dict[str, Card | None]:
 
 def _seen_tops(before: Mapping[str, str], obs: Observation, was: ZenuwenState | None = None, now: ZenuwenState | None = None) -> dict[str, str]:
     """``before`` with the tops of the patience piles ``obs`` shows (read, else the camera's guess;
-    a pile showing no face-up card drops out; piles under a hand keep what they had, unless the
-    position went from ``was`` to ``now`` with another top there)."""
+    a pile showing no face-up card drops out, unless something moved over it and the position kept
+    its top; piles under a hand keep what they had, unless the position went from ``was`` to ``now``
+    with another top there)."""
     out = dict(before)
+    kept: set[str] = set()
     if was is not None and now is not None:
         old = _pile_tops(was)
         for zone, card in _pile_tops(now).items():
             if old.get(zone) != card:
                 out.pop(zone, None)
+            else:
+                kept.add(zone)
     for zone, pile in obs.piles.items():
         if ".pile" not in zone or pile.held:
             continue
         top = pile.top or pile.top_guess
+        if top is None and pile.still is False and zone in kept:
+            # a hand passing over a pile, not taken as held, may show it blank or as a back: three
+            # players, penguins, seed 142: p2's third pile, guessed QC before and after, lost its
+            # guess so, and an AH played from the pile beside it (its twin turned up there) was
+            # taken for that pile's unread top
+            continue
         if top is None:
             out.pop(zone, None)
         else:
