@@ -740,36 +740,25 @@ def _guessed(node: Node[StressState]) -> dict[Card, Unseen]:
     return {c: u for u, c in node.subs if u in node.guesses}
 
 
-def _physical(state: StressState, t: float) -> Iterator[tuple[PendingIllegal, StressState, Mapping[Unseen, Card]]]:
+def _physical(state: StressState, t: float, named: Mapping[Unseen, Card] = MappingProxyType({})
+              ) -> Iterator[tuple[PendingIllegal, StressState, Mapping[Unseen, Card]]]:
     """Every single-player card move a hand could make that the rules forbid, with the table it leaves
-    (with and without the refill from the stock) and the stand-ins it shows (none: the card was seen)."""
+    (with and without the refill from the stock) and the stand-ins it shows (none: the card was seen;
+    a card nobody read moves only as the card ``named`` for it: :func:`_named_unread`)."""
     for p, seat in enumerate(state.seats):
         for i, pile in enumerate(seat.row):
-            # nor on a card laid that nobody has seen (penguins, seed 59: a QH never read, stacked on a
-            # QS, was called S3)
-            if not pile or is_unseen(pile[-1]):
+            if not pile:
                 continue
-            for j, cpile in enumerate(state.centre):
-                if cpile and is_unseen(cpile[-1]):
-                    continue  # never a verdict on a card nobody has seen (it fits or not: nobody knows)
-                play = Play(p, i, j, t)
-                v = stress.apply(state, play)
-                if isinstance(v, Illegal):
-                    centre = state.centre[:j] + (state.centre[j] + pile,) + state.centre[j + 1 :]
-                    for refilled in (True, False):
-                        yield PendingIllegal(play, v, refilled), replace(state, centre=centre, seats=_lift(state, p, i, refilled)), {}
-            for k, other in enumerate(seat.row):
-                if k == i or not other or is_unseen(other[-1]):
-                    continue
-                stack = Stack(p, i, k, t)
-                v = stress.apply(state, stack)
-                if isinstance(v, Illegal):
-                    for refilled in (True, False):
-                        seats = _lift(state, p, i, refilled)
-                        s = seats[p]
-                        row = s.row[:k] + (s.row[k] + pile,) + s.row[k + 1 :]
-                        seats = seats[:p] + (Seat(s.stock, row),) + seats[p + 1 :]
-                        yield PendingIllegal(stack, v, refilled), replace(state, seats=seats), {}
+            if isinstance(u := pile[-1], Unseen):
+                # a card laid that nobody has seen, only as the card the camera named for it
+                # (penguins, seed 59: a QH never read, stacked on a QS, was called S3)
+                if u in named:
+                    shown = {u: named[u]}
+                    for pend, table in _illegal_from(substitute_cards(state, shown), p, i, t):
+                        yield pend, table, shown
+            else:
+                for pend, table in _illegal_from(state, p, i, t):
+                    yield pend, table, {}
     if all(s.stock for s in state.seats) and state.phase in (Phase.PLAY, Phase.STRESS):
         lay = Lay(t)
         v = stress.apply(state, lay)
@@ -777,6 +766,49 @@ def _physical(state: StressState, t: float) -> Iterator[tuple[PendingIllegal, St
             centre = tuple(c + (s.stock[0],) for c, s in zip(state.centre, state.seats))
             seats = tuple(Seat(s.stock[1:], s.row) for s in state.seats)
             yield PendingIllegal(lay, v, False), replace(state, centre=centre, seats=seats), {}
+
+
+def _illegal_from(state: StressState, p: int, i: int, t: float) -> Iterator[tuple[PendingIllegal, StressState]]:
+    """The moves of the card on top of ``p``'s row place ``i`` (seen) that the rules forbid, each with the
+    table it leaves, with and without the refill."""
+    seat = state.seats[p]
+    pile = seat.row[i]
+    for j, cpile in enumerate(state.centre):
+        if cpile and is_unseen(cpile[-1]):
+            continue  # never a verdict on a card nobody has seen (it fits or not: nobody knows)
+        play = Play(p, i, j, t)
+        v = stress.apply(state, play)
+        if isinstance(v, Illegal):
+            centre = state.centre[:j] + (state.centre[j] + pile,) + state.centre[j + 1 :]
+            for refilled in (True, False):
+                yield PendingIllegal(play, v, refilled), replace(state, centre=centre, seats=_lift(state, p, i, refilled))
+    for k, other in enumerate(seat.row):
+        if k == i or not other or is_unseen(other[-1]):
+            continue
+        stack = Stack(p, i, k, t)
+        v = stress.apply(state, stack)
+        if isinstance(v, Illegal):
+            for refilled in (True, False):
+                seats = _lift(state, p, i, refilled)
+                s = seats[p]
+                row = s.row[:k] + (s.row[k] + pile,) + s.row[k + 1 :]
+                seats = seats[:p] + (Seat(s.stock, row),) + seats[p + 1 :]
+                yield PendingIllegal(stack, v, refilled), replace(state, seats=seats)
+
+
+def _named_unread(live: LiveStress) -> dict[Unseen, Card]:
+    """Refills nobody read that the camera guessed in their places, however faintly, as a card the
+    position does not hold elsewhere: such a card, read as that card where it lands, may be judged
+    against the rules (penguins, seed 95: p1's QH, guessed QH at 0.04-0.21 in its place, laid on a
+    10H against S6 and read QH at 0.53 there, left the view unrecognised). A guess naming another card
+    than the one read where it lands decides nothing (the table with the named card does not match)."""
+    known = real_counts(live.state)
+    out = {}
+    for u in live.laid:
+        guess = parse_seen(laid_guess(live.laid, u, AGREEING_GUESS_FLOOR))
+        if isinstance(guess, Card) and not known[guess]:
+            out[u] = guess
+    return out
 
 
 def _lift(state: StressState, p: int, i: int, refilled: bool) -> tuple[Seat, ...]:
@@ -1051,7 +1083,8 @@ def _judge(live: LiveStress, obs: Observation, suits: bool = True) -> tuple[Live
         # an illegal move, alone or after legal moves of the other player
         starts = [Node(state, count=(0,) * len(state.seats))]
         starts += list(_expand(obs, diff, t, live.laid, live.unlaid)(starts[0]))
-        found = ENGINE.illegal_explanation(live, obs, starts, lambda s: _physical(s, t), _in_view, fit, t, _waiting)
+        named = _named_unread(live)
+        found = ENGINE.illegal_explanation(live, obs, starts, lambda s: _physical(s, t, named), _in_view, fit, t, _waiting)
         if found is not None:
             return found
 

@@ -853,22 +853,22 @@ def test_a_two_round_penguins_stress_match_is_followed_move_for_move() -> None:
     assert any("could not be read" in n for n in [f.detail for f in found]) and len(notes) >= 3
 
 
-def test_a_stack_the_camera_guessed_faintly_and_a_centre_card_taken_from_a_wrong_guess_are_followed() -> None:
-    """Stress, penguins, 1280x720, two rounds, fresh render seed 92 (forty-second session): every table
-    state the camera published (tests/data/stress_penguins_match92_views.jsonl.gz), the slaps keyed in
-    when the true hands landed. At 83.8 s p2 stacked a QD nobody read (guessed QD at 0.09 and 0.15 in
-    its place) onto a QC nobody read, read QD at 0.49 there: taken for nothing happening, the 10C
-    refilled read as the QD's card, p2's stock a card too many, and every view after its last card
-    unrecognised (30/64, 2 invented). Then a lay's QS, guessed 6S at 0.23 in two views, was taken
-    for the 6S; the 6H played onto the other pile made a stress on it no view could show, and the KC
-    played onto the QS was unrecognised."""
-    def lines(name: str) -> list[Any]:
-        return [json.loads(x) for x in gzip.decompress((DATA / name).read_bytes()).decode().splitlines()]
+STRESS_MATCH = "players=2,stack_same_rank=true,wrap=true,stress_penalty=both_piles,rounds=0"
+ZENUWEN_MATCH = "players={players},decks=2,empty_stock=turn_opponents,pile_choice=winner_chooses"
+"""The rules the truth bench renders whole matches with."""
 
-    views = [TableState.from_json(x) for x in lines("stress_penguins_match92_views.jsonl.gz")]
-    truth = lines("stress_penguins_match92_moves.jsonl.gz")
+
+def _whole_match(name: str, game: str, rules: str) -> list[Finding]:
+    """What the referee finds in a kept match's published states (``tests/data/NAME_views.jsonl.gz``),
+    the slaps keyed in when the true hands landed, checked against the render's true moves
+    (``NAME_moves.jsonl.gz``): every move found, none invented, no view left unrecognised."""
+    def lines(suffix: str) -> list[Any]:
+        return [json.loads(x) for x in gzip.decompress((DATA / f"{name}_{suffix}.jsonl.gz").read_bytes()).decode().splitlines()]
+
+    views = [TableState.from_json(x) for x in lines("views")]
+    truth = lines("moves")
     slaps = sorted((m for m in truth if m.get("op") == "slap"), key=lambda m: m["t"])
-    ref = LiveReferee("stress", "players=2,stack_same_rank=true,wrap=true,stress_penalty=both_piles,rounds=0")
+    ref = LiveReferee(game, rules)
     found = []
     for view in views:
         while slaps and slaps[0]["t"] <= view.t:
@@ -880,7 +880,31 @@ def test_a_stack_the_camera_guessed_faintly_and_a_centre_card_taken_from_a_wrong
     want = Counter(("illegal" if m["kind"] == "illegal" else "move", _move_key(m)) for m in truth if m["kind"] in ("legal", "illegal"))
     assert got == want, (want - got, got - want)
     assert not [f for f in found if f.kind == "unrecognised"]
+    return found
+
+
+def test_a_stack_the_camera_guessed_faintly_and_a_centre_card_taken_from_a_wrong_guess_are_followed() -> None:
+    """Stress, penguins, 1280x720, two rounds, fresh render seed 92 (forty-second session): every table
+    state the camera published (tests/data/stress_penguins_match92_views.jsonl.gz), the slaps keyed in
+    when the true hands landed. At 83.8 s p2 stacked a QD nobody read (guessed QD at 0.09 and 0.15 in
+    its place) onto a QC nobody read, read QD at 0.49 there: taken for nothing happening, the 10C
+    refilled read as the QD's card, p2's stock a card too many, and every view after its last card
+    unrecognised (30/64, 2 invented). Then a lay's QS, guessed 6S at 0.23 in two views, was taken
+    for the 6S; the 6H played onto the other pile made a stress on it no view could show, and the KC
+    played onto the QS was unrecognised."""
+    found = _whole_match("stress_penguins_match92", "stress", STRESS_MATCH)
     assert any("as the camera had guessed the card in p2.pile4" in (f.detail or "") for f in found if f.kind == "move")
+
+
+def test_an_illegal_play_of_a_card_guessed_alike_where_it_lay_and_read_where_it_lands_is_called() -> None:
+    """Stress, penguins, 1280x720, two rounds, render seed 95 (forty-second session): every table state the
+    camera published (tests/data/stress_penguins_match95_views.jsonl.gz). At 112.5 s p1 lays its QH on
+    a 10H against S6. The QH was never read in its place, only guessed QH at 0.04-0.21, and read QH at
+    0.53 where it landed: no verdict was given on a card nobody read, and the view was unrecognised
+    until the QH was taken back. A card the camera guessed in its place as the very card it reads
+    where it lands is judged as that card."""
+    found = _whole_match("stress_penguins_match95", "stress", STRESS_MATCH)
+    assert [(f.t, str(f.move), f.rule) for f in found if f.kind == "illegal"] == [(112.5, "p1 pile1->centre2", "S6")]
 
 
 def test_a_card_gone_where_no_view_shows_it_and_a_round_end_with_a_far_card_unread() -> None:
@@ -918,26 +942,8 @@ def test_a_four_player_match_with_cards_carried_far_piles_at_rest_and_a_twin_und
     - p1's JD laid on a KS against Z6 under a hand was judged laid on the other JD, on top of centre4
       already. A card read where it lands only as the copy lying there, while a hand is over another
       centre pile, waits for the next view."""
-    found = _whole_match("zenuwen4_penguins_match141", 4)
+    found = _whole_match("zenuwen4_penguins_match141", "zenuwen", ZENUWEN_MATCH.format(players=4))
     assert [(f.kind, str(f.move), f.rule) for f in found if f.kind == "illegal"] == [("illegal", "p1 pile5->centre1", "Z6")]
-
-
-def _whole_match(name: str, players: int) -> list[Finding]:
-    """What the referee finds in a kept match's published states (``tests/data/NAME_views.jsonl.gz``),
-    checked against the render's true moves (``NAME_moves.jsonl.gz``): every move found, none
-    invented, no view left unrecognised."""
-    def lines(suffix: str) -> list[Any]:
-        return [json.loads(x) for x in gzip.decompress((DATA / f"{name}_{suffix}.jsonl.gz").read_bytes()).decode().splitlines()]
-
-    views = [TableState.from_json(x) for x in lines("views")]
-    truth = lines("moves")
-    ref = LiveReferee("zenuwen", f"players={players},decks=2,empty_stock=turn_opponents,pile_choice=winner_chooses")
-    found = [f for view in views for f in ref.feed(view)] + ref.settle()
-    got = Counter((f.kind, _move_key(f.move.to_json())) for f in found if f.kind in ("move", "illegal"))
-    want = Counter(("illegal" if m["kind"] == "illegal" else "move", _move_key(m)) for m in truth if m["kind"] in ("legal", "illegal"))
-    assert got == want, (want - got, got - want)
-    assert not [f for f in found if f.kind == "unrecognised"]
-    return found
 
 
 def test_a_pile_a_hand_passed_over_keeps_its_guess_against_a_twin_turned_up_beside_it() -> None:
@@ -949,7 +955,7 @@ def test_a_pile_a_hand_passed_over_keeps_its_guess_against_a_twin_turned_up_besi
     pile's unread top (no twin needed), the view p2's QS came in judged with wrong sources, and the match
     was lost from there (26/55, 4 invented, 63 views unrecognised). A pile a hand moved over that shows no
     face-up card keeps the guess it had while the position keeps its top."""
-    found = _whole_match("zenuwen3_penguins_match142", 3)
+    found = _whole_match("zenuwen3_penguins_match142", "zenuwen", ZENUWEN_MATCH.format(players=3))
     first = next(f for f in found if f.kind == "move" and 31 < f.t < 40)
     assert str(first.move) == "p2 pile5->centre3"
 
