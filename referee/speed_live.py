@@ -134,6 +134,11 @@ def unjudged(obs: Observation) -> frozenset[str]:
     return frozenset(z for z, p in obs.piles.items() if p.held or None in p.cards)
 
 
+def centre_reads(obs: Observation) -> frozenset[tuple[str, str]]:
+    """(centre zone, card) for each centre top the view reads: what a view left unused glimpsed."""
+    return frozenset((z, p.top) for z, p in obs.piles.items() if z.startswith("centre") and not p.held and p.top)
+
+
 def centre_faces(obs: Observation, face_up: Callable[[str], bool] = lambda zone: zone.startswith("centre")) -> Observation:
     """The view with a back on a centre pile (or another zone where cards lie only ``face_up``) taken
     for the face it is. Centre cards lie face up (S4, Z5: turned as they are laid; piles taken away

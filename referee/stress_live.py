@@ -90,7 +90,7 @@ from .cards import SUITS, Card, card_of
 from .observation import Finding, Observation, SeenPile, count_reads, parse_seen, pile_size, reads_of_view, surely_read
 from .options import to_spec
 from .speed_live import (
-    Binder, Engine, Explanation, GUESS_FLOOR, centre_faces, Live, Node, Unseen, best_explanations, breadth_first, centre_zone, deferred, difference, from_code,
+    Binder, Engine, Explanation, GUESS_FLOOR, centre_faces, centre_reads, Live, Node, Unseen, best_explanations, breadth_first, centre_zone, deferred, difference, from_code,
     differing, explained, fits, hide_cards, is_unseen, judged, later_view, moved, pile_number,
     pile_zone, public_picture, real_counts, seat_zone, seen_code, shown_codes, stock_zone, swap_cards, targets,
     unclear, unjudged, unread_centre, unseen, Guessed, UNSEEN_AFTER, noted, read_anew, read_where_guessed,
@@ -188,6 +188,9 @@ class LiveStress(Live[StressState, PendingIllegal]):
     """Centre tops nobody read -> what the camera last made of each, however unsure (read or
     guessed), and how sure: the cards a stress judged by the players' slaps is taken to be on
     (:func:`_taken_unread`)."""
+    glimpsed: frozenset[tuple[str, str]] = field(default=frozenset(), compare=False)
+    """(centre zone, card) read in the views left unused since the last one taken: of several series
+    that explain a view, the one that plays a card where a view read it (:func:`_glimpses_kept`)."""
     held_slaps: tuple[tuple[int, float, int], ...] = field(default=(), compare=False)
     """Slaps (player, time, pile) made while a view was held for a call it could not be sure of
     (``call_held``): the players saw the stress the referee could not read yet; judged once the held
@@ -628,6 +631,24 @@ def _fewest_guess_conflicts(best: list[Explanation[StressState]], laid: Laid) ->
     return [x for x, n in zip(best, counts) if n == min(counts)]
 
 
+def _glimpses_kept(x: Explanation[StressState], state: StressState, glimpsed: frozenset[tuple[str, str]]) -> int:
+    """How many cards the series plays onto a centre pile a view left unused read there (penguins,
+    seed 96: p1's KS played onto an AS and read there while a new centre card could not be read, both
+    covered by the next lay; onto either centre pile fitted the view after it, and the play was
+    logged as ambiguous and then missed)."""
+    now = substitute_cards(state, x[3])
+    kept = 0
+    for move in x[1].moves:
+        if isinstance(move, Play) and isinstance(move.source, int) and isinstance(move.to, int):
+            pile = now.seats[move.player].row[move.source]
+            kept += bool(pile) and not is_unseen(pile[-1]) and (centre_zone(move.to), pile[-1].code) in glimpsed
+        v = stress.apply(now, move)
+        if isinstance(v, Illegal):
+            break
+        now = v.state
+    return kept
+
+
 def _guessed_anew(u: Unseen, row: SeenPile, laid: Laid, floor: float = GUESS_FLOOR) -> bool:
     """Does the place of ``u``, a refill seen lying there, show a card the camera reads, or guesses
     (at least ``GUESS_FLOOR``), as another card than it last guessed ``u`` as (at least ``floor``)?"""
@@ -868,8 +889,9 @@ def observe(live: LiveStress, obs: Observation) -> tuple[LiveStress, list[Findin
     slapped = live.slapped_unread
     if slapped is not None and (slapped.tops != _centre_tops(after.state) or not _may_be_stress(after.state)):
         slapped = None  # a card played onto a centre pile since: those slaps were hands playing
+    glimpsed = frozenset() if taken else live.glimpsed | centre_reads(obs)
     return replace(after, reads=reads, sure=sure, laid=laid, unlaid=unlaid, played_unseen=played,
-                   unread_tops=tops, slapped_unread=slapped, guessed=guessed), findings
+                   unread_tops=tops, slapped_unread=slapped, guessed=guessed, glimpsed=glimpsed), findings
 
 
 def _unread_tops(
@@ -1005,6 +1027,9 @@ def _judge(live: LiveStress, obs: Observation, suits: bool = True) -> tuple[Live
         best = best_explanations(hits, substitute_cards, _unguessed)
         if len(best) > 1:
             best = _fewest_guess_conflicts(best, live.laid)
+        if len(best) > 1 and live.glimpsed:
+            kept = [_glimpses_kept(x, state, live.glimpsed) for x in best]
+            best = [x for x, n in zip(best, kept) if n == max(kept)]
         if len(best) > 1:
             names = "; ".join(", ".join(str(m) for m in x[1].moves) or "nothing" for x in best)
             return replace(live, last=obs), [Finding("ambiguous", t, frame=frame, detail=f"several move series fit: {names}")]

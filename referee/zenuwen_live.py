@@ -91,7 +91,7 @@ from .observation import stirred_after, stirred_since
 from .options import to_spec
 from .speed_live import (
     GUESS_FLOOR, guess_of, bare,
-    Binder, Engine, Explanation, centre_faces, Live, Node, Unseen, best_explanations, breadth_first, centre_number, centre_zone, deferred,
+    Binder, Engine, Explanation, centre_faces, centre_reads, Live, Node, Unseen, best_explanations, breadth_first, centre_number, centre_zone, deferred,
     difference, differing, explained, fits, from_code, hide_cards, is_unseen, judged, later_view, pile_number,
     pile_zone, public_picture, real_counts, search_budget, seat_zone, seen_code, shown_codes, stock_zone, swap_cards,
     targets, unclear, unjudged, unread_centre, unseen, Guessed, UNSEEN_AFTER, noted, read_where_guessed, AGREEING_GUESS_FLOOR,
@@ -523,7 +523,7 @@ def _expand(
     def centre_cards(seen: Iterable[tuple[str, str]]) -> list[tuple[int, Card]]:
         return [(j, c) for zone, code in seen if (j := centre_number(zone)) is not None and (c := parse_seen(code)) is not None]
 
-    read = centre_cards(sorted(_centre_reads(obs)))
+    read = centre_cards(sorted(centre_reads(obs)))
     landed = list(dict.fromkeys(read + centre_cards(sorted(glimpsed))))
 
     def expand(node: Node[ZenuwenState]) -> Iterator[Node[ZenuwenState]]:
@@ -1636,12 +1636,7 @@ def _unseen_plays(
 
 def _left_unused(live: LiveZenuwen, obs: Observation) -> LiveZenuwen:
     """The view left unused, the centre cards it reads remembered as glimpsed (:func:`_unseen_plays`)."""
-    return replace(deferred(live, obs), glimpsed=live.glimpsed | _centre_reads(obs))
-
-
-def _centre_reads(obs: Observation) -> frozenset[tuple[str, str]]:
-    """(centre zone, card) for each centre top the view reads."""
-    return frozenset((z, p.top) for z, p in obs.piles.items() if z.startswith("centre") and not p.held and p.top)
+    return replace(deferred(live, obs), glimpsed=live.glimpsed | centre_reads(obs))
 
 
 def _glimpsed_first(live: LiveZenuwen, final: ZenuwenState) -> LiveZenuwen:
@@ -2063,7 +2058,7 @@ def _conclude(
         subs, obs = {**subs, **unread.subs}, unread.view(obs)
     elif unread is not None:
         waiting, found = unread  # (what the other centre piles show meanwhile may be covered by the next view)
-        return replace(waiting, glimpsed=live.glimpsed | _centre_reads(obs)), found
+        return replace(waiting, glimpsed=live.glimpsed | centre_reads(obs)), found
     glimpsed = _glimpsed_turns(node, state, live.glimpsed)
     if glimpsed:
         node = replace(node, subs=tuple((u, glimpsed.get(u, c)) for u, c in node.subs),

@@ -858,15 +858,17 @@ ZENUWEN_MATCH = "players={players},decks=2,empty_stock=turn_opponents,pile_choic
 """The rules the truth bench renders whole matches with."""
 
 
-def _whole_match(name: str, game: str, rules: str) -> list[Finding]:
+def _whole_match(name: str, game: str, rules: str, until: float | None = None) -> list[Finding]:
     """What the referee finds in a kept match's published states (``tests/data/NAME_views.jsonl.gz``),
     the slaps keyed in when the true hands landed, checked against the render's true moves
-    (``NAME_moves.jsonl.gz``): every move found, none invented, no view left unrecognised."""
+    (``NAME_moves.jsonl.gz``): every move found, none invented, no view left unrecognised (``until``:
+    in the states and moves up to that time)."""
     def lines(suffix: str) -> list[Any]:
         return [json.loads(x) for x in gzip.decompress((DATA / f"{name}_{suffix}.jsonl.gz").read_bytes()).decode().splitlines()]
 
-    views = [TableState.from_json(x) for x in lines("views")]
-    truth = lines("moves")
+    end = until if until is not None else float("inf")
+    views = [TableState.from_json(x) for x in lines("views") if x["t"] <= end]
+    truth = [m for m in lines("moves") if m["t"] <= end]
     slaps = sorted((m for m in truth if m.get("op") == "slap"), key=lambda m: m["t"])
     ref = LiveReferee(game, rules)
     found = []
@@ -875,7 +877,7 @@ def _whole_match(name: str, game: str, rules: str) -> list[Finding]:
             slap = slaps.pop(0)
             found += ref.act("slap", slap["t"], player=slap["player"], pile=slap["pile"])
         found += ref.feed(view)
-    found += ref.settle()
+    found += ref.settle() if until is None else []
     got = Counter((f.kind, _move_key(f.move.to_json())) for f in found if f.kind in ("move", "illegal"))
     want = Counter(("illegal" if m["kind"] == "illegal" else "move", _move_key(m)) for m in truth if m["kind"] in ("legal", "illegal"))
     assert got == want, (want - got, got - want)
@@ -905,6 +907,17 @@ def test_an_illegal_play_of_a_card_guessed_alike_where_it_lay_and_read_where_it_
     where it lands is judged as that card."""
     found = _whole_match("stress_penguins_match95", "stress", STRESS_MATCH)
     assert [(f.t, str(f.move), f.rule) for f in found if f.kind == "illegal"] == [(112.5, "p1 pile1->centre2", "S6")]
+
+
+def test_a_card_read_where_it_landed_in_a_view_left_unused_tells_two_series_apart() -> None:
+    """Stress, penguins, 1280x720, fresh render seed 96 (forty-third session): the table states the camera
+    published up to 59 s (tests/data/stress_penguins_match96_views.jsonl.gz). At 15.8 s p1
+    plays its KS onto the AS, read there, while the QH laid beside it at 12.9 s cannot be read (the view
+    waits on it); the next lay covers both. The view after it fitted the KS played onto either centre
+    pile: logged as ambiguous view after view, the play missed, and the game lost from there (50/65).
+    A card a view left unused read on a centre pile tells which."""
+    found = _whole_match("stress_penguins_match96", "stress", STRESS_MATCH, until=59.0)
+    assert ("move", "p1 pile4->centre2") in [(f.kind, str(f.move)) for f in found if 15 < f.t < 20]
 
 
 def test_a_card_gone_where_no_view_shows_it_and_a_round_end_with_a_far_card_unread() -> None:
