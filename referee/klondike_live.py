@@ -630,7 +630,7 @@ def under_hand(move: Move, obs: Observation, prefix: str = "", foundations: Sequ
 def _explain(live: LiveKlondike, obs: Observation, pairs: bool) -> tuple[LiveKlondike, list[Finding]]:
     """The move, illegal move or pair of moves that explains a view the position does not show."""
     t, frame = max(obs.t, live.state.time), obs.frame
-    state, known, faint = live.state, live.known, _faint(live)
+    state, known, faint_before = live.state, live.known, _faint(live)
 
     found: list[tuple[Move, Legal[KlondikeState], dict[Card, str]]] = []
     refused: list[tuple[Move, Illegal, _View, dict[Card, str]]] = []
@@ -640,9 +640,11 @@ def _explain(live: LiveKlondike, obs: Observation, pairs: bool) -> tuple[LiveKlo
     deferred: list[tuple[Move, Legal[KlondikeState], dict[Card, str]]] = []  # laid on a card shown unread
     notes: dict[Move, str] = {}  # what a move waited on says in the log, where not the usual
 
-    def judge(move: Move, view: _View) -> None:
-        """Sort a candidate move whose result ``view`` is: legal, refused or not judged yet."""
+    def judge(move: Move, view: _View, turned: frozenset[Card] = frozenset()) -> None:
+        """Sort a candidate move whose result ``view`` is: legal, refused or not judged yet. ``turned``:
+        cards the move turns up alone on a column that the view may show as nothing (:func:`lone_unseen`)."""
         nonlocal unread
+        faint = faint_before | turned
         if _from_unseen(state, move, obs, known):
             return
         b = _match(view, obs, known, faint)
@@ -686,7 +688,9 @@ def _explain(live: LiveKlondike, obs: Observation, pairs: bool) -> tuple[LiveKlo
     for move in klondike.legal_moves(state):
         verdict = klondike.apply(state, replace(move, t=t))
         assert isinstance(verdict, Legal)
-        judge(move, _view(verdict.state))
+        # the card a move turns up may be one the detector never finds (penguins, draw 3, seed 781: the
+        # QS under the first ace played up, not found at all; every view of the game was unrecognised)
+        judge(move, _view(verdict.state), lone_unseen(verdict.state, known, live.reads))
     if found:
         agreed = _fewest_guess_conflicts(found, obs, known)
         if agreed is not None:
