@@ -67,9 +67,12 @@ def read_jsonl(path: Path) -> list[dict]:
 
 def score(folder: Path, log_name: str = "game.jsonl") -> dict:
     """Compare ``game.jsonl`` (cardref analyze; or another log there) with ``moves.jsonl`` (cardref
-    render) in ``folder``."""
+    render) in ``folder``. A move the log retracts (a card put back, the referee going back with the
+    table) is not one found."""
     truth = read_jsonl(folder / "moves.jsonl")
-    log = read_jsonl(folder / log_name)
+    records = read_jsonl(folder / log_name)
+    retracted = {r["target"] for r in records if r.get("kind") == "correction" and r.get("data", {}).get("action") == "retract"}
+    log = [r for r in records if r.get("seq") not in retracted]
     want = [_key(m, m["kind"]) for m in truth if m["kind"] in ("legal", "illegal") and not m.get("late")]  # a late slap changes nothing
     got = _in_truth_order([r for r in log if r.get("kind") in ("move", "illegal")], want)
     matcher = difflib.SequenceMatcher(a=want, b=got, autojunk=False)

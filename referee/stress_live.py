@@ -198,6 +198,10 @@ class LiveStress(Live[StressState, PendingIllegal]):
     guessed: frozenset[Card] = field(default=frozenset(), compare=False)
     """New centre cards taken from the camera's guesses (:func:`unread_centre`) that no view the referee
     took has read since: a guess lets the game go on, it does not make the card (:func:`_doubt_guessed`)."""
+    undo: tuple[LiveStress, Legal[StressState]] | None = field(default=None, compare=False)
+    """The picture before the last move the referee took, while that move was a play of a card nobody
+    had read (judged as a card that fits, so not judged) and no move has been taken since: a view
+    showing the table as it was before it says the card was taken back (:func:`_undone`)."""
     slapped_unread: UnreadSlaps | None = field(default=None, compare=False)
     """Slaps made while a centre top nobody read might match the other, so no stress could be called:
     judged when a view shows both centre piles taken (:func:`_taken_unread`), forgotten once a centre
@@ -891,7 +895,23 @@ def observe(live: LiveStress, obs: Observation) -> tuple[LiveStress, list[Findin
         slapped = None  # a card played onto a centre pile since: those slaps were hands playing
     glimpsed = frozenset() if taken else live.glimpsed | centre_reads(obs)
     return replace(after, reads=reads, sure=sure, laid=laid, unlaid=unlaid, played_unseen=played,
-                   unread_tops=tops, slapped_unread=slapped, guessed=guessed, glimpsed=glimpsed), findings
+                   unread_tops=tops, slapped_unread=slapped, guessed=guessed, glimpsed=glimpsed,
+                   undo=_undo_after(live, after, findings)), findings
+
+
+def _undo_after(live: LiveStress, after: LiveStress, findings: Sequence[Finding]) -> tuple[LiveStress, Legal[StressState]] | None:
+    """What a take-back could return to after ``findings`` (:attr:`LiveStress.undo`): the picture before a
+    lone play of a card nobody had read; the one kept while no move is taken; else nothing."""
+    moves = [f for f in findings if f.kind == "move"]
+    if not moves:
+        return live.undo if not any(f.kind in ("call", "illegal", "taken_back") for f in findings) else None
+    if len(moves) != 1 or len(findings) != 1 or not isinstance(m := moves[0].move, Play) or not isinstance(m.source, int):
+        return None
+    row = live.state.seats[m.player].row[m.source]
+    verdict = moves[0].verdict
+    if not row or not is_unseen(row[-1]) or not isinstance(verdict, Legal):
+        return None
+    return replace(live, undo=None), verdict
 
 
 def _unread_tops(
@@ -1125,10 +1145,33 @@ def _judge(live: LiveStress, obs: Observation, suits: bool = True) -> tuple[Live
         if misread is not None:
             return misread
 
+    undone = _undone(live, obs)
+    if undone is not None:
+        return undone
+
     if state.phase is Phase.STRESS and any(z in diff for z in CENTRE_ZONES):
         # the centre piles were taken or new cards laid before the slaps were entered: wait for them
         return replace(live, last=obs, waiting="the slaps (S8)"), []
     return replace(live, last=obs), [Finding("unrecognised", t, frame=frame, detail=_difference(state, obs))]
+
+
+def _undone(live: LiveStress, obs: Observation) -> tuple[LiveStress, list[Finding]] | None:
+    """A view nothing else explains that shows the table as it was before the last play of a card nobody
+    had read (:attr:`LiveStress.undo`), or a move on from there: the card was taken back (it did not
+    fit, or its player thought better of it), and the play is retracted (penguins, seed 96: p1's QS,
+    guessed QS in its place and boxed as a back where it landed on an AC, taken for a card that fits;
+    taken back, the view was unrecognised until the referee lost the game and took the table up again
+    with a stock a card short)."""
+    if live.undo is None or live.pending is not None:
+        return None
+    before, verdict = live.undo
+    after, findings = _judge(before, obs)
+    if after.last is not None or after.deferred or [f.kind for f in findings] not in ([], ["move"]):
+        return None
+    move = verdict.move
+    t = max(obs.t, live.state.t)
+    return after, [Finding("taken_back", t, move=move, verdict=verdict, frame=obs.frame,
+                           detail=f"{move}: the card played, never read, was taken back: the table is as it was before it"), *findings]
 
 
 def _taken_unread(live: LiveStress, obs: Observation, t: float, frame: int | None) -> tuple[LiveStress, list[Finding]] | None:

@@ -878,13 +878,26 @@ def _whole_match(name: str, game: str, rules: str, until: float | None = None) -
     the slaps keyed in when the true hands landed, checked against the render's true moves
     (``NAME_moves.jsonl.gz``): every move found, none invented, no view left unrecognised (``until``:
     in the states and moves up to that time)."""
-    def lines(suffix: str) -> list[Any]:
-        return [json.loads(x) for x in gzip.decompress((DATA / f"{name}_{suffix}.jsonl.gz").read_bytes()).decode().splitlines()]
+    found, truth = _whole_match_findings(name, game, rules, until), _match_moves(name, until)
+    got = Counter((f.kind, _move_key(f.move.to_json())) for f in found if f.kind in ("move", "illegal"))
+    want = Counter(("illegal" if m["kind"] == "illegal" else "move", _move_key(m)) for m in truth if m["kind"] in ("legal", "illegal"))
+    assert got == want, (want - got, got - want)
+    assert not [f for f in found if f.kind == "unrecognised"]
+    return found
 
-    end = until if until is not None else float("inf")
-    views = [TableState.from_json(x) for x in lines("views") if x["t"] <= end]
-    truth = [m for m in lines("moves") if m["t"] <= end]
-    slaps = sorted((m for m in truth if m.get("op") == "slap"), key=lambda m: m["t"])
+
+def _match_lines(name: str) -> list[Any]:
+    return [json.loads(x) for x in gzip.decompress((DATA / f"{name}.jsonl.gz").read_bytes()).decode().splitlines()]
+
+
+def _match_moves(name: str, until: float | None = None) -> list[Any]:
+    return [m for m in _match_lines(f"{name}_moves") if until is None or m["t"] <= until]
+
+
+def _whole_match_findings(name: str, game: str, rules: str, until: float | None = None) -> list[Finding]:
+    """What the referee finds in a kept match's published states up to ``until``, the true slaps keyed in."""
+    views = [TableState.from_json(x) for x in _match_lines(f"{name}_views") if until is None or x["t"] <= until]
+    slaps = sorted((m for m in _match_moves(name, until) if m.get("op") == "slap"), key=lambda m: m["t"])
     ref = LiveReferee(game, rules)
     found = []
     for view in views:
@@ -892,12 +905,7 @@ def _whole_match(name: str, game: str, rules: str, until: float | None = None) -
             slap = slaps.pop(0)
             found += ref.act("slap", slap["t"], player=slap["player"], pile=slap["pile"])
         found += ref.feed(view)
-    found += ref.settle() if until is None else []
-    got = Counter((f.kind, _move_key(f.move.to_json())) for f in found if f.kind in ("move", "illegal"))
-    want = Counter(("illegal" if m["kind"] == "illegal" else "move", _move_key(m)) for m in truth if m["kind"] in ("legal", "illegal"))
-    assert got == want, (want - got, got - want)
-    assert not [f for f in found if f.kind == "unrecognised"]
-    return found
+    return found + (ref.settle() if until is None else [])
 
 
 def test_a_stack_the_camera_guessed_faintly_and_a_centre_card_taken_from_a_wrong_guess_are_followed() -> None:
@@ -933,6 +941,20 @@ def test_a_card_read_where_it_landed_in_a_view_left_unused_tells_two_series_apar
     A card a view left unused read on a centre pile tells which."""
     found = _whole_match("stress_penguins_match96", "stress", STRESS_MATCH, until=59.0)
     assert ("move", "p1 pile4->centre2") in [(f.kind, str(f.move)) for f in found if 15 < f.t < 20]
+
+
+def test_a_card_played_unread_and_taken_back_puts_the_table_back() -> None:
+    """Stress 96 again, up to 125 s: at 105.7 s p1 lays its QS (guessed QS in its place, never read) on an
+    AC against S6; where it lands the camera boxes it as a back, so the play is taken for a card that
+    fits, not judged. The QS is taken back: the table as it was before the play matched no position,
+    the referee lost the game, and took the table up again with a stock a card short (52/65). A view
+    showing the table as it was before the last play of a card nobody read is that card taken back:
+    the play is retracted and the game goes on from there."""
+    found = [(f.kind, str(f.move)) for f in _whole_match_findings("stress_penguins_match96", "stress", STRESS_MATCH, until=125.0)
+             if f.t > 100]
+    assert found == [("move", "p1 pile2->centre2"), ("move", "p1 pile2->centre2"), ("taken_back", "p1 pile2->centre2"),
+                     ("move", "p2 pile1->pile4"), ("move", "p1 pile4->centre2"), ("move", "p2 pile1->centre1"),
+                     ("move", "p1 pile3->pile4")]
 
 
 def test_a_card_gone_where_no_view_shows_it_and_a_round_end_with_a_far_card_unread() -> None:

@@ -37,3 +37,17 @@ def test_a_move_missed_and_one_invented_are_counted(tmp_path: Path) -> None:
     found = [(1.0, PLAY), (3.0, LAY), (3.5, dict(PLAY, to=0)), (4.0, PLAY)]
     result = bench.score(_folder(tmp_path, truth, found))
     assert (result["moves"], result["found"], result["invented"]) == (4, 3, 1)
+
+
+def test_a_move_the_log_retracts_is_not_one_found(tmp_path: Path) -> None:
+    """Stress penguins seed 96: a QS laid against S6, taken for a card that fits (never read), then taken
+    back; the referee retracts the play in the log, and the score must not count it as invented."""
+    truth = [dict(PLAY, t=1.0), dict(LAY, t=3.0)]
+    folder = _folder(tmp_path, truth, [(1.0, PLAY), (2.0, dict(PLAY, to=0)), (3.0, LAY)])
+    lines = [json.loads(x) for x in (folder / "game.jsonl").read_text().splitlines()]
+    for seq, record in enumerate(lines):
+        record["seq"] = seq
+    lines.insert(3, {"seq": 9, "kind": "correction", "target": 2, "data": {"action": "retract", "by": "referee"}})
+    (folder / "game.jsonl").write_text("".join(json.dumps(r) + "\n" for r in lines))
+    result = bench.score(folder)
+    assert (result["found"], result["invented"]) == (2, 0)
