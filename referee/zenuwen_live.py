@@ -94,7 +94,7 @@ from .speed_live import (
     Binder, Engine, Explanation, centre_faces, centre_reads, Live, Node, Unseen, best_explanations, breadth_first, centre_number, centre_zone, deferred,
     difference, differing, explained, fits, from_code, hide_cards, is_unseen, judged, later_view, pile_number,
     pile_zone, public_picture, real_counts, search_budget, seat_zone, seen_code, shown_codes, stock_zone, swap_cards,
-    targets, unclear, unjudged, unread_centre, unseen, Guessed, UNSEEN_AFTER, noted, read_where_guessed, AGREEING_GUESS_FLOOR,
+    targets, unclear, unjudged, unread_centre, unseen, Guessed, UNSEEN_AFTER, noted, read_where_guessed, read_as_guessed, AGREEING_GUESS_FLOOR,
 )
 from .verdict import Event, Illegal, Legal
 from .zenuwen import PILES, Choose, Join, Layout, NewRound, Phase, Play, Slap, TakeHand, Turn, ZenuwenRules, ZenuwenState, ZPile, ZSeat
@@ -2075,7 +2075,7 @@ def _conclude(
     new_state, later = ENGINE.settle_calls(new_state, t, frame)
     findings += later
     calls = any(f.kind == "call" for f in findings)
-    seen = read_where_guessed(obs, final.centre, AGREEING_GUESS_FLOOR)
+    seen = read_as_guessed(read_where_guessed(obs, final.centre, AGREEING_GUESS_FLOOR), _joined_known(node.moves, state))
     if isinstance(unread, Guessed) and unread.unseen:
         seen = replace(seen, piles={z: p for z, p in seen.piles.items() if z not in unread.unseen})
     risky = (_covered_risk(state, final, seen) or _unconfirmed(node.moves, state, seen)
@@ -2086,6 +2086,24 @@ def _conclude(
     if defer and (node.moves and live.deferred < MAX_DEFERRED and risky or live.deferred < MAX_UNDER_HAND and hidden):
         return _left_unused(live, obs), []
     return explained(live, new_state, findings, k, t, frame, _waiting)
+
+
+def _joined_known(moves: Sequence[Any], state: ZenuwenState) -> dict[str, str]:
+    """Pile zone -> the card a join of the series lays there, for each card the referee knows: a view
+    that guesses it there (at least ``GUESS_FLOOR``) shows it, as a read would (four players, penguins,
+    seed 143: a QC joined onto a QD, guessed QC at 0.06-0.26 there, left every view unused until the
+    next turn, when the join and two plays after it could no longer be told apart). Pile tops in
+    general stay out (:func:`~referee.speed_live.read_where_guessed`): only the card just laid there."""
+    out = {}
+    for _, m, before, after in _replayed(moves, state):
+        zone = _landing(m)
+        if isinstance(m, Join) and zone is not None and isinstance(m.source, int):
+            card = before.seats[m.player].piles[m.source].top
+            if card is not None and not is_unseen(card):
+                out[zone] = card.code
+        if after is None:
+            break
+    return out
 
 
 def _concluded(before: LiveZenuwen, after: LiveZenuwen, findings: Sequence[Finding]) -> bool:

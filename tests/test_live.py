@@ -1010,6 +1010,17 @@ def test_a_pile_a_hand_passed_over_keeps_its_guess_against_a_twin_turned_up_besi
     assert str(first.move) == "p2 pile5->centre3"
 
 
+def test_a_join_of_a_known_card_guessed_where_it_landed_is_seen() -> None:
+    """Four players (two decks), penguins, 1920x1080, fresh render seed 143 (forty-third session): every
+    table state the camera published (tests/data/zenuwen4_penguins_match143_views.jsonl.gz). At 170.1 s
+    p4 joins its QC onto its QD; the QC, read before, is only guessed QC (0.06-0.26) where it lands, so
+    each view was left unused as if a hand might hide a move there, until the next turn, when the join,
+    p4's 4H and p1's 5D played meanwhile could no longer be told apart (51/55). A known card guessed as
+    itself where a join of the series lays it shows there, as a read would."""
+    found = _whole_match("zenuwen4_penguins_match143", "zenuwen", ZENUWEN_MATCH.format(players=4))
+    assert [str(f.move) for f in found if f.kind == "move" and 170 < f.t < 176] == ["p4 pile3->pile2", "p4 pile3->centre2", "p1 pile4->centre2"]
+
+
 def test_a_round_ends_with_a_far_card_still_guessed_on_its_pile_and_its_choices_are_followed() -> None:
     """Four players (two decks), penguins, 1920x1080, fresh render seed 137: the table states the camera
     published for the first round and the next layout (tests/data/zenuwen4_penguins_match137_views.jsonl.gz).
