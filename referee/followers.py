@@ -152,6 +152,7 @@ FOLLOWERS: dict[str, Follower] = {
         settle=zenuwen_live.settle,
         let_stand=zenuwen_live.let_stand,
         resume=zenuwen_live.resume,
+        rejoin=zenuwen_live.rejoin,
         feed_budget=zenuwen_live.FEED_BUDGET,
         lost_budget=zenuwen_live.LOST_BUDGET,
     ),

@@ -2551,6 +2551,63 @@ def public_state(live: LiveZenuwen) -> dict[str, object]:
                           laid_out_stock=[s.laid_out_stock for s in state.seats])  # (Z12: a round won without one wins the match)
 
 
+def rejoin(live: LiveZenuwen, obs: Observation) -> LiveZenuwen | None:
+    """For a referee that has lost the game (nothing explained several views in a row;
+    :data:`cardref.live.REJOIN_AFTER`), the next round taken up from a view of its layout: the centre
+    empty while the position had cards there, no hand over the table, each pile showing one card (all
+    but ``MAX_UNREAD_AT_START`` read), pile K laid with K cards (Z11). The round's end and the piles
+    taken were not seen: the match's rounds won stay as they were; each player's packet is taken as
+    the cards the position gave them and an even share of the centre piles, the stock what the piles
+    leave (none where the view shows no stock). A lost game is not taken up in the middle of a round:
+    how deep each pile is no view shows, and a position with the wrong depths is lost again at the
+    next pile emptied (three players, penguins, seed 142, replayed without its fix: a rejoin in the
+    middle of the round was lost again within a minute, then took the next layout for the same round).
+    None: no such view."""
+    state = live.state
+    if state.phase not in (Phase.PLAY, Phase.TURN) or not any(state.centre) or any(p.held for p in obs.piles.values()):
+        return None
+    if any((seen := judged(obs, centre_zone(j))) is None or seen.cards or seen.backs for j in range(state.players)):
+        return None
+    share = sum(map(len, state.centre)) // state.players
+    seats, shown = [], []
+    unread = laid = 0
+    for p, seat in enumerate(state.seats):
+        piles = []
+        for i in range(PILES):
+            seen = judged(obs, pile_zone(p, i))
+            if seen is None or len(seen.cards) > 1 or (not seen.cards and seen.backs):
+                return None
+            if not seen.cards:
+                piles.append(ZPile())
+                continue
+            laid += 1
+            top = parse_seen(seen.top)
+            unread += top is None
+            if top is not None:
+                shown.append(top)
+            piles.append(ZPile(tuple(unseen() for _ in range(i)) + (top or unseen(),), 1))
+        # (Z11 lays piles 1, 2, 3, ... as far as the cards go: the piles shown must be the first ones,
+        # all five unless the packet is short; a layout still being laid out is no view to take up)
+        packet = seat.count + share
+        sizes, _ = zenuwen.layout_sizes(packet)
+        if [bool(pile.cards) for pile in piles] != [bool(size) for size in sizes]:
+            return None
+        stock = max(packet - sum(len(pile.cards) for pile in piles), 0)
+        on_table = judged(obs, stock_zone(p))
+        if on_table is not None and not on_table.cards and on_table.backs == 0:
+            stock = 0
+        elif stock == 0 and on_table is not None:
+            stock = 1
+        seats.append(ZSeat(tuple(piles), tuple(unseen() for _ in range(stock)), (), bool(stock)))
+    if unread > int(laid * MAX_UNREAD_AT_START) or any(k > state.rules.deck_count for k in Counter(shown).values()):
+        return None
+    fresh = zenuwen.new_game(Layout(tuple(seats)), state.rules, obs.t).state
+    again = replace(fresh, round=state.round + 1, wins=state.wins, t=max(state.t, obs.t))
+    tops = _seen_tops({}, obs)
+    return LiveZenuwen(again, moves=live.moves, waiting=_waiting(again), reads=count_reads(live.reads, obs), seen_tops=tops,
+                       shown=frozenset(tops))
+
+
 def resume(picture: Mapping[str, Any], rules: ZenuwenRules | None = None, t: float = 0.0) -> LiveZenuwen:
     """The running picture of a game taken up again from the referee's last picture of it
     (:func:`public_state`: a game log's last position): the cards it shows read are known; the

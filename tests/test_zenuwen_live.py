@@ -2065,3 +2065,32 @@ def test_a_centre_card_taken_from_a_wrong_guess_is_read_anew_once_a_view_reads_i
     assert moves_of(f) == [("turn",)] and live.state.centre[1][-1].code == wrong
     live, f = zenuwen_live.observe(live, replace(obs, t=2.0))
     assert f == [] and live.state.centre[1][-1] == card and not live.deferred
+
+
+def test_a_lost_game_is_taken_up_again_at_the_next_layout() -> None:
+    """A referee that lost the game (cardref.live: nothing explained several views) takes the game up
+    again from a view of the next round's layout: the centre empty where the position had cards, every
+    pile showing one card, pile K laid with K cards. The round's end was not seen, so the rounds won
+    stay as they were. Not from a view in the middle of a round (how deep each pile is no view shows),
+    nor from a layout still being laid out."""
+    rules = ZenuwenRules(players=3)
+    truth = zenuwen.new_game(zenuwen.deal(5, 3)).state
+    live = zenuwen_live.start(view(truth, 0.0), rules)
+    truth, _ = apply(truth, Turn(1.0))
+    live, found = zenuwen_live.observe(live, view(truth, 1.0))
+    assert moves_of(found) == [("turn",)] and live.state.phase is Phase.PLAY
+    assert zenuwen_live.rejoin(live, view(truth, 2.0)) is None  # the middle of a round
+    layout = zenuwen.new_game(zenuwen.deal(6, 3)).state
+    shown = view(layout, 5.0)
+    half_laid = replace(shown, piles={**shown.piles, pile_zone(1, 3): SeenPile()})
+    assert zenuwen_live.rejoin(live, half_laid) is None
+    again = zenuwen_live.rejoin(live, shown)
+    assert again is not None
+    state = again.state
+    assert (state.phase, state.round, state.wins) == (Phase.TURN, 2, live.state.wins)
+    assert [[p.top.code if p.top is not None and not is_unseen(p.top) else None for p in s.piles] for s in state.seats] == [
+        [p.top.code for p in s.piles] for s in layout.seats]
+    assert [[len(p.cards) for p in s.piles] for s in state.seats] == [[1, 2, 3, 4, 5]] * 3
+    layout, _ = apply(layout, Turn(6.0))
+    again, found = zenuwen_live.observe(again, view(layout, 6.0))
+    assert moves_of(found) == [("turn",)]
