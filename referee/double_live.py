@@ -626,6 +626,10 @@ def _explain(live: LiveDouble, obs: Observation) -> tuple[LiveDouble, list[Findi
         waited = [x for x in waited if miscounted[x[0]] == least]
         wait = replace(live, deferred=waited[0]) if len(waited) == 1 and not unjudged else live
         return wait, [Finding("ambiguous", t, frame=frame, detail=f"{names}: its card is not read yet, waiting for a clearer view")]
+    # not a move whose piles are under a hand (penguins, draw 3, seed 40: a draw's 7S never read, the 8D
+    # under it taken for its top; the 7S laid on an 8H while a hand was over the column beside it was
+    # judged as the 8H laid there against K4, a pile nobody could see)
+    illegal = [x for x in illegal if not under_hand(x[1][0].move.move, obs, seat_prefix(x[1][0].move.player), FOUNDATION_ZONES)]
     if illegal:
         return illegal[0]
     return _unexplained(live, obs)
@@ -733,7 +737,14 @@ def observe_misread(live: LiveDouble, obs: Observation) -> tuple[LiveDouble, lis
     def look(doubt: tuple[int, Card]) -> tuple[LiveDouble, list[Finding]] | None:
         p, card = doubt
         known = _set(live.known, p, live.known[p] - {card})
-        after, findings = _observe(replace(live, known=known), obs)
+        doubted = replace(live, known=known)
+        waste = live.state.layouts[p].waste
+        if not live.turn_open and live.state.turn != p and waste and waste[-1] == card:
+            # the turn passed on this card, the draw's, as one that cannot be placed (K17): taken as not
+            # read, whose turn follows is open again (penguins, draw 3, seed 40: a draw's 7S never read,
+            # the 8D under it learned as its top, and the 7S laid on an 8H was called out of turn)
+            doubted = replace(doubted, turn_open=True, state=replace(live.state, turn=p))
+        after, findings = _observe(doubted, obs)
         if [f.kind for f in findings] not in EXPLAINED or card in after.known[p]:
             return None
         return after, [replace(f, detail=f"player {p + 1}'s card read {card.code} earlier was misread") for f in findings]

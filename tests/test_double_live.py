@@ -795,3 +795,20 @@ def test_a_guess_speaks_for_a_move_only_where_the_camera_saw_something_move() ->
     assert moved_over(piles, obs, FOUNDATION_ZONES) == {"foundation"}
     assert moved_over(piles, Observation(1.0, still), FOUNDATION_ZONES) == frozenset()
     assert moved_over({"p2.waste"}, obs, FOUNDATION_ZONES) == {"p2.waste"}
+
+
+def test_a_misread_draw_top_that_ended_the_turn_opens_it_again() -> None:
+    """Draw 3, penguins, 1920x1080, fresh render seed 40 (forty-third session): the table states the
+    camera published in the first 27 s (tests/data/double40_draw_top_missed_views.jsonl.gz). Player 1
+    draws 9C 8D 7S; the camera misses the 7S on top and reads the 8D, learned as the top. An 8D cannot
+    be placed, so the turn passed (K17), and the 7S laid on an 8H next was called out of turn; the
+    game was lost from there (3/13). Taken as misread, the card the turn passed on opens it again."""
+    import gzip
+
+    data = pathlib.Path(__file__).parent / "data" / "double40_draw_top_missed_views.jsonl.gz"
+    views = [TableState.from_json(json.loads(x)) for x in gzip.decompress(data.read_bytes()).decode().splitlines()]
+    ref = LiveReferee("double_solitaire", "draw=3")
+    found = [f for view in views for f in ref.feed(view)]
+    moves = [(f.kind, str(f.move)) for f in found if f.kind in ("move", "illegal", "taken_back")]
+    assert moves[:3] == [("move", "player 1: t7->t2"), ("move", "player 1: draw"), ("move", "player 1: waste->t4")]
+    assert not [f for f in found if f.kind in ("illegal", "unrecognised")]
