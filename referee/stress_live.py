@@ -896,10 +896,10 @@ def observe(live: LiveStress, obs: Observation) -> tuple[LiveStress, list[Findin
     glimpsed = frozenset() if taken else live.glimpsed | centre_reads(obs)
     return replace(after, reads=reads, sure=sure, laid=laid, unlaid=unlaid, played_unseen=played,
                    unread_tops=tops, slapped_unread=slapped, guessed=guessed, glimpsed=glimpsed,
-                   undo=_undo_after(live, after, findings)), findings
+                   undo=_undo_after(live, findings)), findings
 
 
-def _undo_after(live: LiveStress, after: LiveStress, findings: Sequence[Finding]) -> tuple[LiveStress, Legal[StressState]] | None:
+def _undo_after(live: LiveStress, findings: Sequence[Finding]) -> tuple[LiveStress, Legal[StressState]] | None:
     """What a take-back could return to after ``findings`` (:attr:`LiveStress.undo`): the picture before a
     lone play of a card nobody had read; the one kept while no move is taken; else nothing."""
     moves = [f for f in findings if f.kind == "move"]

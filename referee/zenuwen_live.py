@@ -2572,12 +2572,16 @@ def rejoin(live: LiveZenuwen, obs: Observation) -> LiveZenuwen | None:
     seats, shown = [], []
     unread = laid = 0
     for p, seat in enumerate(state.seats):
+        # (Z11 lays piles 1, 2, 3, ... as far as the cards go: the piles shown must be the first ones,
+        # all five unless the packet is short; a layout still being laid out is no view to take up)
+        packet = seat.count + share
+        sizes, _ = zenuwen.layout_sizes(packet)
         piles = []
-        for i in range(PILES):
+        for i, size in enumerate(sizes):
             seen = judged(obs, pile_zone(p, i))
-            if seen is None or len(seen.cards) > 1 or (not seen.cards and seen.backs):
+            if seen is None or len(seen.cards) > 1 or bool(seen.cards) != bool(size) or (not seen.cards and seen.backs):
                 return None
-            if not seen.cards:
+            if not size:
                 piles.append(ZPile())
                 continue
             laid += 1
@@ -2585,13 +2589,7 @@ def rejoin(live: LiveZenuwen, obs: Observation) -> LiveZenuwen | None:
             unread += top is None
             if top is not None:
                 shown.append(top)
-            piles.append(ZPile(tuple(unseen() for _ in range(i)) + (top or unseen(),), 1))
-        # (Z11 lays piles 1, 2, 3, ... as far as the cards go: the piles shown must be the first ones,
-        # all five unless the packet is short; a layout still being laid out is no view to take up)
-        packet = seat.count + share
-        sizes, _ = zenuwen.layout_sizes(packet)
-        if [bool(pile.cards) for pile in piles] != [bool(size) for size in sizes]:
-            return None
+            piles.append(ZPile(tuple(unseen() for _ in range(size - 1)) + (top or unseen(),), 1))
         stock = max(packet - sum(len(pile.cards) for pile in piles), 0)
         on_table = judged(obs, stock_zone(p))
         if on_table is not None and not on_table.cards and on_table.backs == 0:
