@@ -29,7 +29,7 @@ from .klondike_live import layout_from_picture, picture_reads, read_as_another_s
 from .klondike_live import _guessed as klondike_guessed
 from .klondike_live import _guessed_over as guessed_over
 from .klondike_live import (
-    _visible, changed_piles, foundation_guessed_over, moved_over, reread_over, tableau_zone, under_hand, unread_face_on, waste_seen_as_back,
+    _visible, backs_miscounted, changed_piles, foundation_guessed_over, moved_over, reread_over, tableau_zone, under_hand, unread_face_on, waste_seen_as_back,
 )
 from .klondike_live import expected_observation as expected_layout
 from .klondike_live import start as start_layout
@@ -636,15 +636,9 @@ def _explain(live: LiveDouble, obs: Observation) -> tuple[LiveDouble, list[Findi
 
 
 def _backs_miscounted(table: DoubleState, obs: Observation) -> int:
-    """How many columns the view shows with another number of backs than ``table`` leaves there (the
-    camera's count is too unsure to rule a position out, but it tells two apart)."""
-    n = 0
-    for p, layout in enumerate(table.layouts):
-        view = seat_view(obs, p)
-        for i, hidden in enumerate(layout.hidden):
-            seen = view.piles.get(tableau_zone(i))
-            n += seen is not None and not seen.held and seen.backs is not None and seen.backs != hidden
-    return n
+    """How many columns the view shows with another number of backs than ``table`` leaves there
+    (:func:`referee.klondike_live.backs_miscounted`, seat by seat)."""
+    return sum(backs_miscounted(layout.hidden, seat_view(obs, p)) for p, layout in enumerate(table.layouts))
 
 
 def _unexplained(live: LiveDouble, obs: Observation) -> tuple[LiveDouble, list[Finding]]:

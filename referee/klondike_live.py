@@ -730,6 +730,13 @@ def _explain(live: LiveKlondike, obs: Observation, pairs: bool) -> tuple[LiveKlo
         onto = state.tableau[int(move.dst[1:]) - 1][-1:]
         how = "laid on" if onto and onto[0] not in known else "moved with"
         return after, [replace(finding, detail=f"{move}: {how} a card not read, so not judged")]
+    if len(waiting) > 1:
+        # of several cards nobody has read, the one whose move leaves the backs the view counts
+        # (penguins, draw 3, seed 781: a QC never read moved onto a KD, or the lone QS never found
+        # beside it; the QC's column showed a back fewer, the 6H turned up under it)
+        counts = [backs_miscounted(verdict.state.hidden, obs) for _, verdict, _ in waiting]
+        fewest = [w for w, n in zip(waiting, counts) if n == min(counts)]
+        waiting = fewest if len(fewest) == 1 else waiting
     if len(waiting) == 1 and not any(p.held for p in obs.piles.values()):
         # a card nobody has read, moved where the view shows it still unread: the one explanation. A
         # clearer view seldom comes before the next move (penguins, draw 3, seed 701: a QC never read,
@@ -748,6 +755,14 @@ def _explain(live: LiveKlondike, obs: Observation, pairs: bool) -> tuple[LiveKlo
     if pairs:
         return observe_pairs(live, obs)
     return _unexplained(live, obs)
+
+
+def backs_miscounted(hidden: Sequence[int], obs: Observation) -> int:
+    """How many columns the view shows with another number of backs than ``hidden`` (per column) leaves
+    there: the camera's count is too unsure to rule a position out (the module's docstring), but it
+    tells two apart."""
+    return sum(1 for i, h in enumerate(hidden)
+               if (seen := obs.piles.get(tableau_zone(i))) is not None and not seen.held and seen.backs is not None and seen.backs != h)
 
 
 def _first_read_unsurely(live: LiveKlondike, move: Move, b: dict[Card, str], obs: Observation) -> Card | None:

@@ -596,17 +596,20 @@ def test_a_guess_that_changes_where_nothing_moved_is_no_move() -> None:
 
 def test_a_card_turned_up_that_the_camera_never_finds_leaves_its_column_showing_nothing() -> None:
     """Klondike draw 3, penguins, fresh render seed 781 (forty-third session): the table states the camera
-    published in the first 22 s (tests/data/klondike781_turned_card_never_found_views.jsonl.gz). The first
+    published in the first 33 s (tests/data/klondike781_turned_card_never_found_views.jsonl.gz). The first
     move plays the AS of the second column up, and the QS under it turns: the detector never finds it,
     and the column shows nothing, no card and no back. No position fitted, and every view of the game
     was unrecognised (0/15). A card a move turns up alone on its column may be one the camera never
-    finds, as one dealt so (:func:`referee.klondike_live.lone_unseen`)."""
+    finds, as one dealt so (:func:`referee.klondike_live.lone_unseen`). Later the fifth column's QC,
+    turned up and never read, goes onto the KD: that, or the QS never found, fitted the view; the QC's
+    column shows a back fewer, the 6H turned up under it, and the back count tells the two apart."""
     views = [TableState.from_json(json.loads(x)) for x in
              gzip.decompress((DATA / "klondike781_turned_card_never_found_views.jsonl.gz").read_bytes()).decode().splitlines()]
     ref = LiveReferee("klondike", "draw=3")
     found = [f for view in views for f in ref.feed(view)]
-    assert [(f.kind, str(f.move)) for f in found] == [
-        ("move", "t2->foundation"), ("move", "t6->t3"), ("move", "t5->t3"), ("move", "t7->t5"), ("move", "t4->t5")]
+    assert [(f.kind, str(f.move)) for f in found if f.kind != "ambiguous"] == [
+        ("move", "t2->foundation"), ("move", "t6->t3"), ("move", "t5->t3"), ("move", "t7->t5"), ("move", "t4->t5"),
+        ("move", "t5->t3 x3"), ("move", "t5->t1"), ("move", "draw")]
 
 
 def test_a_card_first_read_unsurely_where_it_cannot_lie_is_no_move_against_the_rules() -> None:

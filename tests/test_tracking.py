@@ -562,6 +562,22 @@ def test_a_column_whose_cards_went_elsewhere_and_whose_turned_card_is_not_read_i
     assert [p[1:] for p in published] == [(2, ("6S",), ("7H",)), (1, (), ("7H", "6S"))]
     assert published[1][0] < 36 / 30 + 0.5
 
+    # a run of two, 7D 6S, moved onto an 8C: only the 6S is found where it went (Klondike penguins
+    # seed 781: 8D 7C 6D moved, only the 6D found on the 9C). The top card tells.
+    tracker = StabilityFilter({"t1": True, "t3": True})
+    published = []
+    for i in range(120):
+        if i < 30:
+            frame = view(i, [("7D", 60), ("6S", 80)], [("8C", 40)], [10, 25])
+        elif i < 36:
+            frame = view(i, [], [("8C", 40)], [10, 25])
+        else:
+            frame = view(i, [], [("8C", 40), ("6S", 80)], [10])
+        if (state := tracker.push(frame)) is not None:
+            published.append((state.t, state.piles["t1"].backs, state.piles["t1"].codes, state.piles["t3"].codes))
+    assert [p[1:] for p in published] == [(2, ("7D", "6S"), ("8C",)), (1, (), ("8C", "6S"))]
+    assert published[1][0] < 36 / 30 + 0.5
+
 
 def test_an_index_read_otherwise_where_a_covered_card_lay_is_that_card() -> None:
     """The 9C, published alone, gets the 8H laid on it; from then on its index is read as 8C, and less

@@ -472,11 +472,13 @@ class StabilityFilter:
             if vote.pile.backs < before.backs and not turned_up and now - first[1] < self.vanish_hold_s:
                 if codes == before.codes:  # a back missed for now: keep the count, not the whole table
                     out[zone] = replace(vote, pile=replace(vote.pile, backs=before.backs))
-                elif not codes and self.fanned[zone] and self._settled_elsewhere(votes, zone, before.codes):
+                elif not codes and self.fanned[zone] and self._settled_elsewhere(votes, zone, before.codes[-1:]):
                     # its face-up cards went to another pile, and the back they lay on was turned up
                     # (K6), too faint to read: a column of backs, not a card gone (Double Solitaire
                     # penguins seed 37: a far column's 10C turned up under a 3S never boxed held the
-                    # table until the next move came, and the two were published as one view)
+                    # table until the next move came, and the two were published as one view). The top
+                    # card tells: the run under it may be read too faintly to be found where it went
+                    # (Klondike penguins seed 781: 8D 7C 6D moved, only the 6D found on the 9C)
                     pass
                 else:
                     out[zone] = Vote(False, vote.pile, "face-down cards vanished, nothing turned up", doubt=True)
