@@ -544,7 +544,12 @@ def _stacked_unread(state: StressState, obs: Observation, t: float, laid: Laid) 
             # top new (penguins, seed 84: a QC guessed QC in its place, stacked onto a QS, guessed 9C
             # at 0.1496 there; taken for nothing happening and a stuck call)
             other = parse_seen(shown)
-            if shown != was and (not anew or is_unseen(under) or other is None or other.rank == under.rank):
+            # (or guessed however faintly as a card of that place's rank, the refill's place reading
+            # another card surely now: penguins, seed 98, a QC guessed QC at 0.09 stacked onto a QH,
+            # guessed 6C there, its place's refill 4C read at 0.68, taken for the QC's card)
+            same_rank = (row.top is not None and not row.top_weak and row.top != was and not is_unseen(under)
+                         and (w := parse_seen(was)) is not None and w.rank == under.rank)
+            if shown != was and (not (anew or same_rank) or is_unseen(under) or other is None or other.rank == under.rank):
                 continue
             if isinstance(under, Unseen) and laid_guess(laid, under, AGREEING_GUESS_FLOOR) == shown:
                 continue  # what the camera made of the card lying there before: nothing new on it

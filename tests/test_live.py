@@ -960,6 +960,18 @@ def test_a_card_played_unread_and_taken_back_puts_the_table_back() -> None:
                      ("move", "p1 pile3->pile4")]
 
 
+def test_a_stack_of_a_refill_guessed_faintly_as_its_rank_is_followed() -> None:
+    """Stress, penguins, 1280x720, fresh render seed 98 (forty-third session): every table state the
+    camera published (tests/data/stress_penguins_match98_views.jsonl.gz), the slaps keyed in when the
+    true hands landed. At 25.4 s p2 stacks its QC (never read, last guessed QC at 0.09) onto its QH; the
+    QH's place then shows an unread card guessed 6C, the QC's its refill 4C read at 0.68. Taken for
+    nothing happening (the 4C the QC's card at last), the stack was missed and the stress that came of
+    it later was never called (61/64, 2 views unrecognised). A faint guess of the place's rank, where the
+    refill's place now reads another card surely, makes the stack."""
+    found = _whole_match("stress_penguins_match98", "stress", STRESS_MATCH)
+    assert ("move", "p2 pile3->pile2") in [(f.kind, str(f.move)) for f in found if 25 < f.t < 27]
+
+
 def test_a_card_gone_where_no_view_shows_it_and_a_round_end_with_a_far_card_unread() -> None:
     """Four players (two decks), penguins, filmed at 1920x1080, render seed 130: the table states the
     camera published for the first round (tests/data/zenuwen4_penguins_match130_views.jsonl.gz).
