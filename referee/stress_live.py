@@ -593,6 +593,13 @@ def _doubt_moved(live: LiveStress, obs: Observation, centre: bool = False) -> Li
         (seen := judged(obs, zone)) is not None and seen.cards and seen.cards[-1] is None and pile and not is_unseen(pile[-1])
         and seen.top_guess != pile[-1].code and guess_of(obs, zone) is not None and _may_go(state, seen.top_guess, pile[-1])
         for zone, pile in zip(CENTRE_ZONES, state.centre))
+    # (or guessed there, however faintly, as the very card it was learned as: the misreading moved
+    # with it; penguins, seed 100, a QC read 6C at 0.30-0.32 in its place made a stuck call, then was
+    # played onto a JS and guessed 6C there)
+    landed_as = {seen.top_guess for zone, pile in zip(CENTRE_ZONES, state.centre)
+                 if centre and (seen := judged(obs, zone)) is not None and seen.cards and seen.cards[-1] is None and pile
+                 and not is_unseen(pile[-1]) and seen.top_guess != pile[-1].code
+                 and guess_of(obs, zone, AGREEING_GUESS_FLOOR) is not None}
     for p, seat in enumerate(state.seats):
         for i, pile in enumerate(seat.row):
             card = pile[-1] if len(pile) == 1 else None
@@ -602,8 +609,8 @@ def _doubt_moved(live: LiveStress, obs: Observation, centre: bool = False) -> Li
             shown = row.top if row.top is not None else guess_of(obs, row_zone(p, i))
             if shown in (None, card.code):
                 continue
-            if landed if centre else any(k != i and guess_of(obs, row_zone(p, k), AGREEING_GUESS_FLOOR) == card.code
-                                         for k in range(len(seat.row))):
+            if (landed or card.code in landed_as) if centre else any(
+                    k != i and guess_of(obs, row_zone(p, k), AGREEING_GUESS_FLOOR) == card.code for k in range(len(seat.row))):
                 found.append((p, i, card))
     if len(found) != 1:
         return None

@@ -972,6 +972,18 @@ def test_a_stack_of_a_refill_guessed_faintly_as_its_rank_is_followed() -> None:
     assert ("move", "p2 pile3->pile2") in [(f.kind, str(f.move)) for f in found if 25 < f.t < 27]
 
 
+def test_a_card_learned_from_a_misreading_and_played_where_it_is_guessed_alike_is_followed() -> None:
+    """Stress, penguins, 1280x720, fresh render seed 100 (forty-third session): every table state the camera
+    published (tests/data/stress_penguins_match100_views.jsonl.gz), the slaps keyed in when the true hands
+    landed. p2's QC was read 6C at 0.30-0.32 in its place and learned so (the referee even called stuck on
+    it, the QC fitting on the JS). At 119.5 s p2 played it onto the JS, where the camera guessed it 6C
+    again: a 6C cannot lie there, nothing explained the view, and the referee was lost for the rest of the
+    match (42/64, 31 views unrecognised). A card never read surely, whose misreading moved with it to a
+    centre pile, is a card nobody read: the play is taken as one that fits (not judged)."""
+    found = _whole_match("stress_penguins_match100", "stress", STRESS_MATCH)
+    assert ("move", "p2 pile4->centre2") in [(f.kind, str(f.move)) for f in found if 119 < f.t < 122]
+
+
 def test_a_card_gone_where_no_view_shows_it_and_a_round_end_with_a_far_card_unread() -> None:
     """Four players (two decks), penguins, filmed at 1920x1080, render seed 130: the table states the
     camera published for the first round (tests/data/zenuwen4_penguins_match130_views.jsonl.gz).
