@@ -591,7 +591,10 @@ def _explain(live: LiveDouble, obs: Observation) -> tuple[LiveDouble, list[Findi
                 after = _after_move(live, verdict, known)
                 legal.append((after, [Finding("move", t, move=dmove, verdict=verdict, frame=frame)]))
                 conflicts.append(_guess_conflicts(live, binds))
-            elif not _guess_still_there(live, player, move, obs):
+            elif not _guess_still_there(live, player, move, obs) and not under_hand(move, obs, seat_prefix(player), FOUNDATION_ZONES):
+                # (not a move whose piles are under a hand: penguins, draw 3, seed 40, a draw's 7S never
+                # read, the 8D under it taken for its top; the 7S laid on an 8H while a hand was over the
+                # column beside it was judged as the 8H laid there against K4, a pile nobody could see)
                 waiting = replace(live, state=before, known=known, pending=dmove, pending_state=seen)
                 illegal.append((waiting, [Finding("illegal", t, move=dmove, rule=verdict.rule, reason=verdict.reason, frame=frame)]))
     if legal:
@@ -626,10 +629,6 @@ def _explain(live: LiveDouble, obs: Observation) -> tuple[LiveDouble, list[Findi
         waited = [x for x in waited if miscounted[x[0]] == least]
         wait = replace(live, deferred=waited[0]) if len(waited) == 1 and not unjudged else live
         return wait, [Finding("ambiguous", t, frame=frame, detail=f"{names}: its card is not read yet, waiting for a clearer view")]
-    # not a move whose piles are under a hand (penguins, draw 3, seed 40: a draw's 7S never read, the 8D
-    # under it taken for its top; the 7S laid on an 8H while a hand was over the column beside it was
-    # judged as the 8H laid there against K4, a pile nobody could see)
-    illegal = [x for x in illegal if not under_hand(x[1][0].move.move, obs, seat_prefix(x[1][0].move.player), FOUNDATION_ZONES)]
     if illegal:
         return illegal[0]
     return _unexplained(live, obs)

@@ -134,6 +134,15 @@ def unjudged(obs: Observation) -> frozenset[str]:
     return frozenset(z for z, p in obs.piles.items() if p.held or None in p.cards)
 
 
+def stock_as_seen(count: int, seen: SeenPile | None) -> int:
+    """A stock the position says holds ``count`` cards, as a view taken up again after the referee lost
+    the game shows it (``cardref.live.REJOIN_AFTER``): empty where the view shows it empty, one card
+    where it shows one the position had emptied, else as counted (``seen.backs`` None: not counted)."""
+    if seen is not None and not seen.cards and seen.backs == 0:
+        return 0
+    return 1 if seen is not None and count == 0 else count
+
+
 def centre_reads(obs: Observation) -> frozenset[tuple[str, str]]:
     """(centre zone, card) for each centre top the view reads: what a view left unused glimpsed."""
     return frozenset((z, p.top) for z, p in obs.piles.items() if z.startswith("centre") and not p.held and p.top)

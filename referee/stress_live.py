@@ -94,7 +94,7 @@ from .speed_live import (
     differing, explained, fits, hide_cards, is_unseen, judged, later_view, moved, pile_number,
     pile_zone, public_picture, real_counts, seat_zone, seen_code, shown_codes, stock_zone, swap_cards, targets,
     unclear, unjudged, unread_centre, unseen, Guessed, UNSEEN_AFTER, noted, read_anew, read_where_guessed,
-    read_as_guessed, guess_of, bare, AGREEING_GUESS_FLOOR, call_findings,
+    read_as_guessed, guess_of, bare, AGREEING_GUESS_FLOOR, call_findings, stock_as_seen,
 )
 from .stress import Lay, NewRound, Phase, Play, Seat, Slap, Stack, StressDeal, StressRules, StressState
 from .verdict import Event, Illegal, Legal
@@ -589,17 +589,16 @@ def _doubt_moved(live: LiveStress, obs: Observation, centre: bool = False) -> Li
     as the 6C; seed 83: a QS refill read 6S at 0.33 was learned as the 6S, then played onto a JC and
     guessed QS there: every later view was unrecognised (17/64)."""
     state, found = live.state, []
-    landed = centre and any(
-        (seen := judged(obs, zone)) is not None and seen.cards and seen.cards[-1] is None and pile and not is_unseen(pile[-1])
-        and seen.top_guess != pile[-1].code and guess_of(obs, zone) is not None and _may_go(state, seen.top_guess, pile[-1])
-        for zone, pile in zip(CENTRE_ZONES, state.centre))
-    # (or guessed there, however faintly, as the very card it was learned as: the misreading moved
-    # with it; penguins, seed 100, a QC read 6C at 0.30-0.32 in its place made a stuck call, then was
-    # played onto a JS and guessed 6C there)
-    landed_as = {seen.top_guess for zone, pile in zip(CENTRE_ZONES, state.centre)
-                 if centre and (seen := judged(obs, zone)) is not None and seen.cards and seen.cards[-1] is None and pile
-                 and not is_unseen(pile[-1]) and seen.top_guess != pile[-1].code
-                 and guess_of(obs, zone, AGREEING_GUESS_FLOOR) is not None}
+    # per centre pile showing a new face it cannot read: the guess, and whether it is one that may go on
+    # the top it covers (or, however faint, the very card a row card was learned as: the misreading
+    # moved with it; penguins, seed 100, a QC read 6C at 0.30-0.32 in its place made a stuck call, then
+    # was played onto a JS and guessed 6C there)
+    faces = [(seen.top_guess, guess_of(obs, zone) is not None and _may_go(state, seen.top_guess, pile[-1]))
+             for zone, pile in zip(CENTRE_ZONES, state.centre)
+             if centre and (seen := judged(obs, zone)) is not None and seen.cards and seen.cards[-1] is None and pile
+             and not is_unseen(pile[-1]) and seen.top_guess != pile[-1].code and guess_of(obs, zone, AGREEING_GUESS_FLOOR) is not None]
+    landed = any(fits for _, fits in faces)
+    landed_as = {guess for guess, _ in faces}
     for p, seat in enumerate(state.seats):
         for i, pile in enumerate(seat.row):
             card = pile[-1] if len(pile) == 1 else None
@@ -917,7 +916,7 @@ def _undo_after(live: LiveStress, findings: Sequence[Finding]) -> tuple[LiveStre
     moves = [f for f in findings if f.kind == "move"]
     if not moves:
         return live.undo if not any(f.kind in ("call", "illegal", "taken_back") for f in findings) else None
-    if len(moves) != 1 or len(findings) != 1 or not isinstance(m := moves[0].move, Play) or not isinstance(m.source, int):
+    if len(findings) != 1 or not isinstance(m := moves[0].move, Play) or not isinstance(m.source, int):
         return None
     row = live.state.seats[m.player].row[m.source]
     verdict = moves[0].verdict
@@ -1672,12 +1671,7 @@ def rejoin(live: LiveStress, obs: Observation) -> LiveStress | None:
                    for pile, top in zip(state.centre, tops))
     seats = []
     for p, seat in enumerate(state.seats):
-        seen = judged(obs, stock_zone(p))
-        n = len(seat.stock)
-        if seen is not None and not seen.cards and seen.backs == 0:  # (None: the backs could not be counted)
-            n = 0
-        elif seen is not None and n == 0:
-            n = 1
+        n = stock_as_seen(len(seat.stock), judged(obs, stock_zone(p)))
         seats.append(Seat(tuple(unseen() for _ in range(n)), rows[p]))
     again = replace(state, seats=tuple(seats), centre=centre, phase=Phase.PLAY, slaps=(), stuck=False, gathered=(),
                     t=max(state.t, obs.t))

@@ -95,6 +95,7 @@ from .speed_live import (
     difference, differing, explained, fits, from_code, hide_cards, is_unseen, judged, later_view, pile_number,
     pile_zone, public_picture, real_counts, search_budget, seat_zone, seen_code, shown_codes, stock_zone, swap_cards,
     targets, unclear, unjudged, unread_centre, unseen, Guessed, UNSEEN_AFTER, noted, read_where_guessed, read_as_guessed, AGREEING_GUESS_FLOOR,
+    stock_as_seen,
 )
 from .verdict import Event, Illegal, Legal
 from .zenuwen import PILES, Choose, Join, Layout, NewRound, Phase, Play, Slap, TakeHand, Turn, ZenuwenRules, ZenuwenState, ZPile, ZSeat
@@ -2318,19 +2319,19 @@ UNREAD_TOP = unseen()
 """Stands in a next layout's row (:func:`_fresh_layout`) for a top that shows but cannot be read."""
 
 
-def _fresh_layout(state: ZenuwenState, obs: Observation) -> list[list[Card | None]] | None:
-    """A view of the next round's layout (``state``: every centre pile taken): each player's Z11 piles
-    show one top, all but ``MAX_UNREAD_AT_START`` of them read (an unread one is :data:`UNREAD_TOP`,
-    learned when a view reads it, as at the first deal), the piles Z11 leaves empty nothing, the
-    centre nothing."""
-    for j in range(state.players):
+def _fresh_layout(packets: Sequence[int], obs: Observation) -> list[list[Card | None]] | None:
+    """A view of the next round's layout, each player holding ``packets`` cards
+    (:func:`referee.zenuwen.next_round_counts`): each player's Z11 piles show one top, all but
+    ``MAX_UNREAD_AT_START`` of them read (an unread one is :data:`UNREAD_TOP`, learned when a view
+    reads it, as at the first deal), the piles Z11 leaves empty nothing, the centre nothing."""
+    for j in range(len(packets)):
         seen = judged(obs, centre_zone(j))
         if seen is None or seen.cards:
             return None
     tops: list[list[Card | None]] = []
     laid = unread = 0
-    for p, packet in enumerate(zenuwen._packets(state)):
-        sizes, _ = zenuwen.layout_sizes(len(packet))
+    for p, packet in enumerate(packets):
+        sizes, _ = zenuwen.layout_sizes(packet)
         row: list[Card | None] = []
         for i, size in enumerate(sizes):
             seen = judged(obs, pile_zone(p, i))
@@ -2431,7 +2432,7 @@ def _best_layout(
     weak = frozenset((p, i) for p in range(choices[0][1].players) for i in range(PILES)
                      if (seen := judged(obs, pile_zone(p, i))) is not None and seen.top_weak)
     for verdicts, after in choices:
-        tops = _fresh_layout(after, obs)
+        tops = _fresh_layout(zenuwen.next_round_counts(after), obs)
         if tops is None:
             continue
         laid = _laid_out(after, tops, weak)
@@ -2566,39 +2567,26 @@ def rejoin(live: LiveZenuwen, obs: Observation) -> LiveZenuwen | None:
     state = live.state
     if state.phase not in (Phase.PLAY, Phase.TURN) or not any(state.centre) or any(p.held for p in obs.piles.values()):
         return None
-    if any((seen := judged(obs, centre_zone(j))) is None or seen.cards or seen.backs for j in range(state.players)):
+    # (no backs where the centre was, nor a pile showing only its backs: as at the first deal, a layout
+    # shows its tops; the rest a layout must show, _fresh_layout asks)
+    zones = [centre_zone(j) for j in range(state.players)] + [pile_zone(p, i) for p in range(state.players) for i in range(PILES)]
+    if any((seen := judged(obs, z)) is not None and not seen.cards and seen.backs for z in zones):
         return None
     share = sum(map(len, state.centre)) // state.players
-    seats, shown = [], []
-    unread = laid = 0
-    for p, seat in enumerate(state.seats):
-        # (Z11 lays piles 1, 2, 3, ... as far as the cards go: the piles shown must be the first ones,
-        # all five unless the packet is short; a layout still being laid out is no view to take up)
-        packet = seat.count + share
-        sizes, _ = zenuwen.layout_sizes(packet)
-        piles = []
-        for i, size in enumerate(sizes):
-            seen = judged(obs, pile_zone(p, i))
-            if seen is None or len(seen.cards) > 1 or bool(seen.cards) != bool(size) or (not seen.cards and seen.backs):
-                return None
-            if not size:
-                piles.append(ZPile())
-                continue
-            laid += 1
-            top = parse_seen(seen.top)
-            unread += top is None
-            if top is not None:
-                shown.append(top)
-            piles.append(ZPile(tuple(unseen() for _ in range(size - 1)) + (top or unseen(),), 1))
-        stock = max(packet - sum(len(pile.cards) for pile in piles), 0)
-        on_table = judged(obs, stock_zone(p))
-        if on_table is not None and not on_table.cards and on_table.backs == 0:
-            stock = 0
-        elif stock == 0 and on_table is not None:
-            stock = 1
-        seats.append(ZSeat(tuple(piles), tuple(unseen() for _ in range(stock)), (), bool(stock)))
-    if unread > int(laid * MAX_UNREAD_AT_START) or any(k > state.rules.deck_count for k in Counter(shown).values()):
+    packets = [seat.count + share for seat in state.seats]
+    laid = _fresh_layout(packets, obs)
+    if laid is None:
         return None
+    shown = [c for row in laid for c in row if c is not None and c is not UNREAD_TOP]
+    if any(k > state.rules.deck_count for k in Counter(shown).values()):
+        return None
+    seats = []
+    for p, (packet, row) in enumerate(zip(packets, laid)):
+        sizes, _ = zenuwen.layout_sizes(packet)
+        piles = tuple(ZPile(tuple(unseen() for _ in range(size - 1)) + (unseen() if top is None or top is UNREAD_TOP else top,), 1)
+                      if size else ZPile() for size, top in zip(sizes, row))
+        stock = stock_as_seen(max(packet - sum(sizes), 0), judged(obs, stock_zone(p)))
+        seats.append(ZSeat(piles, tuple(unseen() for _ in range(stock)), (), bool(stock)))
     fresh = zenuwen.new_game(Layout(tuple(seats)), state.rules, obs.t).state
     again = replace(fresh, round=state.round + 1, wins=state.wins, t=max(state.t, obs.t))
     tops = _seen_tops({}, obs)
