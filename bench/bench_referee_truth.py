@@ -13,7 +13,8 @@ shipped models and the referee on the video, and the game log is compared with t
 moves found in order (longest common subsequence of (op, player, from, to, onto, pile) and the verdict,
 legal or illegal: since the thirty-first session a legal move called illegal is not found, and its verdict
 counts as invented and as ``false_illegal``), moves invented (found but not in the truth), illegal moves
-flagged with the right rule, unrecognised changes reported
+flagged with the right rule, the calls (stress, stuck, a round's end) made in time and those made
+falsely or too late (since the forty-fourth session), unrecognised changes reported
 (and, apart, the views the referee only waited on: ``unclear``; before the twenty-seventh session both
 were counted as unrecognised).
 A folder that already holds a video is analysed again with the rules it was rendered with. Each
@@ -65,6 +66,25 @@ def read_jsonl(path: Path) -> list[dict]:
     return [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
 
 
+SCORED_CALLS = ("stress", "stuck", "round_over")
+"""The calls the truth lists (``calls`` of the move that makes them): Stress and Zenuwen."""
+CALL_EARLY, CALL_LATE = 1.5, 3.0
+"""A call matches a true one of its kind from ``CALL_EARLY`` s before the true move's time (which is
+when its refill lies, not when the card that made the call landed) to ``CALL_LATE`` s after it: later
+is a call the players had to make themselves."""
+
+
+def _calls_matched(want: list[tuple[float, str]], got: list[tuple[float, str]]) -> int:
+    """How many true calls the log made in time, each log call matching one true call (in time order)."""
+    used: set[int] = set()
+    for t, kind in want:
+        k = next((i for i, (tg, kg) in enumerate(got)
+                  if i not in used and kg == kind and t - CALL_EARLY <= tg <= t + CALL_LATE), None)
+        if k is not None:
+            used.add(k)
+    return len(used)
+
+
 def score(folder: Path, log_name: str = "game.jsonl") -> dict:
     """Compare ``game.jsonl`` (cardref analyze; or another log there) with ``moves.jsonl`` (cardref
     render) in ``folder``. A move the log retracts (a card put back, the referee going back with the
@@ -78,6 +98,9 @@ def score(folder: Path, log_name: str = "game.jsonl") -> dict:
     matcher = difflib.SequenceMatcher(a=want, b=got, autojunk=False)
     found = sum(block.size for block in matcher.get_matching_blocks())
     illegal_want = [(_key(m, "illegal"), m["rule"]) for m in truth if m["kind"] == "illegal"]
+    calls_want = [(m["t"], kind) for m in truth for kind in m.get("calls", ()) if kind in SCORED_CALLS]
+    calls_got = [(r["t"], r["data"]["type"]) for r in log if r.get("kind") == "call" and r["data"].get("type") in SCORED_CALLS]
+    calls_found = _calls_matched(calls_want, calls_got)
     illegal_got = {(_key(r["data"]["move"], "illegal"), r["data"].get("rule")) for r in log if r.get("kind") == "illegal"}
     return {
         "moves": len(want),
@@ -86,6 +109,9 @@ def score(folder: Path, log_name: str = "game.jsonl") -> dict:
         "illegal": len(illegal_want),
         "illegal_flagged": sum(item in illegal_got for item in illegal_want),
         "false_illegal": sum(k not in {w for w, _ in illegal_want} for k, _ in illegal_got),
+        "calls": len(calls_want),
+        "calls_found": calls_found,
+        "false_calls": len(calls_got) - calls_found,
         "unrecognised": sum(r.get("kind") == "unrecognised" and r["data"].get("why") != "ambiguous" for r in log),
         "unclear": sum(r.get("kind") == "unrecognised" and r["data"].get("why") == "ambiguous" for r in log),
     }
@@ -147,7 +173,8 @@ def main(argv: list[str] | None = None) -> int:
     share = totals["found"] / max(1, totals["moves"])
     print(f"all: moves found {totals['found']}/{totals['moves']} ({share:.0%}), invented {totals['invented']}, "
           f"illegal flagged {totals['illegal_flagged']}/{totals['illegal']} ({totals['false_illegal']} legal moves called "
-          f"illegal), unrecognised {totals['unrecognised']}, "
+          f"illegal), calls made in time {totals['calls_found']}/{totals['calls']} ({totals['false_calls']} false or late), "
+          f"unrecognised {totals['unrecognised']}, "
           f"unclear {totals['unclear']}"
           + ("" if args.keep else f" (videos in {root})"))
     return 0

@@ -51,3 +51,18 @@ def test_a_move_the_log_retracts_is_not_one_found(tmp_path: Path) -> None:
     (folder / "game.jsonl").write_text("".join(json.dumps(r) + "\n" for r in lines))
     result = bench.score(folder)
     assert (result["found"], result["invented"]) == (2, 0)
+
+
+def test_calls_are_scored_in_time_and_false_ones_counted(tmp_path: Path) -> None:
+    """Stress penguins seed 100: a stuck call made on a queen misread as a 6C, while the queen fitted
+    on the centre's jack; and the truth's later stuck calls, one made 4 s late (the players had laid
+    new cards by then). The move scores said nothing of either."""
+    truth = [dict(PLAY, t=1.0, calls=["stress"]), dict(PLAY, t=5.0, calls=["stuck"]), dict(LAY, t=6.0),
+             dict(PLAY, t=9.0, calls=["stuck"])]
+    folder = _folder(tmp_path, truth, [(1.0, PLAY), (5.0, PLAY), (6.0, LAY), (9.0, PLAY)])
+    calls = [{"kind": "call", "t": t, "data": {"type": kind}} for t, kind in
+             ((0.3, "stress"), (3.0, "stuck"), (5.1, "stuck"), (13.0, "stuck"), (13.0, "match_over"))]
+    with (folder / "game.jsonl").open("a") as log:
+        log.write("".join(json.dumps(r) + "\n" for r in calls))
+    result = bench.score(folder)
+    assert (result["calls"], result["calls_found"], result["false_calls"]) == (3, 2, 2)
