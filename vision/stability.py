@@ -470,17 +470,16 @@ class StabilityFilter:
             # a fan's back goes only by being turned up there; a squared stock's as its cards are dealt
             turned_up = any(c not in before.codes for c in codes) if self.fanned[zone] else new_faces
             if vote.pile.backs < before.backs and not turned_up and now - first[1] < self.vanish_hold_s:
+                # its face-up cards went to another pile, and the back they lay on was turned up (K6),
+                # too faint to read: a column of backs, not a card gone (Double Solitaire penguins seed
+                # 37: a far column's 10C turned up under a 3S never boxed held the table until the next
+                # move came, and the two were published as one view). The top card tells: the run under
+                # it may be read too faintly to be found where it went (Klondike penguins seed 781: 8D 7C
+                # 6D moved, only the 6D found on the 9C)
+                moved_off = not codes and self.fanned[zone] and self._top_settled_elsewhere(votes, zone, before)
                 if codes == before.codes:  # a back missed for now: keep the count, not the whole table
                     out[zone] = replace(vote, pile=replace(vote.pile, backs=before.backs))
-                elif not codes and self.fanned[zone] and self._settled_elsewhere(votes, zone, before.codes[-1:]):
-                    # its face-up cards went to another pile, and the back they lay on was turned up
-                    # (K6), too faint to read: a column of backs, not a card gone (Double Solitaire
-                    # penguins seed 37: a far column's 10C turned up under a 3S never boxed held the
-                    # table until the next move came, and the two were published as one view). The top
-                    # card tells: the run under it may be read too faintly to be found where it went
-                    # (Klondike penguins seed 781: 8D 7C 6D moved, only the 6D found on the 9C)
-                    pass
-                else:
+                elif not moved_off:
                     out[zone] = Vote(False, vote.pile, "face-down cards vanished, nothing turned up", doubt=True)
                 continue
             if not gone:
@@ -507,11 +506,11 @@ class StabilityFilter:
                 out[zone] = Vote(False, vote.pile, f"vanished, maybe covered: {lost}", doubt=True)
         return out
 
-    def _settled_elsewhere(self, votes: dict[str, Vote], zone: str, codes: tuple[str, ...]) -> bool:
-        """Has every one of ``codes`` (cards ``zone`` showed) newly settled in another zone?"""
-        return bool(codes) and all(
-            any(c in v.pile.codes and c not in self._published_pile(other).codes
-                for other, v in votes.items() if other != zone and v.settled) for c in codes)
+    def _top_settled_elsewhere(self, votes: dict[str, Vote], zone: str, before: PileState) -> bool:
+        """Has the top card ``zone`` showed (``before``) newly settled in another zone?"""
+        return bool(before.codes) and any(
+            before.codes[-1] in v.pile.codes and before.codes[-1] not in self._published_pile(other).codes
+            for other, v in votes.items() if other != zone and v.settled)
 
     def _still_under(self, zone: str, vote: Vote, before: PileState, lost: list[str]) -> Vote | None:
         """In a fan whose cards are covered by the next ones (a draw-3 waste) cards leave from the top
