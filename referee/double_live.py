@@ -481,7 +481,7 @@ def _observe(live: LiveDouble, obs: Observation) -> tuple[LiveDouble, list[Findi
                 moved, found = observe_deferred(replace(live, deferred=waited), obs)
                 if found and all(f.kind == "move" for f in found):
                     return moved, found
-        return _settled(after, t, frame)
+        return _settled(after, obs)
     if live.pending_state is not None and match(live.pending_state, obs, live.known, unseen) is not None:
         return live, []  # the illegal move is still on the table: said once already
     if live.pending is not None:
@@ -812,19 +812,58 @@ def _after_move(live: LiveDouble, verdict: Legal[DoubleState], known: tuple[froz
                       undo=(replace(live, undo=None), verdict))
 
 
-def _settled(live: LiveDouble, t: float, frame: int | None) -> tuple[LiveDouble, list[Finding]]:
+def _settled(live: LiveDouble, obs: Observation) -> tuple[LiveDouble, list[Finding]]:
     """The turn an unread draw left open (``turn_open``), settled as K17 says once the view reads the card
-    it turned (and the tops it might go on); the turn passing is called then."""
+    it turned (and the tops it might go on); the turn passing is called then. A read card that could go
+    only on column tops nobody has read passes the turn when it fits on none of them as the camera
+    guesses them (:func:`_tops_as_guessed`); a guess never keeps the turn with the drawer."""
+    t, frame = max(obs.t, _time(live.state)), obs.frame
     drawer = live.state.turn
     waste = live.state.layouts[drawer].waste
-    if not live.turn_open or not waste or _placing_unread(live.state, drawer, live.known[drawer]):
+    if not live.turn_open or not waste:
         return live, []
+    judged, note = live.state, None
+    if _placing_unread(live.state, drawer, live.known[drawer]):
+        guessed = _tops_as_guessed(live, drawer, obs)
+        if guessed is None:
+            return live, []
+        judged, known, note = guessed
+        if _placing_unread(judged, drawer, known) or double_solitaire.placeable(judged, drawer):
+            return live, []
     settled = replace(live, turn_open=False)
-    over = double_solitaire.turn_over(live.state, drawer, Move.draw(t))
+    over = double_solitaire.turn_over(judged, drawer, Move.draw(t))
     if over is None:
         return settled, []
     settled = replace(settled, state=replace(live.state, turn=1 - drawer))
+    if note is not None:
+        over = replace(over, detail=f"{over.detail} ({note})")
     return settled, [Finding("call", t, verdict=over, frame=frame)]
+
+
+def _tops_as_guessed(live: LiveDouble, player: int, obs: Observation
+                     ) -> tuple[DoubleState, frozenset[Card], str] | None:
+    """The position with the player's column tops nobody has read as the camera last guessed them, what
+    the player then knows, and a note naming the guesses (as the call says them); None if one is not guessed, or is guessed as a
+    card read elsewhere. (Penguins, draw 3, seed 36: a 7C drawn, placeable only on a red 8, the column
+    top beside it never read, guessed 6C at 0.03-0.26: the turn stayed open, and the drawer's next draw,
+    out of turn, was taken as legal.) Whether the card fits is all the guess decides, and the odds of a
+    guess naming another card than one it fits on are long."""
+    layout = live.state.layouts[player]
+    known = live.known[player]
+    guesses = _guesses(live, obs)[player]
+    read = {c.code for c in known}
+    bind: dict[Card, str] = {}
+    named = []
+    for j, column in enumerate(layout.tableau):
+        if not column or column[-1] in known:
+            continue
+        guess = guesses.get(column[-1])
+        if guess is None or guess in read or guess in bind.values():
+            return None
+        bind[column[-1]] = guess
+        named.append(f"column {j + 1}'s card, never read, guessed {guess}")
+    binds: Binds = (bind, {}) if player == 0 else ({}, bind)
+    return learn(live.state, binds), _known_after(live.known, binds)[player], f"judged on {'; '.join(named)}"
 
 
 def _end(live: LiveDouble) -> tuple[object, ...]:

@@ -458,6 +458,34 @@ def test_a_draw_whose_placing_rests_on_an_unread_top_leaves_the_turn_open(seed: 
     assert live.state.turn == (1 if passes else 0)
 
 
+@pytest.mark.parametrize("seed, unread_zone, passes", [(7, "p1.tableau6", False), (1, "p1.tableau2", True)])
+def test_an_open_turn_passes_when_the_card_fits_on_no_unread_top_as_guessed(seed: int, unread_zone: str, passes: bool) -> None:
+    """Penguins, draw 3, seed 36: a 7C drawn could only go on column 3's top, never read and guessed 6C
+    view after view; the turn stayed open, and player 1's next draw, out of turn, was taken as legal.
+    The guess settles whether the card fits (seed 1: a 2C, the JS guessed right, fits nowhere: the turn
+    passes and the next draw is K17); a guess that the card fits (seed 7: the 6H the 5C goes on) leaves
+    the turn open, as before."""
+    truth = ds.new_game(ds.deal(seed))
+    deal = dl.expected_observation(truth, 0.0)
+    top = deal.piles[unread_zone]
+    unread = replace(top, cards=(None,), guesses=top.cards, confidences=(0.06,))
+    live = dl.start(replace(deal, piles={**deal.piles, unread_zone: unread}))
+    drawn = ds.apply(truth, DoubleMove(0, Move.draw(1.0)), turn_passing=False).state
+    view = dl.expected_observation(drawn, 1.0)
+    live, found = dl.observe(live, replace(view, piles={**view.piles, unread_zone: unread}))
+    assert [f.kind for f in found] == ["move"] and live.turn_open
+    again = dl.expected_observation(drawn, 2.0)
+    live, found = dl.observe(live, replace(again, piles={**again.piles, unread_zone: unread}))
+    assert [f.kind for f in found] == (["call"] if passes else [])
+    assert live.turn_open is not passes and dl.public_state(live)["turn"] == (2 if passes else None)
+    if passes:
+        assert f"judged on column 2's card, never read, guessed {top.cards[0]}" in found[0].verdict.detail
+        twice = ds.apply(replace(drawn, turn=0), DoubleMove(0, Move.draw(3.0)), turn_passing=False).state
+        view = dl.expected_observation(twice, 3.0)
+        live, found = dl.observe(live, replace(view, piles={**view.piles, unread_zone: unread}))
+        assert [(f.kind, f.rule) for f in found] == [("illegal", "K17")]
+
+
 def test_a_card_never_read_moved_onto_a_read_one_is_followed_unjudged() -> None:
     """Player 1's 10C is never read (its column shows only backs), then laid on the JD, where the view
     shows it unread: the one explanation, followed unjudged (as Klondike's, penguins seed 701: no
