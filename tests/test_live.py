@@ -637,14 +637,17 @@ def test_a_stock_turned_and_put_back_is_a_take_back_not_a_move_past_unsure_readi
     read) and puts it back. The view with the waste as before, its 7C read at 0.39, matched no move;
     the second look, every reading under 0.6 left unread, took it for a third turn of the stock, and
     every view from 30 s on was unrecognised (4/14). The table as it was before the last move, on
-    the view's own readings, is that move taken back."""
+    the view's own readings, is that move taken back. Since the forty-fourth session the open turn
+    passes once the 7C fits on no column top as the camera guesses them (the unread one guessed 6C),
+    so the second turn of the stock is the deliberate move out of turn (K17) it was."""
     views = [TableState.from_json(json.loads(x)) for x in (DATA / "double36_turn_put_back_views.jsonl").read_text().splitlines()]
     ref = LiveReferee("double_solitaire", "draw=3")
     found = [f for view in views for f in ref.feed(view)]
-    assert [(f.kind, str(f.move)) for f in found] == [
-        ("move", "player 1: t5->t1"), ("move", "player 1: draw"), ("move", "player 2: draw"), ("move", "player 1: draw"),
-        ("move", "player 1: draw"), ("taken_back", "player 1: draw"), ("move", "player 2: draw"),
-        ("move", "player 2: waste->foundation"), ("move", "player 2: waste->foundation")]
+    assert [(f.kind, str(f.move or f.verdict.kind), f.rule or "") for f in found] == [
+        ("move", "player 1: t5->t1", ""), ("move", "player 1: draw", ""), ("move", "player 2: draw", ""),
+        ("move", "player 1: draw", ""), ("call", "turn_over", ""), ("illegal", "player 1: draw", "K17"),
+        ("taken_back", "player 1: draw", ""), ("move", "player 2: draw", ""),
+        ("move", "player 2: waste->foundation", ""), ("move", "player 2: waste->foundation", "")]
 
 
 def test_a_turned_card_nobody_read_is_not_the_twin_of_a_pile_top_under_a_hand() -> None:
