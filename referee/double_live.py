@@ -29,7 +29,7 @@ from .klondike_live import layout_from_picture, picture_reads, read_as_another_s
 from .klondike_live import _guessed as klondike_guessed
 from .klondike_live import _guessed_over as guessed_over
 from .klondike_live import (
-    _visible, backs_miscounted, changed_piles, foundation_guessed_over, moved_over, reread_over, tableau_zone, under_hand, unread_face_on, waste_seen_as_back,
+    _visible, changed_piles, columns_miscounted, foundation_guessed_over, moved_over, reread_over, tableau_zone, under_hand, unread_face_on, waste_seen_as_back,
 )
 from .klondike_live import expected_observation as expected_layout
 from .klondike_live import start as start_layout
@@ -543,7 +543,7 @@ def _explain(live: LiveDouble, obs: Observation) -> tuple[LiveDouble, list[Findi
     illegal: list[tuple[LiveDouble, list[Finding]]] = []
     unread: list[DoubleMove] = []
     shown_unread: list[tuple[DoubleMove, Legal[DoubleState], tuple[frozenset[Card], frozenset[Card]]]] = []
-    miscounted: dict[DoubleMove, int] = {}  # per move waiting on a card nobody read: columns whose backs the view counts otherwise
+    miscounted: dict[DoubleMove, int] = {}  # per move waiting on a card nobody read: columns the view counts otherwise
     unjudged: list[tuple[LiveDouble, list[Finding]]] = []
     moved_unread: list[tuple[LiveDouble, list[Finding]]] = []  # a card nobody has read moved, shown unread where it lands
     unseen = _unseen_waste(live)
@@ -573,7 +573,7 @@ def _explain(live: LiveDouble, obs: Observation) -> tuple[LiveDouble, list[Findi
                     conflicts.append(_guess_conflicts(live, binds))
                     continue
                 unread.append(dmove)
-                miscounted[dmove] = _backs_miscounted(table, obs)
+                miscounted[dmove] = _miscounted(table, obs)
                 onto = _onto_unread(state, player, dmove, known, obs)
                 later = onto or _onto_unread(state, player, dmove, known, obs, "moved")
                 if later is None:
@@ -615,6 +615,11 @@ def _explain(live: LiveDouble, obs: Observation) -> tuple[LiveDouble, list[Findi
         # laid on a card nobody has read, which it now covers: no clearer view of that card will come
         # while it lies there, so the game goes on with the move not judged
         return unjudged[0]
+    if len(moved_unread) > 1:
+        # of several, the one that leaves the backs and face-up cards the view counts (as Klondike's)
+        counts = [miscounted[f[0].move] for _, f in moved_unread]
+        fewest = [m for m, n in zip(moved_unread, counts) if n == min(counts)]
+        moved_unread = fewest if len(fewest) == 1 else moved_unread
     if len(moved_unread) == 1 and not any(p.held for p in obs.piles.values()):
         # the one explanation, as Klondike's (a clearer view seldom comes before the next move)
         return moved_unread[0]
@@ -634,10 +639,10 @@ def _explain(live: LiveDouble, obs: Observation) -> tuple[LiveDouble, list[Findi
     return _unexplained(live, obs)
 
 
-def _backs_miscounted(table: DoubleState, obs: Observation) -> int:
-    """How many columns the view shows with another number of backs than ``table`` leaves there
-    (:func:`referee.klondike_live.backs_miscounted`, seat by seat)."""
-    return sum(backs_miscounted(layout.hidden, seat_view(obs, p)) for p, layout in enumerate(table.layouts))
+def _miscounted(table: DoubleState, obs: Observation) -> int:
+    """How many columns the view shows with another number of backs or face-up cards than ``table``
+    leaves there (:func:`referee.klondike_live.columns_miscounted`, seat by seat)."""
+    return sum(columns_miscounted(layout, seat_view(obs, p)) for p, layout in enumerate(table.layouts))
 
 
 def _unexplained(live: LiveDouble, obs: Observation) -> tuple[LiveDouble, list[Finding]]:

@@ -734,7 +734,7 @@ def _explain(live: LiveKlondike, obs: Observation, pairs: bool) -> tuple[LiveKlo
         # of several cards nobody has read, the one whose move leaves the backs the view counts
         # (penguins, draw 3, seed 781: a QC never read moved onto a KD, or the lone QS never found
         # beside it; the QC's column showed a back fewer, the 6H turned up under it)
-        counts = [backs_miscounted(verdict.state.hidden, obs) for _, verdict, _ in waiting]
+        counts = [columns_miscounted(verdict.state, obs) for _, verdict, _ in waiting]
         fewest = [w for w, n in zip(waiting, counts) if n == min(counts)]
         waiting = fewest if len(fewest) == 1 else waiting
     if len(waiting) == 1 and not any(p.held for p in obs.piles.values()):
@@ -757,12 +757,19 @@ def _explain(live: LiveKlondike, obs: Observation, pairs: bool) -> tuple[LiveKlo
     return _unexplained(live, obs)
 
 
-def backs_miscounted(hidden: Sequence[int], obs: Observation) -> int:
-    """How many columns the view shows with another number of backs than ``hidden`` (per column) leaves
-    there: the camera's count is too unsure to rule a position out (the module's docstring), but it
-    tells two apart."""
-    return sum(1 for i, h in enumerate(hidden)
-               if (seen := obs.piles.get(tableau_zone(i))) is not None and not seen.held and seen.backs is not None and seen.backs != h)
+def columns_miscounted(state: KlondikeState, obs: Observation) -> int:
+    """How many columns the view shows with another number of backs, or with more face-up cards (read or
+    not), than ``state`` leaves there: the camera's counts are too unsure to rule a position out (the
+    module's docstring), but they tell two apart (Double Solitaire, penguins, draw 3, seed 39: a QC never
+    read moved onto a KD or onto a JS, both columns' tops read unsurely; the KD's column showed two
+    cards). Fewer face-up cards tell nothing: the cards under a column's top often go unfound."""
+    n = 0
+    for i, (pile, h) in enumerate(zip(state.tableau, state.hidden)):
+        seen = obs.piles.get(tableau_zone(i))
+        if seen is None or seen.held:
+            continue
+        n += (seen.backs is not None and seen.backs != h) or len(seen.cards) > len(pile) - h
+    return n
 
 
 def _first_read_unsurely(live: LiveKlondike, move: Move, b: dict[Card, str], obs: Observation) -> Card | None:
