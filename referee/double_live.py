@@ -29,7 +29,7 @@ from .klondike_live import layout_from_picture, picture_reads, read_as_another_s
 from .klondike_live import _guessed as klondike_guessed
 from .klondike_live import _guessed_over as guessed_over
 from .klondike_live import (
-    _visible, changed_piles, columns_miscounted, foundation_guessed_over, moved_over, reread_over, tableau_zone, under_hand, unread_face_on, waste_seen_as_back,
+    _visible, changed_piles, columns_miscounted, foundation_guessed_over, moved_over, lands_where_still, reread_over, tableau_zone, under_hand, unread_face_on, waste_seen_as_back,
 )
 from .klondike_live import expected_observation as expected_layout
 from .klondike_live import start as start_layout
@@ -402,7 +402,12 @@ def _took(obs: Observation, live: LiveDouble, findings: list[Finding]) -> tuple[
     the camera's guesses of the unread tops kept from it (stillness counts from there)."""
     if any(f.kind in ("unrecognised", "ambiguous") for f in findings):
         return replace(live, stirred=stirred_after(live.stirred, obs, False)), findings
-    return replace(live, reads=_count_reads(live.reads, obs), guessed=_guesses(live, obs), stirred=frozenset()), findings
+    # a view taken on a second look, past its unsure readings, does not say nothing came where something
+    # moved (penguins, draw 3, seed 42: a 3H laid on a 4H while a hand was over the column it left, the
+    # 4H no longer found and the 3H read 5S at 0.43, taken for nothing happening; the 3H read there once
+    # the hand left, on a column then taken for one nothing had come near)
+    stirred = stirred_after(live.stirred, obs, not obs.second_look)
+    return replace(live, reads=_count_reads(live.reads, obs), guessed=_guesses(live, obs), stirred=stirred), findings
 
 
 def _guesses(live: LiveDouble, obs: Observation) -> tuple[Mapping[Card, str], Mapping[Card, str]]:
@@ -549,6 +554,8 @@ def _explain(live: LiveDouble, obs: Observation) -> tuple[LiveDouble, list[Findi
     unseen = _unseen_waste(live)
     for player in movers:
         for move, table in physical_moves(live.state, player):
+            if lands_where_still(move, obs, seat_prefix(player), FOUNDATION_ZONES):
+                continue  # no hand laid a card there
             binds = match(table, obs, live.known, unseen)
             if binds is None:
                 continue

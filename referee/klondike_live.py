@@ -616,15 +616,28 @@ def under_hand(move: Move, obs: Observation, prefix: str = "", foundations: Sequ
     and called again half a second later). ``prefix``: the seat's, on its own piles' zones;
     ``foundations``: the zones a foundation move (``foundation``, ``foundation:S``, Double Solitaire's
     ``fK``) may touch."""
-    zones: set[str] = set()
-    for pile in (move.src, move.dst):
-        if pile == "waste":
-            zones.add(prefix + "waste")
-        elif pile[:1] == "t" and pile[1:].isdigit():
-            zones.add(prefix + tableau_zone(int(pile[1:]) - 1))
-        elif pile[:1] == "f":
-            zones.update(foundations)
+    zones = _zones_of(move.src, prefix, foundations) | _zones_of(move.dst, prefix, foundations)
     return any((seen := obs.piles.get(z)) is not None and seen.held for z in zones)
+
+
+def lands_where_still(move: Move, obs: Observation, prefix: str = "", foundations: Sequence[str] = FOUNDATION_ZONES) -> bool:
+    """Does the move lay its cards on a pile the camera saw nothing move over (:attr:`SeenPile.still`)?
+    No hand laid a card there (Double Solitaire, penguins, draw 3, seed 42: a 3H laid on a 4H, both
+    unfound, the 5S under them read; the 4H was judged laid on column 7's 9S against K4, a column
+    nothing had come near)."""
+    zones = _zones_of(move.dst, prefix, foundations) if move.op == "move" else set()
+    return bool(zones) and all((seen := obs.piles.get(z)) is not None and seen.still is True for z in zones)
+
+
+def _zones_of(pile: str, prefix: str, foundations: Sequence[str]) -> set[str]:
+    """The zones of one of a move's piles (``waste``, ``tN``, a foundation)."""
+    if pile == "waste":
+        return {prefix + "waste"}
+    if pile[:1] == "t" and pile[1:].isdigit():
+        return {prefix + tableau_zone(int(pile[1:]) - 1)}
+    if pile[:1] == "f":
+        return set(foundations)
+    return set()
 
 
 def _explain(live: LiveKlondike, obs: Observation, pairs: bool) -> tuple[LiveKlondike, list[Finding]]:
@@ -645,7 +658,7 @@ def _explain(live: LiveKlondike, obs: Observation, pairs: bool) -> tuple[LiveKlo
         cards the move turns up alone on a column that the view may show as nothing (:func:`lone_unseen`)."""
         nonlocal unread
         faint = faint_before | turned
-        if _from_unseen(state, move, obs, known):
+        if _from_unseen(state, move, obs, known) or lands_where_still(move, obs):
             return
         b = _match(view, obs, known, faint)
         if b is None:
@@ -925,7 +938,10 @@ def observe_further(live: LiveKlondike, obs: Observation) -> tuple[LiveKlondike,
     move empties a column with backs, so that is sure), then one card misread earlier
     (:func:`observe_misread`), then two moves in one view (:func:`observe_pairs`), then the last move
     taken back (:func:`observe_undone`)."""
-    return last_looks(live, obs, observe_deferred, observe_lost, observe_misread, observe_pairs, observe_undone)
+    obs = stirred_since(live.stirred, obs)
+    after, findings = last_looks(live, obs, observe_deferred, observe_lost, observe_misread, observe_pairs, observe_undone)
+    # (as :func:`observe`: a view these looks leave unexplained keeps what moved in it, for the next)
+    return replace(after, stirred=stirred_after(live.stirred, obs, after.guessed is not live.guessed)), findings
 
 
 def observe_deferred(live: LiveKlondike, obs: Observation) -> tuple[LiveKlondike, list[Finding]]:

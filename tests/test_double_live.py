@@ -868,3 +868,43 @@ def test_a_misread_draw_top_that_ended_the_turn_opens_it_again() -> None:
     moves = [(f.kind, str(f.move)) for f in found if f.kind in ("move", "illegal", "taken_back")]
     assert moves[:3] == [("move", "player 1: t7->t2"), ("move", "player 1: draw"), ("move", "player 1: waste->t4")]
     assert not [f for f in found if f.kind in ("illegal", "unrecognised")]
+
+
+def test_a_card_laid_under_a_hand_and_misread_is_judged_where_it_lands_once_the_hand_leaves() -> None:
+    """Draw 3, penguins, 1920x1080, render seed 42 (forty-third session): the table states the camera
+    published in the first 49 s (tests/data/double42_laid_under_hand_views.jsonl.gz). Player 2 lays a
+    3H on a 4H (K4) while a hand is still over the column it left; the 4H is no longer found and the 3H
+    is read 5S (0.43). That view was judged as the 4H laid on column 7's 9S against K4, a column nothing
+    had come near (a legal move called illegal, the true one missed). Now no move lands on a pile the
+    camera saw nothing move over, the view taken on a second look (past its unsure readings) for
+    nothing happening leaves its moved piles stirred, and once the hand leaves, the 3H read on the 4H's
+    column is the illegal move it was, then its take-back."""
+    import gzip
+
+    data = pathlib.Path(__file__).parent / "data" / "double42_laid_under_hand_views.jsonl.gz"
+    views = [TableState.from_json(json.loads(x)) for x in gzip.decompress(data.read_bytes()).decode().splitlines()]
+    ref = LiveReferee("double_solitaire", "draw=3")
+    found = [(f.kind, str(f.move), f.rule) for view in views for f in ref.feed(view)
+             if f.kind in ("move", "illegal", "taken_back", "unrecognised")]
+    assert found[-3:] == [("move", "player 2: draw", ""), ("illegal", "player 2: t2->t1", "K4"),
+                          ("taken_back", "player 2: t2->t1", "")]
+    assert [k for k, _, _ in found].count("illegal") == 2 and "unrecognised" not in [k for k, _, _ in found]
+
+
+def test_no_move_lands_on_a_pile_nothing_moved_over() -> None:
+    """A move explains a view only where the camera saw something move over the pile it lays on
+    (``SeenPile.still``): a view that matches it with that pile still is not that move."""
+    for seed in range(1, 100):
+        truth = ds.new_game(ds.deal(seed))
+        made = next((m for m in ds.legal_moves(truth) if m.move.op == "move" and m.move.dst.startswith("t")), None)
+        if made is not None:
+            break
+    assert made is not None
+    live = dl.start(dl.expected_observation(truth, 0.0))
+    after = ds.apply(truth, DoubleMove(0, replace(made.move, t=1.0))).state
+    view = dl.expected_observation(after, 1.0)
+    landing = f"p1.tableau{made.move.dst[1:]}"
+    for still, kinds in ((None, ["move"]), (False, ["move"]), (True, ["unrecognised"])):
+        seen = replace(view, piles={**view.piles, landing: replace(view.piles[landing], still=still)})
+        _, found = dl.observe(live, seen)
+        assert [f.kind for f in found] == kinds, still

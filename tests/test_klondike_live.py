@@ -966,3 +966,20 @@ def test_no_illegal_verdict_while_a_hand_covers_a_pile() -> None:
     assert [f.kind for f in findings] == ["unrecognised"] and after.pending is None
     live, findings = klondike_live.observe(live, Observation(2.5, piles))
     assert [(f.kind, f.rule) for f in findings] == [("illegal", "K4")]
+
+
+def test_a_view_the_last_looks_leave_unexplained_keeps_what_moved_in_it() -> None:
+    """Penguins, draw 3, seed 778: a JD laid on a QH against K4 while a hand was over column 6; no look
+    explained the view, and the last ones (:func:`klondike_live.observe_further`) gave back the picture
+    from before it, forgetting that something moved over column 3. The next view, the hand gone and
+    nothing moving, showed the JD on the QH, a column then taken for one nothing had come near (no move
+    lands there: :func:`klondike_live.lands_where_still`), and the illegal move was never called."""
+    _, live, piles = queen_on_king()
+    blurred = {**piles, "tableau3": SeenPile((), 0, still=False), "tableau2": replace(piles["tableau2"], still=False)}
+    after, found = klondike_live.observe_further(live, Observation(1.0, blurred))
+    assert [f.kind for f in found] == ["unrecognised"] and {"tableau2", "tableau3"} <= after.stirred
+    at_rest = {z: replace(p, still=True) for z, p in piles.items()}
+    _, found = klondike_live.observe(after, Observation(2.0, at_rest))
+    assert [(f.kind, f.rule) for f in found] == [("illegal", "K4")]
+    _, found = klondike_live.observe(live, Observation(2.0, at_rest))  # the view before never seen
+    assert [f.kind for f in found] != ["illegal"]
