@@ -797,11 +797,28 @@ class Engine(Generic[P]):
         """Is a pile top or centre top not seen yet (a stuck call would be a guess)?"""
         return any(is_unseen(c) for c in self.tops(state))
 
-    def settle_calls(self, state: P, t: float, frame: int | None) -> tuple[P, list[Finding]]:
+    def settle_calls(self, state: P, t: float, frame: int | None,
+                     guessed: Mapping[Unseen, Card] | None = None) -> tuple[P, list[Finding]]:
         """Calls that wait for cards to be seen (stuck), made once they are; a stuck call that a card
-        learned since has made wrong lapses (as the engine lets it lapse after a move)."""
-        if not self.in_play(state) or self.decisive_unseen(state):
+        learned since has made wrong lapses (as the engine lets it lapse after a move). ``guessed``:
+        the camera's guesses of the tops nobody has read (every one): a stuck call they make is made,
+        saying it rests on them (the cards may never be read: a penguins queen in a row place)."""
+        if not self.in_play(state):
             return state, []
+        if self.decisive_unseen(state):
+            if not guessed or getattr(state, "stuck", True):
+                return state, []
+            as_guessed = self.substitute(state, guessed)
+            if self.decisive_unseen(as_guessed):
+                return state, []
+            _, events = self.finish(as_guessed, t, [])
+            stuck = [e for e in events if e.kind == "stuck"]
+            if not stuck:
+                return state, []
+            named = sorted(c.code for c in guessed.values())
+            call = replace(stuck[0], detail=f"{stuck[0].detail}; the camera could not read {', '.join(named)}, only guess it",
+                           data=stuck[0].data + (("guessed", named),))
+            return replace(state, stuck=True), call_findings([call], self.calls, t, frame)  # type: ignore[type-var]
         after, events = self.finish(state, t, [])
         return after, call_findings(events, self.calls, t, frame)
 

@@ -33,7 +33,9 @@ expects there, and only the moves the engine allows are tried, so a card read as
 that fits. A row place seen empty where the engine already refilled it with an unseen card is
 accepted (the refill is not laid yet); its card is learned when it shows. Held zones are not judged.
 A ``stuck`` call is made only when every row top and centre top has been seen (an unseen refill might
-be playable); it is made on the first view that shows them. Within one view only a position still
+be playable); it is made on the first view that shows them. A card the camera never reads (a penguins
+queen) would hold it back for good: in a view no hand covers, with every unread top guessed (however
+faintly) as a card not known elsewhere, the guesses make the call, which says so (``guessed``). Within one view only a position still
 stuck at its end is called (a stuck moment between two moves of the view rests on an unseen order).
 A stress (S8) concerns only the two centre tops: it is called on the first view that shows both in
 the clear (not under a hand, read), whatever hands are still over the rows or stocks (the playing
@@ -1100,7 +1102,7 @@ def _judge(live: LiveStress, obs: Observation, suits: bool = True) -> tuple[Live
             findings = noted(findings, unread.note)
         if note:
             findings = noted(findings, note)
-        new_state, later = ENGINE.settle_calls(new_state, t, frame)
+        new_state, later = ENGINE.settle_calls(new_state, t, frame, _tops_guessed(new_state, obs))
         findings += later
         if node.moves and live.deferred < MAX_DEFERRED:
             # a call resting on a zone not seen (another card may lie there), or a move nothing in
@@ -1359,6 +1361,31 @@ def _read_where_played(obs: Observation, moves: Sequence[Any], final: StressStat
     return replace(obs, piles={**obs.piles, **read}) if read else obs
 
 
+STUCK_GUESS_FLOOR = 0.0
+"""A guess of an unread top counts for a stuck call however faint: it only has to say that the card is
+not one of the few that fit (kept penguins Stress matches: calls 88 -> 95/97, none false added; a floor
+of 0.05 loses one, a queen guessed at 0.02-0.04: 94/97)."""
+
+
+def _tops_guessed(state: StressState, obs: Observation) -> dict[Unseen, Card] | None:
+    """The camera's guesses of the row and centre tops nobody has read, every one, in a view no hand
+    covers; None otherwise, or where a guess names a card known elsewhere (one deck)."""
+    if any(p.held for p in obs.piles.values()):
+        return None
+    tops = [(row_zone(p, i), pile[-1]) for p, seat in enumerate(state.seats) for i, pile in enumerate(seat.row) if pile]
+    tops += [(CENTRE_ZONES[j], pile[-1]) for j, pile in enumerate(state.centre) if pile]
+    known = {c.code for _, c in tops if not is_unseen(c)}
+    out: dict[Unseen, Card] = {}
+    for zone, top in tops:
+        if not isinstance(top, Unseen):
+            continue
+        card = parse_seen(guess_of(obs, zone, STUCK_GUESS_FLOOR))
+        if card is None or card.code in known or card in out.values():
+            return None
+        out[top] = card
+    return out
+
+
 def _call_unseen(findings: Sequence[Finding], obs: Observation) -> bool:
     """Does a call of the view rest on a zone the view does not show? A stress (S8) concerns only the
     two centre tops: once both are in view and read it is certain, whatever hands are over the rows
@@ -1373,6 +1400,8 @@ def _call_unseen(findings: Sequence[Finding], obs: Observation) -> bool:
         return False
 
     def certain(call: Event) -> bool:
+        if call.kind == "stuck" and dict(call.data).get("guessed"):
+            return True  # made on the camera's guesses of the unread tops, no hand over the table
         if call.kind == "stress":
             return _centre_seen(obs)
         if call.kind in ("round_over", "match_over") and call.player is not None:

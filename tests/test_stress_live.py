@@ -964,6 +964,29 @@ def test_a_card_nobody_read_played_makes_no_stuck_call() -> None:
     assert moves_of(f) == [("play", 1, 3, 0)] and calls_of(f) == [], f
 
 
+@pytest.mark.parametrize("guess, stuck", [("4D", True), ("QC", False), (None, False)])
+def test_a_stuck_call_on_a_card_never_read_is_made_on_the_cameras_guess(guess: str | None, stuck: bool) -> None:
+    """Penguins Stress 89, 92, 96, 102: both players stuck while a row card was never read (a queen
+    guessed QC at 0.02-0.22, the referee kept it a card nobody saw): no stuck call was made at all
+    (calls 88/97 on fifteen matches). With no hand over the table and every unread top guessed, the
+    guesses make the call, and it says they are guesses; a guess that fits (QC on the KH), or no
+    guess, makes none."""
+    truth = position("4H 5S 2D 10C", "7S 3H 5D 6C", "KH 9D", stock0=f"{guess or '4D'} 3C 4C 5C")
+    live = stress_live.start(view(truth, 0.0))
+    after, calls = apply(truth, Play(0, 3, 1, 1.0))  # the 10C onto the 9D, the refill never read
+    faint = SeenPile((None,), guesses=(guess,), confidences=(0.04,)) if guess else SeenPile((None,))
+    seen = _shown(view(after, 1.0), p1_pile4=faint)
+    found, f = stress_live.observe(live, seen)
+    assert moves_of(f) == [("play", 0, 3, 1)] and calls_of(f) == (["stuck"] if stuck else [])
+    assert found.state.stuck is stuck and is_unseen(found.state.seats[0].row[3][-1])  # a guess makes the call, not the card
+    if stuck:
+        call = next(x for x in f if x.kind == "call")
+        assert f"the camera could not read {guess}, only guess it" in call.verdict.detail
+        assert dict(call.verdict.data)["guessed"] == [guess]
+        _, f = stress_live.observe(live, _shown(seen, p2_pile1=replace(seen.piles["p2.pile1"], held=True)))
+        assert calls_of(f) == []  # a hand over the table may hide a play
+
+
 def test_a_view_left_unused_for_a_stuck_call_is_taken_when_the_next_follows_only_from_it() -> None:
     """Penguins, seed 61: a JC stacked onto the JD beside it made both players stuck while a hand was
     over a row place, so the view was left unused (the hand may hide a play); then both jacks were
