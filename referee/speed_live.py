@@ -691,6 +691,32 @@ def guess_of(obs: Observation, zone: str, floor: float = GUESS_FLOOR) -> str | N
     return seen.top_guess
 
 
+STUCK_GUESS_FLOOR = 0.0
+"""A guess of an unread top counts for a stuck call however faint (:func:`tops_guessed`): it only has to
+say that the card is none of the few that fit (kept penguins Stress matches: calls 88 -> 95/97, no
+false one added; a floor of 0.05 loses one, a queen guessed at 0.02-0.04: 94/97)."""
+
+
+def tops_guessed(state: Dealt, obs: Observation, tops: Iterable[tuple[str, Card]], decks: int
+                 ) -> dict[Unseen, Card] | None:
+    """The camera's guesses of the tops nobody has read (``tops``: zone and card), every one, in a view
+    no hand covers, for :meth:`Engine.settle_calls`; None otherwise, or where a guess names a card of
+    which the decks hold no copy the position does not know already."""
+    if any(p.held for p in obs.piles.values()):
+        return None
+    counts = real_counts(state)
+    out: dict[Unseen, Card] = {}
+    for zone, top in tops:
+        if not isinstance(top, Unseen):
+            continue
+        card = parse_seen(guess_of(obs, zone, STUCK_GUESS_FLOOR))
+        if card is None or counts[card] >= decks:
+            return None
+        counts[card] += 1
+        out[top] = card
+    return out
+
+
 def _taken_guesses(
     history: Sequence[tuple[str, str | None]], zones: Sequence[str], final: Dealt, decks: int
 ) -> dict[str, Card] | None:

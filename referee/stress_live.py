@@ -96,7 +96,7 @@ from .speed_live import (
     differing, explained, fits, hide_cards, is_unseen, judged, later_view, moved, pile_number,
     pile_zone, public_picture, real_counts, seat_zone, seen_code, shown_codes, stock_zone, swap_cards, targets,
     unclear, unjudged, unread_centre, unseen, Guessed, UNSEEN_AFTER, noted, read_anew, read_where_guessed,
-    read_as_guessed, guess_of, bare, AGREEING_GUESS_FLOOR, call_findings, stock_as_seen,
+    read_as_guessed, guess_of, bare, AGREEING_GUESS_FLOOR, call_findings, stock_as_seen, tops_guessed,
 )
 from .stress import Lay, NewRound, Phase, Play, Seat, Slap, Stack, StressDeal, StressRules, StressState
 from .verdict import Event, Illegal, Legal
@@ -1361,29 +1361,10 @@ def _read_where_played(obs: Observation, moves: Sequence[Any], final: StressStat
     return replace(obs, piles={**obs.piles, **read}) if read else obs
 
 
-STUCK_GUESS_FLOOR = 0.0
-"""A guess of an unread top counts for a stuck call however faint: it only has to say that the card is
-not one of the few that fit (kept penguins Stress matches: calls 88 -> 95/97, none false added; a floor
-of 0.05 loses one, a queen guessed at 0.02-0.04: 94/97)."""
-
-
 def _tops_guessed(state: StressState, obs: Observation) -> dict[Unseen, Card] | None:
-    """The camera's guesses of the row and centre tops nobody has read, every one, in a view no hand
-    covers; None otherwise, or where a guess names a card known elsewhere (one deck)."""
-    if any(p.held for p in obs.piles.values()):
-        return None
+    """The camera's guesses of the row and centre tops nobody has read (:func:`tops_guessed`)."""
     tops = [(row_zone(p, i), pile[-1]) for p, seat in enumerate(state.seats) for i, pile in enumerate(seat.row) if pile]
-    tops += [(CENTRE_ZONES[j], pile[-1]) for j, pile in enumerate(state.centre) if pile]
-    known = {c.code for _, c in tops if not is_unseen(c)}
-    out: dict[Unseen, Card] = {}
-    for zone, top in tops:
-        if not isinstance(top, Unseen):
-            continue
-        card = parse_seen(guess_of(obs, zone, STUCK_GUESS_FLOOR))
-        if card is None or card.code in known or card in out.values():
-            return None
-        out[top] = card
-    return out
+    return tops_guessed(state, obs, tops + [(CENTRE_ZONES[j], pile[-1]) for j, pile in enumerate(state.centre) if pile], 1)
 
 
 def _call_unseen(findings: Sequence[Finding], obs: Observation) -> bool:

@@ -21,8 +21,9 @@ compared; what matters is asked: a pile the position says is empty must show nei
 backs, and a pile whose top the engine has turned up but nobody has seen shows a back (the card is
 not turned yet) or its card. (Two decks: a pile that turned up another copy of the card that left it
 looks unchanged; the search tries that play too.) The turned-up card is learned when it shows;
-a ``stuck`` call waits until every pile top and centre top has been seen, and within one view only a
-position still stuck at its end is called. Hand cards (Z9) are never
+a ``stuck`` call waits until every pile top and centre top has been seen (or, in a view no hand
+covers, guessed by the camera: the call then rests on the guesses and says so), and within one view
+only a position still stuck at its end is called. Hand cards (Z9) are never
 seen: a card that appears on a centre pile while no pile top left is a hand card (of the player who
 holds it; when two players hold hand cards nobody saw, whose it was cannot be told: ``ambiguous``).
 A hand card nobody saw that another card covered within the same view is found too (judged as a
@@ -90,7 +91,7 @@ from .observation import MAX_READS_TO_DOUBT, Finding, Observation, SeenPile, cou
 from .observation import stirred_after, stirred_since
 from .options import to_spec
 from .speed_live import (
-    GUESS_FLOOR, guess_of, bare,
+    GUESS_FLOOR, guess_of, bare, tops_guessed,
     Binder, Engine, Explanation, centre_faces, centre_reads, Live, Node, Unseen, best_explanations, breadth_first, centre_number, centre_zone, deferred,
     difference, differing, explained, fits, from_code, hide_cards, is_unseen, judged, later_view, pile_number,
     pile_zone, public_picture, real_counts, search_budget, seat_zone, seen_code, shown_codes, stock_zone, swap_cards,
@@ -845,6 +846,15 @@ def _round_end_seen(findings: Sequence[Finding], obs: Observation) -> bool:
         and all(bare(obs, pile_zone(c.player, i)) for i in range(PILES))
         for c in calls
     )
+
+
+def _tops_guessed(state: ZenuwenState, obs: Observation) -> dict[Unseen, Card] | None:
+    """The camera's guesses of the pile and centre tops nobody has read (:func:`tops_guessed`; three
+    players, penguins, seed 147: a 6D turned up under a 10D played, guessed at 0.05-0.07, and nobody
+    could play: no stuck call was made)."""
+    tops = [(pile_zone(p, i), pile.top) for p, seat in enumerate(state.seats) for i, pile in enumerate(seat.piles) if pile.top is not None]
+    tops += [(centre_zone(j), pile[-1]) for j, pile in enumerate(state.centre) if pile]
+    return tops_guessed(state, obs, tops, state.rules.deck_count)
 
 
 def _unclear_for_calls(final: ZenuwenState, obs: Observation) -> bool:
@@ -2073,9 +2083,10 @@ def _conclude(
         findings = noted(findings, unread.note)
     # (a card judged as one that fits, unseen again: a stuck call it made rests on nobody's card)
     new_state, findings = ENGINE.without_unseen_stuck(state, _unguess(node, new_state, findings), findings)
-    new_state, later = ENGINE.settle_calls(new_state, t, frame)
+    new_state, later = ENGINE.settle_calls(new_state, t, frame, _tops_guessed(new_state, obs))
     findings += later
-    calls = any(f.kind == "call" for f in findings)
+    # (a stuck call made on the camera's guesses rests on them, not on a clearer view)
+    calls = any(f.kind == "call" and not dict(f.verdict.data).get("guessed") for f in findings)
     seen = read_as_guessed(read_where_guessed(obs, final.centre, AGREEING_GUESS_FLOOR), _joined_known(node.moves, state))
     if isinstance(unread, Guessed) and unread.unseen:
         seen = replace(seen, piles={z: p for z, p in seen.piles.items() if z not in unread.unseen})

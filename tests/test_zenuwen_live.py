@@ -1010,6 +1010,44 @@ def test_a_play_that_makes_a_stuck_call_is_not_left_unused_for_a_known_top_read_
     assert moves_of(f) == [key(m)] and calls_of(f) == ["stuck"], brief(f)
 
 
+def test_a_stuck_call_on_a_turned_up_card_never_read_is_made_on_the_cameras_guess() -> None:
+    """Three players, penguins, seed 147: a 10D played turned up a 6D the camera guessed at 0.05-0.07,
+    never read, and nobody could play: a stuck call waits for every top to be seen, so none was made.
+    In a view no hand covers, the guesses of the unread tops make it, and it says so; with a top
+    neither read nor guessed it still waits."""
+    rng = random.Random(4)
+    truth = zenuwen.new_game(zenuwen.deal(4, 2)).state
+    live = zenuwen_live.start(view(truth, 0.0))
+    t = 0.0
+    while True:
+        t += 1.0
+        assert t < 500
+        if truth.phase is Phase.TURN or truth.stuck:
+            truth, _ = apply(truth, Turn(t))
+            live, _ = zenuwen_live.observe(live, view(truth, t))
+            continue
+        plays = [m for m in zenuwen.legal_moves(truth) if isinstance(m, Play) and not m.from_hand]
+        stuck = [m for m in plays if "stuck" in apply(truth, replace(m, t=t))[1]
+                 and apply(truth, replace(m, t=t))[0].seats[m.player].piles[m.source].top is not None]
+        if stuck:
+            break
+        truth, _ = apply(truth, replace(rng.choice(plays), t=t))
+        live, _ = zenuwen_live.observe(live, view(truth, t))
+    m = replace(stuck[0], t=t)
+    truth, _ = apply(truth, m)
+    obs = view(truth, t)
+    zone = pile_zone(m.player, m.source)
+    turned = truth.seats[m.player].piles[m.source].top
+    assert turned is not None
+    guessed = replace(obs.piles[zone], cards=(None,), guesses=(turned.code,), confidences=(0.06,))
+    after, f = zenuwen_live.observe(live, replace(obs, piles={**obs.piles, zone: guessed}))
+    assert moves_of(f) == [key(m)] and calls_of(f) == ["stuck"], brief(f)
+    call = next(x for x in f if x.kind == "call")
+    assert f"could not read {turned.code}, only guess it" in call.verdict.detail and after.state.stuck
+    _, f = zenuwen_live.observe(live, replace(obs, piles={**obs.piles, zone: replace(guessed, guesses=(None,))}))
+    assert calls_of(f) == [], brief(f)
+
+
 def test_a_card_on_a_centre_pile_taken_for_a_back_is_a_card_not_read() -> None:
     """Centre cards lie face up: a back the camera reports on a centre pile is a face it took for a
     back (the penguins deck's queens, seed 112), not a change nothing explains."""
