@@ -14,7 +14,8 @@ moves found in order (longest common subsequence of (op, player, from, to, onto,
 legal or illegal: since the thirty-first session a legal move called illegal is not found, and its verdict
 counts as invented and as ``false_illegal``), moves invented (found but not in the truth), illegal moves
 flagged with the right rule, the calls (stress, stuck, a round's end) made in time and those made
-falsely or too late (since the forty-fourth session), unrecognised changes reported
+falsely or too late, a call the referee withdrew later among them (since the forty-fourth session),
+unrecognised changes reported
 (and, apart, the views the referee only waited on: ``unclear``; before the twenty-seventh session both
 were counted as unrecognised).
 A folder that already holds a video is analysed again with the rules it was rendered with. Each
@@ -99,7 +100,9 @@ def score(folder: Path, log_name: str = "game.jsonl") -> dict:
     found = sum(block.size for block in matcher.get_matching_blocks())
     illegal_want = [(_key(m, "illegal"), m["rule"]) for m in truth if m["kind"] == "illegal"]
     calls_want = [(m["t"], kind) for m in truth for kind in m.get("calls", ()) if kind in SCORED_CALLS]
-    calls_got = [(r["t"], r["data"]["type"]) for r in log if r.get("kind") == "call" and r["data"].get("type") in SCORED_CALLS]
+    # every call made counts, one the referee withdrew later too: the players heard it
+    calls_made = [r for r in records if r.get("kind") == "call" and r["data"].get("type") in SCORED_CALLS]
+    calls_got = [(r["t"], r["data"]["type"]) for r in calls_made]
     calls_found = _calls_matched(calls_want, calls_got)
     illegal_got = {(_key(r["data"]["move"], "illegal"), r["data"].get("rule")) for r in log if r.get("kind") == "illegal"}
     return {
@@ -112,6 +115,7 @@ def score(folder: Path, log_name: str = "game.jsonl") -> dict:
         "calls": len(calls_want),
         "calls_found": calls_found,
         "false_calls": len(calls_got) - calls_found,
+        "calls_withdrawn": sum(r.get("seq") in retracted for r in calls_made),
         "unrecognised": sum(r.get("kind") == "unrecognised" and r["data"].get("why") != "ambiguous" for r in log),
         "unclear": sum(r.get("kind") == "unrecognised" and r["data"].get("why") == "ambiguous" for r in log),
     }
@@ -173,7 +177,8 @@ def main(argv: list[str] | None = None) -> int:
     share = totals["found"] / max(1, totals["moves"])
     print(f"all: moves found {totals['found']}/{totals['moves']} ({share:.0%}), invented {totals['invented']}, "
           f"illegal flagged {totals['illegal_flagged']}/{totals['illegal']} ({totals['false_illegal']} legal moves called "
-          f"illegal), calls made in time {totals['calls_found']}/{totals['calls']} ({totals['false_calls']} false or late), "
+          f"illegal), calls made in time {totals['calls_found']}/{totals['calls']} ({totals['false_calls']} false or late, "
+          f"{totals['calls_withdrawn']} of all calls withdrawn by the referee later), "
           f"unrecognised {totals['unrecognised']}, "
           f"unclear {totals['unclear']}"
           + ("" if args.keep else f" (videos in {root})"))

@@ -101,6 +101,8 @@ class LiveReferee:
     who retracts it lets the move stand, :meth:`correct`)."""
     move_seqs: list[int] = field(default_factory=list)
     """Log sequence numbers of the legal moves' records: a move taken back on the table retracts its own."""
+    call_seqs: dict[str, int] = field(default_factory=dict)
+    """Log sequence number of the last call of each kind: a call the table proves wrong is retracted."""
     camera_slaps: list[tuple[int, float]] = field(default_factory=list)
     """(player, t) of the last slaps the camera saw."""
     unexplained: str | None = None
@@ -443,7 +445,15 @@ class LiveReferee:
             assert isinstance(event, Event)
             message = {"type": "call", "call": event.kind, **{k: v for k, v in event.to_json().items() if k != "type"}}
             if self.writer is not None:
-                self.writer.call(t, event, frame=jpeg)
+                self.call_seqs[event.kind] = self.writer.call(t, event, frame=jpeg).seq
+        elif finding.kind == "withdrawn":
+            # a call the table proved wrong: its record is retracted, so a review shows both
+            event = finding.verdict
+            assert isinstance(event, Event)
+            message.update(call=event.kind)
+            seq = self.call_seqs.pop(event.kind, None)
+            if self.writer is not None and seq is not None:
+                self.writer.retract(t, seq, by="referee", reason=finding.detail)
         elif put_back:
             # a legal move put back on the table: its record is retracted, so a review and a resumed
             # game follow the table, and the log keeps both

@@ -191,7 +191,9 @@ class Finding:
     (the table is back as it was before the illegal move), ``unrecognised`` (no single move explains
     the change; ``detail`` says what differs), ``ambiguous`` (several moves explain it equally well:
     wait for a clearer view), ``rejoined`` (the referee had lost the game and took it up again from
-    the table as it lies: ``cardref.live.REJOIN_AFTER``).
+    the table as it lies: ``cardref.live.REJOIN_AFTER``), ``call`` (a call the referee makes itself:
+    ``verdict`` holds its Event), ``withdrawn`` (a call made before, ``verdict``, that the table has
+    since proved wrong: ``detail`` says how).
     """
 
     kind: str

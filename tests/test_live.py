@@ -13,6 +13,7 @@ import pytest
 
 from cardref.gamelog.store import GameStore
 from cardref.live import LOST_AFTER, REJOIN_AFTER, REJOINED, LiveReferee, observation_from_table, resume_point, taken_up
+from cardref.web.hub import Hub
 from referee import klondike, stress
 from referee.cards import Card
 from referee.followers import find_follower
@@ -985,6 +986,35 @@ def test_a_card_learned_from_a_misreading_and_played_where_it_is_guessed_alike_i
     centre pile, is a card nobody read: the play is taken as one that fits (not judged)."""
     found = _whole_match("stress_penguins_match100", "stress", STRESS_MATCH)
     assert ("move", "p2 pile4->centre2") in [(f.kind, str(f.move)) for f in found if 119 < f.t < 122]
+
+
+def test_a_stuck_call_a_play_proves_wrong_is_withdrawn_in_the_log(tmp_path: pathlib.Path) -> None:
+    """Stress, penguins, render seed 100 up to 121 s (tests/data/stress_penguins_match100_views.jsonl.gz):
+    the stuck call at 115.6 s rested on p2's QC read 6C; when p2 played it onto the JS (120.2 s), the
+    call stood on the referee screen and in the log as if it had been right. A play onto a centre pile
+    while a stuck call stands (no new centre cards laid first) proves it wrong: the referee withdraws
+    it, and the log retracts the call's record (the original stays)."""
+    views = [TableState.from_json(x) for x in _match_lines("stress_penguins_match100_views") if x["t"] <= 121.0]
+    slaps = sorted((m for m in _match_moves("stress_penguins_match100", 121.0) if m.get("op") == "slap"), key=lambda m: m["t"])
+    store = GameStore(tmp_path, fsync=False)
+    writer = store.new_game("stress", STRESS_MATCH, ["Player 1", "Player 2"])
+    hub = Hub()
+    ref = LiveReferee("stress", STRESS_MATCH, writer=writer, publish=hub.publish)
+    found = []
+    for view in views:
+        while slaps and slaps[0]["t"] <= view.t:
+            slap = slaps.pop(0)
+            found += ref.act("slap", slap["t"], player=slap["player"], pile=slap["pile"])
+        found += ref.feed(view)
+    writer.close()
+    late = [(f.kind, str(f.move or "")) for f in found if 115 < f.t < 121]
+    assert late[:2] == [("call", ""), ("withdrawn", "")] and late[2] == ("move", "p2 pile4->centre2"), late
+    log = [json.loads(x) for x in (store.game_dir(writer.id) / "log.jsonl").read_text().splitlines()]
+    stuck = [r for r in log if r.get("kind") == "call" and r["data"]["type"] == "stuck" and 115 < r["t"] < 116]
+    assert len(stuck) == 1
+    assert [(r["data"]["action"], r["data"]["by"]) for r in log if r.get("kind") == "correction" and r.get("target") == stuck[0]["seq"]] == [("retract", "referee")]
+    # (the pages' hub takes the message: until this session it refused every verdict kind it did not list)
+    assert [m["call"] for m in hub.history() if m.get("kind") == "withdrawn"] == ["stuck"]
 
 
 def test_a_card_gone_where_no_view_shows_it_and_a_round_end_with_a_far_card_unread() -> None:

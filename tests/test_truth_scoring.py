@@ -60,9 +60,11 @@ def test_calls_are_scored_in_time_and_false_ones_counted(tmp_path: Path) -> None
     truth = [dict(PLAY, t=1.0, calls=["stress"]), dict(PLAY, t=5.0, calls=["stuck"]), dict(LAY, t=6.0),
              dict(PLAY, t=9.0, calls=["stuck"])]
     folder = _folder(tmp_path, truth, [(1.0, PLAY), (5.0, PLAY), (6.0, LAY), (9.0, PLAY)])
-    calls = [{"kind": "call", "t": t, "data": {"type": kind}} for t, kind in
-             ((0.3, "stress"), (3.0, "stuck"), (5.1, "stuck"), (13.0, "stuck"), (13.0, "match_over"))]
+    calls = [{"seq": 100 + n, "kind": "call", "t": t, "data": {"type": kind}} for n, (t, kind) in
+             enumerate(((0.3, "stress"), (3.0, "stuck"), (5.1, "stuck"), (13.0, "stuck"), (13.0, "match_over")))]
+    withdrawn = {"seq": 200, "kind": "correction", "target": 101, "data": {"action": "retract", "by": "referee"}}
     with (folder / "game.jsonl").open("a") as log:
-        log.write("".join(json.dumps(r) + "\n" for r in calls))
+        log.write("".join(json.dumps(r) + "\n" for r in calls + [withdrawn]))
     result = bench.score(folder)
-    assert (result["calls"], result["calls_found"], result["false_calls"]) == (3, 2, 2)
+    # the false call at 3.0 s, withdrawn later, was still made
+    assert (result["calls"], result["calls_found"], result["false_calls"], result["calls_withdrawn"]) == (3, 2, 2, 1)

@@ -45,7 +45,7 @@ PIPELINE_TYPES = ("frame", "state", "verdict", "call", "status")
 """Message types the pipeline publishes."""
 MESSAGE_TYPES = PIPELINE_TYPES + ("session",)
 """Every type a viewer may receive (``session`` comes from the web app)."""
-VERDICT_KINDS = ("legal", "illegal", "unrecognised", "ambiguous", "taken_back", "correction", "slap")
+VERDICT_KINDS = ("legal", "illegal", "unrecognised", "ambiguous", "taken_back", "correction", "slap", "rejoined", "withdrawn")
 VERDICT_ALIASES = {"move": "legal"}
 """The live referee's finding kinds that mean the same as a verdict kind (``move`` is a legal move)."""
 CALL_KINDS = ("stress", "stuck", "round_over", "match_over", "won", "no_moves_left", "false_slap", "turn_over")

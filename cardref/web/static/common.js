@@ -259,6 +259,7 @@ const CR = (() => {
         return msg.why === "ambiguous" ? `unclear: ${msg.detail || ""}` : `unrecognised change: ${msg.detail || ""}`;
       case "ambiguous": return `unclear: ${msg.detail || ""}`;
       case "taken_back": return msg.detail || `illegal move taken back`;
+      case "withdrawn": return `call withdrawn: ${msg.detail || ""}`;
       case "rejoined": return msg.detail || `took the table up again as it lies`;
       case "correction": return `correction: ${msg.action || ""} ${msg.target ? "#" + msg.target : ""} ${msg.reason || ""}`;
       case "slap": return `slap by player ${(msg.player ?? 0) + 1}`;

@@ -85,6 +85,9 @@
     } else if (msg.kind === "rejoined") {
       // the referee had lost the game: it goes on from the table as it lies (moves since were not judged)
       show("correction", "FOLLOWING AGAIN", "", msg.detail || "Took the table up again as it lies", [], 3);
+    } else if (msg.kind === "withdrawn") {
+      // a call the table proved wrong (a card it rested on was misread): said as loudly as the call
+      show("correction", "CALL WITHDRAWN", "", msg.detail || "The last call was wrong", [], 4);
     } else if (msg.kind === "taken_back") {
       show("legal", "TAKEN BACK", "", msg.detail || "The illegal move was taken back", [], 1.5);
     } else if (CR.now() > holdUntil) {
