@@ -512,6 +512,43 @@ def _played_guessed(
     return found[0] if len(found) == 1 else None
 
 
+def _played_known_unread(
+    state: StressState, obs: Observation, t: float, laid: Laid = NOTHING_LAID
+) -> tuple[Explanation[StressState], str] | None:
+    """A view that fits the position as it is, but where a row card the referee knows and a centre top
+    read before both show unread now, neither guessed as its own rank, something seen moving over the
+    row place (``SeenPile.still`` False; the pile's card may have landed while a hand hid the place, in
+    a view taken before): the row card was played there, and the camera reads neither it on the pile
+    nor its refill (penguins, seed 100: p1's QD, read at 0.47 in its place, played onto a JC; the pile
+    guessed 6D at 0.04, the place its refill QH as 9H at 0.17: taken for nothing happening until the QD
+    was read 17 s and two moves later, so the log had the plays in the wrong order). The play must be
+    legal; only one such play, or None."""
+
+    def unread_otherwise(zone: str, card: Card, moved: bool) -> SeenPile | None:
+        seen = judged(obs, zone)
+        if seen is None or not seen.cards or seen.cards[-1] is not None or moved and seen.still is not False:
+            return None
+        guess = parse_seen(seen.top_guess)
+        return seen if guess is None or guess.rank != card.rank else None
+
+    found: list[tuple[Explanation[StressState], str]] = []
+    for j, cpile in enumerate(state.centre):
+        if not cpile or is_unseen(cpile[-1]) or unread_otherwise(CENTRE_ZONES[j], cpile[-1], False) is None:
+            continue
+        for p, seat in enumerate(state.seats):
+            for i, pile in enumerate(seat.row):
+                if not pile or is_unseen(pile[-1]) or unread_otherwise(row_zone(p, i), pile[-1], True) is None:
+                    continue
+                move = Play(p, i, j, t)
+                v = stress.apply(state, move)
+                if isinstance(v, Legal) and (b := match(v.state, obs, laid)) is not None:
+                    node = Node(state, count=(0,) * len(state.seats)).then(v.state, move, p, (), _touches(move), ENGINE.called(v))
+                    note = (f"the {pile[-1].code} no longer read in {row_zone(p, i)}, where something moved, "
+                            f"nor the {cpile[-1].code} on {CENTRE_ZONES[j]}")
+                    found.append(((substitute_cards(v.state, b), node, 0, dict(b)), note))
+    return found[0] if len(found) == 1 else None
+
+
 def _stacked_unread(state: StressState, obs: Observation, t: float, laid: Laid) -> tuple[Explanation[StressState], str] | None:
     """A view that fits the position as it is, but where a refill nobody read, seen lying in its place
     and guessed there as X (``laid``), is gone from it (the place shows another card, read or guessed
@@ -1110,6 +1147,8 @@ def _judge(live: LiveStress, obs: Observation, suits: bool = True) -> tuple[Live
                 centre = stress._set(final.centre, j, state.centre[j])
             elif (guessed_play := _played_guessed(state, obs, t, live.laid)) is not None:
                 (final, node, k, subs), note = guessed_play
+            elif (unread_play := _played_known_unread(state, obs, t, live.laid)) is not None:
+                (final, node, k, subs), note = unread_play
             elif (stacked := _stacked_unread(state, obs, t, live.laid)) is not None:
                 (final, node, k, subs), note = stacked
             elif (moved_away := _doubt_moved(live, obs)) is not None:

@@ -987,6 +987,29 @@ def test_a_stuck_call_on_a_card_never_read_is_made_on_the_cameras_guess(guess: s
         assert calls_of(f) == []  # a hand over the table may hide a play
 
 
+@pytest.mark.parametrize("row_guess, row_still, centre_guess, played", [
+    ("9H", False, "6D", True), (None, False, None, True),
+    ("9H", True, "6D", False),  # nothing moved over the place: the camera's reading wavers
+    ("QS", False, "6D", False),  # the place still guessed a queen: the QD is still there
+    ("9H", False, "JS", False),  # the pile still guessed a jack: the JC is still the top
+])
+def test_a_known_card_and_the_centre_top_both_unread_after_a_hand_is_a_play(
+        row_guess: str | None, row_still: bool, centre_guess: str | None, played: bool) -> None:
+    """Penguins, seed 100: p1's QD, read at 0.47 in its place, played onto a JC; the pile then guessed 6D
+    at 0.04, the place its refill QH as 9H at 0.17, both unread: taken for nothing happening until the
+    QD was read 17 s and two moves later (the log had the plays in the wrong order, one counted
+    invented)."""
+    truth = position("QD 5C JH JS", "6S 4H 8S 9D", "5S JC", stock0="2H 3C 4C 7C")
+    live = stress_live.start(view(truth, 0.0))
+    after, _ = apply(truth, Play(0, 0, 1, 1.0))
+    seen = _shown(view(after, 1.0),
+                  p1_pile1=SeenPile((None,), guesses=(row_guess,), confidences=(0.17,), still=row_still),
+                  centre2=SeenPile((None,), guesses=(centre_guess,), confidences=(0.04,), still=True))
+    live, f = stress_live.observe(live, seen)
+    assert moves_of(f) == ([("play", 0, 0, 1)] if played else []), f
+    assert (live.state.centre[1][-1].code == "QD") is played
+
+
 def test_a_view_left_unused_for_a_stuck_call_is_taken_when_the_next_follows_only_from_it() -> None:
     """Penguins, seed 61: a JC stacked onto the JD beside it made both players stuck while a hand was
     over a row place, so the view was left unused (the hand may hide a play); then both jacks were
