@@ -1250,8 +1250,30 @@ def _undone(live: LiveStress, obs: Observation) -> tuple[LiveStress, list[Findin
         return None
     move = verdict.move
     t = max(obs.t, live.state.t)
-    return after, [Finding("taken_back", t, move=move, verdict=verdict, frame=obs.frame,
-                           detail=f"{move}: the card played, never read, was taken back: the table is as it was before it"), *findings]
+    back = Finding("taken_back", t, move=move, verdict=verdict, frame=obs.frame,
+                   detail=f"{move}: the card played, never read, was taken back: the table is as it was before it")
+    return after, [back, *_taken_back_illegal(before, move, t, obs.frame), *findings]
+
+
+def _taken_back_illegal(before: LiveStress, move: Any, t: float, frame: int | None) -> list[Finding]:
+    """A play of a card nobody read, taken back, where the camera guessed the card in its place (``laid``)
+    as one the rules forbid there: the player took back a move against the rules, as players do, so it
+    is said (and logged) as that illegal move, taken back (penguins, seed 96: p1's QS, guessed QS at 0.23
+    in its place, played onto an AC and boxed as a back there; the S6 play was never called). Nothing
+    when the guess fits or there is none."""
+    if not isinstance(move, Play) or not isinstance(move.source, int):
+        return []
+    pile = before.state.seats[move.player].row[move.source]
+    u = pile[-1] if pile else None
+    guess = before.laid.get(u) if isinstance(u, Unseen) else None
+    card = parse_seen(guess[0]) if guess is not None else None
+    if not isinstance(u, Unseen) or guess is None or card is None or card in real_counts(before.state):
+        return []
+    v = stress.apply(substitute_cards(before.state, {u: card}), replace(move, t=t))
+    if not isinstance(v, Illegal):
+        return []
+    reason = f"{v.reason} (the card never read: the camera guessed {card.code} at {guess[1]:.2f} in its place; its player took it back)"
+    return [Finding("illegal", t, move=move, rule=v.rule, reason=reason, frame=frame), Finding("taken_back", t, move=move, frame=frame)]
 
 
 def _taken_unread(live: LiveStress, obs: Observation, t: float, frame: int | None) -> tuple[LiveStress, list[Finding]] | None:
