@@ -833,6 +833,18 @@ def _covered_risk(start: ZenuwenState, final: ZenuwenState, obs: Observation) ->
     return False
 
 
+def _from_still(moves: Sequence[Any], obs: Observation) -> int:
+    """How many of the series' plays and joins take a pile card from a pile the camera saw nothing move
+    over since the view taken (``SeenPile.still``): of several series, those with fewest (four players,
+    penguins, seed 148: p2's 10H, never read, played onto a JD from a pile that then read its JC, or
+    p4's top, never read either, guessed JS before and after, its pile still: the two were left
+    undecided and the game lost eleven moves later). Not a rule that rules a series out: a view
+    taken for nothing happening may have passed over a card gone from a pile (a lone card never read
+    shows as nothing: :func:`_missed_piles`), and stillness counts from there."""
+    return sum(1 for m in moves if isinstance(m, (Play, Join)) and isinstance(m.source, int) and not getattr(m, "from_hand", False)
+               and (seen := obs.piles.get(pile_zone(m.player, m.source))) is not None and seen.still is True)
+
+
 def _round_end_seen(findings: Sequence[Finding], obs: Observation) -> bool:
     """Are the view's calls all a round's (or the match's) end whose winner's piles all show plainly
     bare? That rests on nothing else in view (Z10: a player has played every pile card; the hand is
@@ -1358,6 +1370,9 @@ def _judge(
         if len(best) > 1 and live.glimpsed:
             left = [_glimpses_left(x, state, live.glimpsed) for x in best]
             best = [x for x, n in zip(best, left) if n == min(left)]
+        if len(best) > 1:
+            still = [_from_still(x[1].moves, obs) for x in best]
+            best = [x for x, n in zip(best, still) if n == min(still)]
         if len(best) > 1 and state.phase in (Phase.CHOOSE, Phase.NEXT):
             # which pile who took cannot be told from the table: wait for choose() / slap()
             return replace(live, last=obs, waiting=_waiting(state)), []
@@ -1569,8 +1584,9 @@ def _played_unread(state: ZenuwenState, obs: Observation, j: int, t: float) -> E
     (:func:`referee.stress_live._played_unread`)."""
     seen = judged(obs, centre_zone(j))
     cpile = state.centre[j]
-    if seen is None or not seen.cards or seen.cards[-1] is not None or seen.confidences[-1:] < (GUESS_FLOOR,):
+    if seen is None or not seen.cards or seen.cards[-1] is not None or seen.confidences[-1:] < (AGREEING_GUESS_FLOOR,):
         return None
+    faint = seen.confidences[-1:] < (GUESS_FLOOR,)
     if _carried(state, obs, seen.top_guess):
         return None
     start = Node(state, count=(0,) * state.players)
@@ -1578,14 +1594,23 @@ def _played_unread(state: ZenuwenState, obs: Observation, j: int, t: float) -> E
     for p, seat in enumerate(state.seats):
         for i, pile in enumerate(seat.piles):
             u, source = pile.top, judged(obs, pile_zone(p, i))
-            if not isinstance(u, Unseen) or source is None or source.top is None:
+            if not isinstance(u, Unseen) or source is None:
+                continue
+            # or a pile's last card, never read, gone from a pile something moved over; then a guess on
+            # the centre pile however faint will do (four players, penguins, seed 148: p1's QC guessed
+            # at 0.26 in its place, played onto a KH, guessed 6C at 0.10-0.16 there: nothing happened,
+            # the QC taken as a card the camera had lost, until p1's last card ended the round unseen)
+            bare = not source.cards and source.backs == 0 or source.cards == (None,) and source.backs is None and not source.guesses
+            gone = bare and len(pile.cards) == 1 and source.still is False  # (the second: as _missed_piles shows it)
+            if not gone and (source.top is None or faint):
                 continue
             move = Play(p, i, j, t)
+            view = replace(obs, piles={**obs.piles, pile_zone(p, i): SeenPile((), 0, still=False)}) if gone else obs
             for stand in _stand_ins(state, cpile[-1]):
                 v = zenuwen.apply(substitute_cards(state, {u: stand}), move)
                 if not isinstance(v, Legal):
                     continue
-                b = match(v.state, obs)
+                b = match(v.state, view)
                 if b is not None:
                     found.append((start.then(v.state, v.move, p, ((u, stand),), _touches(move, state), ENGINE.called(v), guess=True), 0, b))
                     break
@@ -1757,7 +1782,7 @@ def _missed_piles(state: ZenuwenState, obs: Observation, only: frozenset[str] | 
                     continue
                 seen = obs.piles.get(zone)
                 if pile.cards and (seen is None or not seen.held and not seen.cards and not seen.backs):
-                    missed[zone] = SeenPile((None,), backs=None)
+                    missed[zone] = SeenPile((None,), backs=None, still=None if seen is None else seen.still)
     return replace(obs, piles={**obs.piles, **missed}) if missed else obs
 
 

@@ -1084,6 +1084,27 @@ def test_a_join_of_a_known_card_guessed_where_it_landed_is_seen() -> None:
     assert [str(f.move) for f in found if f.kind == "move" and 170 < f.t < 176] == ["p4 pile3->pile2", "p4 pile3->centre2", "p1 pile4->centre2"]
 
 
+def test_plays_from_piles_nothing_moved_over_lose_and_a_lone_card_gone_unread_is_played() -> None:
+    """Four players (two decks), penguins, 1920x1080, fresh render seed 148 (forty-fourth session): every
+    table state the camera published (tests/data/zenuwen4_penguins_match148_views.jsonl.gz). At 87.8 s
+    p2's 10H, never read (guessed QH), was played onto a JD from a pile that then read its JC, or p4's
+    top, never read either (guessed JS before and after), from a pile nothing moved over: both fitted,
+    the referee waited, and eleven moves were lost (44/55, 1 invented, 10 views unrecognised). Of
+    several series, those playing fewest cards from piles the camera saw still win. At 172.9 s p1's last
+    pile card, a QC guessed at 0.26, was played onto a KH and guessed 6C at 0.10 there; the pile showing
+    nothing was taken for a card the camera lost, and the round's end never seen. A lone card never
+    read, gone from a pile something moved over, went onto the centre top read before now guessed
+    otherwise. Still missed: p1's 8H laid on the 10H against Z6 (90.2 s), taken for p4's unread top
+    played there first and covered at once (p4's pile nothing moved over), left unused until the 8H was
+    taken back (54/55)."""
+    found = _whole_match_findings("zenuwen4_penguins_match148", "zenuwen", ZENUWEN_MATCH.format(players=4))
+    moves = [(round(f.t, 1), str(f.move)) for f in found if f.kind == "move"]
+    assert (87.8, "p2 pile2->centre2") in moves and (173.4, "p1 pile5->centre2") in moves, moves
+    assert not [f for f in found if f.kind == "unrecognised"]
+    truth = [m for m in _match_moves("zenuwen4_penguins_match148") if m["kind"] == "legal"]
+    assert len([f for f in found if f.kind == "move"]) == len(truth)
+
+
 def test_a_round_ends_with_a_far_card_still_guessed_on_its_pile_and_its_choices_are_followed() -> None:
     """Four players (two decks), penguins, 1920x1080, fresh render seed 137: the table states the camera
     published for the first round and the next layout (tests/data/zenuwen4_penguins_match137_views.jsonl.gz).

@@ -1048,6 +1048,45 @@ def test_a_stuck_call_on_a_turned_up_card_never_read_is_made_on_the_cameras_gues
     assert calls_of(f) == [], brief(f)
 
 
+def _lone_unread_play(seed: int) -> tuple[LiveZenuwen, ZenuwenState, Play, str] | None:
+    """A dealt game turned, followed with one pile's lone top card never read, and a legal play of that
+    card onto a centre pile (the position after it, the play, the pile's zone); None for no such play."""
+    truth = zenuwen.new_game(zenuwen.deal(seed)).state
+    truth, _ = apply(truth, Turn(1.0))
+    plays = [m for m in zenuwen.legal_moves(truth) if isinstance(m, Play) and not m.from_hand
+             and isinstance(m.source, int) and len(truth.seats[m.player].piles[m.source].cards) == 1]
+    if not plays:
+        return None
+    m = replace(plays[0], t=2.0)
+    zone = pile_zone(m.player, m.source)
+    unread = {zone: SeenPile((None,), 0, guesses=("6C",), confidences=(0.2,))}
+    dealt = view(zenuwen.new_game(zenuwen.deal(seed)).state, 0.0)
+    live = zenuwen_live.start(replace(dealt, piles={**dealt.piles, **unread}))
+    turned = view(truth, 1.0)
+    live, _ = zenuwen_live.observe(live, replace(turned, piles={**turned.piles, **unread}))
+    assert is_unseen(live.state.seats[m.player].piles[m.source].top)
+    after, _ = apply(truth, m)
+    return live, after, m, zone
+
+
+def test_a_lone_card_never_read_gone_where_something_moved_was_played_onto_a_pile_guessed_otherwise() -> None:
+    """Four players, penguins, seed 148: p1's last card, a QC guessed at 0.26 and never read, was played
+    onto a KH, then guessed 6C at 0.10-0.16 there; its pile showing nothing was taken for the card not
+    found (a lone card the camera lost), nothing happened, and the round's end that followed was never
+    seen. A pile's last card never read, gone from a pile something moved over, while a centre top
+    read before shows unread and guessed otherwise, however faintly, was played there."""
+    found = next(x for seed in range(1, 60) if (x := _lone_unread_play(seed)) is not None)
+    live, after, m, zone = found
+    obs = view(after, 2.0)
+    centre = centre_zone(m.to if isinstance(m.to, int) else 0)
+    faint = SeenPile((None,), 0, guesses=("6C" if after.centre[m.to][-2].code != "6C" else "6D",), confidences=(0.10,), still=True)
+    gone = {zone: SeenPile((), 0, still=False), centre: faint}
+    _, f = zenuwen_live.observe(live, replace(obs, piles={**obs.piles, **gone}))
+    assert moves_of(f) == [key(m)], brief(f)
+    _, f = zenuwen_live.observe(live, replace(obs, piles={**obs.piles, **gone, zone: SeenPile((), 0, still=True)}))
+    assert moves_of(f) == [], brief(f)  # nothing moved over the pile: a card the camera lost
+
+
 def test_a_card_on_a_centre_pile_taken_for_a_back_is_a_card_not_read() -> None:
     """Centre cards lie face up: a back the camera reports on a centre pile is a face it took for a
     back (the penguins deck's queens, seed 112), not a change nothing explains."""
