@@ -498,7 +498,15 @@ def _observe(live: LiveDouble, obs: Observation) -> tuple[LiveDouble, list[Findi
             if found and all(f.kind == "move" for f in found):
                 return after, [Finding("taken_back", t, move=live.pending, frame=frame), *found]
         return live, [Finding("unrecognised", t, frame=frame, detail=f"waiting for {live.pending} to be taken back")]
-    return _explain(live, obs)
+    explained = _explain(live, obs)
+    if waited is not None and [f.kind for f in explained[1]] == ["illegal"]:
+        # the move waited on and a legal one after it beat a move against the rules (penguins, draw 3,
+        # seed 45: a 9S laid on a 10H never read, waited on; then the 10H and 9S moved onto a JC,
+        # which the 9S alone from its old column onto the JC, against K4, explained as well)
+        moved, found = observe_deferred(replace(live, deferred=waited), obs)
+        if found and all(f.kind == "move" for f in found):
+            return moved, found
+    return explained
 
 
 def let_stand(live: LiveDouble, t: float) -> tuple[LiveDouble, list[Finding]] | None:

@@ -908,3 +908,19 @@ def test_no_move_lands_on_a_pile_nothing_moved_over() -> None:
         seen = replace(view, piles={**view.piles, landing: replace(view.piles[landing], still=still)})
         _, found = dl.observe(live, seen)
         assert [f.kind for f in found] == kinds, still
+
+
+def test_the_move_waited_on_and_a_legal_one_after_it_beat_a_move_against_the_rules() -> None:
+    """Draw 3, penguins, 1920x1080, render seed 45 (forty-fourth session): the table states the camera
+    published in the first 40 s (tests/data/double45_waited_then_run_views.jsonl.gz). Player 2 lays a
+    9S on a 10H never read: waited on for a clearer view. Then the 10H and the 9S move together onto a
+    JC; the 9S alone, from its old column onto the JC against K4, explained that view too, and was
+    called: a legal move called illegal, the game lost from there (7/14). The move waited on, taken
+    with a legal move after it, beats a move against the rules."""
+    import gzip
+
+    data = pathlib.Path(__file__).parent / "data" / "double45_waited_then_run_views.jsonl.gz"
+    views = [TableState.from_json(json.loads(x)) for x in gzip.decompress(data.read_bytes()).decode().splitlines()]
+    ref = LiveReferee("double_solitaire", "draw=3")
+    found = [(f.kind, str(f.move)) for view in views for f in ref.feed(view) if view.t > 30 and f.kind in ("move", "illegal")]
+    assert found == [("move", "player 2: t3->t7"), ("move", "player 2: t7->t2 x2"), ("move", "player 2: t7->foundation")]
