@@ -901,11 +901,13 @@ def _match_moves(name: str, until: float | None = None) -> list[Any]:
     return [m for m in _match_lines(f"{name}_moves") if until is None or m["t"] <= until]
 
 
-def _whole_match_findings(name: str, game: str, rules: str, until: float | None = None) -> list[Finding]:
-    """What the referee finds in a kept match's published states up to ``until``, the true slaps keyed in."""
+def _whole_match_findings(name: str, game: str, rules: str, until: float | None = None,
+                          ref: LiveReferee | None = None) -> list[Finding]:
+    """What the referee (``ref``, default a new one without log) finds in a kept match's published
+    states up to ``until``, the true slaps keyed in."""
     views = [TableState.from_json(x) for x in _match_lines(f"{name}_views") if until is None or x["t"] <= until]
     slaps = sorted((m for m in _match_moves(name, until) if m.get("op") == "slap"), key=lambda m: m["t"])
-    ref = LiveReferee(game, rules)
+    ref = ref or LiveReferee(game, rules)
     found = []
     for view in views:
         while slaps and slaps[0]["t"] <= view.t:
@@ -997,18 +999,11 @@ def test_a_stuck_call_a_play_proves_wrong_is_withdrawn_in_the_log(tmp_path: path
     call stood on the referee screen and in the log as if it had been right. A play onto a centre pile
     while a stuck call stands (no new centre cards laid first) proves it wrong: the referee withdraws
     it, and the log retracts the call's record (the original stays)."""
-    views = [TableState.from_json(x) for x in _match_lines("stress_penguins_match100_views") if x["t"] <= 121.0]
-    slaps = sorted((m for m in _match_moves("stress_penguins_match100", 121.0) if m.get("op") == "slap"), key=lambda m: m["t"])
     store = GameStore(tmp_path, fsync=False)
     writer = store.new_game("stress", STRESS_MATCH, ["Player 1", "Player 2"])
     hub = Hub()
     ref = LiveReferee("stress", STRESS_MATCH, writer=writer, publish=hub.publish)
-    found = []
-    for view in views:
-        while slaps and slaps[0]["t"] <= view.t:
-            slap = slaps.pop(0)
-            found += ref.act("slap", slap["t"], player=slap["player"], pile=slap["pile"])
-        found += ref.feed(view)
+    found = _whole_match_findings("stress_penguins_match100", "stress", STRESS_MATCH, until=121.0, ref=ref)
     writer.close()
     late = [(f.kind, str(f.move or "")) for f in found if 115 < f.t < 121]
     assert late[:2] == [("call", ""), ("withdrawn", "")] and late[2] == ("move", "p2 pile4->centre2"), late

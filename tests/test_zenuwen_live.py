@@ -978,12 +978,10 @@ def test_a_join_of_two_piles_nobody_read_is_found_from_what_the_camera_guessed_b
     assert checked >= 4
 
 
-def test_a_play_that_makes_a_stuck_call_is_not_left_unused_for_a_known_top_read_weakly() -> None:
-    """A view that makes a call waits while the view may hide what the call rests on. A card not read
-    on a pile whose top the referee knows is that card still (had it left, the explanation would show
-    where it went): three players at 1920x1080, seed 111, the near seat's KH was read at 0.08-0.29 in
-    every view, so every stuck call waited; an 8D played that made one was left unused until the next
-    turn covered it, and was never found (nor, forty views on, the play that ended the round)."""
+def _to_a_stuck_play(turns_up: bool = False) -> tuple[ZenuwenState, LiveZenuwen, Play]:
+    """Two players (deal 4), random legal plays followed from perfect views until one play would make
+    everybody stuck (``turns_up``: one that leaves a card on top of its pile): the position, the
+    referee's picture of it, and that play (not made yet)."""
     rng = random.Random(4)
     truth = zenuwen.new_game(zenuwen.deal(4, 2)).state
     live = zenuwen_live.start(view(truth, 0.0))
@@ -996,14 +994,23 @@ def test_a_play_that_makes_a_stuck_call_is_not_left_unused_for_a_known_top_read_
             live, _ = zenuwen_live.observe(live, view(truth, t))
             continue
         plays = [m for m in zenuwen.legal_moves(truth) if isinstance(m, Play) and not m.from_hand]
-        stuck = [m for m in plays if "stuck" in apply(truth, replace(m, t=t))[1]]
+        stuck = [m for m in plays if "stuck" in (made := apply(truth, replace(m, t=t)))[1]
+                 and (not turns_up or made[0].seats[m.player].piles[m.source].top is not None)]
         if stuck:
-            break
+            return truth, live, replace(stuck[0], t=t)
         truth, _ = apply(truth, replace(rng.choice(plays), t=t))
         live, _ = zenuwen_live.observe(live, view(truth, t))
-    m = replace(stuck[0], t=t)
+
+
+def test_a_play_that_makes_a_stuck_call_is_not_left_unused_for_a_known_top_read_weakly() -> None:
+    """A view that makes a call waits while the view may hide what the call rests on. A card not read
+    on a pile whose top the referee knows is that card still (had it left, the explanation would show
+    where it went): three players at 1920x1080, seed 111, the near seat's KH was read at 0.08-0.29 in
+    every view, so every stuck call waited; an 8D played that made one was left unused until the next
+    turn covered it, and was never found (nor, forty views on, the play that ended the round)."""
+    truth, live, m = _to_a_stuck_play()
     truth, _ = apply(truth, m)
-    obs = view(truth, t)
+    obs = view(truth, m.t)
     other = next(pile_zone(p, i) for p, seat in enumerate(truth.seats) for i, pile in enumerate(seat.piles)
                  if pile.top is not None and (p, i) != (m.player, m.source))
     live, f = zenuwen_live.observe(live, replace(obs, piles={**obs.piles, other: SeenPile.of("?")}))
@@ -1015,27 +1022,9 @@ def test_a_stuck_call_on_a_turned_up_card_never_read_is_made_on_the_cameras_gues
     never read, and nobody could play: a stuck call waits for every top to be seen, so none was made.
     In a view no hand covers, the guesses of the unread tops make it, and it says so; with a top
     neither read nor guessed it still waits."""
-    rng = random.Random(4)
-    truth = zenuwen.new_game(zenuwen.deal(4, 2)).state
-    live = zenuwen_live.start(view(truth, 0.0))
-    t = 0.0
-    while True:
-        t += 1.0
-        assert t < 500
-        if truth.phase is Phase.TURN or truth.stuck:
-            truth, _ = apply(truth, Turn(t))
-            live, _ = zenuwen_live.observe(live, view(truth, t))
-            continue
-        plays = [m for m in zenuwen.legal_moves(truth) if isinstance(m, Play) and not m.from_hand]
-        stuck = [m for m in plays if "stuck" in apply(truth, replace(m, t=t))[1]
-                 and apply(truth, replace(m, t=t))[0].seats[m.player].piles[m.source].top is not None]
-        if stuck:
-            break
-        truth, _ = apply(truth, replace(rng.choice(plays), t=t))
-        live, _ = zenuwen_live.observe(live, view(truth, t))
-    m = replace(stuck[0], t=t)
+    truth, live, m = _to_a_stuck_play(turns_up=True)
     truth, _ = apply(truth, m)
-    obs = view(truth, t)
+    obs = view(truth, m.t)
     zone = pile_zone(m.player, m.source)
     turned = truth.seats[m.player].piles[m.source].top
     assert turned is not None
