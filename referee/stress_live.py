@@ -35,8 +35,10 @@ accepted (the refill is not laid yet); its card is learned when it shows. Held z
 A ``stuck`` call is made only when every row top and centre top has been seen (an unseen refill might
 be playable); it is made on the first view that shows them. A card the camera never reads (a penguins
 queen) would hold it back for good: in a view no hand covers, with every unread top guessed (however
-faintly) as a card not known elsewhere, the guesses make the call, which says so (``guessed``). Within one view only a position still
-stuck at its end is called (a stuck moment between two moves of the view rests on an unseen order).
+faintly) as a card not known elsewhere, the guesses make the call, which says so (``guessed``); a
+play as the next move proves it wrong, and it is withdrawn (``withdrawn``). Within one view only a
+position still stuck at its end is called (a stuck moment between two moves of the view rests on an
+unseen order).
 A stress (S8) concerns only the two centre tops: it is called on the first view that shows both in
 the clear (not under a hand, read), whatever hands are still over the rows or stocks (the playing
 hand refilling its row, a hand leaving after the new centre cards). A view that would make any other
@@ -524,20 +526,20 @@ def _played_known_unread(
     was read 17 s and two moves later, so the log had the plays in the wrong order). The play must be
     legal; only one such play, or None."""
 
-    def unread_otherwise(zone: str, card: Card, moved: bool) -> SeenPile | None:
+    def unread_otherwise(zone: str, card: Card, moved: bool) -> bool:
         seen = judged(obs, zone)
         if seen is None or not seen.cards or seen.cards[-1] is not None or moved and seen.still is not False:
-            return None
+            return False
         guess = parse_seen(seen.top_guess)
-        return seen if guess is None or guess.rank != card.rank else None
+        return guess is None or guess.rank != card.rank
 
     found: list[tuple[Explanation[StressState], str]] = []
     for j, cpile in enumerate(state.centre):
-        if not cpile or is_unseen(cpile[-1]) or unread_otherwise(CENTRE_ZONES[j], cpile[-1], False) is None:
+        if not cpile or is_unseen(cpile[-1]) or not unread_otherwise(CENTRE_ZONES[j], cpile[-1], False):
             continue
         for p, seat in enumerate(state.seats):
             for i, pile in enumerate(seat.row):
-                if not pile or is_unseen(pile[-1]) or unread_otherwise(row_zone(p, i), pile[-1], True) is None:
+                if not pile or is_unseen(pile[-1]) or not unread_otherwise(row_zone(p, i), pile[-1], True):
                     continue
                 move = Play(p, i, j, t)
                 v = stress.apply(state, move)
