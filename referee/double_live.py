@@ -863,8 +863,8 @@ def _settled(live: LiveDouble, obs: Observation) -> tuple[LiveDouble, list[Findi
 def _tops_as_guessed(live: LiveDouble, player: int, obs: Observation
                      ) -> tuple[DoubleState, frozenset[Card], str] | None:
     """The position with the player's column tops nobody has read as the camera last guessed them, what
-    the player then knows, and a note naming the guesses (as the call says them); None if one is not guessed, or is guessed as a
-    card read elsewhere. (Penguins, draw 3, seed 36: a 7C drawn, placeable only on a red 8, the column
+    the player then knows, and a note naming the guesses (as the call says them); None if one is not
+    guessed, or is guessed as a card read elsewhere. (Penguins, draw 3, seed 36: a 7C drawn, placeable only on a red 8, the column
     top beside it never read, guessed 6C at 0.03-0.26: the turn stayed open, and the drawer's next draw,
     out of turn, was taken as legal.) Whether the card fits is all the guess decides, and the odds of a
     guess naming another card than one it fits on are long."""
