@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import argparse
 import difflib
+import gzip
 import itertools
 import json
 import subprocess
@@ -63,8 +64,11 @@ def _in_truth_order(records: list[dict], want: list[tuple]) -> list[tuple]:
 
 
 def read_jsonl(path: Path) -> list[dict]:
-    """The records of a JSON-lines file (blank lines skipped)."""
-    return [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
+    """The records of a JSON-lines file (blank lines skipped), read from ``PATH.gz`` where only that is
+    there (the kept matches of bench/matches/)."""
+    packed = path.with_name(path.name + ".gz")
+    text = gzip.decompress(packed.read_bytes()).decode() if not path.exists() and packed.exists() else path.read_text()
+    return [json.loads(line) for line in text.splitlines() if line.strip()]
 
 
 SCORED_CALLS = ("stress", "stuck", "round_over")
@@ -121,6 +125,22 @@ def score(folder: Path, log_name: str = "game.jsonl") -> dict:
     }
 
 
+def add_up(totals: dict[str, int], result: dict) -> None:
+    """Add one match's ``score`` to ``totals``."""
+    for k, v in result.items():
+        totals[k] = totals.get(k, 0) + v
+
+
+def summary(totals: dict[str, int]) -> str:
+    """Summed ``score`` results, said in words."""
+    share = totals["found"] / max(1, totals["moves"])
+    return (f"moves found {totals['found']}/{totals['moves']} ({share:.0%}), invented {totals['invented']}, "
+            f"illegal flagged {totals['illegal_flagged']}/{totals['illegal']} ({totals['false_illegal']} legal moves called "
+            f"illegal), calls made in time {totals['calls_found']}/{totals['calls']} ({totals['false_calls']} false or late, "
+            f"{totals['calls_withdrawn']} of all calls withdrawn by the referee later), "
+            f"unrecognised {totals['unrecognised']}, unclear {totals['unclear']}")
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--game", choices=("klondike", "double_solitaire", "stress", "zenuwen"), default="klondike")
@@ -170,18 +190,10 @@ def main(argv: list[str] | None = None) -> int:
             print(f"seed {seed}: cardref analyze failed: {analysed.stderr.strip()[-2000:]}", file=sys.stderr)
             return 2
         result = score(out)
-        for k, v in result.items():
-            totals[k] = totals.get(k, 0) + v
+        add_up(totals, result)
         print(f"seed {seed}: " + " ".join(f"{k} {v}" for k, v in result.items())
               + f" ({time.perf_counter() - started:.0f} s)", flush=True)
-    share = totals["found"] / max(1, totals["moves"])
-    print(f"all: moves found {totals['found']}/{totals['moves']} ({share:.0%}), invented {totals['invented']}, "
-          f"illegal flagged {totals['illegal_flagged']}/{totals['illegal']} ({totals['false_illegal']} legal moves called "
-          f"illegal), calls made in time {totals['calls_found']}/{totals['calls']} ({totals['false_calls']} false or late, "
-          f"{totals['calls_withdrawn']} of all calls withdrawn by the referee later), "
-          f"unrecognised {totals['unrecognised']}, "
-          f"unclear {totals['unclear']}"
-          + ("" if args.keep else f" (videos in {root})"))
+    print("all: " + summary(totals) + ("" if args.keep else f" (videos in {root})"))
     return 0
 
 

@@ -1,6 +1,8 @@
 """Judge kept truth-video folders again from the table states the camera published (run by hand).
 
     python bench/replay_referee.py DIR/seed-130 [DIR/seed-131 ...] [--until 60] [--trace 40 55]
+    python bench/replay_referee.py --kept [--game stress]      # every match in bench/matches/
+    python bench/replay_referee.py --add DIR/seed-130 [...]   # keep a folder's tables in bench/matches/
 
 A folder kept by ``bench/bench_referee_truth.py --keep`` holds ``tables.jsonl``, every table state the
 live referee judged. This feeds them through a fresh ``LiveReferee`` (the slaps the camera saw taken
@@ -11,6 +13,13 @@ referee's own cost. ``--trace T0 T1`` prints what each view between T0 and T1 wa
 pile top as published (card and confidence, ``?`` where under a hand) and, where the truth differs,
 the true top. ``--diff`` lists where the moves found part from the true ones, with their times.
 
+``bench/matches/`` is the kept matches' corpus, in the repository so that it outlives the machine that
+rendered them (rendering and analysing a two-round match again costs 10-20 minutes; its tables, moves and
+the truth at each view come to 10-60 KB gzipped): ``--add`` copies what a replay needs of a folder
+``--keep`` kept (``render.json``; ``tables.jsonl``, ``moves.jsonl`` and the true table at each published
+state's time as ``truth.jsonl``, gzipped; the slaps the camera saw as ``slaps.jsonl``), and ``--kept``
+replays them all with totals per game. A referee change is run over them before it is committed.
+
 The score is the bench's only while the slaps stay as logged: a change that moves when a stress is
 called can make a logged slap early or late (analyse the folder again with the bench for the truth).
 """
@@ -19,6 +28,7 @@ from __future__ import annotations
 
 import argparse
 import difflib
+import gzip
 import json
 import sys
 import tempfile
@@ -27,12 +37,16 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from bench_referee_truth import _key, read_jsonl, score  # noqa: E402
+from bench_referee_truth import _key, add_up, read_jsonl, score, summary  # noqa: E402
 
 from cardref.gamelog.store import GameStore  # noqa: E402
 from cardref.live import LiveReferee  # noqa: E402
 from referee.followers import find_follower  # noqa: E402
 from vision.table_state import TableState  # noqa: E402
+
+
+MATCHES = Path(__file__).resolve().parent / "matches"
+"""The kept matches (``--add``, ``--kept``)."""
 
 
 def _truth_at(truth: list[dict], t: float) -> dict | None:
@@ -62,16 +76,15 @@ def replay(folder: Path, until: float | None = None, trace: tuple[float, float] 
     render = json.loads((folder / "render.json").read_text())
     follower = find_follower(render["game"])
     rules = follower.rules_from_spec(render["rules"])
-    slaps = [r for r in read_jsonl(folder / "game.jsonl")
-             if r.get("kind") == "move" and r["data"]["move"].get("op") == "slap"] if (folder / "game.jsonl").exists() else []
-    truth = read_jsonl(folder / "truth.jsonl") if views and (folder / "truth.jsonl").exists() else []
+    slaps = _camera_slaps(folder)
+    truth = _read_if_there(folder / "truth.jsonl") if views else []
     with tempfile.TemporaryDirectory() as games:
         store = GameStore(games, fsync=False)
         seats = int(getattr(rules, "players", 1) or 1)
         writer = store.new_game(render["game"], follower.rules_spec(rules), [f"Player {i + 1}" for i in range(seats)])
         referee = LiveReferee(render["game"], rules, writer=writer)
-        for line in (folder / "tables.jsonl").read_text().splitlines():
-            table = TableState.from_json(json.loads(line))
+        for line in read_jsonl(folder / "tables.jsonl"):
+            table = TableState.from_json(line)
             if until is not None and table.t > until:
                 break
             while slaps and slaps[0]["t"] <= table.t:
@@ -88,6 +101,47 @@ def replay(folder: Path, until: float | None = None, trace: tuple[float, float] 
         writer.close()
         (folder / "replay.jsonl").write_bytes((store.game_dir(writer.id) / "log.jsonl").read_bytes())
     return referee
+
+
+def _read_if_there(path: Path) -> list[dict]:
+    """``read_jsonl`` of ``path`` (or ``PATH.gz``), nothing when neither is there."""
+    there = path.exists() or path.with_name(path.name + ".gz").exists()
+    return read_jsonl(path) if there else []
+
+
+def _camera_slaps(folder: Path) -> list[dict]:
+    """The slaps the camera saw, as ``cardref analyze`` logged them (a kept match's ``slaps.jsonl``)."""
+    log = folder / "game.jsonl" if (folder / "game.jsonl").exists() else folder / "slaps.jsonl"
+    return [r for r in _read_if_there(log) if r.get("kind") == "move" and r["data"]["move"].get("op") == "slap"]
+
+
+def _gzipped(path: Path, rows: list[dict]) -> None:
+    """``rows`` as JSON lines in ``path``, gzipped without a time stamp (the same rows, the same bytes)."""
+    text = "".join(json.dumps(row, separators=(",", ":")) + "\n" for row in rows)
+    path.write_bytes(gzip.compress(text.encode(), mtime=0))
+
+
+def keep(folder: Path, into: Path = MATCHES) -> Path:
+    """Copy what a replay needs of ``folder`` (kept by ``bench_referee_truth.py --keep``) into the
+    corpus, as ``GAME-SEED`` (Zenuwen ``zenuwenNp-SEED``)."""
+    render = json.loads((folder / "render.json").read_text())
+    game = render["game"] + (f"{render['players']}p" if render["game"] == "zenuwen" else "")
+    out = into / f"{game}-{render['seed']}"
+    out.mkdir(parents=True, exist_ok=True)
+    (out / "render.json").write_text(json.dumps(render, indent=1) + "\n")
+    tables = read_jsonl(folder / "tables.jsonl")
+    _gzipped(out / "tables.jsonl.gz", tables)
+    _gzipped(out / "moves.jsonl.gz", read_jsonl(folder / "moves.jsonl"))
+    (out / "slaps.jsonl").write_text("".join(json.dumps(r) + "\n" for r in _camera_slaps(folder)))
+    truth = _read_if_there(folder / "truth.jsonl")
+    at_views: list[dict] = []
+    for table in tables:  # every frame's truth is megabytes; the views need only theirs
+        row = _truth_at(truth, table["t"])
+        if row is not None and (not at_views or row["t"] != at_views[-1]["t"]):
+            at_views.append(row)
+    if at_views:
+        _gzipped(out / "truth.jsonl.gz", at_views)
+    return out
 
 
 def print_diff(folder: Path, log_name: str = "replay.jsonl") -> None:
@@ -116,21 +170,45 @@ def _shown(key: tuple) -> str:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("folders", type=Path, nargs="+", help="seed-N folders kept by bench_referee_truth.py")
+    parser.add_argument("folders", type=Path, nargs="*", help="seed-N folders kept by bench_referee_truth.py")
+    parser.add_argument("--kept", action="store_true", help="replay every match in bench/matches/ as well")
+    parser.add_argument("--game", help="with --kept: only this game's matches (zenuwen3p and the like match zenuwen)")
+    parser.add_argument("--add", action="store_true", help="copy the folders into bench/matches/ instead of replaying")
     parser.add_argument("--until", type=float, help="stop after the table states up to this time (s)")
     parser.add_argument("--trace", type=float, nargs=2, metavar=("T0", "T1"), help="print each view's findings")
     parser.add_argument("--diff", action="store_true", help="list the true moves missed and the moves invented")
     parser.add_argument("--views", action="store_true", help="with --trace: each view's pile tops and the truth's")
     args = parser.parse_args(argv)
-    for folder in args.folders:
+    if args.add:
+        for folder in args.folders:
+            print(f"{folder} -> {keep(folder)}")
+        return 0
+    folders = list(args.folders)
+    if args.kept:
+        folders += sorted((f for f in MATCHES.iterdir() if (f / "render.json").exists()
+                           and f.name.startswith(args.game or "")), key=_match_order)
+    if not folders:
+        parser.error("name folders to replay, or --kept")
+    totals: dict[str, dict[str, int]] = {}
+    for folder in folders:
         started = time.perf_counter()
         replay(folder, args.until, tuple(args.trace) if args.trace else None, args.views)
         result = score(folder, "replay.jsonl")
+        add_up(totals.setdefault(json.loads((folder / "render.json").read_text())["game"], {}), result)
         print(f"{folder}: " + " ".join(f"{k} {v}" for k, v in result.items())
               + f" ({time.perf_counter() - started:.1f} s)", flush=True)
         if args.diff:
             print_diff(folder)
+    if len(folders) > 1:
+        for game, summed in sorted(totals.items()):
+            print(f"{game}: {summary(summed)}")
     return 0
+
+
+def _match_order(folder: Path) -> tuple[str, int]:
+    """Kept matches by game, then seed."""
+    game, _, seed = folder.name.rpartition("-")
+    return game, int(seed) if seed.isdigit() else 0
 
 
 if __name__ == "__main__":

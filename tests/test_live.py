@@ -881,10 +881,9 @@ ZENUWEN_MATCH = "players={players},decks=2,empty_stock=turn_opponents,pile_choic
 
 
 def _whole_match(name: str, game: str, rules: str, until: float | None = None) -> list[Finding]:
-    """What the referee finds in a kept match's published states (``tests/data/NAME_views.jsonl.gz``),
-    the slaps keyed in when the true hands landed, checked against the render's true moves
-    (``NAME_moves.jsonl.gz``): every move found, none invented, no view left unrecognised (``until``:
-    in the states and moves up to that time)."""
+    """What the referee finds in a kept match's published states (bench/matches/NAME), the slaps keyed
+    in when the true hands landed, checked against the render's true moves: every move found, none
+    invented, no view left unrecognised (``until``: in the states and moves up to that time)."""
     found, truth = _whole_match_findings(name, game, rules, until), _match_moves(name, until)
     got = Counter((f.kind, _move_key(f.move.to_json())) for f in found if f.kind in ("move", "illegal"))
     want = Counter(("illegal" if m["kind"] == "illegal" else "move", _move_key(m)) for m in truth if m["kind"] in ("legal", "illegal"))
@@ -893,19 +892,24 @@ def _whole_match(name: str, game: str, rules: str, until: float | None = None) -
     return found
 
 
-def _match_lines(name: str) -> list[Any]:
-    return [json.loads(x) for x in gzip.decompress((DATA / f"{name}.jsonl.gz").read_bytes()).decode().splitlines()]
+KEPT = pathlib.Path(__file__).parent.parent / "bench" / "matches"
+"""The kept matches (bench/matches/README.md): ``NAME/tables.jsonl.gz``, every table state the camera
+published, and ``NAME/moves.jsonl.gz``, the render's true moves."""
+
+
+def _match_lines(name: str, part: str) -> list[Any]:
+    return [json.loads(x) for x in gzip.decompress((KEPT / name / f"{part}.jsonl.gz").read_bytes()).decode().splitlines()]
 
 
 def _match_moves(name: str, until: float | None = None) -> list[Any]:
-    return [m for m in _match_lines(f"{name}_moves") if until is None or m["t"] <= until]
+    return [m for m in _match_lines(name, "moves") if until is None or m["t"] <= until]
 
 
 def _whole_match_findings(name: str, game: str, rules: str, until: float | None = None,
                           ref: LiveReferee | None = None) -> list[Finding]:
     """What the referee (``ref``, default a new one without log) finds in a kept match's published
     states up to ``until``, the true slaps keyed in."""
-    views = [TableState.from_json(x) for x in _match_lines(f"{name}_views") if until is None or x["t"] <= until]
+    views = [TableState.from_json(x) for x in _match_lines(name, "tables") if until is None or x["t"] <= until]
     slaps = sorted((m for m in _match_moves(name, until) if m.get("op") == "slap"), key=lambda m: m["t"])
     ref = ref or LiveReferee(game, rules)
     found = []
@@ -919,36 +923,36 @@ def _whole_match_findings(name: str, game: str, rules: str, until: float | None 
 
 def test_a_stack_the_camera_guessed_faintly_and_a_centre_card_taken_from_a_wrong_guess_are_followed() -> None:
     """Stress, penguins, 1280x720, two rounds, fresh render seed 92 (forty-second session): every table
-    state the camera published (tests/data/stress_penguins_match92_views.jsonl.gz), the slaps keyed in
+    state the camera published (bench/matches/stress-92), the slaps keyed in
     when the true hands landed. At 83.8 s p2 stacked a QD nobody read (guessed QD at 0.09 and 0.15 in
     its place) onto a QC nobody read, read QD at 0.49 there: taken for nothing happening, the 10C
     refilled read as the QD's card, p2's stock a card too many, and every view after its last card
     unrecognised (30/64, 2 invented). Then a lay's QS, guessed 6S at 0.23 in two views, was taken
     for the 6S; the 6H played onto the other pile made a stress on it no view could show, and the KC
     played onto the QS was unrecognised."""
-    found = _whole_match("stress_penguins_match92", "stress", STRESS_MATCH)
+    found = _whole_match("stress-92", "stress", STRESS_MATCH)
     assert any("as the camera had guessed the card in p2.pile4" in (f.detail or "") for f in found if f.kind == "move")
 
 
 def test_an_illegal_play_of_a_card_guessed_alike_where_it_lay_and_read_where_it_lands_is_called() -> None:
     """Stress, penguins, 1280x720, two rounds, render seed 95 (forty-second session): every table state the
-    camera published (tests/data/stress_penguins_match95_views.jsonl.gz). At 112.5 s p1 lays its QH on
+    camera published (bench/matches/stress-95). At 112.5 s p1 lays its QH on
     a 10H against S6. The QH was never read in its place, only guessed QH at 0.04-0.21, and read QH at
     0.53 where it landed: no verdict was given on a card nobody read, and the view was unrecognised
     until the QH was taken back. A card the camera guessed in its place as the very card it reads
     where it lands is judged as that card."""
-    found = _whole_match("stress_penguins_match95", "stress", STRESS_MATCH)
+    found = _whole_match("stress-95", "stress", STRESS_MATCH)
     assert [(f.t, str(f.move), f.rule) for f in found if f.kind == "illegal"] == [(112.5, "p1 pile1->centre2", "S6")]
 
 
 def test_a_card_read_where_it_landed_in_a_view_left_unused_tells_two_series_apart() -> None:
     """Stress, penguins, 1280x720, fresh render seed 96 (forty-third session): the table states the camera
-    published up to 59 s (tests/data/stress_penguins_match96_views.jsonl.gz). At 15.8 s p1
+    published up to 59 s (bench/matches/stress-96). At 15.8 s p1
     plays its KS onto the AS, read there, while the QH laid beside it at 12.9 s cannot be read (the view
     waits on it); the next lay covers both. The view after it fitted the KS played onto either centre
     pile: logged as ambiguous view after view, the play missed, and the game lost from there (50/65).
     A card a view left unused read on a centre pile tells which."""
-    found = _whole_match("stress_penguins_match96", "stress", STRESS_MATCH, until=59.0)
+    found = _whole_match("stress-96", "stress", STRESS_MATCH, until=59.0)
     assert ("move", "p1 pile4->centre2") in [(f.kind, str(f.move)) for f in found if 15 < f.t < 20]
 
 
@@ -961,7 +965,7 @@ def test_a_card_played_unread_and_taken_back_puts_the_table_back() -> None:
     the play is retracted and the game goes on from there. Since the forty-fourth session the play taken
     back is also said as the move against the rules it was, as the camera guessed the card in its place
     (QS at 0.23: not one rank from the AC, S6)."""
-    found = [(f.kind, str(f.move), f.rule) for f in _whole_match_findings("stress_penguins_match96", "stress", STRESS_MATCH, until=125.0)
+    found = [(f.kind, str(f.move), f.rule) for f in _whole_match_findings("stress-96", "stress", STRESS_MATCH, until=125.0)
              if f.t > 100]
     assert found == [("move", "p1 pile2->centre2", ""), ("move", "p1 pile2->centre2", ""), ("taken_back", "p1 pile2->centre2", ""),
                      ("illegal", "p1 pile2->centre2", "S6"), ("taken_back", "p1 pile2->centre2", ""),
@@ -971,30 +975,30 @@ def test_a_card_played_unread_and_taken_back_puts_the_table_back() -> None:
 
 def test_a_stack_of_a_refill_guessed_faintly_as_its_rank_is_followed() -> None:
     """Stress, penguins, 1280x720, fresh render seed 98 (forty-third session): every table state the
-    camera published (tests/data/stress_penguins_match98_views.jsonl.gz), the slaps keyed in when the
+    camera published (bench/matches/stress-98), the slaps keyed in when the
     true hands landed. At 25.4 s p2 stacks its QC (never read, last guessed QC at 0.09) onto its QH; the
     QH's place then shows an unread card guessed 6C, the QC's its refill 4C read at 0.68. Taken for
     nothing happening (the 4C the QC's card at last), the stack was missed and the stress that came of
     it later was never called (61/64, 2 views unrecognised). A faint guess of the place's rank, where the
     refill's place now reads another card surely, makes the stack."""
-    found = _whole_match("stress_penguins_match98", "stress", STRESS_MATCH)
+    found = _whole_match("stress-98", "stress", STRESS_MATCH)
     assert ("move", "p2 pile3->pile2") in [(f.kind, str(f.move)) for f in found if 25 < f.t < 27]
 
 
 def test_a_card_learned_from_a_misreading_and_played_where_it_is_guessed_alike_is_followed() -> None:
     """Stress, penguins, 1280x720, fresh render seed 100 (forty-third session): every table state the camera
-    published (tests/data/stress_penguins_match100_views.jsonl.gz), the slaps keyed in when the true hands
+    published (bench/matches/stress-100), the slaps keyed in when the true hands
     landed. p2's QC was read 6C at 0.30-0.32 in its place and learned so (the referee even called stuck on
     it, the QC fitting on the JS). At 119.5 s p2 played it onto the JS, where the camera guessed it 6C
     again: a 6C cannot lie there, nothing explained the view, and the referee was lost for the rest of the
     match (42/64, 31 views unrecognised). A card never read surely, whose misreading moved with it to a
     centre pile, is a card nobody read: the play is taken as one that fits (not judged)."""
-    found = _whole_match("stress_penguins_match100", "stress", STRESS_MATCH)
+    found = _whole_match("stress-100", "stress", STRESS_MATCH)
     assert ("move", "p2 pile4->centre2") in [(f.kind, str(f.move)) for f in found if 119 < f.t < 122]
 
 
 def test_a_stuck_call_a_play_proves_wrong_is_withdrawn_in_the_log(tmp_path: pathlib.Path) -> None:
-    """Stress, penguins, render seed 100 up to 121 s (tests/data/stress_penguins_match100_views.jsonl.gz):
+    """Stress, penguins, render seed 100 up to 121 s (bench/matches/stress-100):
     the stuck call at 115.6 s rested on p2's QC read 6C; when p2 played it onto the JS (120.2 s), the
     call stood on the referee screen and in the log as if it had been right. A play onto a centre pile
     while a stuck call stands (no new centre cards laid first) proves it wrong: the referee withdraws
@@ -1003,7 +1007,7 @@ def test_a_stuck_call_a_play_proves_wrong_is_withdrawn_in_the_log(tmp_path: path
     writer = store.new_game("stress", STRESS_MATCH, ["Player 1", "Player 2"])
     hub = Hub()
     ref = LiveReferee("stress", STRESS_MATCH, writer=writer, publish=hub.publish)
-    found = _whole_match_findings("stress_penguins_match100", "stress", STRESS_MATCH, until=121.0, ref=ref)
+    found = _whole_match_findings("stress-100", "stress", STRESS_MATCH, until=121.0, ref=ref)
     writer.close()
     late = [(f.kind, str(f.move or "")) for f in found if 115 < f.t < 121]
     assert late[:2] == [("call", ""), ("withdrawn", "")] and late[2] == ("move", "p2 pile4->centre2"), late
@@ -1039,7 +1043,7 @@ def test_a_card_gone_where_no_view_shows_it_and_a_round_end_with_a_far_card_unre
 def test_a_four_player_match_with_cards_carried_far_piles_at_rest_and_a_twin_under_a_hand() -> None:
     """Four players (two decks), penguins, 1920x1080, fresh render seed 141 (forty-second session): every
     table state the camera published, each saying where something moved
-    (tests/data/zenuwen4_penguins_match141_views.jsonl.gz), against the render's true moves. As first
+    (bench/matches/zenuwen4p-141), against the render's true moves. As first
     analysed 24/55, 7 invented, a legal move called illegal, 58 views unrecognised:
     - p2's 2H, carried from its pile across centre1 to centre2, was guessed 2H on centre1's 10C and taken
       for p4's far pile top, never read, played there. A guess naming the card on a pile a hand is over
@@ -1050,38 +1054,38 @@ def test_a_four_player_match_with_cards_carried_far_piles_at_rest_and_a_twin_und
     - p1's JD laid on a KS against Z6 under a hand was judged laid on the other JD, on top of centre4
       already. A card read where it lands only as the copy lying there, while a hand is over another
       centre pile, waits for the next view."""
-    found = _whole_match("zenuwen4_penguins_match141", "zenuwen", ZENUWEN_MATCH.format(players=4))
+    found = _whole_match("zenuwen4p-141", "zenuwen", ZENUWEN_MATCH.format(players=4))
     assert [(f.kind, str(f.move), f.rule) for f in found if f.kind == "illegal"] == [("illegal", "p1 pile5->centre1", "Z6")]
 
 
 def test_a_pile_a_hand_passed_over_keeps_its_guess_against_a_twin_turned_up_beside_it() -> None:
     """Three players (two decks), penguins, 1920x1080, fresh render seed 142 (forty-third session): every
-    table state the camera published (tests/data/zenuwen3_penguins_match142_views.jsonl.gz). At 31.4 s
+    table state the camera published (bench/matches/zenuwen3p-142). At 31.4 s
     p2 plays the AH of its fifth pile onto a 2D, and the AH under it turns up: the pile reads AH before and
     after. Its third pile, never read surely, was guessed QC before and after, but while the hand passed
     over it the camera showed it as a back, and the guess was forgotten; so the AH was taken for that
     pile's unread top (no twin needed), the view p2's QS came in judged with wrong sources, and the match
     was lost from there (26/55, 4 invented, 63 views unrecognised). A pile a hand moved over that shows no
     face-up card keeps the guess it had while the position keeps its top."""
-    found = _whole_match("zenuwen3_penguins_match142", "zenuwen", ZENUWEN_MATCH.format(players=3))
+    found = _whole_match("zenuwen3p-142", "zenuwen", ZENUWEN_MATCH.format(players=3))
     first = next(f for f in found if f.kind == "move" and 31 < f.t < 40)
     assert str(first.move) == "p2 pile5->centre3"
 
 
 def test_a_join_of_a_known_card_guessed_where_it_landed_is_seen() -> None:
     """Four players (two decks), penguins, 1920x1080, fresh render seed 143 (forty-third session): every
-    table state the camera published (tests/data/zenuwen4_penguins_match143_views.jsonl.gz). At 170.1 s
+    table state the camera published (bench/matches/zenuwen4p-143). At 170.1 s
     p4 joins its QC onto its QD; the QC, read before, is only guessed QC (0.06-0.26) where it lands, so
     each view was left unused as if a hand might hide a move there, until the next turn, when the join,
     p4's 4H and p1's 5D played meanwhile could no longer be told apart (51/55). A known card guessed as
     itself where a join of the series lays it shows there, as a read would."""
-    found = _whole_match("zenuwen4_penguins_match143", "zenuwen", ZENUWEN_MATCH.format(players=4))
+    found = _whole_match("zenuwen4p-143", "zenuwen", ZENUWEN_MATCH.format(players=4))
     assert [str(f.move) for f in found if f.kind == "move" and 170 < f.t < 176] == ["p4 pile3->pile2", "p4 pile3->centre2", "p1 pile4->centre2"]
 
 
 def test_plays_from_piles_nothing_moved_over_lose_and_a_lone_card_gone_unread_is_played() -> None:
     """Four players (two decks), penguins, 1920x1080, fresh render seed 148 (forty-fourth session): every
-    table state the camera published (tests/data/zenuwen4_penguins_match148_views.jsonl.gz). At 87.8 s
+    table state the camera published (bench/matches/zenuwen4p-148). At 87.8 s
     p2's 10H, never read (guessed QH), was played onto a JD from a pile that then read its JC, or p4's
     top, never read either (guessed JS before and after), from a pile nothing moved over: both fitted,
     the referee waited, and eleven moves were lost (44/55, 1 invented, 10 views unrecognised). Of
@@ -1092,11 +1096,11 @@ def test_plays_from_piles_nothing_moved_over_lose_and_a_lone_card_gone_unread_is
     otherwise. Still missed: p1's 8H laid on the 10H against Z6 (90.2 s), taken for p4's unread top
     played there first and covered at once (p4's pile nothing moved over), left unused until the 8H was
     taken back (54/55)."""
-    found = _whole_match_findings("zenuwen4_penguins_match148", "zenuwen", ZENUWEN_MATCH.format(players=4))
+    found = _whole_match_findings("zenuwen4p-148", "zenuwen", ZENUWEN_MATCH.format(players=4))
     moves = [(round(f.t, 1), str(f.move)) for f in found if f.kind == "move"]
     assert (87.8, "p2 pile2->centre2") in moves and (173.4, "p1 pile5->centre2") in moves, moves
     assert not [f for f in found if f.kind == "unrecognised"]
-    truth = [m for m in _match_moves("zenuwen4_penguins_match148") if m["kind"] == "legal"]
+    truth = [m for m in _match_moves("zenuwen4p-148") if m["kind"] == "legal"]
     assert len([f for f in found if f.kind == "move"]) == len(truth)
 
 
