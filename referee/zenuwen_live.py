@@ -511,12 +511,13 @@ def _shows_under(pile: ZPile, obs: Observation, zone: str) -> bool:
 
 def _expand(
     obs: Observation, diff: frozenset[str], t: float, strict: bool = True, depth: int = MAX_DEPTH,
-    glimpsed: frozenset[tuple[str, str]] = frozenset(), joins: Sequence[HalfSeenJoin] = (),
+    glimpsed: frozenset[tuple[str, str]] = frozenset(), joins: Sequence[HalfSeenJoin] = (), unread_joins: bool = False,
 ) -> Callable[[Node[ZenuwenState]], Iterator[Node[ZenuwenState]]]:
     """Children of a search node. ``strict``: a card may leave only a pile that looks different in
     the view; not strict (the second try, two decks only): also a pile whose next card happens to be
     another copy of the card that left. ``glimpsed``: (centre zone, card) read in views left unused,
-    which a pile top nobody read may have been (covered since)."""
+    which a pile top nobody read may have been (covered since). ``unread_joins``: also the joins of
+    :func:`_unread_joins`."""
 
     hidden = unjudged(obs)  # a hand over it, or a card not read: it may have changed unseen
     # the cards that may have landed on each centre pile: the one the view reads on top, and those
@@ -561,6 +562,8 @@ def _expand(
                 continue  # each new card shows (two decks: one the twin of the card it covers: second try)
             if node.in_order(p, touched, ENGINE.blocked(node.parent, v.move)):
                 yield node.then(v.state, v.move, p, (), touched, ENGINE.called(v))
+        if unread_joins and state.phase in (Phase.PLAY, Phase.TURN):
+            yield from _unread_joins(node, obs, diff, t)
         if state.phase is not Phase.PLAY:
             return
         # a join the camera half saw: the source's top its old guess, the target's its own
@@ -642,6 +645,50 @@ def _expand(
                                             ENGINE.called(v), guess=True)
 
     return expand
+
+
+def _unread_joins(
+    node: Node[ZenuwenState], obs: Observation, diff: frozenset[str], t: float,
+) -> Iterator[Node[ZenuwenState]]:
+    """Joins (Z3) of a pile top nobody read onto a pile of a player's own whose top is known: the view
+    reads there another card of that rank, which the top nobody read was (the rules cannot offer the
+    join: they do not know that top's rank). Two players, penguins, seed 150: p2's QS, guessed faintly
+    in its place, joined onto the QH while the hand still hid the pile it came from; the QS read on
+    the QH at 0.38 was taken for the QH misread, the AS turned up under it for the unread top, and
+    the next move left the views unexplained for a minute. Only from a pile the view saw something
+    happen at (:func:`_stirred`): a card of that rank read as another suit is far commoner (three
+    players, seed 26: a 3C read 3S unsurely in most views, next to a pile whose unread top lay still,
+    was taken for that top joined onto it, and the take-back of an illegal play was lost)."""
+    state = node.state
+    real: Counter[Card] | None = None
+    for p, seat in enumerate(state.seats):
+        if node.count[p] >= MAX_PER_PLAYER:
+            continue
+        for dst, b in enumerate(seat.piles):
+            zone = pile_zone(p, dst)
+            seen = judged(obs, zone)
+            c = parse_seen(seen.top) if seen is not None else None
+            if (c is None or b.top is None or is_unseen(b.top) or c == b.top or c.rank != b.top.rank
+                    or zone not in diff | node.touched):
+                continue
+            real = real if real is not None else real_counts(state)
+            if real[c] >= state.rules.deck_count:
+                continue
+            for src, a in enumerate(seat.piles):
+                u = a.top
+                if src == dst or not isinstance(u, Unseen) or not _stirred(obs, pile_zone(p, src)):
+                    continue
+                join = Join(p, src, dst, t)
+                v = zenuwen.apply(substitute_cards(state, {u: c}), join)
+                if isinstance(v, Legal):
+                    yield node.then(v.state, v.move, p, ((u, c),), _touches(join, state), ENGINE.called(v))
+
+
+def _stirred(obs: Observation, zone: str) -> bool:
+    """Did the view see something happen at ``zone``: a hand over it, a hand passing over it since the
+    last view taken (:attr:`SeenPile.still`), or its top gone, a back showing?"""
+    seen = obs.piles.get(zone)
+    return seen is None or seen.held or seen.still is False or (not seen.cards and bool(seen.backs))
 
 
 @dataclass(frozen=True, slots=True)
@@ -1217,8 +1264,8 @@ def _judge(
         return (not _guessed_onto_unchanged(moves, changed, state) and coincidences <= allowed
                 and not _unseen_plays(moves, state, obs, live.glimpsed, changed).twins)
 
-    hits = [h for h in breadth_first(start_node, _expand(obs, diff | reread, t, depth=depth, glimpsed=live.glimpsed, joins=joins), goals, depth,
-                                     needs=needs)
+    hits = [h for h in breadth_first(start_node, _expand(obs, diff | reread, t, depth=depth, glimpsed=live.glimpsed, joins=joins,
+                                                         unread_joins=True), goals, depth, needs=needs)
             if plausible(h[0], {**dict(h[0].subs), **h[2]})]
 
     def illegal_in(view: Observation) -> tuple[LiveZenuwen, list[Finding]] | None:

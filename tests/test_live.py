@@ -1040,6 +1040,17 @@ def test_a_card_gone_where_no_view_shows_it_and_a_round_end_with_a_far_card_unre
     assert end[1].verdict.kind == "round_over"
 
 
+def test_a_join_of_a_card_nobody_read_onto_a_pile_of_its_rank_is_followed() -> None:
+    """Zenuwen, two players, penguins, 1280x720, two rounds, render seed 150 (forty-fifth session; the
+    kept match bench/matches/zenuwen2p-150). At 29.0 s p2 joins its fifth pile's QS (guessed QS at 0.18
+    in its place, never read) onto its QH while the hand still hides the fifth pile; the QH's pile reads
+    QS at 0.37-0.39 and the fifth turns up an AS. The rules offer no such join (they do not know the
+    unread card's rank): the QS was taken for the QH misread and the AS for the unread top, and the next
+    move left every view unexplained for a minute (31/55, 3 invented, when first analysed)."""
+    found = _whole_match("zenuwen2p-150", "zenuwen", "players=2,decks=1,empty_stock=turn_opponents,pile_choice=winner_chooses")
+    assert (28.9, "p2 pile5->pile1") in [(f.t, str(f.move)) for f in found if f.kind == "move"]
+
+
 def test_a_four_player_match_with_cards_carried_far_piles_at_rest_and_a_twin_under_a_hand() -> None:
     """Four players (two decks), penguins, 1920x1080, fresh render seed 141 (forty-second session): every
     table state the camera published, each saying where something moved
