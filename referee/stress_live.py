@@ -1206,6 +1206,15 @@ def _judge(live: LiveStress, obs: Observation, suits: bool = True) -> tuple[Live
                 and unguessed.pending is None):
             return unguessed, said
 
+    missed = _missed_places(state, obs)
+    if missed is not obs:
+        # before an illegal move or a card read where it lies doubted: a row card the camera did not
+        # find this once
+        past, said = _judge(live, missed, suits)
+        if (past.last is None and not past.deferred and past.pending is None and all(f.kind in ("move", "call") for f in said)
+                and _left_where_read(state, [f.move for f in said if f.kind == "move"], obs)):
+            return past, said
+
     if pend is None:
         # an illegal move, alone or after legal moves of the other player
         starts = [Node(state, count=(0,) * len(state.seats))]
@@ -1235,6 +1244,38 @@ def _judge(live: LiveStress, obs: Observation, suits: bool = True) -> tuple[Live
         # the centre piles were taken or new cards laid before the slaps were entered: wait for them
         return replace(live, last=obs, waiting="the slaps (S8)"), []
     return replace(live, last=obs), [Finding("unrecognised", t, frame=frame, detail=_difference(state, obs))]
+
+
+def _missed_places(state: StressState, obs: Observation) -> Observation:
+    """The view with each row place that shows nothing at all (no card, no back, no hand), where the
+    position holds cards, taken as a card not read: a card the camera lost for a view (penguins, seed
+    104: p1's QS, guessed faintly in its place before and after, not found at all in the view where
+    p1 played the 7C next to it; the first look, which holds a card seen lying there to be there,
+    found nothing, and the doubting look took the 7C, read at 0.51 in its place, as misread, the QS as
+    the 7C played: thirty moves lost after it). Only legal moves from places that read their refills
+    are taken from it (:func:`_left_where_read`): a bare place is as often the place a card left."""
+    missed = {}
+    for p, seat in enumerate(state.seats):
+        for i, pile in enumerate(seat.row):
+            zone = row_zone(p, i)
+            seen = obs.piles.get(zone)
+            if pile and seen is not None and not seen.held and not seen.cards and not seen.backs:
+                missed[zone] = SeenPile((None,), backs=None, still=seen.still)
+    return replace(obs, piles={**obs.piles, **missed}) if missed else obs
+
+
+def _left_where_read(state: StressState, moves: Sequence[Any], obs: Observation) -> bool:
+    """Did the series move row cards, each from a place the view reads another card in now (its
+    refill)? Only that says a move left from there; a place that shows nothing, or the card it showed
+    before unread, may be the very place a card left unseen."""
+    rows = [m for m in moves if isinstance(m, (Play, Stack)) and isinstance(m.source, int)]
+    for m in rows:
+        assert isinstance(m.source, int)
+        seen = judged(obs, row_zone(m.player, m.source))
+        pile = state.seats[m.player].row[m.source]
+        if seen is None or seen.top is None or (pile and not is_unseen(pile[-1]) and pile[-1].code == seen.top):
+            return False
+    return bool(rows)
 
 
 def _undone(live: LiveStress, obs: Observation) -> tuple[LiveStress, list[Finding]] | None:

@@ -1051,6 +1051,17 @@ def test_a_join_of_a_card_nobody_read_onto_a_pile_of_its_rank_is_followed() -> N
     assert (28.9, "p2 pile5->pile1") in [(f.t, str(f.move)) for f in found if f.kind == "move"]
 
 
+def test_a_row_card_the_camera_lost_for_a_view_is_not_taken_for_the_card_played_beside_it() -> None:
+    """Stress, penguins, 1280x720, render seed 104 (forty-fifth session; bench/matches/stress-104). At
+    10.4 s p1 plays its third place's 7C (read there at 0.51) onto the 6H and refills the place with a
+    4C; the view finds no card at all in the fourth place, where p1's QS (guessed 6S, then a back) lay.
+    Holding a card seen lying there to be there, the first look found nothing, and the doubting look
+    took the 7C as a misread of the 4C and the unread QS as the 7C played: thirty moves were lost after
+    it. A place shown bare is looked at as a card not read before any card read is doubted."""
+    found = _whole_match("stress-104", "stress", STRESS_MATCH, until=12.0)
+    assert [(f.t, str(f.move)) for f in found if f.kind == "move"][-1] == (10.5, "p1 pile3->centre2")
+
+
 def test_a_four_player_match_with_cards_carried_far_piles_at_rest_and_a_twin_under_a_hand() -> None:
     """Four players (two decks), penguins, 1920x1080, fresh render seed 141 (forty-second session): every
     table state the camera published, each saying where something moved
