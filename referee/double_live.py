@@ -77,6 +77,14 @@ class LiveDouble:
     stirred: frozenset[str] = field(default=frozenset(), compare=False)
     """Zones the camera saw something move over in the views since the last one the referee took
     (:attr:`SeenPile.still` counts from there)."""
+    false_backs: frozenset[str] = field(default=frozenset(), compare=False)
+    """Waste zones where the camera saw a back at the deal, when nothing lay there: the edge of the
+    stock beside it seen over the zone's border (penguins, draw 3, seed 47: player 2's waste showed a
+    back from the deal until the first draw, taken for a draw nobody read, and the illegal draw later
+    for nothing happening; the back came again when the draw was taken back). Whenever the position
+    leaves that waste empty, a back and nothing else there is taken as nothing
+    (:func:`_without_false_backs`): a card drawn that the camera takes for a back (a court card of
+    some decks) goes unseen there until it is read or moves."""
 
 
 def seat_view(obs: Observation, player: int) -> Observation:
@@ -98,7 +106,8 @@ def start(observation: Observation, rules: DoubleRules | None = None) -> LiveDou
     if any(pile.cards for z in FOUNDATION_ZONES if (pile := observation.piles.get(z)) is not None):
         raise ValueError("cannot start: the shared foundations must be empty")
     state = DoubleState(rules.klondike, (layouts[0].state, layouts[1].state))
-    live = LiveDouble(state, (layouts[0].known, layouts[1].known), reads=_count_reads(({}, {}), observation))
+    false_backs = frozenset(zone for p in range(PLAYERS) if waste_seen_as_back(observation, zone := seat_prefix(p) + "waste"))
+    live = LiveDouble(state, (layouts[0].known, layouts[1].known), reads=_count_reads(({}, {}), observation), false_backs=false_backs)
     return replace(live, guessed=_guesses(live, observation))
 
 
@@ -391,9 +400,17 @@ def _faces_taken_for_backs(obs: Observation) -> Observation:
     return obs
 
 
+def _without_false_backs(live: LiveDouble, obs: Observation) -> Observation:
+    """The view with each of ``live.false_backs`` that shows a back and nothing else on a waste the
+    position leaves empty taken as empty."""
+    empty = {zone: SeenPile() for p in range(PLAYERS) if (zone := seat_prefix(p) + "waste") in live.false_backs
+             and waste_seen_as_back(obs, zone) and not live.state.layouts[p].waste}
+    return replace(obs, piles={**obs.piles, **empty}) if empty else obs
+
+
 def observe(live: LiveDouble, obs: Observation) -> tuple[LiveDouble, list[Finding]]:
     """Judge one steady view: the new running picture and what was concluded."""
-    obs = _faces_taken_for_backs(obs)
+    obs = _faces_taken_for_backs(_without_false_backs(live, obs))
     return _took(obs, *_observe(live, obs))
 
 
@@ -829,7 +846,7 @@ def _after_move(live: LiveDouble, verdict: Legal[DoubleState], known: tuple[froz
                 turn_open: bool = False) -> LiveDouble:
     """The running picture after one more legal move, nothing waiting to be taken back."""
     return LiveDouble(verdict.state, known, True, moves=live.moves + 1, turn_open=turn_open, reads=live.reads,
-                      undo=(replace(live, undo=None), verdict))
+                      undo=(replace(live, undo=None), verdict), false_backs=live.false_backs)
 
 
 def _settled(live: LiveDouble, obs: Observation) -> tuple[LiveDouble, list[Finding]]:

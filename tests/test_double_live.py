@@ -924,3 +924,20 @@ def test_the_move_waited_on_and_a_legal_one_after_it_beat_a_move_against_the_rul
     ref = LiveReferee("double_solitaire", "draw=3")
     found = [(f.kind, str(f.move)) for view in views for f in ref.feed(view) if view.t > 30 and f.kind in ("move", "illegal")]
     assert found == [("move", "player 2: t3->t7"), ("move", "player 2: t7->t2 x2"), ("move", "player 2: t7->foundation")]
+
+
+def test_a_back_seen_on_an_empty_waste_at_the_deal_is_not_a_draw() -> None:
+    """Draw 3, penguins, 1920x1080, render seed 47 (forty-fifth session; the kept match
+    bench/matches/double_solitaire-47). From the deal on, the camera saw a back on player 2's empty
+    waste (the edge of the stock beside it), and again whenever the waste was empty after that. It was
+    taken for a draw nobody read, in place of player 1's first move, and the draw player 2 made out of
+    turn at 19.9 s for nothing happening (6/13 moves, illegal 0/2). A waste that showed a back at the
+    deal, when nothing can lie there, shows nothing while the game leaves it empty."""
+    import gzip
+
+    kept = pathlib.Path(__file__).parent.parent / "bench" / "matches" / "double_solitaire-47"
+    views = [TableState.from_json(json.loads(x)) for x in gzip.decompress((kept / "tables.jsonl.gz").read_bytes()).decode().splitlines()]
+    ref = LiveReferee("double_solitaire", "draw=3")
+    found = [(f.t, f.kind, str(f.move), f.rule) for view in views for f in ref.feed(view) if f.kind in ("move", "illegal")]
+    assert found[0][:3] == (4.4, "move", "player 1: t4->t5")
+    assert [x for x in found if x[1] == "illegal"] == [(19.9, "illegal", "player 2: draw", "K17"), (50.3, "illegal", "player 2: t5->t6", "K4")]
