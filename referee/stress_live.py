@@ -551,6 +551,14 @@ def _played_known_unread(
     return found[0] if len(found) == 1 else None
 
 
+REFILL_READ = 0.3
+"""A card of another rank read at least this surely (as the live referee's first look reads cards,
+``cardref.live.LiveReferee.min_confidence``) where a known row card lay is that place's refill, the
+known card gone, not the camera's misreading of a card stacked onto it (:func:`_stacked_unread`;
+penguins, seed 106: p2 stacked its QD onto a QH nobody read, the QD's place read its refill JD at 0.56,
+and the QH's unread card, stacked onto the QD, was taken for what the view showed)."""
+
+
 def _stacked_unread(state: StressState, obs: Observation, t: float, laid: Laid) -> tuple[Explanation[StressState], str] | None:
     """A view that fits the position as it is, but where a refill nobody read, seen lying in its place
     and guessed there as X (``laid``), is gone from it (the place shows another card, read or guessed
@@ -593,7 +601,8 @@ def _stacked_unread(state: StressState, obs: Observation, t: float, laid: Laid) 
             # guessed 6C there, its place's refill 4C read at 0.68, taken for the QC's card)
             same_rank = (row.top is not None and not row.top_weak and row.top != was and not is_unseen(under)
                          and (w := parse_seen(was)) is not None and w.rank == under.rank)
-            if shown != was and (not (anew or same_rank) or is_unseen(under) or other is None or other.rank == under.rank):
+            if shown != was and (not (anew or same_rank) or is_unseen(under) or other is None or other.rank == under.rank
+                                 or onto.confidences[-1:] >= (REFILL_READ,)):
                 continue
             if isinstance(under, Unseen) and laid_guess(laid, under, AGREEING_GUESS_FLOOR) == shown:
                 continue  # what the camera made of the card lying there before: nothing new on it
@@ -617,6 +626,40 @@ def _stacked_unread(state: StressState, obs: Observation, t: float, laid: Laid) 
             subs = {**dict(node.subs), **b}
             note = (f"{row_zone(p, k)} showed {shown}, as the camera had guessed the card in {row_zone(p, i)}" if shown == was
                     else f"{row_zone(p, k)} showed {shown} where the {under.code} lay, and {row_zone(p, i)} another card")
+            found.append(((_unguessed(node, substitute_cards(node.state, subs)), node, 0, subs), note))
+    return found[0] if len(found) == 1 else None
+
+
+def _stacked_onto_unread(state: StressState, obs: Observation, t: float, laid: Laid) -> tuple[Explanation[StressState], str] | None:
+    """A view that fits the position as it is (past its unsure readings), but where a row card the
+    referee knows has left its place, which reads another card now (its refill, at least
+    ``REFILL_READ``), and a refill nobody read beside it, seen lying in its place, is guessed anew
+    (:func:`_guessed_anew`): the known card was stacked onto the refill (S6), so the refill is of its
+    rank. The rules cannot offer the stack (they do not know the refill's rank); the refill stays
+    unread (penguins, seed 106: p2's QD stacked onto a QH guessed faintly, its place reading the JD
+    refilled at 0.56, was taken for nothing happening). Only one such stack, or None."""
+    found: list[tuple[Explanation[StressState], str]] = []
+    for p, i, u in _lone_refills(state):
+        onto = judged(obs, row_zone(p, i))
+        if onto is None or not onto.cards or not _guessed_anew(u, onto, laid):
+            continue
+        for k, pile in enumerate(state.seats[p].row):
+            left = judged(obs, row_zone(p, k))
+            if k == i or not pile or is_unseen(card := pile[-1]) or left is None or not left.cards:
+                continue
+            refill = left.top if left.top is not None else left.top_guess
+            if refill is None or refill == card.code or left.confidences[-1:] < (REFILL_READ,):
+                continue
+            stand = next((c for c in _free_of_rank(real_counts(state), card.rank) if c != card), None)
+            if stand is None:
+                continue
+            move = Stack(p, k, i, t)
+            v = stress.apply(substitute_cards(state, {u: stand}), move)
+            if not isinstance(v, Legal) or (b := match(v.state, obs, laid)) is None:
+                continue
+            node = Node(state, count=(0,) * len(state.seats)).then(v.state, move, p, ((u, stand),), _touches(move), ENGINE.called(v), guess=True)
+            subs = {**dict(node.subs), **b}
+            note = f"{row_zone(p, k)} showed {refill} where the {card.code} lay, and {row_zone(p, i)} another card"
             found.append(((_unguessed(node, substitute_cards(node.state, subs)), node, 0, subs), note))
     return found[0] if len(found) == 1 else None
 
@@ -1151,7 +1194,7 @@ def _judge(live: LiveStress, obs: Observation, suits: bool = True) -> tuple[Live
                 (final, node, k, subs), note = guessed_play
             elif (unread_play := _played_known_unread(state, obs, t, live.laid)) is not None:
                 (final, node, k, subs), note = unread_play
-            elif (stacked := _stacked_unread(state, obs, t, live.laid)) is not None:
+            elif (stacked := _stacked_unread(state, obs, t, live.laid) or _stacked_onto_unread(state, obs, t, live.laid)) is not None:
                 (final, node, k, subs), note = stacked
             elif (moved_away := _doubt_moved(live, obs)) is not None:
                 return _judge(moved_away, obs, suits)

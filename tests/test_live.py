@@ -1062,6 +1062,16 @@ def test_a_row_card_the_camera_lost_for_a_view_is_not_taken_for_the_card_played_
     assert [(f.t, str(f.move)) for f in found if f.kind == "move"][-1] == (10.5, "p1 pile3->centre2")
 
 
+def test_a_known_card_stacked_onto_a_refill_nobody_read_is_followed() -> None:
+    """Stress, penguins, 1280x720, render seed 106 (forty-fifth session; bench/matches/stress-106). At
+    206.5 s p2 stacks its QD onto its QH, a refill nobody read (guessed QH at 0.17, then 6D at 0.19 with
+    the QD on it); the QD's place reads its refill JD at 0.56. The rules cannot offer the stack (they do
+    not know the refill's rank), and the QH was taken for stacked onto the QD instead, the JD read as a
+    misreading of it: a move invented and the true one missed."""
+    found = _whole_match("stress-106", "stress", STRESS_MATCH)
+    assert (206.5, "p2 pile2->pile4") in [(f.t, str(f.move)) for f in found if f.kind == "move"]
+
+
 def test_a_four_player_match_with_cards_carried_far_piles_at_rest_and_a_twin_under_a_hand() -> None:
     """Four players (two decks), penguins, 1920x1080, fresh render seed 141 (forty-second session): every
     table state the camera published, each saying where something moved
