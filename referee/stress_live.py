@@ -671,8 +671,10 @@ def _doubt_moved(live: LiveStress, obs: Observation, centre: bool = False) -> Li
     moved with the card (:func:`_stacked_unread` then judges it). With ``centre`` (for a view nothing
     explains) instead where a centre pile shows a face it cannot read, guessed (at least
     ``GUESS_FLOOR``) as a card that may go on the top it covers and that the position knows
-    nowhere: the card learned from a misreading was played there (:func:`_played_unread`). None
-    when there is none, or more than one. Penguins, seed 67: a QC refill read 6C at 0.21 was learned
+    nowhere, or, while a stuck call stands, shows only a back (seed 105: a QC read 6C at 0.31 made
+    the call, then was played onto a KH and boxed as a back there, its place reading the refill 6H:
+    taken for nothing happening): the card learned from a misreading was played there
+    (:func:`_played_unread`). None when there is none, or more than one. Penguins, seed 67: a QC refill read 6C at 0.21 was learned
     as the 6C; seed 83: a QS refill read 6S at 0.33 was learned as the 6S, then played onto a JC and
     guessed QS there: every later view was unrecognised (17/64)."""
     state, found = live.state, []
@@ -680,10 +682,11 @@ def _doubt_moved(live: LiveStress, obs: Observation, centre: bool = False) -> Li
     # the top it covers (or, however faint, the very card a row card was learned as: the misreading
     # moved with it; penguins, seed 100, a QC read 6C at 0.30-0.32 in its place made a stuck call, then
     # was played onto a JS and guessed 6C there)
-    faces = [(seen.top_guess, guess_of(obs, zone) is not None and _may_go(state, seen.top_guess, pile[-1]))
+    faces = [(seen.top_guess, not seen.guesses or guess_of(obs, zone) is not None and _may_go(state, seen.top_guess, pile[-1]))
              for zone, pile in zip(CENTRE_ZONES, state.centre)
              if centre and (seen := judged(obs, zone)) is not None and seen.cards and seen.cards[-1] is None and pile
-             and not is_unseen(pile[-1]) and seen.top_guess != pile[-1].code and guess_of(obs, zone, AGREEING_GUESS_FLOOR) is not None]
+             and not is_unseen(pile[-1]) and seen.top_guess != pile[-1].code
+             and (guess_of(obs, zone, AGREEING_GUESS_FLOOR) is not None or not seen.guesses and state.stuck)]
     landed = any(fits for _, fits in faces)
     landed_as = {guess for guess, _ in faces}
     for p, seat in enumerate(state.seats):

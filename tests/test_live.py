@@ -1072,6 +1072,19 @@ def test_a_known_card_stacked_onto_a_refill_nobody_read_is_followed() -> None:
     assert (206.5, "p2 pile2->pile4") in [(f.t, str(f.move)) for f in found if f.kind == "move"]
 
 
+def test_a_stuck_call_on_a_misread_queen_is_withdrawn_when_it_is_played_and_boxed_as_a_back() -> None:
+    """Stress, penguins, 1280x720, render seed 105 (forty-fifth session; bench/matches/stress-105). p2's
+    QC, read 6C at 0.31 in its place and learned so, made the referee call stuck at 63.6 s; at 67.2 s p2
+    played it onto the KH, where the camera boxed it as a back, and its place read the refill 6H. The
+    view was taken for nothing happening (the 6C a misread 6H, the back the KH), and the views after
+    it for a lay nobody made: 60/64, 2 invented. With a stuck call standing, a centre top read before
+    that shows only a back now, and a row card never read surely whose place reads another card, the
+    row card was played there: the call is withdrawn."""
+    found = _whole_match_findings("stress-105", "stress", STRESS_MATCH, until=80.0)
+    assert [(f.t, f.kind, str(f.move or "")) for f in found if 63 < f.t < 68] == [
+        (63.6, "move", "p1 pile4->centre1"), (63.6, "call", ""), (67.3, "withdrawn", ""), (67.3, "move", "p2 pile3->centre2")]
+
+
 def test_a_four_player_match_with_cards_carried_far_piles_at_rest_and_a_twin_under_a_hand() -> None:
     """Four players (two decks), penguins, 1920x1080, fresh render seed 141 (forty-second session): every
     table state the camera published, each saying where something moved
