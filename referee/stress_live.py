@@ -1163,7 +1163,7 @@ def _judge(live: LiveStress, obs: Observation, suits: bool = True) -> tuple[Live
         live = replace(live, held_back=None)
 
     fit = partial(match, laid=live.laid, played=live.played_unseen)
-    goals = targets(fit, obs, None if pend is None else lambda s: _overlay(s, pend))
+    goals = [_keeping_seen(goal, live.last) for goal in targets(fit, obs, None if pend is None else lambda s: _overlay(s, pend))]
     diff = differing_zones(state, obs, live.laid, live.played_unseen)
     if pend is not None:
         diff |= _touches(pend.move)
@@ -1290,6 +1290,40 @@ def _judge(live: LiveStress, obs: Observation, suits: bool = True) -> tuple[Live
         # the centre piles were taken or new cards laid before the slaps were entered: wait for them
         return replace(live, last=obs, waiting="the slaps (S8)"), []
     return replace(live, last=obs), [Finding("unrecognised", t, frame=frame, detail=_difference(state, obs))]
+
+
+def _keeping_seen(
+    goal: Callable[[StressState], dict[Unseen, Card] | None], last: Observation | None
+) -> Callable[[StressState], dict[Unseen, Card] | None]:
+    """``goal``, reached only by a series that keeps in each centre pile the top the last view left
+    unused read surely there (at least ``DOUBT_BELOW``): the card itself, or a card nobody read, then
+    learned as that one. Centre cards stay where they are laid until the round ends, so a series that leaves such
+    a card out passed over it (penguins, seed 105: new centre cards 8S and a QC nobody could read,
+    waited on, then the next ones 7C and JC laid on them: one lay explained the view)."""
+    if last is None:
+        return goal
+    seen = {j: card for j, zone in enumerate(CENTRE_ZONES) if (pile := judged(last, zone)) is not None and pile.top is not None
+            and not pile.top_weak and (card := parse_seen(pile.top)) is not None}
+    if not seen:
+        return goal
+
+    def keeps(s: StressState) -> dict[Unseen, Card] | None:
+        b = goal(s)
+        if b is None or s.phase in (Phase.ROUND_OVER, Phase.MATCH_OVER):  # (the centre piles taken up)
+            return b
+        kept = dict(b)
+        for j, card in seen.items():
+            pile = s.centre[j]
+            if card in pile or card in kept.values():
+                continue
+            # the card nobody read that it was, highest first (learned: the view read it)
+            u = next((c for c in reversed(pile) if isinstance(c, Unseen) and c not in kept), None)
+            if u is None or real_counts(s)[card]:
+                return None
+            kept[u] = card
+        return kept
+
+    return keeps
 
 
 def _missed_places(state: StressState, obs: Observation) -> Observation:

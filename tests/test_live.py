@@ -1085,6 +1085,17 @@ def test_a_stuck_call_on_a_misread_queen_is_withdrawn_when_it_is_played_and_boxe
         (63.6, "move", "p1 pile4->centre1"), (63.6, "call", ""), (67.3, "withdrawn", ""), (67.3, "move", "p2 pile3->centre2")]
 
 
+def test_two_lays_in_a_row_are_two_when_the_first_was_read_in_a_view_left_unused() -> None:
+    """Stress, penguins, 1280x720, render seed 105 (bench/matches/stress-105). At 202.8 s both players lay
+    an 8S and a QC; the QC cannot be read, so the views are left unused waiting for it, though they read
+    the 8S at 0.78. At 205.5 s the next lay, 7C and JC, covers both: one lay explained the view, and the
+    8S and the QC were passed over (63/64). A series must keep in each centre pile the top that the last
+    view left unused read surely there."""
+    found = _whole_match("stress-105", "stress", STRESS_MATCH)
+    assert [(f.t, str(f.move)) for f in found if f.kind == "move" and 202 < f.t < 206] == [
+        (205.5, "new centre cards"), (205.5, "new centre cards")]
+
+
 def test_a_four_player_match_with_cards_carried_far_piles_at_rest_and_a_twin_under_a_hand() -> None:
     """Four players (two decks), penguins, 1920x1080, fresh render seed 141 (forty-second session): every
     table state the camera published, each saying where something moved
