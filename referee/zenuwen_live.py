@@ -88,7 +88,7 @@ from typing import Any, Callable, Iterable, Iterator, Mapping, NamedTuple, Seque
 from . import zenuwen
 from .cards import RANKS, Card
 from .observation import MAX_READS_TO_DOUBT, Finding, Observation, SeenPile, count_reads, guess_apart, parse_seen, pile_size, reads_of_view
-from .observation import stirred_after, stirred_since
+from .observation import stirred_after, stirred_since, surely_read
 from .options import to_spec
 from .speed_live import (
     GUESS_FLOOR, guess_of, bare, tops_guessed,
@@ -1026,7 +1026,8 @@ def observe(live: LiveZenuwen, obs: Observation) -> tuple[LiveZenuwen, list[Find
         return replace(live, last=obs, stirred=stirred_after(live.stirred, obs, False)), [
             Finding("unrecognised", t, frame=obs.frame, detail=f"{_difference(live.state, obs)} (too many ways to read it)")]
     taken = after.last is None and not after.deferred and not after.undecided
-    after = replace(after, reads=reads_of_view(live.reads, obs, findings, taken=taken), stirred=stirred_after(live.stirred, obs, taken))
+    after = replace(after, reads=reads_of_view(live.reads, obs, findings, taken=taken), stirred=stirred_after(live.stirred, obs, taken),
+                    sure=surely_read(live.sure, obs) if taken else live.sure)
     # the tops as the position the referee is sure of shows them: from the views it took
     if not taken:
         return replace(after, seen_tops=live.seen_tops, shown=live.shown), findings
@@ -1608,7 +1609,7 @@ def _guessed_play(live: LiveZenuwen, obs: Observation, t: float, gone_only: bool
         if len(best) == 1:
             return _conclude(live, view, best[0], t)
         if not gone_only and not hits:
-            unread = _played_unread(state, obs, j, t)
+            unread = _played_unread(state, obs, j, t, covered_sure=cpile[-1].code in live.sure)
             if unread is not None:
                 # not left for a clearer view: the card is unread there, and the next view has it
                 # covered as often as not (seed 124: the JC played onto it)
@@ -1620,7 +1621,7 @@ def _guessed_play(live: LiveZenuwen, obs: Observation, t: float, gone_only: bool
     return None
 
 
-def _played_unread(state: ZenuwenState, obs: Observation, j: int, t: float) -> Explanation[ZenuwenState] | None:
+def _played_unread(state: ZenuwenState, obs: Observation, j: int, t: float, covered_sure: bool = False) -> Explanation[ZenuwenState] | None:
     """Centre pile ``j``'s top, read before, shows unread, the camera guessing a card that no play
     explains, and a pile whose top nobody has read shows a card read now: its top was played there,
     judged as a card of a rank that fits and left unseen, and the card shown is the one turned up
@@ -1628,12 +1629,17 @@ def _played_unread(state: ZenuwenState, obs: Observation, j: int, t: float) -> E
     place, played onto a KS and guessed 6C there at 0.16-0.23, its pile turning up a 9H read at
     0.67; nothing happened learned the 9H as the QC's card, the JC played onto the QC next was
     called illegal on the KS, and every view after it was unrecognised). As Stress does
-    (:func:`referee.stress_live._played_unread`)."""
+    (:func:`referee.stress_live._played_unread`). ``covered_sure``: the centre top was read surely
+    before (``Live.sure``), so a view in which the camera can make nothing of it, however faint its
+    guess, no hand over it, shows another card there (two players, penguins, seed 153: p2's QS, guessed
+    QS at 0.22 in its place, played onto a KH read at 0.66, guessed 6S at 0.01-0.02 there, its pile
+    reading the 10S under it: taken for nothing happening and a stuck call, the JH played next onto
+    the QS called illegal on the KH)."""
     seen = judged(obs, centre_zone(j))
     cpile = state.centre[j]
-    if seen is None or not seen.cards or seen.cards[-1] is not None or seen.confidences[-1:] < (AGREEING_GUESS_FLOOR,):
+    if seen is None or not seen.cards or seen.cards[-1] is not None or seen.confidences[-1:] < (AGREEING_GUESS_FLOOR,) and not covered_sure:
         return None
-    faint = seen.confidences[-1:] < (GUESS_FLOOR,)
+    faint = seen.confidences[-1:] < (GUESS_FLOOR,) and not covered_sure
     if _carried(state, obs, seen.top_guess):
         return None
     start = Node(state, count=(0,) * state.players)
@@ -1933,7 +1939,11 @@ def _misread(live: LiveZenuwen, obs: Observation, diff: frozenset[str]) -> tuple
         # forgotten only where the camera now reads another card: a face-up card read once never turns
         # back; taken for another of its rank also where its pile shows no card now (three players,
         # seed 22: a side seat's lone 2C, read 2S, played onto an AS and read 2C there)
-        doubtful = now is not None and live.reads.get(card.code, 0) <= MAX_READS_TO_DOUBT
+        # (or, read in any number of views, never surely, and gone from its pile: two players, penguins,
+        # seed 153: p1's 10H, read QH at 0.30-0.33 and learned so, made a stuck call on the faint guess
+        # of one view; played onto a 9S, its pile showing the 2S under it, every view was unrecognised)
+        weak_only = card.code not in live.sure
+        doubtful = now is not None and (live.reads.get(card.code, 0) <= MAX_READS_TO_DOUBT or weak_only)
         # a doubtful card forgotten (a stand-in again); any card taken for another of its rank read in the
         # view, of which the decks hold a copy not known elsewhere
         others = sorted((c for c in _same_rank_read(obs, card) if real[c] < live.state.rules.deck_count), key=lambda c: c.code)
@@ -1942,7 +1952,8 @@ def _misread(live: LiveZenuwen, obs: Observation, diff: frozenset[str]) -> tuple
             after, findings = _judge(replace(live, state=state), obs, doubt=False, defer=False)
             if not _taken_legal(live, after, findings):
                 continue
-            if is_unseen(instead) and _top(after.state, zone) != (len(_pile_at(state, zone)), seen.top):
+            if is_unseen(instead) and _top(after.state, zone) != (len(_pile_at(state, zone)), seen.top) and not (
+                    weak_only and _moved(findings, zone)):
                 continue  # the card must be read anew where it lies: one covered now could be anything
             # taken for another of its rank: seen so where the series took it, or where it lies, read
             # surely in a view without hands, by a series that leaves its pile alone (four players,
@@ -2366,7 +2377,8 @@ def start(observation: Observation, rules: ZenuwenRules | None = None) -> LiveZe
     layout = Layout(tuple(seats), tuple(centre) if any(centre) else None)
     v = zenuwen.new_game(layout, rules, observation.t)
     tops = _seen_tops({}, observation)
-    return LiveZenuwen(v.state, waiting=_waiting(v.state), reads=count_reads({}, observation), seen_tops=tops, shown=frozenset(tops))
+    return LiveZenuwen(v.state, waiting=_waiting(v.state), reads=count_reads({}, observation), sure=surely_read(frozenset(), observation),
+                       seen_tops=tops, shown=frozenset(tops))
 
 
 def _choices(state: ZenuwenState, t: float) -> list[tuple[list[Legal[ZenuwenState]], ZenuwenState]]:
@@ -2673,7 +2685,7 @@ def rejoin(live: LiveZenuwen, obs: Observation) -> LiveZenuwen | None:
     fresh = zenuwen.new_game(Layout(tuple(seats)), state.rules, obs.t).state
     again = replace(fresh, round=state.round + 1, wins=state.wins, t=max(state.t, obs.t))
     tops = _seen_tops({}, obs)
-    return LiveZenuwen(again, moves=live.moves, waiting=_waiting(again), reads=count_reads(live.reads, obs), seen_tops=tops,
+    return LiveZenuwen(again, moves=live.moves, waiting=_waiting(again), reads=count_reads(live.reads, obs), sure=surely_read(live.sure, obs), seen_tops=tops,
                        shown=frozenset(tops))
 
 
