@@ -468,6 +468,21 @@ def _guess_conflicts(live: LiveDouble, binds: Binds) -> int:
     return n
 
 
+def _shown_guess_conflicts(live: LiveDouble, obs: Observation) -> int:
+    """How far the camera's guesses of the tops this view shows unread are from the cards the position
+    ``live`` leaves there, where it knows them: 0 the same card, 1 another suit, 2 another rank, summed."""
+    n = 0
+    for p in range(PLAYERS):
+        layout = live.state.layouts[p]
+        tops = [(tableau_zone(i), column[-1] if column else None) for i, column in enumerate(layout.tableau)]
+        for zone, top in tops + [("waste", layout.waste[-1] if layout.waste else None)]:
+            seen = obs.piles.get(seat_prefix(p) + zone)
+            guess = parse_seen(seen.top_guess) if seen is not None and not seen.held and seen.top is None else None
+            if guess is not None and top is not None and top in live.known[p]:
+                n += guess_apart(guess, top)
+    return n
+
+
 def _count_reads(reads: tuple[Mapping[str, int], Mapping[str, int]], obs: Observation
                  ) -> tuple[Mapping[str, int], Mapping[str, int]]:
     return count_reads(reads[0], seat_view(obs, 0)), count_reads(reads[1], seat_view(obs, 1))
@@ -633,6 +648,12 @@ def _explain(live: LiveDouble, obs: Observation) -> tuple[LiveDouble, list[Findi
         if len({_end(a) for a, _ in legal}) == 1:
             return legal[0]
         fewest = [m for m, n in zip(legal, conflicts) if n == min(conflicts)]
+        if len({_end(a) for a, _ in fewest}) > 1:
+            # then the camera's guesses of this view's unread tops against the cards each leaves there
+            # (penguins, draw 3, seed 49: a 6C moved from the waste onto a 7D, guessed 6C at 0.16 there,
+            # the waste showing the 3C under it, tied with a draw whose top was a 3C, the 7D under the guess)
+            apart = [_shown_guess_conflicts(a, obs) for a, _ in fewest]
+            fewest = [m for m, n in zip(fewest, apart) if n == min(apart)]
         if not obs.second_look and len({_end(a) for a, _ in fewest}) == 1:
             # the view read a card the camera guessed as another before, unread, in one explanation and
             # not in the other (penguins seed 14: an AS drawn unread, guessed AS, played up; or the other

@@ -941,3 +941,18 @@ def test_a_back_seen_on_an_empty_waste_at_the_deal_is_not_a_draw() -> None:
     found = [(f.t, f.kind, str(f.move), f.rule) for view in views for f in ref.feed(view) if f.kind in ("move", "illegal")]
     assert found[0][:3] == (4.4, "move", "player 1: t4->t5")
     assert [x for x in found if x[1] == "illegal"] == [(19.9, "illegal", "player 2: draw", "K17"), (50.3, "illegal", "player 2: t5->t6", "K4")]
+
+
+def test_of_two_moves_that_fit_the_one_the_camera_guesses_where_it_lands_is_taken() -> None:
+    """Draw 3, penguins, 1920x1080, render seed 49 (forty-fifth session; bench/matches/double_solitaire-49).
+    Player 2 moves the waste's 6C onto a 7D; the 6C is guessed 6C at 0.16 there, the waste shows the 3C
+    under it. A draw whose top is a 3C, the 7D under the guess, fitted the view as well: the two were
+    left undecided view after view, and the move was lost (11/15, a draw invented). The camera's
+    guesses of the view's unread tops tell them apart."""
+    import gzip
+
+    kept = pathlib.Path(__file__).parent.parent / "bench" / "matches" / "double_solitaire-49"
+    views = [TableState.from_json(json.loads(x)) for x in gzip.decompress((kept / "tables.jsonl.gz").read_bytes()).decode().splitlines()]
+    ref = LiveReferee("double_solitaire", "draw=3")
+    found = [(f.t, f.kind, str(f.move)) for view in views if view.t < 40 for f in ref.feed(view) if f.kind in ("move", "ambiguous")]
+    assert [x for x in found if 30 < x[0] < 37] == [(32.0, "move", "player 2: draw"), (35.2, "move", "player 2: waste->t6")]
