@@ -463,7 +463,11 @@ def _played_unread(
                 u, row = (pile[-1] if pile else None), judged(obs, row_zone(p, i))
                 if not isinstance(u, Unseen) or u in unlaid or row is None or not row.cards:
                     continue
-                if not (guessed_other and row.cards[-1] is not None or _guessed_anew(u, row, laid)):
+                # (read: on a second look too, a card the first look read; penguins, seed 107, a QC guessed
+                # QC at 0.26 then 0.01 in its place, played onto a JD, read 9C at 0.37 there, its refill KC
+                # read at 0.44: taken for nothing happening, the KC learned as the QC's card)
+                read = row.cards[-1] is not None or row.confidences[-1:] >= (REFILL_READ,)
+                if not (guessed_other and read or _guessed_anew(u, row, laid)):
                     continue
                 move = Play(p, i, j, t)
                 for stand in _stand_ins(state, top):
@@ -1027,15 +1031,18 @@ def _stuck_refuted(live: LiveStress, findings: list[Finding]) -> list[Finding]:
 
 def _undo_after(live: LiveStress, findings: Sequence[Finding]) -> tuple[LiveStress, Legal[StressState]] | None:
     """What a take-back could return to after ``findings`` (:attr:`LiveStress.undo`): the picture before a
-    lone play of a card nobody had read; the one kept while no move is taken; else nothing."""
+    lone play of a card nobody had read, or onto one (not judged: it may have broken S6, and a player
+    who sees so takes it back; penguins, seed 107, a 10C laid on a QC nobody read, taken back at once:
+    nothing happened, the 10C in its place read as a refill nobody read, and a play of it invented);
+    the one kept while no move is taken; else nothing."""
     moves = [f for f in findings if f.kind == "move"]
     if not moves:
         return live.undo if not any(f.kind in ("call", "illegal", "taken_back") for f in findings) else None
-    if len(findings) != 1 or not isinstance(m := moves[0].move, Play) or not isinstance(m.source, int):
+    if len(findings) != 1 or not isinstance(m := moves[0].move, Play) or not isinstance(m.source, int) or not isinstance(m.to, int):
         return None
-    row = live.state.seats[m.player].row[m.source]
+    row, centre = live.state.seats[m.player].row[m.source], live.state.centre[m.to]
     verdict = moves[0].verdict
-    if not row or not is_unseen(row[-1]) or not isinstance(verdict, Legal):
+    if not (row and is_unseen(row[-1]) or centre and is_unseen(centre[-1])) or not isinstance(verdict, Legal):
         return None
     return replace(live, undo=None), verdict
 
@@ -1370,12 +1377,27 @@ def _undone(live: LiveStress, obs: Observation) -> tuple[LiveStress, list[Findin
     before, verdict = live.undo
     after, findings = _judge(before, obs)
     if after.last is not None or after.deferred or [f.kind for f in findings] not in ([], ["move"]):
-        return None
+        # the card nobody read that the play covered, uncovered again, read only unsurely (seed 107:
+        # the QC read 9C at 0.37 once the 10C laid on it was taken back)
+        after, findings = _judge(before, _unsure_centre_unread(obs))
+        if after.last is not None or after.deferred or [f.kind for f in findings] not in ([], ["move"]):
+            return None
     move = verdict.move
     t = max(obs.t, live.state.t)
+    row = before.state.seats[move.player].row[move.source]
+    what = "the card played, never read," if row and is_unseen(row[-1]) else "the card played onto a card nobody read"
     back = Finding("taken_back", t, move=move, verdict=verdict, frame=obs.frame,
-                   detail=f"{move}: the card played, never read, was taken back: the table is as it was before it")
+                   detail=f"{move}: {what} was taken back: the table is as it was before it")
     return after, [back, *_taken_back_illegal(before, move, t, obs.frame), *findings]
+
+
+def _unsure_centre_unread(obs: Observation) -> Observation:
+    """The view with each centre top read less surely than ``DOUBT_BELOW`` taken as not read (the
+    reading kept as the camera's guess)."""
+    piles = {z: replace(seen, cards=seen.cards[:-1] + (None,), guesses=seen.guesses[:-1] + (seen.top,))
+             for z in CENTRE_ZONES if (seen := judged(obs, z)) is not None and seen.top is not None and seen.top_weak
+             and len(seen.guesses) == len(seen.cards)}
+    return replace(obs, piles={**obs.piles, **piles}) if piles else obs
 
 
 def _taken_back_illegal(before: LiveStress, move: Any, t: float, frame: int | None) -> list[Finding]:

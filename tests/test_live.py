@@ -1110,6 +1110,18 @@ def test_cards_read_only_unsurely_or_unread_on_the_centre_are_followed_when_they
     assert (53.4, "p1 pile5->centre1") in moves and (82.9, "p2 pile5->centre1") in moves
 
 
+def test_a_queen_played_unread_and_a_card_laid_on_it_and_taken_back_are_followed() -> None:
+    """Stress, penguins, 1280x720, render seed 107 (forty-fifth session; bench/matches/stress-107). At
+    110.4 s p1 plays its QC (guessed QC at 0.26, then 0.01, in its place) onto a JD, where it is read 9C
+    at 0.37; its place reads the refill KC at 0.44, which a second look, past readings under 0.6, left
+    unread: nothing happened, the KC learned as the QC's card. At 112.9 s p2 lays its 10C on the QC
+    (against S6, not judged: the QC was never read) and takes it back; the QC, read 9C at 0.37 again,
+    did not let the table as before show it (58/64 when first analysed)."""
+    found = _whole_match_findings("stress-107", "stress", STRESS_MATCH, until=120.0)
+    assert [(f.t, f.kind, str(f.move)) for f in found if 110 < f.t < 118] == [
+        (110.4, "move", "p1 pile4->centre1"), (113.0, "move", "p2 pile3->centre1"), (116.9, "taken_back", "p2 pile3->centre1")]
+
+
 def test_a_four_player_match_with_cards_carried_far_piles_at_rest_and_a_twin_under_a_hand() -> None:
     """Four players (two decks), penguins, 1920x1080, fresh render seed 141 (forty-second session): every
     table state the camera published, each saying where something moved
