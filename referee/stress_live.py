@@ -421,6 +421,30 @@ def _expand(
                         v = stress.apply(substitute_cards(state, {under: stand}), move)
                         if isinstance(v, Legal):
                             yield node.then(v.state, move, p, ((under, stand),), _touches(move), ENGINE.called(v), guess=True)
+        # a known row card stacked onto a place whose top nobody read (S3), which the view reads as that
+        # card or cannot read: the rules cannot offer the stack (they do not know that top's rank), so
+        # it is judged as a card of the known card's rank, left unseen (penguins, seed 108: p2's 7D
+        # stacked onto a 7S guessed at 0.19, the 7D read there and the refill 8S in its place: every
+        # view unrecognised; seed 106: a QD onto a QH guessed 6D under it)
+        for p, seat in enumerate(state.seats):
+            if node.count[p] >= MAX_PER_PLAYER:
+                continue
+            for k, source in enumerate(seat.row):
+                if not source or is_unseen(known := source[-1]) or row_zone(p, k) not in diff | node.touched | hidden:
+                    continue
+                for i, onto in enumerate(seat.row):
+                    zone = row_zone(p, i)
+                    if i == k or not onto or not isinstance(under_it := onto[-1], Unseen) or not (
+                            row_seen.get(zone) == known or zone in hidden):
+                        continue
+                    real = real if real is not None else real_counts(state)
+                    alike = next((c for c in _free_of_rank(real, known.rank) if c != known), None)
+                    if alike is None:
+                        continue
+                    move3 = Stack(p, k, i, t)
+                    v = stress.apply(substitute_cards(state, {under_it: alike}), move3)
+                    if isinstance(v, Legal):
+                        yield node.then(v.state, move3, p, ((under_it, alike),), _touches(move3), ENGINE.called(v), guess=True)
 
     return expand
 
@@ -630,40 +654,6 @@ def _stacked_unread(state: StressState, obs: Observation, t: float, laid: Laid) 
             subs = {**dict(node.subs), **b}
             note = (f"{row_zone(p, k)} showed {shown}, as the camera had guessed the card in {row_zone(p, i)}" if shown == was
                     else f"{row_zone(p, k)} showed {shown} where the {under.code} lay, and {row_zone(p, i)} another card")
-            found.append(((_unguessed(node, substitute_cards(node.state, subs)), node, 0, subs), note))
-    return found[0] if len(found) == 1 else None
-
-
-def _stacked_onto_unread(state: StressState, obs: Observation, t: float, laid: Laid) -> tuple[Explanation[StressState], str] | None:
-    """A view that fits the position as it is (past its unsure readings), but where a row card the
-    referee knows has left its place, which reads another card now (its refill, at least
-    ``REFILL_READ``), and a refill nobody read beside it, seen lying in its place, is guessed anew
-    (:func:`_guessed_anew`): the known card was stacked onto the refill (S6), so the refill is of its
-    rank. The rules cannot offer the stack (they do not know the refill's rank); the refill stays
-    unread (penguins, seed 106: p2's QD stacked onto a QH guessed faintly, its place reading the JD
-    refilled at 0.56, was taken for nothing happening). Only one such stack, or None."""
-    found: list[tuple[Explanation[StressState], str]] = []
-    for p, i, u in _lone_refills(state):
-        onto = judged(obs, row_zone(p, i))
-        if onto is None or not onto.cards or not _guessed_anew(u, onto, laid):
-            continue
-        for k, pile in enumerate(state.seats[p].row):
-            left = judged(obs, row_zone(p, k))
-            if k == i or not pile or is_unseen(card := pile[-1]) or left is None or not left.cards:
-                continue
-            refill = left.top if left.top is not None else left.top_guess
-            if refill is None or refill == card.code or left.confidences[-1:] < (REFILL_READ,):
-                continue
-            stand = next((c for c in _free_of_rank(real_counts(state), card.rank) if c != card), None)
-            if stand is None:
-                continue
-            move = Stack(p, k, i, t)
-            v = stress.apply(substitute_cards(state, {u: stand}), move)
-            if not isinstance(v, Legal) or (b := match(v.state, obs, laid)) is None:
-                continue
-            node = Node(state, count=(0,) * len(state.seats)).then(v.state, move, p, ((u, stand),), _touches(move), ENGINE.called(v), guess=True)
-            subs = {**dict(node.subs), **b}
-            note = f"{row_zone(p, k)} showed {refill} where the {card.code} lay, and {row_zone(p, i)} another card"
             found.append(((_unguessed(node, substitute_cards(node.state, subs)), node, 0, subs), note))
     return found[0] if len(found) == 1 else None
 
@@ -1204,7 +1194,7 @@ def _judge(live: LiveStress, obs: Observation, suits: bool = True) -> tuple[Live
                 (final, node, k, subs), note = guessed_play
             elif (unread_play := _played_known_unread(state, obs, t, live.laid)) is not None:
                 (final, node, k, subs), note = unread_play
-            elif (stacked := _stacked_unread(state, obs, t, live.laid) or _stacked_onto_unread(state, obs, t, live.laid)) is not None:
+            elif (stacked := _stacked_unread(state, obs, t, live.laid)) is not None:
                 (final, node, k, subs), note = stacked
             elif (moved_away := _doubt_moved(live, obs)) is not None:
                 return _judge(moved_away, obs, suits)

@@ -1122,6 +1122,15 @@ def test_a_queen_played_unread_and_a_card_laid_on_it_and_taken_back_are_followed
         (110.4, "move", "p1 pile4->centre1"), (113.0, "move", "p2 pile3->centre1"), (116.9, "taken_back", "p2 pile3->centre1")]
 
 
+def test_a_known_card_stacked_onto_a_place_whose_card_nobody_read_is_found_by_the_search() -> None:
+    """Stress, penguins, 1280x720, render seed 108 (forty-fifth session; bench/matches/stress-108). At
+    201.4 s p2 stacks its 7D onto its first place's 7S, guessed 7S at 0.19-0.21 there and never read; the
+    view reads the 7D there at 0.72 and the refill 8S in its place. The rules cannot offer the stack (they
+    do not know the 7S's rank): every view was unrecognised and a legal play called illegal (57/64)."""
+    found = _whole_match("stress-108", "stress", STRESS_MATCH)
+    assert (201.4, "p2 pile4->pile1") in [(f.t, str(f.move)) for f in found if f.kind == "move"]
+
+
 def test_a_four_player_match_with_cards_carried_far_piles_at_rest_and_a_twin_under_a_hand() -> None:
     """Four players (two decks), penguins, 1920x1080, fresh render seed 141 (forty-second session): every
     table state the camera published, each saying where something moved
