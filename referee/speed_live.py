@@ -508,9 +508,38 @@ class Live(Generic[P, Q]):
     centre_guesses: tuple[tuple[str, str | None], ...] = field(default=(), compare=False)
     """(centre zone, what the camera made of its new card) for each view left unused because that
     card could not be read (:func:`unread_centre`), in order."""
+    stuck_at: int | None = field(default=None, compare=False)
+    """``moves`` when the standing stuck call was made: a play from the table with no move between
+    proves it wrong (:func:`stuck_refuted`)."""
 
 
 L = TypeVar("L", bound=Live[Any, Any])
+
+
+def stuck_since(live: Live[Any, Any], after: Live[Any, Any], findings: Sequence[Finding]) -> int | None:
+    """:attr:`Live.stuck_at` after a view: the moves so far when the view made a stuck call, kept while
+    the call stands."""
+    if any(f.kind == "call" and f.verdict.kind == "stuck" for f in findings):
+        return after.moves
+    return live.stuck_at if getattr(after.state, "stuck", False) else None
+
+
+def stuck_refuted(live: Live[Any, Any], findings: list[Finding], refutes: Callable[[Any], bool], rule: str) -> list[Finding]:
+    """The view's findings, with a ``withdrawn`` finding before a move that ``refutes`` the stuck call
+    standing (a card played from the table) when it is the first move since the call: a card could be
+    played, so a card the call rested on was misread. After any other move first the call may have been
+    right (Stress: a stack whose refill nobody read; Zenuwen: a hand card, which a call never counts)."""
+    if not getattr(live.state, "stuck", False) or live.stuck_at != live.moves:
+        return findings
+    for k, f in enumerate(findings):
+        if f.kind != "move":
+            continue
+        if refutes(f.move):
+            detail = f"the stuck call was wrong: {f.move} is a play, so a card the call rested on was misread"
+            call = Event("stuck", f.t, detail=detail, data=(("rule", rule),))
+            return [*findings[:k], Finding("withdrawn", f.t, verdict=call, detail=detail, frame=f.frame), *findings[k:]]
+        return findings  # (the first move of the view is another)
+    return findings
 Waiting = Callable[[Any], str]
 """What a game's position waits for, for the screens ("" for nothing)."""
 

@@ -98,7 +98,7 @@ from .speed_live import (
     differing, explained, fits, hide_cards, is_unseen, judged, later_view, moved, pile_number,
     pile_zone, public_picture, real_counts, seat_zone, seen_code, shown_codes, stock_zone, swap_cards, targets,
     unclear, unjudged, unread_centre, unseen, Guessed, UNSEEN_AFTER, noted, read_anew, read_where_guessed,
-    read_as_guessed, guess_of, bare, AGREEING_GUESS_FLOOR, call_findings, stock_as_seen, tops_guessed,
+    read_as_guessed, guess_of, bare, AGREEING_GUESS_FLOOR, call_findings, stock_as_seen, tops_guessed, stuck_refuted, stuck_since,
 )
 from .stress import Lay, NewRound, Phase, Play, Seat, Slap, Stack, StressDeal, StressRules, StressState
 from .verdict import Event, Illegal, Legal
@@ -206,9 +206,6 @@ class LiveStress(Live[StressState, PendingIllegal]):
     """The picture before the last move the referee took, while that move was a play of a card nobody
     had read (judged as a card that fits, so not judged) and no move has been taken since: a view
     showing the table as it was before it says the card was taken back (:func:`_undone`)."""
-    stuck_at: int | None = field(default=None, compare=False)
-    """``moves`` when the standing stuck call was made: a play with no move between proves it wrong
-    (:func:`_stuck_refuted`; after a stack, a refill nobody read may be what fits)."""
     slapped_unread: UnreadSlaps | None = field(default=None, compare=False)
     """Slaps made while a centre top nobody read might match the other, so no stress could be called:
     judged when a view shows both centre piles taken (:func:`_taken_unread`), forgotten once a centre
@@ -991,32 +988,13 @@ def observe(live: LiveStress, obs: Observation) -> tuple[LiveStress, list[Findin
     glimpsed = frozenset() if taken else live.glimpsed | centre_reads(obs)
     return replace(after, reads=reads, sure=sure, laid=laid, unlaid=unlaid, played_unseen=played,
                    unread_tops=tops, slapped_unread=slapped, guessed=guessed, glimpsed=glimpsed,
-                   undo=_undo_after(live, findings), stuck_at=_stuck_at(live, after, findings)), _stuck_refuted(live, findings)
-
-
-def _stuck_at(live: LiveStress, after: LiveStress, findings: list[Finding]) -> int | None:
-    if any(f.kind == "call" and f.verdict.kind == "stuck" for f in findings):
-        return after.moves
-    return live.stuck_at if after.state.stuck else None
+                   undo=_undo_after(live, findings), stuck_at=stuck_since(live, after, findings)), _stuck_refuted(live, findings)
 
 
 def _stuck_refuted(live: LiveStress, findings: list[Finding]) -> list[Finding]:
-    """The view's findings, with a ``withdrawn`` finding before a play onto a centre pile that is the
-    first move since the stuck call standing: a card could be played, so a card the call rested on was
-    misread (penguins, seed 100: p2's QC, read 6C at 0.30-0.33 in its place, made the call; p2 played
-    it onto the JS four seconds later). After any other move first (a stack whose refill nobody read,
-    new centre cards) the call may have been right."""
-    if not live.state.stuck or live.stuck_at != live.moves:
-        return findings
-    for k, f in enumerate(findings):
-        if f.kind != "move":
-            continue
-        if isinstance(f.move, Play):
-            detail = f"the stuck call was wrong: {f.move} is a play, so a card the call rested on was misread"
-            call = Event("stuck", f.t, detail=detail, data=(("rule", "S9"),))
-            return [*findings[:k], Finding("withdrawn", f.t, verdict=call, detail=detail, frame=f.frame), *findings[k:]]
-        return findings  # (the first move of the view is another)
-    return findings
+    """:func:`stuck_refuted` for Stress: a play onto a centre pile (penguins, seed 100: p2's QC, read 6C at
+    0.30-0.33 in its place, made the call; p2 played it onto the JS four seconds later)."""
+    return stuck_refuted(live, findings, lambda move: isinstance(move, Play), "S9")
 
 
 def _undo_after(live: LiveStress, findings: Sequence[Finding]) -> tuple[LiveStress, Legal[StressState]] | None:

@@ -96,7 +96,7 @@ from .speed_live import (
     difference, differing, explained, fits, from_code, hide_cards, is_unseen, judged, later_view, pile_number,
     pile_zone, public_picture, real_counts, search_budget, seat_zone, seen_code, shown_codes, stock_zone, swap_cards,
     targets, unclear, unjudged, unread_centre, unseen, Guessed, UNSEEN_AFTER, noted, read_where_guessed, read_as_guessed, AGREEING_GUESS_FLOOR,
-    stock_as_seen,
+    stock_as_seen, stuck_refuted, stuck_since,
 )
 from .verdict import Event, Illegal, Legal
 from .zenuwen import PILES, Choose, Join, Layout, NewRound, Phase, Play, Slap, TakeHand, Turn, ZenuwenRules, ZenuwenState, ZPile, ZSeat
@@ -1027,7 +1027,11 @@ def observe(live: LiveZenuwen, obs: Observation) -> tuple[LiveZenuwen, list[Find
             Finding("unrecognised", t, frame=obs.frame, detail=f"{_difference(live.state, obs)} (too many ways to read it)")]
     taken = after.last is None and not after.deferred and not after.undecided
     after = replace(after, reads=reads_of_view(live.reads, obs, findings, taken=taken), stirred=stirred_after(live.stirred, obs, taken),
-                    sure=surely_read(live.sure, obs) if taken else live.sure)
+                    sure=surely_read(live.sure, obs) if taken else live.sure, stuck_at=stuck_since(live, after, findings))
+    # a pile card played as the first move since a stuck call (not a hand card, which a call never
+    # counts): the call was wrong (two players, penguins, seed 153: p1's 10H, read QH at 0.30-0.33 in its
+    # place, made the call on the faint guess of one view, and was played onto a 9S next)
+    findings = stuck_refuted(live, findings, lambda move: isinstance(move, Play) and not move.from_hand, "Z7")
     # the tops as the position the referee is sure of shows them: from the views it took
     if not taken:
         return replace(after, seen_tops=live.seen_tops, shown=live.shown), findings

@@ -1099,15 +1099,17 @@ def test_two_lays_in_a_row_are_two_when_the_first_was_read_in_a_view_left_unused
 def test_cards_read_only_unsurely_or_unread_on_the_centre_are_followed_when_they_move() -> None:
     """Zenuwen, two players, penguins, 1280x720, two rounds, render seed 153 (forty-fifth session;
     bench/matches/zenuwen2p-153). p1's 10H, read QH at 0.30-0.33 in its place and learned so, made a
-    stuck call (on the faint guess of one view); at 53.4 s it was played onto a 9S, its pile showing the
-    2S under it: a card read in many views, but never surely, was not doubted, and every view was
-    unrecognised. At 82.9 s p2's QS, guessed QS at 0.22 in its place, was played onto a KH read at 0.66
+    stuck call; at 53.4 s it was played onto a 9S, its pile showing the 2S under it: a card read in many
+    views, but never surely, was not doubted, and every view was unrecognised. The call is withdrawn
+    (as Stress withdraws one since the forty-fourth session). At 82.9 s p2's QS, guessed QS at 0.22 in its place, was played onto a KH read at 0.66
     before, where the camera could make nothing of it (6S at 0.01-0.02), its pile reading the 10S under
     it: taken for nothing happening and a stuck call, and the JH played onto the QS called illegal on
     the KH (43/55, 3 invented, when first analysed)."""
     found = _whole_match("zenuwen2p-153", "zenuwen", "players=2,decks=1,empty_stock=turn_opponents,pile_choice=winner_chooses")
     moves = [(f.t, str(f.move)) for f in found if f.kind == "move"]
     assert (53.4, "p1 pile5->centre1") in moves and (82.9, "p2 pile5->centre1") in moves
+    # the 10H's play, the first move since the stuck call it made, proves the call wrong
+    assert [f.t for f in found if f.kind == "withdrawn"] == [53.4]
 
 
 def test_a_queen_played_unread_and_a_card_laid_on_it_and_taken_back_are_followed() -> None:
