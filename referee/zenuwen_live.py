@@ -1030,7 +1030,7 @@ def observe(live: LiveZenuwen, obs: Observation) -> tuple[LiveZenuwen, list[Find
                     sure=surely_read(live.sure, obs) if taken else live.sure, stuck_at=stuck_since(live, after, findings))
     # a pile card played as the first move since a stuck call (not a hand card, which a call never
     # counts): the call was wrong (two players, penguins, seed 153: p1's 10H, read QH at 0.30-0.33 in its
-    # place, made the call on the faint guess of one view, and was played onto a 9S next)
+    # place and learned so, made the call, and was played onto a 9S next)
     findings = stuck_refuted(live, findings, lambda move: isinstance(move, Play) and not move.from_hand, "Z7")
     # the tops as the position the referee is sure of shows them: from the views it took
     if not taken:
@@ -1944,8 +1944,8 @@ def _misread(live: LiveZenuwen, obs: Observation, diff: frozenset[str]) -> tuple
         # back; taken for another of its rank also where its pile shows no card now (three players,
         # seed 22: a side seat's lone 2C, read 2S, played onto an AS and read 2C there)
         # (or, read in any number of views, never surely, and gone from its pile: two players, penguins,
-        # seed 153: p1's 10H, read QH at 0.30-0.33 and learned so, made a stuck call on the faint guess
-        # of one view; played onto a 9S, its pile showing the 2S under it, every view was unrecognised)
+        # seed 153: p1's 10H, read QH at 0.30-0.33 and learned so, made a stuck call; played onto a 9S,
+        # its pile showing the 2S under it, every view was unrecognised)
         weak_only = card.code not in live.sure
         doubtful = now is not None and (live.reads.get(card.code, 0) <= MAX_READS_TO_DOUBT or weak_only)
         # a doubtful card forgotten (a stand-in again); any card taken for another of its rank read in the
