@@ -129,6 +129,18 @@ def bare(obs: Observation, zone: str) -> bool:
     return seen is not None and not seen.cards and not seen.backs
 
 
+def lost_as_unread(obs: Observation, zones: Iterable[str], absent: bool = False) -> Observation:
+    """The view with each of ``zones`` (where the position holds cards) that shows nothing at all (no
+    card, no back, no hand; with ``absent``, also one the view leaves out) taken as one card not read:
+    a card the camera lost for a view (Zenuwen's ``_missed_piles``, Stress's ``_missed_places``)."""
+    missed = {}
+    for zone in zones:
+        seen = obs.piles.get(zone)
+        if seen is None and absent or seen is not None and not seen.held and not seen.cards and not seen.backs:
+            missed[zone] = SeenPile((None,), backs=None, still=None if seen is None else seen.still)
+    return replace(obs, piles={**obs.piles, **missed}) if missed else obs
+
+
 def unjudged(obs: Observation) -> frozenset[str]:
     """Zones under a hand or with a card not read: they may have changed without looking different."""
     return frozenset(z for z, p in obs.piles.items() if p.held or None in p.cards)
@@ -540,6 +552,8 @@ def stuck_refuted(live: Live[Any, Any], findings: list[Finding], refutes: Callab
             return [*findings[:k], Finding("withdrawn", f.t, verdict=call, detail=detail, frame=f.frame), *findings[k:]]
         return findings  # (the first move of the view is another)
     return findings
+
+
 Waiting = Callable[[Any], str]
 """What a game's position waits for, for the screens ("" for nothing)."""
 

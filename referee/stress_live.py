@@ -98,7 +98,7 @@ from .speed_live import (
     differing, explained, fits, hide_cards, is_unseen, judged, later_view, moved, pile_number,
     pile_zone, public_picture, real_counts, seat_zone, seen_code, shown_codes, stock_zone, swap_cards, targets,
     unclear, unjudged, unread_centre, unseen, Guessed, UNSEEN_AFTER, noted, read_anew, read_where_guessed,
-    read_as_guessed, guess_of, bare, AGREEING_GUESS_FLOOR, call_findings, stock_as_seen, tops_guessed, stuck_refuted, stuck_since,
+    read_as_guessed, guess_of, bare, AGREEING_GUESS_FLOOR, call_findings, stock_as_seen, tops_guessed, stuck_refuted, stuck_since, lost_as_unread,
 )
 from .stress import Lay, NewRound, Phase, Play, Seat, Slap, Stack, StressDeal, StressRules, StressState
 from .verdict import Event, Illegal, Legal
@@ -1309,14 +1309,7 @@ def _missed_places(state: StressState, obs: Observation) -> Observation:
     found nothing, and the doubting look took the 7C, read at 0.51 in its place, as misread, the QS as
     the 7C played: thirty moves lost after it). Only legal moves from places that read their refills
     are taken from it (:func:`_left_where_read`): a bare place is as often the place a card left."""
-    missed = {}
-    for p, seat in enumerate(state.seats):
-        for i, pile in enumerate(seat.row):
-            zone = row_zone(p, i)
-            seen = obs.piles.get(zone)
-            if pile and seen is not None and not seen.held and not seen.cards and not seen.backs:
-                missed[zone] = SeenPile((None,), backs=None, still=seen.still)
-    return replace(obs, piles={**obs.piles, **missed}) if missed else obs
+    return lost_as_unread(obs, [row_zone(p, i) for p, seat in enumerate(state.seats) for i, pile in enumerate(seat.row) if pile])
 
 
 def _left_where_read(state: StressState, moves: Sequence[Any], obs: Observation) -> bool:

@@ -96,7 +96,7 @@ from .speed_live import (
     difference, differing, explained, fits, from_code, hide_cards, is_unseen, judged, later_view, pile_number,
     pile_zone, public_picture, real_counts, search_budget, seat_zone, seen_code, shown_codes, stock_zone, swap_cards,
     targets, unclear, unjudged, unread_centre, unseen, Guessed, UNSEEN_AFTER, noted, read_where_guessed, read_as_guessed, AGREEING_GUESS_FLOOR,
-    stock_as_seen, stuck_refuted, stuck_since,
+    stock_as_seen, stuck_refuted, stuck_since, lost_as_unread,
 )
 from .verdict import Event, Illegal, Legal
 from .zenuwen import PILES, Choose, Join, Layout, NewRound, Phase, Play, Slap, TakeHand, Turn, ZenuwenRules, ZenuwenState, ZPile, ZSeat
@@ -1830,17 +1830,10 @@ def _missed_piles(state: ZenuwenState, obs: Observation, only: frozenset[str] | 
     legal explanation is taken from it: a card that left unseen would have made a move the first
     look finds (a pile of several cards is never empty but after the last cards go into the hand,
     Z9; a card leaving turns the next one up, a back shows until then). ``only``: these zones alone."""
-    missed = {}
-    if state.phase is Phase.PLAY or state.phase is Phase.TURN:
-        for p, seat in enumerate(state.seats):
-            for i, pile in enumerate(seat.piles):
-                zone = pile_zone(p, i)
-                if only is not None and zone not in only:
-                    continue
-                seen = obs.piles.get(zone)
-                if pile.cards and (seen is None or not seen.held and not seen.cards and not seen.backs):
-                    missed[zone] = SeenPile((None,), backs=None, still=None if seen is None else seen.still)
-    return replace(obs, piles={**obs.piles, **missed}) if missed else obs
+    if state.phase is not Phase.PLAY and state.phase is not Phase.TURN:
+        return obs
+    zones = [pile_zone(p, i) for p, seat in enumerate(state.seats) for i, pile in enumerate(seat.piles) if pile.cards]
+    return lost_as_unread(obs, [z for z in zones if only is None or z in only], absent=True)
 
 
 def _never_read(live: LiveZenuwen) -> frozenset[str]:
