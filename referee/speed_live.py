@@ -283,13 +283,15 @@ class Node(Generic[S]):
         subs: tuple[tuple[Unseen, Card], ...] = (),
         touched: frozenset[str] = frozenset(),
         called: bool = False,
-        guess: bool = False,
+        guess: bool | tuple[Unseen, ...] = False,
     ) -> "Node[S]":
+        """The node after ``move``; ``guess``: the stand-ins of ``subs`` judged on a guess (``guesses``),
+        True for all of them."""
         count = self.count
         if player is not None:
             count = count[:player] + (count[player] + 1,) + count[player + 1 :]
         last = -1 if player is None or called else player
-        guesses = self.guesses + tuple(u for u, _ in subs) if guess else self.guesses
+        guesses = self.guesses + (tuple(u for u, _ in subs) if guess is True else guess or ())
         return Node(
             state, self.moves + (move,), self.subs + subs, count, self.touched | touched, last, touched, self.state, guesses
         )
@@ -867,15 +869,23 @@ class Engine(Generic[P]):
         return any(is_unseen(c) for c in self.tops(state))
 
     def settle_calls(self, state: P, t: float, frame: int | None,
-                     guessed: Mapping[Unseen, Card] | None = None) -> tuple[P, list[Finding]]:
+                     guessed: Mapping[Unseen, Card] | None = None,
+                     fits: Mapping[Unseen, Sequence[Card]] | None = None) -> tuple[P, list[Finding]]:
         """Calls that wait for cards to be seen (stuck), made once they are; a stuck call that a card
         learned since has made wrong lapses (as the engine lets it lapse after a move). ``guessed``:
         the camera's guesses of the tops nobody has read (every one): a stuck call they make is made,
-        saying it rests on them (the cards may never be read: a penguins queen in a row place)."""
+        saying it rests on them (the cards may never be read: a penguins queen in a row place).
+        ``fits``: for unread centre tops laid by a play, one card of each rank the play was legal with:
+        a stuck call that every one of them makes is made as certain (:meth:`stuck_whatever`)."""
         if not self.in_play(state):
             return state, []
         if self.decisive_unseen(state):
-            if not guessed or getattr(state, "stuck", True):
+            if getattr(state, "stuck", True):
+                return state, []
+            whatever = self.stuck_whatever(state, fits or {}, t)
+            if whatever is not None:
+                return replace(state, stuck=True), call_findings([whatever], self.calls, t, frame)  # type: ignore[type-var]
+            if not guessed:
                 return state, []
             as_guessed = self.substitute(state, guessed)
             if self.decisive_unseen(as_guessed):
@@ -890,6 +900,30 @@ class Engine(Generic[P]):
             return replace(state, stuck=True), call_findings([call], self.calls, t, frame)  # type: ignore[type-var]
         after, events = self.finish(state, t, [])
         return after, call_findings(events, self.calls, t, frame)
+
+    def stuck_whatever(self, state: P, fits: Mapping[Unseen, Sequence[Card]], t: float) -> Event | None:
+        """The stuck call the position makes whichever card of ``fits`` each unread top is, or None (a
+        top not in ``fits`` unread, or one of the cards lets a player play). A card laid on a centre pile
+        is one rank above or below the card it covers; which rank, and which of its cards, the camera
+        may never say (two players, penguins, seed 155: p2's QC, read 9C in its place, played onto a JS
+        and guessed 6C there, the 6C known elsewhere: no stuck call, and the turn after it was not
+        followed). Where every rank it may be leaves nobody a play, the call does not rest on it."""
+        if not fits or any(is_unseen(c) and c not in fits for c in self.tops(state)):
+            return None
+        unread = list(fits)
+        call: Event | None = None
+        for cards in itertools.product(*(fits[u] for u in unread)):
+            _, events = self.finish(self.substitute(state, dict(zip(unread, cards))), t, [])
+            stuck = next((e for e in events if e.kind == "stuck"), None)
+            if stuck is None:
+                return None
+            call = call or stuck
+        if call is None:
+            return None
+        ranks = " or ".join(dict.fromkeys(c.name.split(" of ")[0].removeprefix("the ")
+                                          for c in sorted((c for u in unread for c in fits[u]), key=lambda c: c.rank)))
+        return replace(call, detail=f"{call.detail}; the card laid unread is a {ranks}: stuck either way",
+                       data=call.data + (("unread_fits", tuple(sorted(c.code for u in unread for c in fits[u]))),))
 
     def replay(
         self, start: P, moves: Sequence[Any], subs: Mapping[Unseen, Card], t: float, frame: int | None

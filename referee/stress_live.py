@@ -326,8 +326,12 @@ def _must_change(move: Any) -> tuple[str, ...]:
 
 
 def _expand(
-    obs: Observation, diff: frozenset[str], t: float, laid: Laid = NOTHING_LAID, unlaid: frozenset[Unseen] = frozenset()
+    obs: Observation, diff: frozenset[str], t: float, laid: Laid = NOTHING_LAID, unlaid: frozenset[Unseen] = frozenset(),
+    played: frozenset[Unseen] = frozenset(),
 ) -> Callable[[Node[StressState]], Iterator[Node[StressState]]]:
+    """Children of a search node. ``played``: centre cards nobody read that were played there
+    (``LiveStress.played_unseen``), of a rank that fits the card they cover as well as the card that
+    covers them."""
     centre_seen = [parse_seen(p.top) if (p := judged(obs, z)) is not None else None for z in CENTRE_ZONES]
     row_seen = {z: parse_seen(p.top) for z in diff if not z.startswith("centre") and (p := judged(obs, z)) is not None}
     hidden = unjudged(obs)  # it may have changed without looking different
@@ -367,7 +371,10 @@ def _expand(
             for i, pile in enumerate(seat.row):
                 if not pile or not isinstance(pile[-1], Unseen) or pile[-1] in unlaid and row_zone(p, i) not in bare_rows:
                     continue
-                landings: list[tuple[Play | Stack, Card | None]] = [(Play(p, i, j, t), c) for j, c in enumerate(centre_seen) if CENTRE_ZONES[j] in diff]
+                # (a centre card played there unread matches any reading: a card read on it may have come)
+                landings: list[tuple[Play | Stack, Card | None]] = [
+                    (Play(p, i, j, t), c) for j, c in enumerate(centre_seen)
+                    if CENTRE_ZONES[j] in diff or state.centre[j] and state.centre[j][-1] in played]
                 landings += [(Stack(p, i, k, t), row_seen.get(row_zone(p, k))) for k in range(len(seat.row)) if k != i]
                 for move2, c in landings:
                     if c is None:
@@ -379,6 +386,15 @@ def _expand(
                     v = stress.apply(substitute_cards(state, {u: c}), move2)
                     if isinstance(v, Legal):
                         yield node.then(v.state, move2, p, ((u, c),), _touches(move2), ENGINE.called(v))
+                    elif isinstance(move2, Play) and isinstance(move2.to, int) and isinstance(under := state.centre[move2.to][-1], Unseen):
+                        # onto a centre card played there unread: judged as a rank that fits both
+                        # (penguins, seed 107: a KC refill read at 0.43 in its place, never learned,
+                        # played onto a QC that was never read either)
+                        for stand in _played_stand_ins(state, move2.to, c, played):
+                            v = stress.apply(substitute_cards(state, {u: c, under: stand}), move2)
+                            if isinstance(v, Legal):
+                                yield node.then(v.state, move2, p, ((u, c), (under, stand)), _touches(move2), ENGINE.called(v), guess=(under,))
+                                break
         # a refill nobody read, seen lying in its place, gone from it now, and a centre top read before
         # that the camera cannot read now: played there, judged as a card that fits and left unseen
         # (:func:`_unguess`; penguins, seed 64: a QS refill, guessed at 0.20, played onto a JH and
@@ -404,8 +420,8 @@ def _expand(
         # or one another play covers in turn): judged as a card of a rank that fits, and left unseen
         # (:func:`_unguess`; penguins, seed 54: a 3S played onto a new card never read, then a 2D)
         for j, cpile in enumerate(state.centre):
-            under = cpile[-1] if cpile else None
-            if not isinstance(under, Unseen) or CENTRE_ZONES[j] not in diff:
+            covered = cpile[-1] if cpile else None
+            if not isinstance(covered, Unseen) or CENTRE_ZONES[j] not in diff:
                 continue
             for p, seat in enumerate(state.seats):
                 if node.count[p] >= MAX_PER_PLAYER:
@@ -414,10 +430,10 @@ def _expand(
                     if not pile or is_unseen(pile[-1]) or row_zone(p, i) not in diff | hidden:
                         continue
                     move = Play(p, i, j, t)
-                    for stand in _stand_ins(state, pile[-1]):
-                        v = stress.apply(substitute_cards(state, {under: stand}), move)
+                    for stand in _played_stand_ins(state, j, pile[-1], played):
+                        v = stress.apply(substitute_cards(state, {covered: stand}), move)
                         if isinstance(v, Legal):
-                            yield node.then(v.state, move, p, ((under, stand),), _touches(move), ENGINE.called(v), guess=True)
+                            yield node.then(v.state, move, p, ((covered, stand),), _touches(move), ENGINE.called(v), guess=True)
         # a known row card stacked onto a place whose top nobody read (S3), which the view reads as that
         # card or cannot read: the rules cannot offer the stack (they do not know that top's rank), so
         # it is judged as a card of the known card's rank, left unseen (penguins, seed 108: p2's 7D
@@ -781,6 +797,36 @@ def _free_of_rank(real: Counter[Card], rank: int) -> list[Card]:
     return [c for c in (card_of(rank, suit) for suit in SUITS) if not real[c]]
 
 
+def _played_stand_ins(state: StressState, j: int, covering: Card, played: frozenset[Unseen]) -> list[Card]:
+    """:func:`_stand_ins` for centre pile ``j``'s top, nobody having read it, covered by ``covering``:
+    of a rank that fits the card under it too where it was played there (``played``)."""
+    cpile = state.centre[j]
+    stands = _stand_ins(state, covering)
+    if cpile and cpile[-1] in played and len(cpile) > 1 and not is_unseen(cpile[-2]):
+        stands = [c for c in stands if stress._fits(c, cpile[-2], state.rules.wrap)]
+    return stands
+
+
+def _misfits_unread(state: StressState, play: Play, played: frozenset[Unseen]) -> Illegal | None:
+    """The verdict on ``play`` onto a centre card nobody read that was itself played there (``played``)
+    when the card fits none of the ranks that one may be, those that fit the card it covers (S6); None
+    otherwise (penguins, seed 109: p2's QC, never read, played onto a JC, then p1's AD laid on it: taken
+    for legal, on a card judged as a king or a 2)."""
+    cpile = state.centre[play.to] if isinstance(play.to, int) else ()
+    if len(cpile) < 2 or cpile[-1] not in played or is_unseen(cpile[-2]) or not isinstance(play.source, int):
+        return None
+    stands = _stand_ins(state, cpile[-2])
+    under = cpile[-1]
+    assert isinstance(under, Unseen) and isinstance(play.to, int)
+    verdicts = [v for c in stands if isinstance(v := stress.apply(substitute_cards(state, {under: c}), play), Illegal)]
+    if not verdicts or len(verdicts) < len(stands):
+        return None
+    card = state.seats[play.player].row[play.source][-1]
+    ranks = " or ".join(c.name.split(" of ")[0].removeprefix("the ") for c in stands)
+    return Illegal(play, verdicts[0].rule, f"{card.name} is not one rank higher or lower than the card nobody read on "
+                                           f"{CENTRE_ZONES[play.to]}, played onto {cpile[-2].name}: a {ranks}")
+
+
 def _stand_ins(state: StressState, covering: Card) -> list[Card]:
     """One card of each rank ``covering`` may be played onto, not known anywhere (one deck)."""
     real = real_counts(state)
@@ -857,11 +903,13 @@ def _guessed(node: Node[StressState]) -> dict[Card, Unseen]:
     return {c: u for u, c in node.subs if u in node.guesses}
 
 
-def _physical(state: StressState, t: float, named: Mapping[Unseen, Card] = MappingProxyType({})
-              ) -> Iterator[tuple[PendingIllegal, StressState, Mapping[Unseen, Card]]]:
+def _physical(state: StressState, t: float, named: Mapping[Unseen, Card] = MappingProxyType({}),
+              played: frozenset[Unseen] = frozenset()) -> Iterator[tuple[PendingIllegal, StressState, Mapping[Unseen, Card]]]:
     """Every single-player card move a hand could make that the rules forbid, with the table it leaves
     (with and without the refill from the stock) and the stand-ins it shows (none: the card was seen;
-    a card nobody read moves only as the card ``named`` for it: :func:`_named_unread`)."""
+    a card nobody read moves only as the card ``named`` for it: :func:`_named_unread`). ``played``:
+    centre cards nobody read that were played (``LiveStress.played_unseen``): a card of a rank that fits
+    none of the ranks one may be is laid against S6 on it all the same (:func:`_misfits_unread`)."""
     for p, seat in enumerate(state.seats):
         for i, pile in enumerate(seat.row):
             if not pile:
@@ -871,10 +919,10 @@ def _physical(state: StressState, t: float, named: Mapping[Unseen, Card] = Mappi
                 # (penguins, seed 59: a QH never read, stacked on a QS, was called S3)
                 if u in named:
                     shown = {u: named[u]}
-                    for pend, table in _illegal_from(substitute_cards(state, shown), p, i, t):
+                    for pend, table in _illegal_from(substitute_cards(state, shown), p, i, t, played):
                         yield pend, table, shown
             else:
-                for pend, table in _illegal_from(state, p, i, t):
+                for pend, table in _illegal_from(state, p, i, t, played):
                     yield pend, table, {}
     if all(s.stock for s in state.seats) and state.phase in (Phase.PLAY, Phase.STRESS):
         lay = Lay(t)
@@ -885,16 +933,20 @@ def _physical(state: StressState, t: float, named: Mapping[Unseen, Card] = Mappi
             yield PendingIllegal(lay, v, False), replace(state, centre=centre, seats=seats), {}
 
 
-def _illegal_from(state: StressState, p: int, i: int, t: float) -> Iterator[tuple[PendingIllegal, StressState]]:
+def _illegal_from(state: StressState, p: int, i: int, t: float, played: frozenset[Unseen] = frozenset()
+                  ) -> Iterator[tuple[PendingIllegal, StressState]]:
     """The moves of the card on top of ``p``'s row place ``i`` (seen) that the rules forbid, each with the
     table it leaves, with and without the refill."""
     seat = state.seats[p]
     pile = seat.row[i]
     for j, cpile in enumerate(state.centre):
-        if cpile and is_unseen(cpile[-1]):
-            continue  # never a verdict on a card nobody has seen (it fits or not: nobody knows)
         play = Play(p, i, j, t)
-        v = stress.apply(state, play)
+        if cpile and is_unseen(cpile[-1]):
+            # never a verdict on a card nobody has seen (it fits or not: nobody knows), unless it was
+            # played there: then it is of a rank that fits the card under it
+            v: Legal[StressState] | Illegal | None = _misfits_unread(state, play, played)
+        else:
+            v = stress.apply(state, play)
         if isinstance(v, Illegal):
             centre = state.centre[:j] + (state.centre[j] + pile,) + state.centre[j + 1 :]
             for refilled in (True, False):
@@ -1057,8 +1109,11 @@ def _fitting_reads(obs: Observation, live: LiveStress) -> Observation:
                 or not _misfits_played(pile, read, live.played_unseen, live.state.rules.wrap)):
             continue
         known = known if known is not None else real_counts(live.state)
-        # a card the position knows (a row top) read there was played onto it: not a reading of it
-        if not known[read]:
+        # a card the position knows (a row top) read there was played onto it: not a reading of it;
+        # nor is a card the camera guessed alike in a row place, a refill nobody read (penguins, seed
+        # 107: a KC refill guessed KC at 0.44 in its place, played onto a QC never read, read KC there)
+        guessed_in_row = any(g is not None and g[0] == read.code for g in live.laid.values())
+        if not known[read] and not guessed_in_row:
             guesses = seen.guesses if len(seen.guesses) == len(seen.cards) else (None,) * len(seen.cards)
             piles[CENTRE_ZONES[j]] = replace(seen, cards=seen.cards[:-1] + (None,), guesses=guesses[:-1] + (read.code,))
     return replace(obs, piles={**obs.piles, **piles}) if piles else obs
@@ -1142,7 +1197,7 @@ def _judge(live: LiveStress, obs: Observation, suits: bool = True) -> tuple[Live
     diff = differing_zones(state, obs, live.laid, live.played_unseen)
     if pend is not None:
         diff |= _touches(pend.move)
-    hits = breadth_first(Node(state, count=(0,) * len(state.seats)), _expand(obs, diff, t, live.laid, live.unlaid), goals, MAX_DEPTH)
+    hits = breadth_first(Node(state, count=(0,) * len(state.seats)), _expand(obs, diff, t, live.laid, live.unlaid, live.played_unseen), goals, MAX_DEPTH)
 
     if hits:
         best = best_explanations(hits, substitute_cards, _unguessed)
@@ -1239,9 +1294,9 @@ def _judge(live: LiveStress, obs: Observation, suits: bool = True) -> tuple[Live
     if pend is None:
         # an illegal move, alone or after legal moves of the other player
         starts = [Node(state, count=(0,) * len(state.seats))]
-        starts += list(_expand(obs, diff, t, live.laid, live.unlaid)(starts[0]))
+        starts += list(_expand(obs, diff, t, live.laid, live.unlaid, live.played_unseen)(starts[0]))
         named = _named_unread(live)
-        found = ENGINE.illegal_explanation(live, obs, starts, lambda s: _physical(s, t, named), _in_view, fit, t, _waiting)
+        found = ENGINE.illegal_explanation(live, obs, starts, lambda s: _physical(s, t, named, live.played_unseen), _in_view, fit, t, _waiting)
         if found is not None:
             return found
 

@@ -312,6 +312,15 @@ def _stand_ins(state: ZenuwenState, top: Card) -> list[Card]:
     return out
 
 
+def _laid_fits(start: ZenuwenState, final: ZenuwenState) -> dict[Unseen, list[Card]]:
+    """Each centre top of ``final`` nobody has read that was a pile or hand card in ``start`` (so laid
+    by a play, Z6, not turned from a stock) -> one card of each rank that fits the card it covers
+    (:meth:`~referee.speed_live.Engine.stuck_whatever`)."""
+    laid = {c for seat in start.seats for c in seat.hand + tuple(x for pile in seat.piles for x in pile.cards) if is_unseen(c)}
+    return {pile[-1]: _stand_ins(final, pile[-2]) for pile in final.centre
+            if len(pile) > 1 and isinstance(pile[-1], Unseen) and pile[-1] in laid and not is_unseen(pile[-2])}
+
+
 def _unguess(node: Node[ZenuwenState], final: ZenuwenState, findings: list[Finding] | None = None) -> ZenuwenState:
     """Guessed hand cards (covered at once) back to unseen: in the centre piles and in the findings."""
     if not node.guesses:
@@ -557,9 +566,12 @@ def _expand(
             if not isinstance(v, Legal):
                 continue
             if strict and isinstance(move, Turn) and any(
-                centre_zone(j) not in diff | hidden for j, (a, b) in enumerate(zip(state.centre, v.state.centre)) if a != b
+                centre_zone(j) not in diff | hidden for j, (a, b) in enumerate(zip(state.centre, v.state.centre))
+                if a != b and not (a and is_unseen(a[-1]))
             ):
-                continue  # each new card shows (two decks: one the twin of the card it covers: second try)
+                # each new card shows (two decks: one the twin of the card it covers: second try), unless
+                # it covers a card nobody read, which any card read there may be taken for (seed 155)
+                continue
             if node.in_order(p, touched, ENGINE.blocked(node.parent, v.move)):
                 yield node.then(v.state, v.move, p, (), touched, ENGINE.called(v))
         if unread_joins and state.phase in (Phase.PLAY, Phase.TURN):
@@ -1399,7 +1411,10 @@ def _judge(
         # glimpsed where it landed, in a view left unused; three players, seed 29: a 10H read on the
         # centre pile in three views a hand elsewhere left unused, then covered by a JS)
         unseen = [_unseen_plays(x[1].moves, substitute_cards(state, x[3]), obs, live.glimpsed).from_hidden for x in best]
-        last_chance = not defer or live.deferred >= MAX_DEFERRED
+        # (a view that still guesses the played card in its place shows the card has not left: a later
+        # view will not show more; four players, penguins, seed 148: p1's 8H laid on a 10H against Z6
+        # was taken for laid on p4's 9C, guessed 9C at 0.26 in its place all the while, played unseen)
+        last_chance = not defer or live.deferred >= MAX_DEFERRED or all(_still_guessed(x[1].moves, state, obs) for x in best)
         if last_chance and all(unseen):
             # every legal series needs a card nobody saw, and no later view may show more: a shorter
             # explanation in which every card was seen is the likelier, with a pile the camera did not
@@ -1643,7 +1658,8 @@ def _played_unread(state: ZenuwenState, obs: Observation, j: int, t: float, cove
     cpile = state.centre[j]
     if seen is None or not seen.cards or seen.cards[-1] is not None or seen.confidences[-1:] < (AGREEING_GUESS_FLOOR,) and not covered_sure:
         return None
-    faint = seen.confidences[-1:] < (GUESS_FLOOR,) and not covered_sure
+    guessed = seen.confidences[-1:] >= (GUESS_FLOOR,)
+    faint = not guessed and not covered_sure
     if _carried(state, obs, seen.top_guess):
         return None
     start = Node(state, count=(0,) * state.players)
@@ -1658,7 +1674,13 @@ def _played_unread(state: ZenuwenState, obs: Observation, j: int, t: float, cove
             # at 0.26 in its place, played onto a KH, guessed 6C at 0.10-0.16 there: nothing happened,
             # the QC taken as a card the camera had lost, until p1's last card ended the round unseen)
             bare = not source.cards and source.backs == 0 or source.cards == (None,) and source.backs is None and not source.guesses
-            gone = bare and len(pile.cards) == 1 and source.still is False  # (the second: as _missed_piles shows it)
+            # (the second bare: as _missed_piles shows it). Where nothing moved over the pile since the
+            # view taken, the camera may have lost the card, unless the centre top read surely before
+            # shows another card guessed at least GUESS_FLOOR (two players, penguins, seed 155: p2's QC,
+            # read 9C in its place, played onto a JS while a hand hovered over centre1, then guessed 6C
+            # at 0.22 there; nothing happened was taken for the view with the hand, and the pile was
+            # "still" after it)
+            gone = bare and len(pile.cards) == 1 and (source.still is False or covered_sure and guessed)
             if not gone and (source.top is None or faint):
                 continue
             move = Play(p, i, j, t)
@@ -1812,6 +1834,22 @@ def _glimpsed_play(move: Any, state: ZenuwenState, glimpsed: frozenset[tuple[str
         return False
     played = state.seats[move.player].piles[move.source].top
     return played is not None and not is_unseen(played) and (centre_zone(move.to), played.code) in glimpsed
+
+
+def _still_guessed(moves: Sequence[Any], state: ZenuwenState, obs: Observation) -> bool:
+    """Does a play of the series take a card the position knows from a pile that the view, no hand
+    over it nor over the centre pile it lands on, does not read but guesses as that very card still?"""
+    for _, m, before, after in _replayed(moves, state):
+        if isinstance(m, Play) and not m.from_hand and isinstance(m.source, int) and isinstance(m.to, int):
+            top = before.seats[m.player].piles[m.source].top
+            seen = obs.piles.get(pile_zone(m.player, m.source))
+            landing = obs.piles.get(centre_zone(m.to))
+            if (top is not None and not is_unseen(top) and seen is not None and not seen.held
+                    and landing is not None and not landing.held and seen.top is None and seen.top_guess == top.code):
+                return True
+        if after is None:
+            break
+    return False
 
 
 def _all_seen(findings: Sequence[Finding], state: ZenuwenState, obs: Observation, fewer_than: int) -> bool:
@@ -2163,7 +2201,7 @@ def _conclude(
         findings = noted(findings, unread.note)
     # (a card judged as one that fits, unseen again: a stuck call it made rests on nobody's card)
     new_state, findings = ENGINE.without_unseen_stuck(state, _unguess(node, new_state, findings), findings)
-    new_state, later = ENGINE.settle_calls(new_state, t, frame, _tops_guessed(new_state, obs))
+    new_state, later = ENGINE.settle_calls(new_state, t, frame, _tops_guessed(new_state, obs), _laid_fits(state, new_state))
     findings += later
     # (a stuck call made on the camera's guesses rests on them, not on a clearer view)
     calls = any(f.kind == "call" and not dict(f.verdict.data).get("guessed") for f in findings)

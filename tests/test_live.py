@@ -1112,16 +1112,57 @@ def test_cards_read_only_unsurely_or_unread_on_the_centre_are_followed_when_they
     assert [f.t for f in found if f.kind == "withdrawn"] == [53.4]
 
 
+def test_a_queen_read_as_another_card_played_unread_makes_the_stuck_call_and_the_turn_is_followed() -> None:
+    """Zenuwen, two players, penguins, 1280x720, two rounds, render seed 155 (forty-fifth session;
+    bench/matches/zenuwen2p-155). At 60.5 s p2 plays its last card, a QC read 9C at 0.23 in its place,
+    onto a JS, while a hand hovers over the centre; once the hand is gone the camera guesses 6C there at
+    0.22 (a card known elsewhere) and the QC's pile shows nothing. The pile was taken for a card the
+    camera lost (nothing had moved over it since the view with the hand), nobody made the stuck call,
+    the turn after it was not followed, and every view from 76 s on was unrecognised (42/55, 4
+    invented). The card laid unread is a 10 or a queen: with either nobody can play, so the stuck call
+    is made, and the turn onto it followed."""
+    found = _whole_match("zenuwen2p-155", "zenuwen", "players=2,decks=1,empty_stock=turn_opponents,pile_choice=winner_chooses")
+    assert (61.6, "p2 pile5->centre1") in [(f.t, str(f.move)) for f in found if f.kind == "move"]
+    stuck = [f for f in found if f.kind == "call" and f.verdict.kind == "stuck" and 61 < f.t < 62]
+    assert len(stuck) == 1 and "10 or queen" in (stuck[0].detail or "")
+
+
+def test_a_card_laid_against_z6_is_not_taken_for_laid_on_a_card_the_camera_still_guesses_in_its_place() -> None:
+    """Zenuwen, four players, penguins, 1920x1080, render seed 148 (forty-fourth session;
+    bench/matches/zenuwen4p-148). At 90.2 s p1 lays its 8H on a 10H against Z6 (read 8H at 0.49 there,
+    a back showing in its place) and takes it back at 93.6 s. The only legal series, p4's 9C played onto
+    the 10H unseen and the 8H laid on it, was waited on, a clearer view to come; but p4's pile guessed
+    9C at 0.26 all the while, and the 8H was never called (54/55)."""
+    found = _whole_match("zenuwen4p-148", "zenuwen", "players=4,decks=2,empty_stock=turn_opponents,pile_choice=winner_chooses")
+    assert [(f.t, str(f.move), f.rule) for f in found if f.kind == "illegal"] == [(90.2, "p1 pile5->centre2", "Z6")]
+
+
 def test_a_queen_played_unread_and_a_card_laid_on_it_and_taken_back_are_followed() -> None:
     """Stress, penguins, 1280x720, render seed 107 (forty-fifth session; bench/matches/stress-107). At
     110.4 s p1 plays its QC (guessed QC at 0.26, then 0.01, in its place) onto a JD, where it is read 9C
     at 0.37; its place reads the refill KC at 0.44, which a second look, past readings under 0.6, left
     unread: nothing happened, the KC learned as the QC's card. At 112.9 s p2 lays its 10C on the QC
-    (against S6, not judged: the QC was never read) and takes it back; the QC, read 9C at 0.37 again,
-    did not let the table as before show it (58/64 when first analysed)."""
-    found = _whole_match_findings("stress-107", "stress", STRESS_MATCH, until=120.0)
-    assert [(f.t, f.kind, str(f.move)) for f in found if 110 < f.t < 118] == [
-        (110.4, "move", "p1 pile4->centre1"), (113.0, "move", "p2 pile3->centre1"), (116.9, "taken_back", "p2 pile3->centre1")]
+    and takes it back; the QC, read 9C at 0.37 again, did not let the table as before show it (58/64
+    when first analysed). The QC was never read, but it was played onto the JD: a 10 or a queen, on
+    neither of which a 10 goes (S6, forty-sixth session). At 124.4 s the KC, still unread in its place,
+    is played onto the QC and read there."""
+    found = _whole_match("stress-107", "stress", STRESS_MATCH)
+    assert [(f.t, f.kind, str(f.move), f.rule) for f in found if 110 < f.t < 118] == [
+        (110.4, "move", "p1 pile4->centre1", ""), (113.0, "illegal", "p2 pile3->centre1", "S6"),
+        (116.9, "taken_back", "p2 pile3->centre1", "")]
+    assert "a 10 or queen" in next(f.reason or "" for f in found if f.kind == "illegal")
+    assert (124.4, "p1 pile4->centre1") in [(f.t, str(f.move)) for f in found if f.kind == "move"]
+
+
+def test_a_card_laid_on_a_card_played_unread_that_fits_no_rank_it_may_be_is_illegal() -> None:
+    """Stress, penguins, 1280x720, render seed 109 (forty-fifth session; bench/matches/stress-109). At
+    112.0 s p2 plays its QC, never read, onto a JC; at 118.0 s p1 lays its AD on it and takes it back.
+    The AD was taken for legal on a card judged as a king or a 2 (63/64); the QC, played onto the JC,
+    is a 10 or a queen, and an ace goes on neither (S6)."""
+    found = _whole_match("stress-109", "stress", STRESS_MATCH)
+    illegal = [(f.t, str(f.move), f.rule) for f in found if f.kind == "illegal"]
+    assert illegal == [(118.0, "p1 pile2->centre1", "S6")]
+    assert [f.t for f in found if f.kind == "taken_back"] == [121.8]
 
 
 def test_a_known_card_stacked_onto_a_place_whose_card_nobody_read_is_found_by_the_search() -> None:

@@ -16,7 +16,7 @@ from referee.cards import SUITS, Card, card
 from referee.observation import Finding, Observation, SeenPile
 from referee.stress_live import is_unseen, unseen
 from referee.verdict import Legal
-from referee.zenuwen import Choose, Join, NewRound, Phase, Play, TakeHand, Turn, ZenuwenRules, ZenuwenState
+from referee.zenuwen import Choose, Join, NewRound, Phase, Play, TakeHand, Turn, ZenuwenRules, ZenuwenState, ZPile, ZSeat
 from referee.zenuwen_live import LiveZenuwen, centre_zone, pile_zone, stock_zone
 
 
@@ -2160,3 +2160,58 @@ def test_a_lost_game_is_taken_up_again_at_the_next_layout() -> None:
     layout, _ = apply(layout, Turn(6.0))
     again, found = zenuwen_live.observe(again, view(layout, 6.0))
     assert moves_of(found) == [("turn",)]
+
+
+
+def _stuck_after_unread_queen(spare: str | None = None) -> tuple[ZenuwenState, ZenuwenState, speed_live.Unseen]:
+    """Two players, every pile top an ace or a low diamond, centre piles a JS and a 10C, and p2's last
+    card, never read, before and after its play onto the JS (``spare``: a card on p1's fifth pile)."""
+    u = unseen()
+    p1 = [ZPile(), ZPile((unseen(), card("AH")), 1), ZPile(), ZPile((unseen(), card("3D")), 1), ZPile((unseen(), card("4D")), 1)]
+    if spare is not None:
+        p1[4] = ZPile(p1[4].cards + (card(spare),), 1)
+    p2 = [ZPile(), ZPile((unseen(), card("AS")), 1), ZPile(), ZPile((unseen(), card("2D")), 1), ZPile((u,), 1)]
+    seats = tuple(ZSeat(tuple(piles), stock=(unseen(), unseen())) for piles in (p1, p2))
+    before = ZenuwenState(ZenuwenRules.from_spec("players=2"), seats, ((card("QS"), card("JS")), (card("10C"),)), Phase.PLAY)
+    after = replace(before, seats=(seats[0], replace(seats[1], piles=tuple(p2[:4]) + (ZPile(),))),
+                    centre=(before.centre[0] + (u,), before.centre[1]))
+    return before, after, u
+
+
+def test_a_stuck_call_resting_on_a_card_laid_unread_is_made_when_every_rank_it_may_be_leaves_it_stuck() -> None:
+    """Two players, penguins, seed 155: p2's QC, read 9C in its place, was played onto a JS and guessed
+    6C there (the 6C known elsewhere), nobody able to play. The card laid is a 10 or a queen (Z6), and
+    with either nobody can play: the stuck call is made, saying so; with a king on a pile, a queen there
+    would let it be played, and the call waits for the card to be read."""
+    before, after, u = _stuck_after_unread_queen()
+    fits = zenuwen_live._laid_fits(before, after)
+    assert list(fits) == [u] and sorted(c.rank for c in fits[u]) == [10, 12]
+    called, found = zenuwen_live.ENGINE.settle_calls(after, 61.6, None, None, fits)
+    assert called.stuck and [f.verdict.kind for f in found] == ["stuck"]
+    assert "10 or queen" in (found[0].detail or "")
+    assert zenuwen_live.ENGINE.settle_calls(after, 61.6, None, None, None)[1] == []  # nothing to go on
+    before, after, u = _stuck_after_unread_queen("KH")
+    called, found = zenuwen_live.ENGINE.settle_calls(after, 61.6, None, None, zenuwen_live._laid_fits(before, after))
+    assert not called.stuck and found == []
+
+
+def test_a_centre_top_turned_from_a_stock_is_not_taken_to_fit_the_card_it_covers() -> None:
+    """Only a card laid by a play fits the card it covers (Z6): a turned card nobody read may be any."""
+    before, after, u = _stuck_after_unread_queen()
+    turned_from = replace(before, seats=(replace(before.seats[0], stock=(u,)), replace(before.seats[1], piles=after.seats[1].piles)))
+    assert zenuwen_live._laid_fits(turned_from, after) == {}
+
+
+def test_a_turn_onto_a_centre_top_nobody_read_is_followed() -> None:
+    """Seed 155 again: after the stuck call on the card laid unread, both players turn a card; the one
+    on the unread card is read there (an unread top matches any card read, so that pile does not look
+    changed), and the turn is the move."""
+    _, state, _ = _stuck_after_unread_queen()
+    state = replace(state, stuck=True)
+    stocks = [(card("8D"), card("5C")), (card("2S"), card("7C"))]
+    truth = replace(state, seats=tuple(replace(s, stock=stocks[i]) for i, s in enumerate(state.seats)),
+                    centre=(state.centre[0][:-1] + (card("QC"),), state.centre[1]))
+    turned, _ = apply(truth, Turn(63.0))
+    after, found = zenuwen_live.observe(LiveZenuwen(state), view(turned, 63.0))
+    assert moves_of(found) == [("turn",)], brief(found)
+    assert [pile[-1].code for pile in after.state.centre] == ["8D", "2S"]
