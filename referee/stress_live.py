@@ -195,6 +195,9 @@ class LiveStress(Live[StressState, PendingIllegal]):
     glimpsed: frozenset[tuple[str, str]] = field(default=frozenset(), compare=False)
     """(centre zone, card) read in the views left unused since the last one taken: of several series
     that explain a view, the one that plays a card where a view read it (:func:`_glimpses_kept`)."""
+    surely_glimpsed: frozenset[tuple[str, str]] = field(default=frozenset(), compare=False)
+    """Of ``glimpsed``, the centre tops read at least ``DOUBT_BELOW``: a series must keep them
+    (:func:`_keeping_seen`)."""
     held_slaps: tuple[tuple[int, float, int], ...] = field(default=(), compare=False)
     """Slaps (player, time, pile) made while a view was held for a call it could not be sure of
     (``call_held``): the players saw the stress the referee could not read yet; judged once the held
@@ -339,6 +342,7 @@ def _expand(
     # showing a face not read
     bare_rows = {z for z in obs.piles if not z.startswith("centre") and bare(obs, z)} if laid or unlaid else set()
     faceless = [j for j, z in enumerate(CENTRE_ZONES) if (now := judged(obs, z)) is not None and now.cards[-1:] == (None,)]
+    centre_guesses = [(now.top_guess if (now := judged(obs, z)) is not None else None) for z in CENTRE_ZONES]
 
     def expand(node: Node[StressState]) -> Iterator[Node[StressState]]:
         state = node.state
@@ -405,7 +409,10 @@ def _expand(
                 continue
             for j in faceless:
                 top = state.centre[j][-1] if state.centre[j] else None
-                if top is None or is_unseen(top):
+                if top is None or is_unseen(top) or centre_guesses[j] == top.code:
+                    # (the camera still makes the card it would cover of it: penguins, seed 104, a QS
+                    # refill the camera lost again and again, taken for played onto a 4C that a second
+                    # look left unread at 0.53, guessed 4C)
                     continue
                 move = Play(p, i, j, t)
                 for stand in _stand_ins(state, top):
@@ -1038,8 +1045,9 @@ def observe(live: LiveStress, obs: Observation) -> tuple[LiveStress, list[Findin
     if slapped is not None and (slapped.tops != _centre_tops(after.state) or not _may_be_stress(after.state)):
         slapped = None  # a card played onto a centre pile since: those slaps were hands playing
     glimpsed = frozenset() if taken else live.glimpsed | centre_reads(obs)
+    surely = frozenset() if taken else live.surely_glimpsed | _sure_centre_reads(obs)
     return replace(after, reads=reads, sure=sure, laid=laid, unlaid=unlaid, played_unseen=played,
-                   unread_tops=tops, slapped_unread=slapped, guessed=guessed, glimpsed=glimpsed,
+                   unread_tops=tops, slapped_unread=slapped, guessed=guessed, glimpsed=glimpsed, surely_glimpsed=surely,
                    undo=_undo_after(live, findings), stuck_at=stuck_since(live, after, findings)), _stuck_refuted(live, findings)
 
 
@@ -1193,7 +1201,7 @@ def _judge(live: LiveStress, obs: Observation, suits: bool = True) -> tuple[Live
         live = replace(live, held_back=None)
 
     fit = partial(match, laid=live.laid, played=live.played_unseen)
-    goals = [_keeping_seen(goal, live.last) for goal in targets(fit, obs, None if pend is None else lambda s: _overlay(s, pend))]
+    goals = [_keeping_seen(goal, live.last, live.surely_glimpsed) for goal in targets(fit, obs, None if pend is None else lambda s: _overlay(s, pend))]
     diff = differing_zones(state, obs, live.laid, live.played_unseen)
     if pend is not None:
         diff |= _touches(pend.move)
@@ -1201,6 +1209,14 @@ def _judge(live: LiveStress, obs: Observation, suits: bool = True) -> tuple[Live
 
     if hits:
         best = best_explanations(hits, substitute_cards, _unguessed)
+        if all(_guessed_from_bare(x[1], state, obs) for x in best):
+            # every series plays a card nobody read from a place that shows nothing, judged on a guess:
+            # a card the camera lost for a view, with fewer moves, is likelier (penguins, seed 104: p2's
+            # 4H played onto a 3S was taken for p1's QS, lost by the camera, played there as a 4 and
+            # the 4H stacked onto a pile under a hand)
+            lost = _lost_look(live, obs, suits, min(len(x[1].moves) for x in best))
+            if lost is not None:
+                return lost
         if len(best) > 1:
             best = _fewest_guess_conflicts(best, live.laid)
         if len(best) > 1 and live.glimpsed:
@@ -1282,14 +1298,11 @@ def _judge(live: LiveStress, obs: Observation, suits: bool = True) -> tuple[Live
                 and unguessed.pending is None):
             return unguessed, said
 
-    missed = _missed_places(state, obs)
-    if missed is not obs:
-        # before an illegal move or a card read where it lies doubted: a row card the camera did not
-        # find this once
-        past, said = _judge(live, missed, suits)
-        if (past.last is None and not past.deferred and past.pending is None and all(f.kind in ("move", "call") for f in said)
-                and _left_where_read(state, [f.move for f in said if f.kind == "move"], obs)):
-            return past, said
+    # before an illegal move or a card read where it lies doubted: a row card the camera did not find
+    # this once
+    lost = _lost_look(live, obs, suits)
+    if lost is not None:
+        return lost
 
     if pend is None:
         # an illegal move, alone or after legal moves of the other player
@@ -1322,18 +1335,24 @@ def _judge(live: LiveStress, obs: Observation, suits: bool = True) -> tuple[Live
     return replace(live, last=obs), [Finding("unrecognised", t, frame=frame, detail=_difference(state, obs))]
 
 
+def _sure_centre_reads(obs: Observation) -> frozenset[tuple[str, str]]:
+    """(centre zone, card) for each centre top the view reads at least ``DOUBT_BELOW``, no hand over it."""
+    return frozenset((z, p.top) for z in CENTRE_ZONES if (p := judged(obs, z)) is not None and p.top is not None and not p.top_weak)
+
+
 def _keeping_seen(
-    goal: Callable[[StressState], dict[Unseen, Card] | None], last: Observation | None
+    goal: Callable[[StressState], dict[Unseen, Card] | None], last: Observation | None,
+    glimpsed: frozenset[tuple[str, str]] = frozenset(),
 ) -> Callable[[StressState], dict[Unseen, Card] | None]:
-    """``goal``, reached only by a series that keeps in each centre pile the top the last view left
-    unused read surely there (at least ``DOUBT_BELOW``): the card itself, or a card nobody read, then
-    learned as that one. Centre cards stay where they are laid until the round ends, so a series that leaves such
-    a card out passed over it (penguins, seed 105: new centre cards 8S and a QC nobody could read,
-    waited on, then the next ones 7C and JC laid on them: one lay explained the view)."""
-    if last is None:
-        return goal
-    seen = {j: card for j, zone in enumerate(CENTRE_ZONES) if (pile := judged(last, zone)) is not None and pile.top is not None
-            and not pile.top_weak and (card := parse_seen(pile.top)) is not None}
+    """``goal``, reached only by a series that keeps in each centre pile the tops the views left unused
+    read surely there (at least ``DOUBT_BELOW``; the last one, and ``glimpsed``): the card itself, or a
+    card nobody read, then learned as that one. Centre cards stay where they are laid until the round
+    ends, so a series that leaves such a card out passed over it (penguins, seed 105: new centre cards
+    8S and a QC nobody could read, waited on, then the next ones 7C and JC laid on them: one lay
+    explained the view; seed 104: a lay's JH read at 0.63 in a view left unused, the next one unused
+    too, was taken for a 6C read at 0.35 where the QC played onto it lay)."""
+    reads = set(glimpsed) | (_sure_centre_reads(last) if last is not None else set())
+    seen = [(CENTRE_ZONES.index(z), card) for z, code in sorted(reads) if (card := parse_seen(code)) is not None]
     if not seen:
         return goal
 
@@ -1342,7 +1361,7 @@ def _keeping_seen(
         if b is None or s.phase in (Phase.ROUND_OVER, Phase.MATCH_OVER):  # (the centre piles taken up)
             return b
         kept = dict(b)
-        for j, card in seen.items():
+        for j, card in seen:
             pile = s.centre[j]
             if card in pile or card in kept.values():
                 continue
@@ -1367,18 +1386,79 @@ def _missed_places(state: StressState, obs: Observation) -> Observation:
     return lost_as_unread(obs, [row_zone(p, i) for p, seat in enumerate(state.seats) for i, pile in enumerate(seat.row) if pile])
 
 
+def _lost_look(live: LiveStress, obs: Observation, suits: bool, fewer_than: int | None = None) -> tuple[LiveStress, list[Finding]] | None:
+    """The view judged with the row places that show nothing taken as cards not read
+    (:func:`_missed_places`), when that explains it with legal moves only (fewer than ``fewer_than``),
+    each from a place that reads its refill now (:func:`_left_where_read`), or with nothing happening
+    while both centre tops are read (:func:`_centre_read`); None otherwise."""
+    state = live.state
+    missed = _missed_places(state, obs)
+    if missed is obs:
+        return None
+    past, said = _judge(live, missed, suits)
+    moves = [f.move for f in said if f.kind == "move"]
+    if (past.last is None and not past.deferred and past.pending is None and all(f.kind in ("move", "call") for f in said)
+            and (fewer_than is None or len(moves) < fewer_than)
+            and (_left_where_read(state, moves, obs) or not said and _centre_read(obs) and _lost_unread(state, obs))):
+        return past, said
+    return None
+
+
+def _lost_unread(state: StressState, obs: Observation) -> bool:
+    """Is every row place that shows nothing, where the position holds cards, one whose top nobody has
+    read? A card read before that vanishes may have been taken up (the view is unrecognised); one the
+    camera only ever guessed faintly, it loses as often as it finds (seed 104)."""
+    return all(is_unseen(pile[-1]) for p, seat in enumerate(state.seats) for i, pile in enumerate(seat.row)
+               if pile and bare(obs, row_zone(p, i)))
+
+
+def _guessed_from_bare(node: Node[StressState], start: StressState, obs: Observation) -> bool:
+    """Does the series play the card nobody read on top of a row place (in ``start``), judged on a
+    guess, from that place, the view showing nothing there?"""
+    return any(isinstance(m, (Play, Stack)) and isinstance(m.source, int) and bare(obs, row_zone(m.player, m.source))
+               and (top := start.seats[m.player].row[m.source][-1:]) and top[0] in node.guesses
+               for m in node.moves)
+
+
+def _centre_read(obs: Observation) -> bool:
+    """Does the view, no hand over the table, read both centre tops? A row card the camera did not find
+    went nowhere then (a stack would show on the pile it went onto): nothing happened (penguins, seed
+    104: p1's QS, a refill guessed at 0.06 once, lost by the camera again and again; the view its
+    neighbour's refill was laid in was unrecognised, then taken for the QS played unread)."""
+    return not any(p.held for p in obs.piles.values()) and all(
+        (seen := judged(obs, z)) is not None and seen.top is not None for z in CENTRE_ZONES)
+
+
 def _left_where_read(state: StressState, moves: Sequence[Any], obs: Observation) -> bool:
     """Did the series move row cards, each from a place the view reads another card in now (its
-    refill)? Only that says a move left from there; a place that shows nothing, or the card it showed
-    before unread, may be the very place a card left unseen."""
+    refill), or each a card the position knows, read where it landed and not shown where it lay? Only
+    that says a move left from there; a place that shows nothing, or the card it showed before unread, may be the very place a
+    card left unseen, unless the card is known: one deck, so a card read where it lands came from
+    where the position holds it (penguins, seed 104: p2's 4H read on the 3S it was played onto, its
+    place bare until the refill, p1's QS lost by the camera next to it)."""
     rows = [m for m in moves if isinstance(m, (Play, Stack)) and isinstance(m.source, int)]
     for m in rows:
         assert isinstance(m.source, int)
         seen = judged(obs, row_zone(m.player, m.source))
         pile = state.seats[m.player].row[m.source]
+        if (pile and not is_unseen(pile[-1]) and _read_where_landed(m, pile[-1], obs)
+                and (seen is None or pile[-1].code not in (seen.top, seen.top_guess))):
+            continue
         if seen is None or seen.top is None or (pile and not is_unseen(pile[-1]) and pile[-1].code == seen.top):
             return False
     return bool(rows)
+
+
+def _read_where_landed(move: Play | Stack, card: Card, obs: Observation) -> bool:
+    """Does the view read ``card`` on top of the pile ``move`` lays it on?"""
+    if isinstance(move, Play) and isinstance(move.to, int):
+        zone = CENTRE_ZONES[move.to]
+    elif isinstance(move, Stack) and isinstance(move.onto, int):
+        zone = row_zone(move.player, move.onto)
+    else:
+        return False
+    seen = judged(obs, zone)
+    return seen is not None and seen.top == card.code
 
 
 def _undone(live: LiveStress, obs: Observation) -> tuple[LiveStress, list[Finding]] | None:
