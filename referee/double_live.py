@@ -644,6 +644,7 @@ def _explain(live: LiveDouble, obs: Observation) -> tuple[LiveDouble, list[Findi
                 # column beside it was judged as the 8H laid there against K4, a pile nobody could see)
                 waiting = replace(live, state=before, known=known, pending=dmove, pending_state=seen)
                 illegal.append((waiting, [Finding("illegal", t, move=dmove, rule=verdict.rule, reason=verdict.reason, frame=frame)]))
+                miscounted[dmove] = _miscounted(table, obs)
     if legal:
         if len({_end(a) for a, _ in legal}) == 1:
             return legal[0]
@@ -676,6 +677,14 @@ def _explain(live: LiveDouble, obs: Observation) -> tuple[LiveDouble, list[Findi
     if len(moved_unread) == 1 and not any(p.held for p in obs.piles.values()):
         # the one explanation, as Klondike's (a clearer view seldom comes before the next move)
         return moved_unread[0]
+    if unread and illegal:
+        # a move against the rules that leaves every column as the view counts it is likelier than a
+        # move of a card nobody read that leaves one otherwise (penguins, draw 1, seed 51: a 5H laid on
+        # a 4C against K4 waited on as the 5H moved with the card under it, never read, which would
+        # have turned up a card and left a back fewer than the view shows)
+        wrong = [miscounted[f[0].move] for _, f in illegal]
+        if min(wrong) < min(miscounted[m] for m in unread):
+            return illegal[wrong.index(min(wrong))]
     if unread:
         names = "; ".join(sorted({str(m) for m in unread}))
         # (the one move laid on, or of, a card shown unread is kept: if the next change comes before a

@@ -956,3 +956,19 @@ def test_of_two_moves_that_fit_the_one_the_camera_guesses_where_it_lands_is_take
     ref = LiveReferee("double_solitaire", "draw=3")
     found = [(f.t, f.kind, str(f.move)) for view in views if view.t < 40 for f in ref.feed(view) if f.kind in ("move", "ambiguous")]
     assert [x for x in found if 30 < x[0] < 37] == [(32.0, "move", "player 2: draw"), (35.2, "move", "player 2: waste->t6")]
+
+
+def test_a_card_laid_against_k4_is_not_waited_on_as_moved_with_a_card_nobody_read() -> None:
+    """Draw 1, penguins, 1920x1080, render seed 51 (forty-sixth session; bench/matches/double_solitaire-51).
+    At 47.4 s player 2 lays the 5H from column 4 on the 4C of column 3 against K4 and takes it back;
+    the 6S under it, never read, reads 6S at 0.32 in column 4 with three backs under it. The 5H moved
+    with the 6S fitted the view too, the card turned up under them read as the 6S: a move of a card
+    nobody read, waited on until the take-back, and the illegal move was never called. That move would
+    have turned up a card and left two backs: the view counts three."""
+    import gzip
+
+    kept = pathlib.Path(__file__).parent.parent / "bench" / "matches" / "double_solitaire-51"
+    views = [TableState.from_json(json.loads(x)) for x in gzip.decompress((kept / "tables.jsonl.gz").read_bytes()).decode().splitlines()]
+    ref = LiveReferee("double_solitaire", "draw=1")
+    found = [(f.t, f.kind, str(f.move), f.rule) for view in views for f in ref.feed(view) if f.kind in ("illegal", "taken_back")]
+    assert found == [(47.5, "illegal", "player 2: t4->t3", "K4"), (52.3, "taken_back", "player 2: t4->t3", "")]
