@@ -725,12 +725,16 @@ def _explain(live: LiveKlondike, obs: Observation, pairs: bool) -> tuple[LiveKlo
     if found:
         names = ", ".join([str(m) for m, _, _ in found] + [str(m) for m, _, _, _ in refused])
         return live, [Finding("ambiguous", t, frame=frame, detail=f"several moves fit: {names}")]
-    if refused and len(unjudged) != 1 and len(waiting) != 1 and not any(p.held for p in obs.piles.values()):
+    held = any(p.held for p in obs.piles.values())
+    if refused and len(unjudged) != 1 and len(waiting) != 1 and (not held or not _two_moves(state, obs, known, t)):
         # the first refused move (a card moved against the rules, or one the view has just shown to be
         # another card than the rules could assume); not where a move the rules cannot judge, with a card
         # nobody has read, explains the view as well (only a move against the rules is an illegal
-        # move), nor while a hand covers a pile: it may hide the legal move that explains the view (penguins, eight columns, draw 3, seed 54: a 2H played up from the
-        # column under the hand, the 3H up on it from another, judged laid on the AH against K7)
+        # move), nor while a hand covers a pile and two legal moves explain the view: the hand may hide
+        # the first (penguins, eight columns, draw 3, seed 54: a 2H played up from the column under the
+        # hand, the 3H up on it from another, judged laid on the AH against K7). Where none do, the hand
+        # hides nothing that matters (penguins, draw 3, eight columns, seed 790: a 4S laid on a 5S
+        # against K4 while the camera saw a hand over column 8, its QS never found, all along)
         move, illegal, view, b = refused[0]
         after = replace(live, state=_learn(state, _before_move(state, b)), pending=move, pending_view=view)
         return after, [Finding("illegal", t, move=move, rule=illegal.rule, reason=illegal.reason, frame=frame)]

@@ -1153,6 +1153,17 @@ def test_a_card_laid_against_z6_is_not_taken_for_laid_on_a_card_the_camera_still
     assert [(f.t, str(f.move), f.rule) for f in found if f.kind == "illegal"] == [(90.2, "p1 pile5->centre2", "Z6")]
 
 
+def test_an_illegal_move_is_called_beside_a_pile_the_camera_always_sees_a_hand_over() -> None:
+    """Klondike, eight columns, draw 3, penguins, render seed 790 (forty-fourth session;
+    bench/matches/klondike-790). Column 8's QS is never found; the camera reports a hand over that
+    column in most views. At 34.3 s a 4S is laid on a 5S against K4 and taken back at 38.7 s: while a
+    hand covered a pile the verdict waited, and with every view of that pile held it never came."""
+    rules = json.loads((KEPT / "klondike-790" / "render.json").read_text())["rules"]
+    found = _whole_match("klondike-790", "klondike", rules)
+    assert [(f.t, f.kind, str(f.move), f.rule) for f in found if f.kind in ("illegal", "taken_back")] == [
+        (34.3, "illegal", "t3->t6", "K4"), (38.7, "taken_back", "t3->t6", "")]
+
+
 def test_a_queen_played_unread_and_a_card_laid_on_it_and_taken_back_are_followed() -> None:
     """Stress, penguins, 1280x720, render seed 107 (forty-fifth session; bench/matches/stress-107). At
     110.4 s p1 plays its QC (guessed QC at 0.26, then 0.01, in its place) onto a JD, where it is read 9C
