@@ -1102,7 +1102,7 @@ def _played_unseen(live: LiveStress, state: StressState) -> frozenset[Unseen]:
 
 
 def _fitting_reads(obs: Observation, live: LiveStress) -> Observation:
-    """The view with a centre top taken as not read (the reading kept as the camera's guess) where
+    """The view with a centre top, or a row pile's stacked top, taken as not read (the reading kept as the camera's guess) where
     the position has a card played there unread (``LiveStress.played_unseen``) on a card it knows,
     and the camera reads it less surely than ``DOUBT_BELOW`` as a card that may not go on that one.
     The play was judged as a card that fits; the misread would make it one that did not, with no
@@ -1124,6 +1124,18 @@ def _fitting_reads(obs: Observation, live: LiveStress) -> Observation:
         if not known[read] and not guessed_in_row:
             guesses = seen.guesses if len(seen.guesses) == len(seen.cards) else (None,) * len(seen.cards)
             piles[CENTRE_ZONES[j]] = replace(seen, cards=seen.cards[:-1] + (None,), guesses=guesses[:-1] + (read.code,))
+    # so too a row top nobody read stacked onto a card the position knows (S3: a row pile is cards of
+    # one rank), read unsurely as another rank (penguins, seed 98: p2's QC stacked unread onto its QH,
+    # read 6C at 0.41 there and learned so; the 6C made p2 able to play on a 7C, and the stuck call that
+    # was due never came)
+    for p, seat in enumerate(live.state.seats):
+        for i, row in enumerate(seat.row):
+            zone = row_zone(p, i)
+            seen = judged(obs, zone)
+            if (len(row) > 1 and is_unseen(row[-1]) and not is_unseen(row[-2]) and seen is not None and seen.top_weak
+                    and (read := parse_seen(seen.top)) is not None and read.rank != row[-2].rank):
+                guesses = seen.guesses if len(seen.guesses) == len(seen.cards) else (None,) * len(seen.cards)
+                piles[zone] = replace(seen, cards=seen.cards[:-1] + (None,), guesses=guesses[:-1] + (read.code,))
     return replace(obs, piles={**obs.piles, **piles}) if piles else obs
 
 

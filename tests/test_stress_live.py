@@ -1345,3 +1345,20 @@ def test_a_suit_read_unsurely_where_the_position_has_another_of_the_rank_is_a_mi
     # another rank read unsurely is no suit misread
     _, f = stress_live.observe(live, _shown(played, centre2=SeenPile(("6C",), confidences=(0.43,))))
     assert moves_of(f) == []
+
+
+def test_a_card_stacked_unread_is_not_learned_as_a_card_of_another_rank_read_unsurely() -> None:
+    """Penguins, seed 98: p2's QC, never read, was stacked onto its QH (S3: a row pile holds cards of one
+    rank); read 6C at 0.41 there later, it was learned as the 6C, which made p2 able to play on a 7C, and
+    the stuck call due after the next play never came. A stacked top read unsurely as another rank is
+    taken as not read (the reading kept as the camera's guess); read as its rank, it is learned."""
+    live = stress_live.start(view(position("QS 4D JS QD", "7H QH 4C JH", "7C AS", stock0="2C 3C 5C 6D", stock1="KS KH 2H 3H"), 0.0))
+    u = stress_live.unseen()
+    seats = live.state.seats
+    row = (seats[1].row[0], seats[1].row[1] + (u,)) + seats[1].row[2:]
+    live = replace(live, state=replace(live.state, seats=(seats[0], replace(seats[1], row=row))))
+    base = seen(live.state, 1.0)
+    after, f = stress_live.observe(live, _shown(base, p2_pile2=SeenPile(("6C",), confidences=(0.41,))))
+    assert f == [] and after.state.seats[1].row[1][-1] is u
+    after, f = stress_live.observe(live, _shown(base, p2_pile2=SeenPile(("QC",), confidences=(0.41,))))
+    assert f == [] and after.state.seats[1].row[1][-1].code == "QC"
