@@ -1284,7 +1284,7 @@ def _judge(live: LiveStress, obs: Observation, suits: bool = True) -> tuple[Live
             seen = _read_where_played(read_where_guessed(obs, final.centre, AGREEING_GUESS_FLOOR), node.moves, final)
             if _unseen_and_covered(node.moves, seen):
                 return replace(deferred(live, obs), held_back=obs), []
-            if _call_unseen(findings, seen):
+            if _call_unseen(findings, seen, new_state):
                 return replace(deferred(live, obs), call_held=obs), []
         after, findings = explained(live, new_state, findings, k, t, frame, _waiting)
         if isinstance(unread, Guessed) and unread.subs:
@@ -1709,7 +1709,7 @@ def _tops_guessed(state: StressState, obs: Observation) -> dict[Unseen, Card] | 
     return tops_guessed(state, obs, tops + [(CENTRE_ZONES[j], pile[-1]) for j, pile in enumerate(state.centre) if pile], 1)
 
 
-def _call_unseen(findings: Sequence[Finding], obs: Observation) -> bool:
+def _call_unseen(findings: Sequence[Finding], obs: Observation, final: StressState | None = None) -> bool:
     """Does a call of the view rest on a zone the view does not show? A stress (S8) concerns only the
     two centre tops: once both are in view and read it is certain, whatever hands are over the rows
     or stocks (a hand over a row may hide another play, but that card would be on a centre pile, or
@@ -1717,7 +1717,10 @@ def _call_unseen(findings: Sequence[Finding], obs: Observation) -> bool:
     winner's places: once all show nothing, plainly, it is certain, whatever the other player's row
     shows (penguins, seed 55: a QC never read in the loser's row held the round's end until the
     cards were gathered, and the second round was never followed). Any other call (stuck: every row
-    top counts) waits for a view with nothing under a hand or unread."""
+    top counts) waits for a view with nothing under a hand, nor unread where the position (``final``)
+    has a card nobody has read on top: a known top the camera cannot read is that card still, or the
+    series would show it moved (penguins, seed 111: p1's QD, read at 0.10-0.27 in every view, held
+    the stuck call of a 2D play until the next lay)."""
     calls = [f for f in findings if f.kind == "call"]
     if not calls or not unclear(obs):
         return False
@@ -1725,6 +1728,8 @@ def _call_unseen(findings: Sequence[Finding], obs: Observation) -> bool:
     def certain(call: Event) -> bool:
         if call.kind == "stuck" and dict(call.data).get("guessed"):
             return True  # made on the camera's guesses of the unread tops, no hand over the table
+        if call.kind == "stuck" and final is not None:
+            return not _unread_unknown(final, obs)
         if call.kind == "stress":
             return _centre_seen(obs)
         if call.kind in ("round_over", "match_over") and call.player is not None:
@@ -1732,6 +1737,26 @@ def _call_unseen(findings: Sequence[Finding], obs: Observation) -> bool:
         return False
 
     return not all(certain(f.verdict) for f in calls)
+
+
+def _unread_unknown(final: StressState, obs: Observation) -> bool:
+    """Is a zone of the view under a hand, or unread where ``final`` has no card it knows on top?"""
+    for zone, seen in obs.piles.items():
+        if seen.held:
+            return True
+        if None not in seen.cards:
+            continue
+        if zone in CENTRE_ZONES:
+            pile = final.centre[CENTRE_ZONES.index(zone)]
+        else:
+            at = seat_zone(zone, final.seats)
+            i = pile_number(at[2]) if at is not None else None
+            if at is None or i is None or not 0 <= i < len(at[1].row):
+                return True
+            pile = at[1].row[i]
+        if not pile or is_unseen(pile[-1]):
+            return True
+    return False
 
 
 def _seat_emptied(obs: Observation, player: int) -> bool:

@@ -1164,6 +1164,17 @@ def test_an_illegal_move_is_called_beside_a_pile_the_camera_always_sees_a_hand_o
         (34.3, "illegal", "t3->t6", "K4"), (38.7, "taken_back", "t3->t6", "")]
 
 
+def test_a_stuck_call_does_not_wait_on_a_known_card_the_camera_cannot_read() -> None:
+    """Stress, penguins, 1280x720, render seed 111 (forty-sixth session; bench/matches/stress-111). At
+    36.1 s p1's 2D onto an AS leaves nobody a play; p1's QD, read at 0.10-0.27 in every view, held the
+    call for a view with every top read, which never came: the move and the call were found only with
+    the next lay, at 39.1 s. A top the position knows, unread, is that card still (the series would show
+    it moved): the call is made with the move."""
+    found = _whole_match_findings("stress-111", "stress", STRESS_MATCH, until=40.0)
+    assert [(f.t, f.kind, f.verdict.kind if f.kind == "call" else str(f.move)) for f in found if 35 < f.t < 40 and f.kind in ("move", "call")][:2] == [
+        (36.2, "move", "p1 pile3->centre2"), (36.2, "call", "stuck")]
+
+
 def test_a_queen_played_unread_and_a_card_laid_on_it_and_taken_back_are_followed() -> None:
     """Stress, penguins, 1280x720, render seed 107 (forty-fifth session; bench/matches/stress-107). At
     110.4 s p1 plays its QC (guessed QC at 0.26, then 0.01, in its place) onto a JD, where it is read 9C
