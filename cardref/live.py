@@ -87,9 +87,10 @@ class LiveReferee:
     (one column read at 0.496) and a draw of two half-read cards was taken for nothing happening. A
     misread that gets through makes the table match no position: an unrecognised change, reported."""
     doubt_below: float = DOUBT_BELOW
-    """When a view matches no position, it is looked at again with cards read below this left unread:
-    an illegal verdict is never drawn from that second look (a card it leaves unread may be the one
-    that decides), only a move, a take-back, or nothing happened."""
+    """When a view matches no position, it is looked at again with cards read below this left unread,
+    first only those under the piles' tops, then all: an illegal verdict is drawn only from the first
+    (every top read as before), never from the full second look (a card it leaves unread may be the
+    one that decides), which gives only a move, a take-back, or nothing happened."""
     live: Any = None
     ended: str | None = None
     history: list[dict[str, Any]] = field(default_factory=list)
@@ -264,11 +265,19 @@ class LiveReferee:
             # (Double Solitaire, seed 5: a "KC" at 0.31 under a column's 4H, a reading of nothing, hid
             # a draw whose new waste top, read at 0.52, the full second look left unread, so the draw
             # was taken for nothing happening)
-            for doubtful in (observation_from_table(table, self.min_confidence, self.doubt_below, second_look=True),
-                             observation_from_table(table, self.doubt_below, second_look=True)):
+            unders = observation_from_table(table, self.min_confidence, self.doubt_below, second_look=True)
+            for doubtful in (unders, observation_from_table(table, self.doubt_below, second_look=True)):
                 if doubtful.piles == obs.piles:
                     continue
                 live, second = self.follower.observe(before, doubtful)
+                if doubtful is unders and [f.kind for f in second] == ["illegal"]:
+                    # every top read as the first look read it: an illegal move found with only the
+                    # cards under them left unread rests on what the first look rests on (Klondike
+                    # penguins, eight columns, seed 794: a 2S laid on a 3C against K4, the fan under
+                    # it read in the wrong order, 3C 4D 2S; the full second look, the waste's new top
+                    # left unread too, took it for a draw)
+                    self.live, findings = live, second
+                    break
                 if not second and self.follower.observe_misread is not None:
                     # nothing happened, every unsure reading that says otherwise a misread now, or one
                     # legal move, one card read unsurely in an earlier view a misread: the second

@@ -1175,6 +1175,19 @@ def test_a_stuck_call_does_not_wait_on_a_known_card_the_camera_cannot_read() -> 
         (36.2, "move", "p1 pile3->centre2"), (36.2, "call", "stuck")]
 
 
+def test_an_illegal_move_found_with_only_the_cards_under_the_tops_left_unread_is_called() -> None:
+    """Klondike, eight columns, draw 3, penguins, render seed 794 (forty-sixth session;
+    bench/matches/klondike-794). At 36.2 s the waste's 2S is laid on column 7's 3C against K4 and taken
+    back at 41 s (seen at 42.2 s). The tracker read the fan under the 2S in the wrong order (3C 4D 2S), so no position
+    fitted; with the cards under the tops left unread the illegal move explains the view, but that
+    verdict was dropped, and the full second look, the waste's new top QD (0.42) left unread too, took
+    it for a draw."""
+    rules = json.loads((KEPT / "klondike-794" / "render.json").read_text())["rules"]
+    found = _whole_match("klondike-794", "klondike", rules)
+    assert [(f.t, f.kind, str(f.move), f.rule) for f in found if f.kind in ("illegal", "taken_back")] == [
+        (36.1, "illegal", "waste->t7", "K4"), (42.2, "taken_back", "waste->t7", "")]
+
+
 def test_a_queen_played_unread_and_a_card_laid_on_it_and_taken_back_are_followed() -> None:
     """Stress, penguins, 1280x720, render seed 107 (forty-fifth session; bench/matches/stress-107). At
     110.4 s p1 plays its QC (guessed QC at 0.26, then 0.01, in its place) onto a JD, where it is read 9C
