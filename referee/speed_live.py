@@ -839,6 +839,8 @@ class Engine(Generic[P]):
     """Every card a stuck call looks at: the players' pile tops and the centre tops."""
     in_play: Callable[[P], bool]
     """Is play under way (a stuck call possible)?"""
+    unsticks: Callable[[Any], bool] = lambda move: False
+    """Is the move the one a stuck position waits for (Stress's new centre cards, Zenuwen's turn)?"""
 
     def called(self, v: Legal[Any]) -> bool:
         return any(e.kind in self.calls for e in v.events)
@@ -933,7 +935,10 @@ class Engine(Generic[P]):
         state = self.substitute(start, subs)
         findings: list[Finding] = []
         learned = learned_pairs(subs)
+        answered: list[Finding] = []  # stuck calls the series' next move answers
         for k, move in enumerate(moves):
+            if getattr(state, "stuck", False) and self.unsticks(move):
+                answered += [f for f in findings if f.kind == "call" and f.verdict.kind == "stuck"][-1:]
             v = self.apply(state, replace(move, t=t))
             if not isinstance(v, Legal):
                 return None
@@ -941,11 +946,15 @@ class Engine(Generic[P]):
             findings += self.move_findings(v, state, t, frame, learned if k == 0 else ())
         state = self.face_down_unseen(state)  # after the last move: the cards learned here are all face up
         # A stuck call between two moves of the same view rests on an order nobody saw: only a
-        # position still stuck at the end of the view is called (once).
+        # position still stuck at the end of the view is called (once), and one the next move
+        # answered (new centre cards twice in one view: Stress, penguins, seed 112).
         stuck = [f for f in findings if f.kind == "call" and f.verdict.kind == "stuck"]
         if stuck:
             keep = stuck[-1] if state.stuck else None
-            findings = [f for f in findings if f not in stuck or f is keep]
+            # (an answered call rests on nothing a later view could show: marked so, it holds no view)
+            findings = [replace(f, verdict=replace(f.verdict, data=f.verdict.data + (("answered", True),)))
+                        if any(f is a for a in answered) else f
+                        for f in findings if f not in stuck or f is keep or any(f is a for a in answered)]
         return self.without_unseen_stuck(start, state, findings)
 
     def without_unseen_stuck(self, start: P, state: P, findings: list[Finding]) -> tuple[P, list[Finding]]:

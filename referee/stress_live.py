@@ -149,7 +149,8 @@ def _tops(state: StressState) -> list[Card]:
 
 
 ENGINE: Engine[StressState] = Engine(
-    stress.apply, stress.CALLS, stress._finish, substitute_cards, _face_down_unseen, _tops, lambda s: s.phase is Phase.PLAY
+    stress.apply, stress.CALLS, stress._finish, substitute_cards, _face_down_unseen, _tops, lambda s: s.phase is Phase.PLAY,
+    lambda move: isinstance(move, Lay),
 )
 
 
@@ -1726,8 +1727,9 @@ def _call_unseen(findings: Sequence[Finding], obs: Observation, final: StressSta
         return False
 
     def certain(call: Event) -> bool:
-        if call.kind == "stuck" and dict(call.data).get("guessed"):
-            return True  # made on the camera's guesses of the unread tops, no hand over the table
+        if call.kind == "stuck" and (dict(call.data).get("guessed") or dict(call.data).get("answered")):
+            return True  # made on the camera's guesses of the unread tops, no hand over the table; or
+            # answered by the series' next move, new centre cards (Engine.replay)
         if call.kind == "stuck" and final is not None:
             return not _unread_unknown(final, obs)
         if call.kind == "stress":

@@ -181,7 +181,8 @@ def _tops(state: ZenuwenState) -> list[Card]:
 
 
 ENGINE: Engine[ZenuwenState] = Engine(
-    zenuwen.apply, zenuwen.CALLS, zenuwen._finish, substitute_cards, _face_down_unseen, _tops, lambda s: s.phase is Phase.PLAY
+    zenuwen.apply, zenuwen.CALLS, zenuwen._finish, substitute_cards, _face_down_unseen, _tops, lambda s: s.phase is Phase.PLAY,
+    lambda move: isinstance(move, Turn),
 )
 
 
@@ -2204,7 +2205,8 @@ def _conclude(
     new_state, later = ENGINE.settle_calls(new_state, t, frame, _tops_guessed(new_state, obs), _laid_fits(state, new_state))
     findings += later
     # (a stuck call made on the camera's guesses rests on them, not on a clearer view)
-    calls = any(f.kind == "call" and not dict(f.verdict.data).get("guessed") for f in findings)
+    calls = any(f.kind == "call" and not dict(f.verdict.data).get("guessed") and not dict(f.verdict.data).get("answered")
+                for f in findings)
     seen = read_as_guessed(read_where_guessed(obs, final.centre, AGREEING_GUESS_FLOOR), _joined_known(node.moves, state))
     if isinstance(unread, Guessed) and unread.unseen:
         seen = replace(seen, piles={z: p for z, p in seen.piles.items() if z not in unread.unseen})

@@ -1188,6 +1188,18 @@ def test_an_illegal_move_found_with_only_the_cards_under_the_tops_left_unread_is
         (36.1, "illegal", "waste->t7", "K4"), (42.2, "taken_back", "waste->t7", "")]
 
 
+def test_new_centre_cards_laid_twice_in_one_view_make_two_stuck_calls() -> None:
+    """Stress, penguins, 1280x720, render seed 112 (forty-sixth session; bench/matches/stress-112). From
+    177 s the players are stuck again and again and lay new centre cards five times; the 10H of the third
+    lay (182.5 s) cannot be read, so the views wait on it until the fourth lay (184.9 s) covers it. Both
+    lays were found in one view, but only the position at the view's end made its stuck call: a call
+    between two moves of one view rests on an order nobody saw, except where the next move is the very
+    answer to it (the second lay), so the first stuck call is made too."""
+    found = _whole_match_findings("stress-112", "stress", STRESS_MATCH, until=186.0)
+    at = [(f.kind, f.verdict.kind if f.kind == "call" else str(f.move)) for f in found if 184.5 < f.t < 185.5 and f.kind in ("move", "call")]
+    assert at == [("move", "new centre cards"), ("call", "stuck"), ("move", "new centre cards"), ("call", "stuck")]
+
+
 def test_a_queen_played_unread_and_a_card_laid_on_it_and_taken_back_are_followed() -> None:
     """Stress, penguins, 1280x720, render seed 107 (forty-fifth session; bench/matches/stress-107). At
     110.4 s p1 plays its QC (guessed QC at 0.26, then 0.01, in its place) onto a JD, where it is read 9C
