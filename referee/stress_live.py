@@ -517,7 +517,10 @@ def _played_unread(
                 move = Play(p, i, j, t)
                 for stand in _stand_ins(state, top):
                     v = stress.apply(substitute_cards(state, {u: stand}), move)
-                    if not isinstance(v, Legal):
+                    if not isinstance(v, Legal) or any(e.kind == "stress" for e in v.events):
+                        # (a rank that fits and makes no stress: a stress resting on a card nobody read is
+                        # a guess; penguins, seed 114: a QC played unread onto a KD judged as an ace,
+                        # "both centre piles show an ace" with the AC beside it, and slaps for nothing)
                         continue
                     node = Node(state, count=(0,) * len(state.seats)).then(v.state, move, p, ((u, stand),), _touches(move), ENGINE.called(v), guess=True)
                     b = match(v.state, obs)

@@ -1200,6 +1200,18 @@ def test_new_centre_cards_laid_twice_in_one_view_make_two_stuck_calls() -> None:
     assert at == [("move", "new centre cards"), ("call", "stuck"), ("move", "new centre cards"), ("call", "stuck")]
 
 
+def test_no_stress_is_called_on_a_rank_guessed_for_a_card_nobody_read() -> None:
+    """Stress, penguins, 1280x720, render seed 114 (forty-sixth session; bench/matches/stress-114). At
+    159.9 s p2 plays its QC, never read (guessed QC at 0.13 in its place, 0.15 where it lands), onto a
+    KD; the other centre pile shows an AC. The card is a queen or an ace (S6): judged as the ace, "both
+    centre piles show an ace" was called, and the hands that slapped for nothing were judged (62/64, 5
+    invented, a false call). A stress resting on a card nobody read is a guess: the play is judged on a
+    rank that makes none."""
+    found = _whole_match_findings("stress-114", "stress", STRESS_MATCH, until=170.0)
+    assert not [f for f in found if f.kind == "call" and f.verdict.kind == "stress" and 159 < f.t < 170]
+    assert (162.5, "p2 pile3->centre1") in [(f.t, str(f.move)) for f in found if f.kind == "move"]
+
+
 def test_a_queen_played_unread_and_a_card_laid_on_it_and_taken_back_are_followed() -> None:
     """Stress, penguins, 1280x720, render seed 107 (forty-fifth session; bench/matches/stress-107). At
     110.4 s p1 plays its QC (guessed QC at 0.26, then 0.01, in its place) onto a JD, where it is read 9C
