@@ -588,7 +588,7 @@ def _explain(live: LiveDouble, obs: Observation) -> tuple[LiveDouble, list[Findi
     illegal: list[tuple[LiveDouble, list[Finding]]] = []
     unread: list[DoubleMove] = []
     shown_unread: list[tuple[DoubleMove, Legal[DoubleState], tuple[frozenset[Card], frozenset[Card]]]] = []
-    miscounted: dict[DoubleMove, int] = {}  # per move waiting on a card nobody read: columns the view counts otherwise
+    miscounted: dict[DoubleMove, int] = {}  # per move waiting on a card nobody read, or illegal: columns the view counts otherwise
     unjudged: list[tuple[LiveDouble, list[Finding]]] = []
     moved_unread: list[tuple[LiveDouble, list[Finding]]] = []  # a card nobody has read moved, shown unread where it lands
     unseen = _unseen_waste(live)

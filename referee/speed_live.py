@@ -141,6 +141,21 @@ def lost_as_unread(obs: Observation, zones: Iterable[str], absent: bool = False)
     return replace(obs, piles={**obs.piles, **missed}) if missed else obs
 
 
+def unread_unknown(obs: Observation, top_at: Callable[[str], Card | None]) -> bool:
+    """Is a zone of the view under a hand, or unread where the position has no card it knows on top
+    (``top_at``: the zone's top in the position, None where it has none or the game does not count the
+    zone's top as known)? A known top the camera cannot read is that card still: had it left, the
+    explanation would show where (Stress's ``_call_unseen``, Zenuwen's ``_unclear_for_calls``)."""
+    return any(seen.held or None in seen.cards and ((top := top_at(zone)) is None or is_unseen(top))
+               for zone, seen in obs.piles.items())
+
+
+def unread_top(seen: SeenPile) -> SeenPile:
+    """The pile with its top card taken as not read, the reading kept as the camera's guess of it."""
+    guesses = seen.guesses if len(seen.guesses) == len(seen.cards) else (None,) * len(seen.cards)
+    return replace(seen, cards=seen.cards[:-1] + (None,), guesses=guesses[:-1] + (seen.top,))
+
+
 def unjudged(obs: Observation) -> frozenset[str]:
     """Zones under a hand or with a card not read: they may have changed without looking different."""
     return frozenset(z for z, p in obs.piles.items() if p.held or None in p.cards)
@@ -935,10 +950,10 @@ class Engine(Generic[P]):
         state = self.substitute(start, subs)
         findings: list[Finding] = []
         learned = learned_pairs(subs)
-        answered: list[Finding] = []  # stuck calls the series' next move answers
+        answered: set[int] = set()  # (ids of) the stuck calls the series' next move answers
         for k, move in enumerate(moves):
             if getattr(state, "stuck", False) and self.unsticks(move):
-                answered += [f for f in findings if f.kind == "call" and f.verdict.kind == "stuck"][-1:]
+                answered |= {id(f) for f in [f for f in findings if f.kind == "call" and f.verdict.kind == "stuck"][-1:]}
             v = self.apply(state, replace(move, t=t))
             if not isinstance(v, Legal):
                 return None
@@ -953,8 +968,8 @@ class Engine(Generic[P]):
             keep = stuck[-1] if state.stuck else None
             # (an answered call rests on nothing a later view could show: marked so, it holds no view)
             findings = [replace(f, verdict=replace(f.verdict, data=f.verdict.data + (("answered", True),)))
-                        if any(f is a for a in answered) else f
-                        for f in findings if f not in stuck or f is keep or any(f is a for a in answered)]
+                        if id(f) in answered else f
+                        for f in findings if f not in stuck or f is keep or id(f) in answered]
         return self.without_unseen_stuck(start, state, findings)
 
     def without_unseen_stuck(self, start: P, state: P, findings: list[Finding]) -> tuple[P, list[Finding]]:

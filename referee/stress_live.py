@@ -98,7 +98,8 @@ from .speed_live import (
     differing, explained, fits, hide_cards, is_unseen, judged, later_view, moved, pile_number,
     pile_zone, public_picture, real_counts, seat_zone, seen_code, shown_codes, stock_zone, swap_cards, targets,
     unclear, unjudged, unread_centre, unseen, Guessed, UNSEEN_AFTER, noted, read_anew, read_where_guessed,
-    read_as_guessed, guess_of, bare, AGREEING_GUESS_FLOOR, call_findings, stock_as_seen, tops_guessed, stuck_refuted, stuck_since, lost_as_unread,
+    read_as_guessed, guess_of, bare, AGREEING_GUESS_FLOOR, call_findings, stock_as_seen, tops_guessed,
+    stuck_refuted, stuck_since, lost_as_unread, unread_top, unread_unknown,
 )
 from .stress import Lay, NewRound, Phase, Play, Seat, Slap, Stack, StressDeal, StressRules, StressState
 from .verdict import Event, Illegal, Legal
@@ -1106,9 +1107,10 @@ def _played_unseen(live: LiveStress, state: StressState) -> frozenset[Unseen]:
 
 
 def _fitting_reads(obs: Observation, live: LiveStress) -> Observation:
-    """The view with a centre top, or a row pile's stacked top, taken as not read (the reading kept as the camera's guess) where
-    the position has a card played there unread (``LiveStress.played_unseen``) on a card it knows,
-    and the camera reads it less surely than ``DOUBT_BELOW`` as a card that may not go on that one.
+    """The view with a centre top taken as not read (the reading kept as the camera's guess) where the
+    position has a card played there unread (``LiveStress.played_unseen``) on a card it knows, and
+    the camera reads it less surely than ``DOUBT_BELOW`` as a card that may not go on that one; so too
+    a row pile's stacked top nobody read, read so as another rank than the card under it.
     The play was judged as a card that fits; the misread would make it one that did not, with no
     verdict, and the next card played onto it illegal (penguins, seed 73: a QC refill never read,
     played onto a KS, read 6C at 0.30 there; the KH played onto it was called illegal and nothing
@@ -1126,8 +1128,7 @@ def _fitting_reads(obs: Observation, live: LiveStress) -> Observation:
         # 107: a KC refill guessed KC at 0.44 in its place, played onto a QC never read, read KC there)
         guessed_in_row = any(g is not None and g[0] == read.code for g in live.laid.values())
         if not known[read] and not guessed_in_row:
-            guesses = seen.guesses if len(seen.guesses) == len(seen.cards) else (None,) * len(seen.cards)
-            piles[CENTRE_ZONES[j]] = replace(seen, cards=seen.cards[:-1] + (None,), guesses=guesses[:-1] + (read.code,))
+            piles[CENTRE_ZONES[j]] = unread_top(seen)
     # so too a row top nobody read stacked onto a card the position knows (S3: a row pile is cards of
     # one rank), read unsurely as another rank (penguins, seed 98: p2's QC stacked unread onto its QH,
     # read 6C at 0.41 there and learned so; the 6C made p2 able to play on a 7C, and the stuck call that
@@ -1138,8 +1139,7 @@ def _fitting_reads(obs: Observation, live: LiveStress) -> Observation:
             seen = judged(obs, zone)
             if (len(row) > 1 and is_unseen(row[-1]) and not is_unseen(row[-2]) and seen is not None and seen.top_weak
                     and (read := parse_seen(seen.top)) is not None and read.rank != row[-2].rank):
-                guesses = seen.guesses if len(seen.guesses) == len(seen.cards) else (None,) * len(seen.cards)
-                piles[zone] = replace(seen, cards=seen.cards[:-1] + (None,), guesses=guesses[:-1] + (read.code,))
+                piles[zone] = unread_top(seen)
     return replace(obs, piles={**obs.piles, **piles}) if piles else obs
 
 
@@ -1448,9 +1448,9 @@ def _centre_read(obs: Observation) -> bool:
 def _left_where_read(state: StressState, moves: Sequence[Any], obs: Observation) -> bool:
     """Did the series move row cards, each from a place the view reads another card in now (its
     refill), or each a card the position knows, read where it landed and not shown where it lay? Only
-    that says a move left from there; a place that shows nothing, or the card it showed before unread, may be the very place a
-    card left unseen, unless the card is known: one deck, so a card read where it lands came from
-    where the position holds it (penguins, seed 104: p2's 4H read on the 3S it was played onto, its
+    that says a move left from there; a place that shows nothing, or the card it showed before
+    unread, may be the very place a card left unseen, unless the card is known: one deck, so a card
+    read where it lands came from where the position holds it (penguins, seed 104: p2's 4H read on the 3S it was played onto, its
     place bare until the refill, p1's QS lost by the camera next to it)."""
     rows = [m for m in moves if isinstance(m, (Play, Stack)) and isinstance(m.source, int)]
     for m in rows:
@@ -1506,9 +1506,8 @@ def _undone(live: LiveStress, obs: Observation) -> tuple[LiveStress, list[Findin
 def _unsure_centre_unread(obs: Observation) -> Observation:
     """The view with each centre top read less surely than ``DOUBT_BELOW`` taken as not read (the
     reading kept as the camera's guess)."""
-    piles = {z: replace(seen, cards=seen.cards[:-1] + (None,), guesses=seen.guesses[:-1] + (seen.top,))
-             for z in CENTRE_ZONES if (seen := judged(obs, z)) is not None and seen.top is not None and seen.top_weak
-             and len(seen.guesses) == len(seen.cards)}
+    piles = {z: unread_top(seen) for z in CENTRE_ZONES if (seen := judged(obs, z)) is not None and seen.top is not None
+             and seen.top_weak and len(seen.guesses) == len(seen.cards)}
     return replace(obs, piles={**obs.piles, **piles}) if piles else obs
 
 
@@ -1713,7 +1712,7 @@ def _tops_guessed(state: StressState, obs: Observation) -> dict[Unseen, Card] | 
     return tops_guessed(state, obs, tops + [(CENTRE_ZONES[j], pile[-1]) for j, pile in enumerate(state.centre) if pile], 1)
 
 
-def _call_unseen(findings: Sequence[Finding], obs: Observation, final: StressState | None = None) -> bool:
+def _call_unseen(findings: Sequence[Finding], obs: Observation, final: StressState) -> bool:
     """Does a call of the view rest on a zone the view does not show? A stress (S8) concerns only the
     two centre tops: once both are in view and read it is certain, whatever hands are over the rows
     or stocks (a hand over a row may hide another play, but that card would be on a centre pile, or
@@ -1733,8 +1732,8 @@ def _call_unseen(findings: Sequence[Finding], obs: Observation, final: StressSta
         if call.kind == "stuck" and (dict(call.data).get("guessed") or dict(call.data).get("answered")):
             return True  # made on the camera's guesses of the unread tops, no hand over the table; or
             # answered by the series' next move, new centre cards (Engine.replay)
-        if call.kind == "stuck" and final is not None:
-            return not _unread_unknown(final, obs)
+        if call.kind == "stuck":
+            return not unread_unknown(obs, lambda zone: _top_at(final, zone))
         if call.kind == "stress":
             return _centre_seen(obs)
         if call.kind in ("round_over", "match_over") and call.player is not None:
@@ -1742,26 +1741,6 @@ def _call_unseen(findings: Sequence[Finding], obs: Observation, final: StressSta
         return False
 
     return not all(certain(f.verdict) for f in calls)
-
-
-def _unread_unknown(final: StressState, obs: Observation) -> bool:
-    """Is a zone of the view under a hand, or unread where ``final`` has no card it knows on top?"""
-    for zone, seen in obs.piles.items():
-        if seen.held:
-            return True
-        if None not in seen.cards:
-            continue
-        if zone in CENTRE_ZONES:
-            pile = final.centre[CENTRE_ZONES.index(zone)]
-        else:
-            at = seat_zone(zone, final.seats)
-            i = pile_number(at[2]) if at is not None else None
-            if at is None or i is None or not 0 <= i < len(at[1].row):
-                return True
-            pile = at[1].row[i]
-        if not pile or is_unseen(pile[-1]):
-            return True
-    return False
 
 
 def _seat_emptied(obs: Observation, player: int) -> bool:

@@ -96,7 +96,7 @@ from .speed_live import (
     difference, differing, explained, fits, from_code, hide_cards, is_unseen, judged, later_view, pile_number,
     pile_zone, public_picture, real_counts, search_budget, seat_zone, seen_code, shown_codes, stock_zone, swap_cards,
     targets, unclear, unjudged, unread_centre, unseen, Guessed, UNSEEN_AFTER, noted, read_where_guessed, read_as_guessed, AGREEING_GUESS_FLOOR,
-    stock_as_seen, stuck_refuted, stuck_since, lost_as_unread,
+    stock_as_seen, stuck_refuted, stuck_since, lost_as_unread, unread_unknown,
 )
 from .verdict import Event, Illegal, Legal
 from .zenuwen import PILES, Choose, Join, Layout, NewRound, Phase, Play, Slap, TakeHand, Turn, ZenuwenRules, ZenuwenState, ZPile, ZSeat
@@ -934,20 +934,14 @@ def _unclear_for_calls(final: ZenuwenState, obs: Observation) -> bool:
     on a pile whose top the position knows? A known top read weakly is that card still: had it left,
     the explanation would show it where it went (three players at 1920x1080, seed 111: the near
     seat's KH, read at 0.08-0.29 in every view, kept every stuck call waiting; a play of an 8D that
-    made one was left unused until the next turn covered the 8D, and was never found)."""
-    for zone, seen in obs.piles.items():
-        if seen.held:
-            return True
-        if None not in seen.cards:
-            continue
+    made one was left unused until the next turn covered the 8D, and was never found). Only the
+    patience piles' tops count as known here."""
+    def pile_top(zone: str) -> Card | None:
         at = seat_zone(zone, final.seats)
         i = pile_number(at[2]) if at is not None else None
-        if at is None or i is None or not 0 <= i < PILES:
-            return True
-        top = at[1].piles[i].top
-        if top is None or is_unseen(top):
-            return True
-    return False
+        return at[1].piles[i].top if at is not None and i is not None and 0 <= i < PILES else None
+
+    return unread_unknown(obs, pile_top)
 
 
 def _twin_under_hand(state: ZenuwenState, pending: PendingIllegal, obs: Observation) -> bool:
