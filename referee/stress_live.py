@@ -215,6 +215,11 @@ class LiveStress(Live[StressState, PendingIllegal]):
     """Slaps made while a centre top nobody read might match the other, so no stress could be called:
     judged when a view shows both centre piles taken (:func:`_taken_unread`), forgotten once a centre
     top changes."""
+    untold: int = field(default=0, compare=False)
+    """Cards the referee knows went into a stock without knowing whose: centre piles seen taken after
+    a stress it could not see (:func:`_taken_untold`), or what a game taken up again lacks of the whole
+    deck (:func:`rejoin`). They are given to the first stock a view shows holding cards where the
+    position has emptied it (:func:`_untold_given`)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -1034,6 +1039,7 @@ def observe(live: LiveStress, obs: Observation) -> tuple[LiveStress, list[Findin
     if live.last is not None:
         obs = _read_as_before(obs, live.last)
     obs = _fitting_reads(obs, live)
+    live = _untold_given(live, obs)
     after, findings = _judge(live, obs)
     taken = after.last is None and not after.deferred and after.held_back is None
     laid = _laid({**live.laid, **after.laid}, after.state, obs if taken else None)  # (with what a doubt laid)
@@ -1051,7 +1057,10 @@ def observe(live: LiveStress, obs: Observation) -> tuple[LiveStress, list[Findin
         slapped = None  # a card played onto a centre pile since: those slaps were hands playing
     glimpsed = frozenset() if taken else live.glimpsed | centre_reads(obs)
     surely = frozenset() if taken else live.surely_glimpsed | _sure_centre_reads(obs)
-    return replace(after, reads=reads, sure=sure, laid=laid, unlaid=unlaid, played_unseen=played,
+    # (a judged view's picture starts afresh: the untold cards stay untold until a stock shows them, or
+    # the round ends)
+    untold = max(after.untold, live.untold) if after.state.round == live.state.round else 0
+    return replace(after, reads=reads, sure=sure, laid=laid, unlaid=unlaid, played_unseen=played, untold=untold,
                    unread_tops=tops, slapped_unread=slapped, guessed=guessed, glimpsed=glimpsed, surely_glimpsed=surely,
                    undo=_undo_after(live, findings), stuck_at=stuck_since(live, after, findings)), _stuck_refuted(live, findings)
 
@@ -1348,6 +1357,9 @@ def _judge(live: LiveStress, obs: Observation, suits: bool = True) -> tuple[Live
     if state.phase is Phase.STRESS and any(z in diff for z in CENTRE_ZONES):
         # the centre piles were taken or new cards laid before the slaps were entered: wait for them
         return replace(live, last=obs, waiting="the slaps (S8)"), []
+    taken = _taken_untold(live, obs)
+    if taken is not None:
+        return taken
     return replace(live, last=obs), [Finding("unrecognised", t, frame=frame, detail=_difference(state, obs))]
 
 
@@ -1555,6 +1567,48 @@ def _taken_unread(live: LiveStress, obs: Observation, t: float, frame: int | Non
     after, findings = _slapped_while_held(replace(live, state=stressed, last=None, slapped_unread=None), findings, slapped.slaps)
     after, more = _judge(after, obs)
     return after, noted(findings, note) + more
+
+
+def _taken_untold(live: LiveStress, obs: Observation) -> tuple[LiveStress, list[Finding]] | None:
+    """A view nothing else explains that shows the centre piles taken in play, as many as a stress
+    takes (S8: both, or one under ``slapped_pile`` and ``fastest_gives``), no hand over them: only a
+    stress takes them, so the players saw one the referee could not (a card misread) and slapped
+    unwatched. Who paid is not known: the cards are kept as ``untold`` until a stock shows them,
+    and the round goes on from new centre cards (S4). None unless the view fits that position.
+    Penguins, seed 104: a QC played onto a JH was read 6C, the stress the QD beside it made was
+    missed, and with the taken piles left in the position the rest of the round was lost."""
+    state = live.state
+    if state.phase is not Phase.PLAY or live.pending is not None:
+        return None
+    taken = [j for j, z in enumerate(CENTRE_ZONES) if state.centre[j] and bare(obs, z)]
+    kept = [j for j, z in enumerate(CENTRE_ZONES) if state.centre[j] and j not in taken]
+    if not taken or (kept if state.rules.stress_penalty == "both_piles" else len(taken) != 1):
+        return None
+    gone = sum(len(state.centre[j]) for j in taken)
+    centre = tuple(() if j in taken else pile for j, pile in enumerate(state.centre))
+    after = replace(live, state=replace(state, centre=centre, phase=Phase.LAY, stuck=False, t=max(state.t, obs.t)),
+                    untold=live.untold + gone, undo=None, slapped_unread=None)
+    again, findings = _judge(after, obs, suits=False)
+    if again.last is not None or again.deferred or any(f.kind in ("unrecognised", "ambiguous", "illegal") for f in findings):
+        return None
+    piles = " and ".join(CENTRE_ZONES[j] for j in taken)
+    note = (f"{piles} taken: the players saw a stress the referee could not (a card misread), and their slaps were "
+            f"not seen; the {gone} cards went into a stock, whose is not known")
+    return replace(again, untold=after.untold), [Finding("rejoined", max(state.t, obs.t), frame=obs.frame, detail=note), *findings]
+
+
+def _untold_given(live: LiveStress, obs: Observation) -> LiveStress:
+    """The picture with the ``untold`` cards given to a stock the view shows holding cards, no hand
+    over it, where the position has too few left for the refills one view may need: the stock they
+    went into (given wrongly, the other stock runs short in turn, and the game is taken up again)."""
+    if not live.untold:
+        return live
+    for p, seat in enumerate(live.state.seats):
+        seen = judged(obs, stock_zone(p))
+        if len(seat.stock) <= MAX_PER_PLAYER and seen is not None and (seen.cards or seen.backs):
+            given = replace(seat, stock=seat.stock + tuple(unseen() for _ in range(live.untold)))
+            return replace(live, state=replace(live.state, seats=stress._set(live.state.seats, p, given)), untold=0)
+    return live
 
 
 def _matching_tops(state: StressState, readings: Mapping[Unseen, tuple[str, float]]) -> dict[Unseen, Card] | None:
@@ -1988,9 +2042,10 @@ def resume(picture: Mapping[str, Any], rules: StressRules | None = None, t: floa
         state = StressState(rules, seats, centre, Phase(picture["phase"]), t=t, slaps=slaps,
                             round=int(picture.get("round", 1)), score=tuple(int(x) for x in picture.get("score", (0, 0))))
         moves = int(picture.get("moves", 0))
+        untold = int(picture.get("untold", 0))
     except (KeyError, TypeError, ValueError, AttributeError) as exc:
         raise ValueError(f"not a position of this Stress game: {exc}") from None
-    return LiveStress(state, moves=moves, waiting=_waiting(state), reads=dict(Counter(c.code for c in read)))
+    return LiveStress(state, moves=moves, waiting=_waiting(state), reads=dict(Counter(c.code for c in read)), untold=untold)
 
 
 def rejoin(live: LiveStress, obs: Observation) -> LiveStress | None:
@@ -2028,16 +2083,21 @@ def rejoin(live: LiveStress, obs: Observation) -> LiveStress | None:
     shown = [c for row in rows for pile in row for c in pile if not is_unseen(c)] + [c for c in tops if c is not None and not is_unseen(c)]
     if len(set(shown)) != len(shown):
         return None
-    centre = tuple(() if top is None else tuple(c if is_unseen(c) or c not in shown else unseen() for c in pile[:-1]) + (top,)
-                   for pile, top in zip(state.centre, tops))
+    centre = tuple(() if top is None else tuple(unseen() for _ in pile[:-1]) + (top,) for pile, top in zip(state.centre, tops))
     seats = []
     for p, seat in enumerate(state.seats):
         n = stock_as_seen(len(seat.stock), judged(obs, stock_zone(p)))
         seats.append(Seat(tuple(unseen() for _ in range(n)), rows[p]))
     again = replace(state, seats=tuple(seats), centre=centre, phase=Phase.PLAY, slaps=(), stuck=False, gathered=(),
                     t=max(state.t, obs.t))
+    # what the picture lacks of the deck lies in a stock, whose the view cannot say
+    untold = max(0, _card_count(state) + live.untold - _card_count(again))
     return LiveStress(again, moves=live.moves, waiting=_waiting(again), reads=count_reads(live.reads, obs),
-                      sure=surely_read(live.sure, obs))
+                      sure=surely_read(live.sure, obs), untold=untold)
+
+
+def _card_count(state: StressState) -> int:
+    return sum(s.count for s in state.seats) + sum(len(p) for p in state.centre)
 
 
 def _fresh_deal(state: StressState, obs: Observation) -> list[list[Card | None]] | None:
@@ -2177,7 +2237,9 @@ def public_state(live: LiveStress) -> dict[str, object]:
         {"stock": len(s.stock), "row": [[seen_code(c) for c in p] for p in s.row]} for s in state.seats
     ]
     slaps = [{"player": p, "t": t, "pile": k} for p, t, k in state.slaps]
-    return public_picture(live, players, str, score=list(state.score), slaps=slaps)
+    # (cards gone into a stock the referee cannot name, :attr:`LiveStress.untold`: kept for a resumed game)
+    untold = {"untold": live.untold} if live.untold else {}
+    return public_picture(live, players, str, score=list(state.score), slaps=slaps, **untold)
 
 
 def ending(live: LiveStress, t: float) -> tuple[str, Event] | None:

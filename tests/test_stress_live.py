@@ -12,10 +12,11 @@ import pytest
 
 from noisy_views import blurred, held
 from referee import stress, stress_live
+from referee.cards import Card
 from referee.followers import find_follower
 from referee.observation import Finding, Observation, SeenPile
 from referee.stress import Lay, Phase, Play, Slap, Stack, StressDeal, StressRules, StressState
-from referee.speed_live import is_unseen, search_budget
+from referee.speed_live import is_unseen, search_budget, unseen
 from referee.stress_live import LiveStress, row_zone, stock_zone
 from referee.verdict import Legal
 
@@ -670,6 +671,60 @@ def test_slaps_on_two_cards_never_read_are_judged_when_the_piles_are_seen_taken(
     live, f = stress_live.observe(live, view(truth, 6.0))
     assert moves_of(f) == [("lay",)], f
     assert [pile[-1].code for pile in live.state.centre] == [pile[-1].code for pile in truth.centre]
+
+
+def test_centre_piles_taken_after_a_stress_nobody_saw_go_into_a_stock_shown_later() -> None:
+    """Penguins, seed 104: a QC played onto a JH was read 6C, so the referee saw no stress beside the
+    QD, watched no hands, and left the piles the players took in its position: the rest of the round
+    was lost (35 of 64 moves). Only a stress takes the centre piles in play, so a view showing them
+    taken starts the next centre cards (S8), said as the referee taking the table up again; the cards
+    are kept as gone into a stock nobody can name, and given to the first stock the view shows
+    holding cards where the position runs short."""
+    truth = position("7H 6S 9D KC", "8S 2D JH 4S", "7C 8D", stock0="2C 3C 4C 5C", stock1="QS 10H")
+    seat0, seat1 = truth.seats
+    # the referee knows the stocks' sizes, and never read p1's 7H
+    picture = replace(truth, seats=(replace(seat0, stock=tuple(unseen() for _ in seat0.stock), row=((unseen(),), *seat0.row[1:])),
+                                    replace(seat1, stock=(unseen(), unseen()))))
+    live = LiveStress(picture)
+    truth, calls = apply(truth, Play(0, 0, 1, 1.0))
+    assert calls == ["stress"]
+    live, f = stress_live.observe(live, _shown(view(truth, 1.0), centre2=SeenPile(("9H",), confidences=(0.45,))))
+    assert moves_of(f) == [("play", 0, 0, 1)] and calls_of(f) == [] and stress_live.slappers(live) == frozenset()
+    for k, slapper in enumerate((0, 1)):
+        truth, _ = apply(truth, Slap(slapper, 0, 1.5 + k))  # unwatched: p2 pays, the piles under its stock
+    live, f = stress_live.observe(live, view(truth, 3.0))
+    assert [x.kind for x in f] == ["rejoined"] and "centre1 and centre2 taken" in f[0].detail, f
+    assert live.state.phase is Phase.LAY and not any(live.state.centre) and live.untold == 3
+    assert stress_live.resume(stress_live.public_state(live)).untold == 3  # (a crash now loses none)
+    truth, _ = apply(truth, Lay(4.0))
+    live, f = stress_live.observe(live, view(truth, 4.0))
+    assert moves_of(f) == [("lay",)], f
+    assert [len(s.stock) for s in live.state.seats] == [len(s.stock) for s in truth.seats] and live.untold == 0
+    for t, move in ((5.0, Play(1, 1, 0, 5.0)), (6.0, Play(1, 2, 1, 6.0))):  # refills 10H, then the 7C taken
+        truth, _ = apply(truth, move)
+        live, f = stress_live.observe(live, view(truth, t))
+        assert moves_of(f) == [key(move)], f
+    assert live.state.seats[1].row[2][-1].code == "7C"
+
+
+def test_a_game_taken_up_again_trusts_no_card_under_a_centre_top_and_keeps_what_it_lacks() -> None:
+    """A referee that lost the game takes the table up again as it lies (:func:`stress_live.rejoin`).
+    The cards under the centre tops are what the lost picture made of them, likely wrong (penguins,
+    seed 104: the piles taken after a stress it missed were left in its position, and every later
+    refill of a card it held there was unrecognised): they are taken as cards nobody read. What the
+    new picture lacks of the deck (centre piles seen taken) lies in a stock nobody can name."""
+    truth = position("10H 4S 5H JS", "6D 7S 8H 9S", "JC 8S", stock0="2D 3H", stock1="2C 3C 4C")
+    seat0 = truth.seats[0]
+    wrong = (Card.parse("2D"), Card.parse("3C"), truth.centre[0][-1])  # the 2D still in p1's stock
+    lost = LiveStress(replace(truth, centre=(wrong, truth.centre[1]), seats=(replace(seat0, stock=(unseen(), unseen())), truth.seats[1])))
+    again = stress_live.rejoin(lost, view(truth, 1.0))
+    assert again is not None and again.untold == 0
+    assert [c.code for c in again.state.centre[0][-1:]] == ["JC"] and all(is_unseen(c) for c in again.state.centre[0][:-1])
+    truth, _ = apply(truth, Play(0, 0, 0, 2.0))  # the 10H onto the JC, its refill the 2D
+    again, f = stress_live.observe(again, view(truth, 2.0))
+    assert moves_of(f) == [("play", 0, 0, 0)] and [c for _, c in f[0].learned] == ["2D"], f
+    taken = stress_live.rejoin(lost, seen(truth, 3.0, centre1="-", centre2="-"))
+    assert taken is not None and taken.state.centre == ((), ()) and taken.untold == 4
 
 
 def test_a_slap_keyed_in_on_a_card_never_read_waits_for_the_piles() -> None:
