@@ -1297,6 +1297,8 @@ def _judge(live: LiveStress, obs: Observation, suits: bool = True) -> tuple[Live
             seen = _read_where_played(read_where_guessed(obs, final.centre, AGREEING_GUESS_FLOOR), node.moves, final)
             if _unseen_and_covered(node.moves, seen):
                 return replace(deferred(live, obs), held_back=obs), []
+            if _maybe_stacked_under_hand(node.moves, state, final, obs):
+                return deferred(live, obs), []
             if _call_unseen(findings, seen, new_state):
                 return replace(deferred(live, obs), call_held=obs), []
         after, findings = explained(live, new_state, findings, k, t, frame, _waiting)
@@ -1825,6 +1827,24 @@ def _unseen_and_covered(moves: Sequence[Any], obs: Observation) -> bool:
         landing = _landing_key(move)
         assert landing is not None
         if any(isinstance(later, Lay) and landing[0] == "centre" or _landing_key(later) == landing for later in moves[i + 1:]):
+            return True
+    return False
+
+
+def _maybe_stacked_under_hand(moves: Sequence[Any], state: StressState, final: StressState, obs: Observation) -> bool:
+    """Does the series play a row card onto a centre pile under a hand, its place now showing a card
+    of the same rank? Nothing shows the card landed, and a card of that rank stacked onto it from
+    under the same hand (S3) looks alike: the next view, the hand gone, tells them apart (penguins,
+    seed 116: p1's QH, never read, stacked onto the QC beside it while the hand hid the KH; the QC
+    was taken for played onto the KH with a QH refill, and the round was lost)."""
+    if not state.rules.stack_same_rank:
+        return False
+    for move in moves:
+        if not (isinstance(move, Play) and isinstance(move.source, int) and isinstance(move.to, int)):
+            continue
+        played, now = state.seats[move.player].row[move.source], final.seats[move.player].row[move.source]
+        if (judged(obs, CENTRE_ZONES[move.to]) is None and played and now and not is_unseen(played[-1])
+                and not is_unseen(now[-1]) and now[-1].rank == played[-1].rank):
             return True
     return False
 

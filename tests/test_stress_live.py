@@ -727,6 +727,25 @@ def test_a_game_taken_up_again_trusts_no_card_under_a_centre_top_and_keeps_what_
     assert taken is not None and taken.state.centre == ((), ()) and taken.untold == 4
 
 
+def test_a_play_under_a_hand_whose_place_shows_a_card_of_its_rank_waits_for_the_hand_to_go() -> None:
+    """Penguins, seed 116: p1's QH, a refill guessed 9H, stacked onto the QC beside it (S3) while the
+    hand hid the KH on centre2; the QC was taken for played onto the KH with the QH its refill (the
+    guess agreed better), the next view showing the KH was unrecognised and the round lost until the
+    table was taken up again. Nothing showed the QC land: the view is left for the next one."""
+    truth = position("4D 7C QC JS", "4H 8H 9D 2S", "6C KH", stock0="QH AH 3C", stock1="2C 3H")
+    live = stress_live.start(view(truth, 0.0))
+    truth, _ = apply(truth, Play(0, 1, 0, 1.0))  # the 7C onto the 6C, its refill the QH
+    live, f = stress_live.observe(live, _shown(view(truth, 1.0), p1_pile2=SeenPile((None,), guesses=("9H",), confidences=(0.17,))))
+    assert moves_of(f) == [("play", 0, 1, 0)], f
+    truth, _ = apply(truth, Stack(0, 1, 2, 2.0))
+    under_hand = seen(truth, 2.0, centre2="held", p1_pile2="held", p1_stock="held")
+    live, f = stress_live.observe(live, _shown(under_hand, p1_pile3=SeenPile(("QH",), confidences=(0.44,))))
+    assert f == [] and live.deferred == 1
+    live, f = stress_live.observe(live, view(truth, 3.0))
+    assert moves_of(f) == [("stack", 0, 1, 2)], f
+    assert [c.code for c in live.state.seats[0].row[2]] == ["QC", "QH"]
+
+
 def test_a_slap_keyed_in_on_a_card_never_read_waits_for_the_piles() -> None:
     """A key-pressed slap while a centre top was never read is not judged, and says so; a card played
     onto the piles after it shows there was no stress, and the slap is forgotten."""
