@@ -83,6 +83,7 @@ from collections import Counter
 from dataclasses import dataclass, field, replace
 from functools import cache
 from itertools import permutations
+from types import MappingProxyType
 from typing import Any, Callable, Iterable, Iterator, Mapping, NamedTuple, Sequence
 
 from . import zenuwen
@@ -1623,7 +1624,7 @@ def _guessed_play(live: LiveZenuwen, obs: Observation, t: float, gone_only: bool
         if len(best) == 1:
             return _conclude(live, view, best[0], t)
         if not gone_only and not hits:
-            unread = _played_unread(state, obs, j, t, covered_sure=cpile[-1].code in live.sure)
+            unread = _played_unread(state, obs, j, t, covered_sure=cpile[-1].code in live.sure, seen_tops=live.seen_tops)
             if unread is not None:
                 # not left for a clearer view: the card is unread there, and the next view has it
                 # covered as often as not (seed 124: the JC played onto it)
@@ -1635,7 +1636,8 @@ def _guessed_play(live: LiveZenuwen, obs: Observation, t: float, gone_only: bool
     return None
 
 
-def _played_unread(state: ZenuwenState, obs: Observation, j: int, t: float, covered_sure: bool = False) -> Explanation[ZenuwenState] | None:
+def _played_unread(state: ZenuwenState, obs: Observation, j: int, t: float, covered_sure: bool = False,
+                   seen_tops: Mapping[str, str] = MappingProxyType({})) -> Explanation[ZenuwenState] | None:
     """Centre pile ``j``'s top, read before, shows unread, the camera guessing a card that no play
     explains, and a pile whose top nobody has read shows a card read now: its top was played there,
     judged as a card of a rank that fits and left unseen, and the card shown is the one turned up
@@ -1648,10 +1650,18 @@ def _played_unread(state: ZenuwenState, obs: Observation, j: int, t: float, cove
     guess, no hand over it, shows another card there (two players, penguins, seed 153: p2's QS, guessed
     QS at 0.22 in its place, played onto a KH read at 0.66, guessed 6S at 0.01-0.02 there, its pile
     reading the 10S under it: taken for nothing happening and a stuck call, the JH played next onto
-    the QS called illegal on the KH)."""
+    the QS called illegal on the KH). ``seen_tops`` (``LiveZenuwen.seen_tops``): a pile whose top the
+    camera last guessed as the very card it guesses on the centre pile now, however faintly, is the
+    card's own look gone there (two players, penguins, seed 161: p2's 10H, guessed QH at 0.00-0.08 in
+    its place, played onto a 9S read at 0.50, guessed QH at 0.01 there: nothing happened, and the rest
+    of the round was lost)."""
     seen = judged(obs, centre_zone(j))
     cpile = state.centre[j]
-    if seen is None or not seen.cards or seen.cards[-1] is not None or seen.confidences[-1:] < (AGREEING_GUESS_FLOOR,) and not covered_sure:
+    if seen is None or not seen.cards or seen.cards[-1] is not None:
+        return None
+    alike = {zone for zone, code in seen_tops.items() if code == seen.top_guess}
+    weak = seen.confidences[-1:] < (AGREEING_GUESS_FLOOR,) and not covered_sure
+    if weak and not alike:
         return None
     guessed = seen.confidences[-1:] >= (GUESS_FLOOR,)
     faint = not guessed and not covered_sure
@@ -1675,8 +1685,10 @@ def _played_unread(state: ZenuwenState, obs: Observation, j: int, t: float, cove
             # read 9C in its place, played onto a JS while a hand hovered over centre1, then guessed 6C
             # at 0.22 there; nothing happened was taken for the view with the hand, and the pile was
             # "still" after it)
+            if weak and pile_zone(p, i) not in alike:
+                continue
             gone = bare and len(pile.cards) == 1 and (source.still is False or covered_sure and guessed)
-            if not gone and (source.top is None or faint):
+            if not gone and (source.top is None or faint and pile_zone(p, i) not in alike):
                 continue
             move = Play(p, i, j, t)
             view = replace(obs, piles={**obs.piles, pile_zone(p, i): SeenPile((), 0, still=False)}) if gone else obs

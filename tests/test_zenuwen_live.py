@@ -1076,6 +1076,29 @@ def test_a_lone_card_never_read_gone_where_something_moved_was_played_onto_a_pil
     assert moves_of(f) == [], brief(f)  # nothing moved over the pile: a card the camera lost
 
 
+def test_a_lone_card_never_read_gone_was_played_where_the_centre_pile_guesses_it_as_in_its_place() -> None:
+    """Two players, penguins, seed 161: p2's 10H, never read, guessed QH at 0.00-0.08 in its place, was
+    played onto a 9S read at 0.50 and guessed QH at 0.01 there; a guess that faint counts for nothing,
+    so nothing happened, and the rest of the round (34 of 55 moves, every call) was lost. The very
+    card the camera last made of the pile's top, guessed on the centre pile, is that card's look gone
+    there, however faint; another card guessed as faintly says nothing."""
+    found = next(x for seed in range(1, 60) if (x := _lone_unread_play(seed)) is not None
+                 and isinstance(x[2].to, int) and x[1].centre[x[2].to][-2].code not in ("6C", "6D"))
+    live, after, m, zone = found
+    assert isinstance(m.to, int)
+    live = replace(live, sure=live.sure - {after.centre[m.to][-2].code})  # (read at 0.50, never surely)
+    obs = view(after, 2.0)
+    gone = {zone: SeenPile((), 0, still=False)}
+
+    def faintly(code: str) -> Observation:
+        return replace(obs, piles={**obs.piles, **gone, centre_zone(m.to): SeenPile((None,), 0, guesses=(code,), confidences=(0.01,))})
+
+    _, f = zenuwen_live.observe(live, faintly("6C"))  # as the camera guessed it in its place
+    assert moves_of(f) == [key(m)], brief(f)
+    _, f = zenuwen_live.observe(live, faintly("6D"))
+    assert moves_of(f) == [], brief(f)
+
+
 def test_a_card_on_a_centre_pile_taken_for_a_back_is_a_card_not_read() -> None:
     """Centre cards lie face up: a back the camera reports on a centre pile is a face it took for a
     back (the penguins deck's queens, seed 112), not a change nothing explains."""
