@@ -218,8 +218,8 @@ class LiveStress(Live[StressState, PendingIllegal]):
     untold: int = field(default=0, compare=False)
     """Cards the referee knows went into a stock without knowing whose: centre piles seen taken after
     a stress it could not see (:func:`_taken_untold`), or what a game taken up again lacks of the whole
-    deck (:func:`rejoin`). They are given to the first stock a view shows holding cards where the
-    position has emptied it (:func:`_untold_given`)."""
+    deck (:func:`rejoin`). They are given to a stock the view shows holding cards where the position
+    runs short, when nothing else explains the view (:func:`_judge_untold`)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -518,7 +518,13 @@ def _played_unread(
                 # QC at 0.26 then 0.01 in its place, played onto a JD, read 9C at 0.37 there, its refill KC
                 # read at 0.44: taken for nothing happening, the KC learned as the QC's card)
                 read = row.cards[-1] is not None or row.confidences[-1:] >= (REFILL_READ,)
-                if not (guessed_other and read or _guessed_anew(u, row, laid)):
+                # (a centre top that shows no face at all, boxed as a back, in the very view its place
+                # reads another card than it last guessed there, however faintly: penguins, seed 117, a
+                # QC guessed at 0.06-0.11 in its place, played onto a KS read at 0.46 and boxed as a back
+                # there, twice in one match; its refill 3C, then 5C, was learned as the QC's card, and
+                # one of the two views made a stuck call)
+                faceless = seen.top_guess is None and read and _guessed_anew(u, row, laid, 0.0)
+                if not (guessed_other and read or _guessed_anew(u, row, laid) or faceless):
                     continue
                 move = Play(p, i, j, t)
                 for stand in _stand_ins(state, top):
@@ -790,12 +796,14 @@ def _changed_under_hand(state: StressState, obs: Observation, laid: Laid) -> boo
     """Does a refill's place show another card than the camera last guessed there (:func:`_guessed_anew`)
     while a centre pile is under a hand? The card may have been played there: the view waits for the
     pile to show (penguins, seed 64: a QC guessed at 0.22 played under a hand, its refill QD read at
-    0.36 was taken for the QC's card, and the QC's play never found)."""
+    0.36 was taken for the QC's card, and the QC's play never found). A place that reads a card surely
+    now differs from any guess however faint (seed 117: a QC guessed at 0.06 played under a hand, its
+    refill 3C read at 0.65 learned as the QC's card, the centre pile boxing the QC as a back after it)."""
     if all(judged(obs, z) is not None for z in CENTRE_ZONES):
         return False
     for p, i, refill in _lone_refills(state):
         row = judged(obs, row_zone(p, i))
-        if row is not None and row.cards and _guessed_anew(refill, row, laid):
+        if row is not None and row.cards and _guessed_anew(refill, row, laid, 0.0 if row.top is not None and not row.top_weak else GUESS_FLOOR):
             return True
     return False
 
@@ -1039,8 +1047,7 @@ def observe(live: LiveStress, obs: Observation) -> tuple[LiveStress, list[Findin
     if live.last is not None:
         obs = _read_as_before(obs, live.last)
     obs = _fitting_reads(obs, live)
-    live = _untold_given(live, obs)
-    after, findings = _judge(live, obs)
+    after, findings, untold = _judge_untold(live, obs)
     taken = after.last is None and not after.deferred and after.held_back is None
     laid = _laid({**live.laid, **after.laid}, after.state, obs if taken else None)  # (with what a doubt laid)
     unlaid = _unlaid(live.unlaid, after.state, obs if taken else None)
@@ -1058,8 +1065,11 @@ def observe(live: LiveStress, obs: Observation) -> tuple[LiveStress, list[Findin
     glimpsed = frozenset() if taken else live.glimpsed | centre_reads(obs)
     surely = frozenset() if taken else live.surely_glimpsed | _sure_centre_reads(obs)
     # (a judged view's picture starts afresh: the untold cards stay untold until a stock shows them, or
-    # the round ends)
-    untold = max(after.untold, live.untold) if after.state.round == live.state.round else 0
+    # the round ends; centre piles taken unseen in this view set them anew)
+    if any(f.kind == "rejoined" for f in findings):
+        untold = after.untold
+    elif after.state.round != live.state.round:
+        untold = 0
     return replace(after, reads=reads, sure=sure, laid=laid, unlaid=unlaid, played_unseen=played, untold=untold,
                    unread_tops=tops, slapped_unread=slapped, guessed=guessed, glimpsed=glimpsed, surely_glimpsed=surely,
                    undo=_undo_after(live, findings), stuck_at=stuck_since(live, after, findings)), _stuck_refuted(live, findings)
@@ -1590,27 +1600,39 @@ def _taken_untold(live: LiveStress, obs: Observation) -> tuple[LiveStress, list[
     centre = tuple(() if j in taken else pile for j, pile in enumerate(state.centre))
     after = replace(live, state=replace(state, centre=centre, phase=Phase.LAY, stuck=False, t=max(state.t, obs.t)),
                     untold=live.untold + gone, undo=None, slapped_unread=None)
-    again, findings = _judge(after, obs, suits=False)
-    if again.last is not None or again.deferred or any(f.kind in ("unrecognised", "ambiguous", "illegal") for f in findings):
+    again, findings, untold = _judge_untold(after, obs, suits=False)  # (their stock may show them already)
+    if not _explains(again, findings):
         return None
     piles = " and ".join(CENTRE_ZONES[j] for j in taken)
     note = (f"{piles} taken: the players saw a stress the referee could not (a card misread), and their slaps were "
             f"not seen; the {gone} cards went into a stock, whose is not known")
-    return replace(again, untold=after.untold), [Finding("rejoined", max(state.t, obs.t), frame=obs.frame, detail=note), *findings]
+    return replace(again, untold=untold), [Finding("rejoined", max(state.t, obs.t), frame=obs.frame, detail=note), *findings]
 
 
-def _untold_given(live: LiveStress, obs: Observation) -> LiveStress:
-    """The picture with the ``untold`` cards given to a stock the view shows holding cards, no hand
-    over it, where the position has too few left for the refills one view may need: the stock they
-    went into (given wrongly, the other stock runs short in turn, and the game is taken up again)."""
-    if not live.untold:
-        return live
+def _judge_untold(live: LiveStress, obs: Observation, suits: bool = True) -> tuple[LiveStress, list[Finding], int]:
+    """:func:`_judge`, and where nothing explains the view while cards are ``untold``, judged again with
+    them given to a stock the view shows holding cards, no hand over it, where the position has no
+    more than one view's refills left: the stock they went into is the one that explains the view
+    (given wrongly, the other runs short in turn, and the game is taken up again). Also returns the
+    cards still untold."""
+    after, findings = _judge(live, obs, suits)
+    if not live.untold or _explains(after, findings):
+        return after, findings, live.untold
     for p, seat in enumerate(live.state.seats):
         seen = judged(obs, stock_zone(p))
-        if len(seat.stock) <= MAX_PER_PLAYER and seen is not None and (seen.cards or seen.backs):
-            given = replace(seat, stock=seat.stock + tuple(unseen() for _ in range(live.untold)))
-            return replace(live, state=replace(live.state, seats=stress._set(live.state.seats, p, given)), untold=0)
-    return live
+        if len(seat.stock) > MAX_PER_PLAYER or seen is None or not (seen.cards or seen.backs):
+            continue
+        given = replace(seat, stock=seat.stock + tuple(unseen() for _ in range(live.untold)))
+        again, said = _judge(replace(live, state=replace(live.state, seats=stress._set(live.state.seats, p, given)), untold=0), obs, suits)
+        if _explains(again, said):
+            return again, said, 0
+    return after, findings, live.untold
+
+
+def _explains(after: LiveStress, findings: Sequence[Finding]) -> bool:
+    """Was the view taken, nothing in it unrecognised, ambiguous or against the rules?"""
+    return (after.last is None and not after.deferred and after.held_back is None
+            and not any(f.kind in ("unrecognised", "ambiguous", "illegal") for f in findings))
 
 
 def _matching_tops(state: StressState, readings: Mapping[Unseen, tuple[str, float]]) -> dict[Unseen, Card] | None:

@@ -680,11 +680,11 @@ def test_centre_piles_taken_after_a_stress_nobody_saw_go_into_a_stock_shown_late
     taken starts the next centre cards (S8), said as the referee taking the table up again; the cards
     are kept as gone into a stock nobody can name, and given to the first stock the view shows
     holding cards where the position runs short."""
-    truth = position("7H 6S 9D KC", "8S 2D JH 4S", "7C 8D", stock0="2C 3C 4C 5C", stock1="QS 10H")
+    truth = position("7H 6S 9D KC", "8S 2D JH 4S", "7C 8D", stock0="2C 3C 4C 5C", stock1="QS 10H 9C")
     seat0, seat1 = truth.seats
     # the referee knows the stocks' sizes, and never read p1's 7H
     picture = replace(truth, seats=(replace(seat0, stock=tuple(unseen() for _ in seat0.stock), row=((unseen(),), *seat0.row[1:])),
-                                    replace(seat1, stock=(unseen(), unseen()))))
+                                    replace(seat1, stock=tuple(unseen() for _ in seat1.stock))))
     live = LiveStress(picture)
     truth, calls = apply(truth, Play(0, 0, 1, 1.0))
     assert calls == ["stress"]
@@ -699,12 +699,13 @@ def test_centre_piles_taken_after_a_stress_nobody_saw_go_into_a_stock_shown_late
     truth, _ = apply(truth, Lay(4.0))
     live, f = stress_live.observe(live, view(truth, 4.0))
     assert moves_of(f) == [("lay",)], f
-    assert [len(s.stock) for s in live.state.seats] == [len(s.stock) for s in truth.seats] and live.untold == 0
-    for t, move in ((5.0, Play(1, 1, 0, 5.0)), (6.0, Play(1, 2, 1, 6.0))):  # refills 10H, then the 7C taken
+    # p2's stock as the referee counted it runs out after two refills: the third is the 7C taken
+    for t, move in ((5.0, Play(1, 1, 0, 5.0)), (6.0, Play(1, 2, 1, 6.0)), (7.0, Play(1, 1, 1, 7.0))):
         truth, _ = apply(truth, move)
         live, f = stress_live.observe(live, view(truth, t))
         assert moves_of(f) == [key(move)], f
-    assert live.state.seats[1].row[2][-1].code == "7C"
+    assert live.untold == 0 and [len(s.stock) for s in live.state.seats] == [len(s.stock) for s in truth.seats]
+    assert live.state.seats[1].row[1][-1].code == "7C"
 
 
 def test_a_game_taken_up_again_trusts_no_card_under_a_centre_top_and_keeps_what_it_lacks() -> None:
@@ -1305,13 +1306,13 @@ def test_new_centre_cards_while_an_unseen_refill_could_be_played_are_illegal() -
     same_table(live, truth, stocks=False)
 
 
-def refill_laid_unread(guess: str | None = None) -> tuple[LiveStress, StressState]:
-    """p1's 6S played onto the 7C, its refill 5C laid and not read (guessed ``guess`` at 0.2)."""
+def refill_laid_unread(guess: str | None = None, confidence: float = 0.2) -> tuple[LiveStress, StressState]:
+    """p1's 6S played onto the 7C, its refill 5C laid and not read (guessed ``guess`` at ``confidence``)."""
     truth = position("6S 9D 2H 10C", "3D 4S 5H JS", "7C KD", stock0="5C 4C 3C 2C")
     live = stress_live.start(view(truth, 0.0))
     after, _ = apply(truth, Play(0, 0, 0, 1.0))
     obs = view(after, 1.0)
-    unread = SeenPile((None,), guesses=(guess,), confidences=(0.2,)) if guess else SeenPile((None,))
+    unread = SeenPile((None,), guesses=(guess,), confidences=(confidence,)) if guess else SeenPile((None,))
     live, f = stress_live.observe(live, replace(obs, piles={**obs.piles, "p1.pile1": unread}))
     assert moves_of(f) == [("play", 0, 0, 0)] and is_unseen(live.state.seats[0].row[0][-1])
     return live, after
@@ -1357,6 +1358,25 @@ def test_a_refill_guessed_one_card_then_read_another_under_a_hand_over_the_centr
     obs = view(truth, 2.0)
     _, f = stress_live.observe(live, replace(obs, piles={**obs.piles, "p1.pile1": SeenPile((None,), guesses=("6C",), confidences=(0.3,))}))
     assert moves_of(f) == []
+
+
+def test_a_refill_guessed_faintly_is_not_learned_as_the_card_its_place_reads_when_the_centre_hides_a_play() -> None:
+    """Penguins, seed 117: a QC refill guessed at 0.06-0.11 in its place was played onto a KS twice in one
+    match, once while a hand hid the KS, once in a view that boxed the QC as a back there. Its refill,
+    read surely (3C at 0.65) in the first, unsurely (5C at 0.49) in the second, was learned as the QC's
+    card (the second making a stuck call): the plays and the stresses they made were missed. A card read
+    surely differs from any guess however faint, so the view under a hand waits for the centre pile;
+    and a centre top that shows no face at all in the very view its place reads another card than it
+    last guessed there was played onto."""
+    live, truth = refill_laid_unread("6C", 0.06)
+    after, _ = apply(truth, Play(0, 0, 0, 2.0))  # the 5C onto the 6S; the 4C comes next, read surely
+    waited, f = stress_live.observe(live, seen(after, 2.0, centre1="held"))
+    assert f == [] and waited.deferred == 1 and is_unseen(waited.state.seats[0].row[0][-1])
+    obs = view(after, 2.0)
+    backed = replace(obs, piles={**obs.piles, "centre1": SeenPile((), 1), "p1.pile1": SeenPile(("4C",), confidences=(0.49,))})
+    played, f = stress_live.observe(live, backed)
+    assert moves_of(f) == [("play", 0, 0, 0)] and calls_of(f) == [] and is_unseen(played.state.centre[0][-1]), f
+    assert played.state.seats[0].row[0][-1].code == "4C"
 
 
 def test_a_row_card_read_only_unsurely_is_doubted_when_the_card_is_read_surely_elsewhere() -> None:
