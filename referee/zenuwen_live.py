@@ -448,6 +448,12 @@ def _looks_unchanged(
     looks different counts too when it was learned as the twin of the card it lies on."""
     count = 0
     for _, m, before, after in _replayed(moves, state):
+        if isinstance(m, Join) and isinstance(m.onto, int) and pile_zone(m.player, m.onto) not in changed:
+            # joined onto a pile that looks as it did: the card joined is the twin of its top (three
+            # players, penguins, seed 162: p3's 2S lifted to be played, read 2C at 0.34 before, taken
+            # for joined onto the 2D beside it and learned as the other 2D; 40 views unrecognised)
+            onto = before.seats[m.player].piles[m.onto].top
+            count += onto is not None and not is_unseen(onto)
         left = _left_pile(m)
         if left is not None:
             # (a pile top nobody read has no twin to tell: the card the view reads there may be the next)
@@ -1296,7 +1302,10 @@ def _judge(
 
     @cache
     def illegal_move() -> tuple[LiveZenuwen, list[Finding]] | None:
-        return illegal_in(obs)
+        found = illegal_in(obs)
+        if found is not None and (on_guess := _laid_on_guessed(found[1], state, live.reads)) is not None:
+            return _unguessed_look(live, obs, on_guess) or found
+        return found
 
     @cache
     def illegal_past_misreads() -> tuple[LiveZenuwen, list[Finding]] | None:
@@ -1478,6 +1487,30 @@ def _laid_on_unseen(findings: Sequence[Finding], glimpsed: frozenset[tuple[str, 
             if not any((zone, e.cards[-1].code) in glimpsed for e in laid):
                 return True
     return False
+
+
+def _laid_on_guessed(findings: Sequence[Finding], state: ZenuwenState, reads: Mapping[str, int]) -> str | None:
+    """The centre zone the illegal move of these findings is laid on, where its top is a card the
+    referee took from the camera's guesses and no view has read (``Live.reads``); else None. The
+    verdict would rest on a guess (three players, penguins, seed 162: a turned QC guessed 9C in two
+    views in a row, taken so; the KC played onto it was called against Z6)."""
+    illegal = next((f for f in findings if f.kind == "illegal"), None)
+    if illegal is None or not isinstance(illegal.move, Play) or not isinstance(illegal.move.to, int):
+        return None
+    pile = state.centre[illegal.move.to]
+    return centre_zone(illegal.move.to) if pile and not is_unseen(pile[-1]) and not reads.get(pile[-1].code, 0) else None
+
+
+def _unguessed_look(live: LiveZenuwen, obs: Observation, zone: str) -> tuple[LiveZenuwen, list[Finding]] | None:
+    """The view judged again with the centre top of ``zone``, taken from a guess, a card nobody read
+    (:func:`_laid_on_guessed`): the answer when legal moves explain it, with a note; else None."""
+    pile = _pile_at(live.state, zone)
+    after, findings = _judge(replace(live, state=_retop(live.state, zone, unseen())), obs, doubt=False)
+    if not pile or _legal(live, (after, findings)) is None or not findings:
+        return None
+    guess = pile[-1]
+    note = f"the {guess.code} on {zone}, taken from the camera's guesses, was never read: judged as a card nobody read"
+    return after, noted(findings, note)
 
 
 def _legal(live: LiveZenuwen, answer: tuple[LiveZenuwen, list[Finding]] | None) -> tuple[LiveZenuwen, list[Finding]] | None:
@@ -1991,7 +2024,7 @@ def _misread(live: LiveZenuwen, obs: Observation, diff: frozenset[str]) -> tuple
         others = sorted((c for c in _same_rank_read(obs, card) if real[c] < live.state.rules.deck_count), key=lambda c: c.code)
         for instead in ([unseen()] if doubtful else []) + others:
             state = _retop(live.state, zone, instead)
-            after, findings = _judge(replace(live, state=state), obs, doubt=False, defer=False)
+            after, findings = _judge(replace(live, state=state), obs, doubt=False, defer=False, weak=False)
             if not _taken_legal(live, after, findings):
                 continue
             if is_unseen(instead) and _top(after.state, zone) != (len(_pile_at(state, zone)), seen.top) and not (
@@ -2009,7 +2042,7 @@ def _misread(live: LiveZenuwen, obs: Observation, diff: frozenset[str]) -> tuple
             # yet (four players, seed 32 at 1920x1080: p1's 8D, gone from its pile while a hand hid the
             # centre, was taken for the 8C of another pile and kept so; the next view's 8D on the centre
             # pile was then judged played from p2's pile, whose 8D showed still)
-            after, findings = _judge(replace(live, state=state), obs, doubt=False)
+            after, findings = _judge(replace(live, state=state), obs, doubt=False, weak=False)
             # (a card no view ever read, taken from the camera's guesses, is read anew as soon as a
             # view reads another card there surely: a penguins QC guessed 9C view after view, Stress
             # seed 53, would otherwise stay a 9C until a move bore the reading out)

@@ -1099,6 +1099,77 @@ def test_a_lone_card_never_read_gone_was_played_where_the_centre_pile_guesses_it
     assert moves_of(f) == [], brief(f)
 
 
+def _lifted_beside_its_rank() -> tuple[ZenuwenState, ZenuwenState, Play, int]:
+    """A three-player deal, the position after its first turn, a play there of a pile top with a face-down
+    card under it, and another pile of that player whose top is of the same rank."""
+    for seed in range(1, 200):
+        truth = zenuwen.new_game(zenuwen.deal(seed, 3)).state
+        turned, _ = apply(truth, Turn(1.0))
+        for m in zenuwen.legal_moves(turned):
+            if not isinstance(m, Play) or m.from_hand or not isinstance(m.source, int):
+                continue
+            seat = turned.seats[m.player]
+            top = seat.piles[m.source].top
+            if top is None or len(seat.piles[m.source].cards) < 2 or seat.piles[m.source].up != 1:
+                continue
+            for k, other in enumerate(seat.piles):
+                if k != m.source and other.top is not None and other.top.rank == top.rank and other.top != top:
+                    return truth, turned, m, k
+    raise AssertionError("no such deal")
+
+
+def test_a_card_lifted_beside_a_pile_of_its_rank_is_not_taken_for_joined_as_a_misread_twin() -> None:
+    """Three players, penguins, seed 162: p3's 2S, read 2C-2S at 0.33-0.34, lifted to be played while
+    the hands hid the first turn's centre cards, was taken for joined onto the 2D beside it, its
+    reading a misread and the card the 2D's twin (two decks): a misread and a twin at once. The 2D
+    then stood for it, and 40 views were unrecognised. A card taken as misread spends the view's one
+    coincidence, and a card joined onto a pile that looks as it did is one."""
+    truth, turned, m, k = _lifted_beside_its_rank()
+    lifted, beside = pile_zone(m.player, m.source), pile_zone(m.player, k)
+    top, other = turned.seats[m.player].piles[m.source].top, turned.seats[m.player].piles[k].top
+    assert top is not None and other is not None and isinstance(m.to, int)
+    dealt = view(truth, 0.0)
+    live = zenuwen_live.start(replace(dealt, piles={**dealt.piles, lifted: SeenPile((top.code,), 0, confidences=(0.34,))}), ZenuwenRules(players=3))
+    obs = view(turned, 2.0)
+    hands = {centre_zone(j): replace(obs.piles[centre_zone(j)], held=True) for j in range(3)}
+    piles = {**obs.piles, **hands, lifted: SeenPile((), 1), beside: SeenPile((other.code,), 0, confidences=(0.37,))}
+    live, f = zenuwen_live.observe(live, replace(obs, piles=piles))
+    assert moves_of(f) == [], brief(f)
+    after, _ = apply(turned, replace(m, t=3.0))
+    live, f = zenuwen_live.observe(live, view(after, 3.0))
+    assert [key(x.move) for x in f if x.kind == "move"] == [("turn",), key(m)], brief(f)  # in that order
+
+
+def test_an_illegal_move_onto_a_centre_card_taken_from_guesses_is_judged_with_that_card_unread() -> None:
+    """Three players, penguins, seed 162: a turned QC guessed 9C in two views in a row was taken so (the
+    game must go on), and the KC played onto it was called against Z6. A guess lets the game go on; it
+    does not make the card: the play is judged onto a card nobody read, and says so."""
+    for players in (2, 3):
+        for seed in range(1, 60):
+            truth = zenuwen.new_game(zenuwen.deal(seed, players)).state
+            start = zenuwen_live.start(view(truth, 0.0), ZenuwenRules(players=players))
+            known = speed_live.real_counts(start.state)
+            truth, _ = apply(truth, Turn(1.0))
+            plays = [m for m in zenuwen.legal_moves(truth) if isinstance(m, Play) and not m.from_hand and isinstance(m.source, int)]
+            choice = next(((m, w) for m in plays for w in (card(r + s) for r in "456789" for s in "CDHS")
+                           if isinstance(m.to, int) and w.rank != truth.centre[m.to][-1].rank and not known[w]
+                           and not zenuwen.fits(truth.seats[m.player].piles[m.source].top, w)), None)
+            if choice is not None:
+                break
+        assert choice is not None
+        m, wrong = choice
+        assert isinstance(m.to, int)
+        zone = centre_zone(m.to)
+        live = start
+        for n in range(2):  # two views in a row guess the wrong card: taken so
+            live, f = zenuwen_live.observe(live, replace(unread(view(truth, 1.0), {zone: wrong.code}), t=1.0 + 0.1 * n))
+        assert moves_of(f) == [("turn",)] and live.state.centre[m.to][-1] == wrong
+        after, _ = apply(truth, replace(m, t=3.0))
+        _, f = zenuwen_live.observe(live, view(after, 3.0))
+        assert moves_of(f) == [key(m)] and "illegal" not in [x.kind for x in f], (players, brief(f))
+        assert f"the {wrong.code} on {zone}, taken from the camera's guesses, was never read" in f[0].detail
+
+
 def test_a_card_on_a_centre_pile_taken_for_a_back_is_a_card_not_read() -> None:
     """Centre cards lie face up: a back the camera reports on a centre pile is a face it took for a
     back (the penguins deck's queens, seed 112), not a change nothing explains."""
