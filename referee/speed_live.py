@@ -902,6 +902,9 @@ class Engine(Generic[P]):
             whatever = self.stuck_whatever(state, fits or {}, t)
             if whatever is not None:
                 return replace(state, stuck=True), call_findings([whatever], self.calls, t, frame)  # type: ignore[type-var]
+            # (a guess of a card laid by a play that does not fit the card it covers is no card it may be:
+            # Stress, penguins, seed 119, a QS played onto a JH guessed 6S there made a stuck call)
+            guessed = {u: c for u, c in (guessed or {}).items() if u not in (fits or {}) or any(c.rank == f.rank for f in (fits or {})[u])}
             if not guessed:
                 return state, []
             as_guessed = self.substitute(state, guessed)
@@ -973,8 +976,13 @@ class Engine(Generic[P]):
         return self.without_unseen_stuck(start, state, findings)
 
     def without_unseen_stuck(self, start: P, state: P, findings: list[Finding]) -> tuple[P, list[Finding]]:
-        """A stuck call resting on a card not seen yet: withdrawn, made again once the card shows."""
-        if state.stuck and not start.stuck and self.decisive_unseen(state):
+        """A stuck call resting on a card not seen yet: withdrawn, made again once the card shows. (A
+        call the series makes anew counts, the position before stuck or not: new centre cards may have
+        answered that one first; Stress, penguins, seed 119: after a lay and two plays, a stuck call on
+        a refill not laid yet, made when its held view was taken after all, though the view after it
+        read the refill, a 2C that fitted.)"""
+        anew = any(f.kind == "call" and f.verdict is not None and f.verdict.kind == "stuck" for f in findings)
+        if state.stuck and (not start.stuck or anew) and self.decisive_unseen(state):
             findings = [f for f in findings if not (f.kind == "call" and f.verdict.kind == "stuck")]
             state = replace(state, stuck=False)  # type: ignore[type-var]
         return state, findings

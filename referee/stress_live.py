@@ -337,11 +337,15 @@ def _must_change(move: Any) -> tuple[str, ...]:
 
 def _expand(
     obs: Observation, diff: frozenset[str], t: float, laid: Laid = NOTHING_LAID, unlaid: frozenset[Unseen] = frozenset(),
-    played: frozenset[Unseen] = frozenset(),
+    played: frozenset[Unseen] = frozenset(), seen: frozenset[tuple[str, str]] = frozenset(),
 ) -> Callable[[Node[StressState]], Iterator[Node[StressState]]]:
     """Children of a search node. ``played``: centre cards nobody read that were played there
     (``LiveStress.played_unseen``), of a rank that fits the card they cover as well as the card that
-    covers them."""
+    covers them. ``seen``: (centre zone, card) read surely in views left unused, which a series must
+    keep (:func:`_keeping_seen`): a centre card nobody read, covered in the series and judged as a card
+    of a rank that fits, is judged as that card where it is of such a rank."""
+    read_before = {j: [c for z, code in sorted(seen) if z == zone and (c := parse_seen(code)) is not None]
+                   for j, zone in enumerate(CENTRE_ZONES)}
     centre_seen = [parse_seen(p.top) if (p := judged(obs, z)) is not None else None for z in CENTRE_ZONES]
     row_seen = {z: parse_seen(p.top) for z in diff if not z.startswith("centre") and (p := judged(obs, z)) is not None}
     hidden = unjudged(obs)  # it may have changed without looking different
@@ -444,7 +448,7 @@ def _expand(
                     if not pile or is_unseen(pile[-1]) or row_zone(p, i) not in diff | hidden:
                         continue
                     move = Play(p, i, j, t)
-                    for stand in _played_stand_ins(state, j, pile[-1], played):
+                    for stand in _played_stand_ins(state, j, pile[-1], played, read_before[j]):
                         v = stress.apply(substitute_cards(state, {covered: stand}), move)
                         if isinstance(v, Legal):
                             yield node.then(v.state, move, p, ((covered, stand),), _touches(move), ENGINE.called(v), guess=True)
@@ -822,14 +826,23 @@ def _free_of_rank(real: Counter[Card], rank: int) -> list[Card]:
     return [c for c in (card_of(rank, suit) for suit in SUITS) if not real[c]]
 
 
-def _played_stand_ins(state: StressState, j: int, covering: Card, played: frozenset[Unseen]) -> list[Card]:
+def _played_stand_ins(state: StressState, j: int, covering: Card, played: frozenset[Unseen], prefer: Sequence[Card] = ()) -> list[Card]:
     """:func:`_stand_ins` for centre pile ``j``'s top, nobody having read it, covered by ``covering``:
     of a rank that fits the card under it too where it was played there (``played``)."""
     cpile = state.centre[j]
-    stands = _stand_ins(state, covering)
+    stands = _stand_ins(state, covering, prefer)
     if cpile and cpile[-1] in played and len(cpile) > 1 and not is_unseen(cpile[-2]):
         stands = [c for c in stands if stress._fits(c, cpile[-2], state.rules.wrap)]
     return stands
+
+
+def _played_fits(start: StressState, final: StressState, played: frozenset[Unseen]) -> dict[Unseen, list[Card]]:
+    """Each centre top of ``final`` nobody has read that was a row card in ``start`` or was played
+    unread before (``played``), so laid by a play (S6), not a new centre card from a stock -> one card
+    of each rank that fits the card it covers (:meth:`~referee.speed_live.Engine.settle_calls`)."""
+    rows = {c for seat in start.seats for pile in seat.row for c in pile if is_unseen(c)} | played
+    return {pile[-1]: _stand_ins(final, pile[-2]) for pile in final.centre
+            if len(pile) > 1 and isinstance(pile[-1], Unseen) and pile[-1] in rows and not is_unseen(pile[-2])}
 
 
 def _misfits_unread(state: StressState, play: Play, played: frozenset[Unseen]) -> Illegal | None:
@@ -852,12 +865,14 @@ def _misfits_unread(state: StressState, play: Play, played: frozenset[Unseen]) -
                                            f"{CENTRE_ZONES[play.to]}, played onto {cpile[-2].name}: a {ranks}")
 
 
-def _stand_ins(state: StressState, covering: Card) -> list[Card]:
-    """One card of each rank ``covering`` may be played onto, not known anywhere (one deck)."""
+def _stand_ins(state: StressState, covering: Card, prefer: Sequence[Card] = ()) -> list[Card]:
+    """One card of each rank ``covering`` may be played onto, not known anywhere (one deck): of
+    ``prefer`` where one is of that rank (a card read there before)."""
     real = real_counts(state)
     out = []
     for rank in sorted({covering.rank % 13 + 1, (covering.rank - 2) % 13 + 1}):
-        card = next(iter(_free_of_rank(real, rank)), None)
+        free = _free_of_rank(real, rank)
+        card = next((c for c in prefer if c in free), next(iter(free), None))
         if card is not None and stress._fits(covering, card, state.rules.wrap):
             out.append(card)
     return out
@@ -1236,11 +1251,13 @@ def _judge(live: LiveStress, obs: Observation, suits: bool = True) -> tuple[Live
         live = replace(live, held_back=None)
 
     fit = partial(match, laid=live.laid, played=live.played_unseen)
+    kept_seen = live.surely_glimpsed | (_sure_centre_reads(live.last) if live.last is not None else frozenset())
     goals = [_keeping_seen(goal, live.last, live.surely_glimpsed) for goal in targets(fit, obs, None if pend is None else lambda s: _overlay(s, pend))]
     diff = differing_zones(state, obs, live.laid, live.played_unseen)
     if pend is not None:
         diff |= _touches(pend.move)
-    hits = breadth_first(Node(state, count=(0,) * len(state.seats)), _expand(obs, diff, t, live.laid, live.unlaid, live.played_unseen), goals, MAX_DEPTH)
+    hits = breadth_first(Node(state, count=(0,) * len(state.seats)), _expand(obs, diff, t, live.laid, live.unlaid, live.played_unseen, kept_seen),
+                         goals, MAX_DEPTH)
 
     if hits:
         best = best_explanations(hits, substitute_cards, _unguessed)
@@ -1298,7 +1315,7 @@ def _judge(live: LiveStress, obs: Observation, suits: bool = True) -> tuple[Live
             findings = noted(findings, unread.note)
         if note:
             findings = noted(findings, note)
-        new_state, later = ENGINE.settle_calls(new_state, t, frame, _tops_guessed(new_state, obs))
+        new_state, later = ENGINE.settle_calls(new_state, t, frame, _tops_guessed(new_state, obs), _played_fits(state, new_state, live.played_unseen))
         findings += later
         if node.moves and live.deferred < MAX_DEFERRED:
             # a call resting on a zone not seen (another card may lie there), or a move nothing in

@@ -708,6 +708,55 @@ def test_centre_piles_taken_after_a_stress_nobody_saw_go_into_a_stock_shown_late
     assert live.state.seats[1].row[1][-1].code == "7C"
 
 
+def test_a_new_centre_card_read_in_a_view_left_unused_then_covered_twice_is_followed() -> None:
+    """Penguins, seed 119: new centre cards 3D and QC, the QC unreadable, so the view that read the 3D
+    surely was left unused; p2 then played a 4H and a 3H onto the 3D before the next view. The series
+    must keep the 3D (a view read it), but judged the covered card as the first free card of a rank
+    that fits the 4H, another 3: nothing explained the view, and 19 moves were lost. A covered card
+    nobody read in a view taken is judged as the card a view left unused read there, when it fits."""
+    truth = position("2H 2S 5D 6S", "4H 3H 7C 5C", "KD 9C", stock0="3D 10D", stock1="QC 2C 7S")
+    # the referee knows the stocks' sizes (scripted stocks are short), not their cards
+    live = LiveStress(replace(truth, seats=tuple(replace(seat, stock=tuple(unseen() for _ in seat.stock)) for seat in truth.seats)))
+    live, f = stress_live.observe(live, view(truth, 0.5))
+    assert f == [] and live.state.stuck
+    after, _ = apply(truth, Lay(1.0))
+    live, f = stress_live.observe(live, _shown(view(after, 1.0), centre2=SeenPile((None,))))
+    assert [x.kind for x in f] == ["ambiguous"] and "not readable yet on centre2" in f[0].detail
+    after, _ = apply(after, Play(1, 0, 0, 1.5))  # the 4H onto the 3D, its refill 2C
+    after, _ = apply(after, Play(1, 1, 0, 1.7))  # the 3H onto the 4H, its refill 7S
+    live, f = stress_live.observe(live, _shown(view(after, 2.0), centre2=SeenPile(("QC",), confidences=(0.38,))))
+    assert moves_of(f) == [("lay",), ("play", 1, 0, 0), ("play", 1, 1, 0)], f
+    assert [c.code for c in live.state.centre[0][-2:]] == ["4H", "3H"] and live.state.centre[1][-1].code == "QC"
+
+
+def test_no_stuck_call_rests_on_a_refill_not_laid_after_new_centre_cards_answered_the_last() -> None:
+    """Penguins, seed 119: a stuck call answered by new centre cards, then a play onto one whose refill
+    was not laid yet: the position after it stuck only because nobody knew the refill, and the call was
+    made (the position before had been stuck, so the check for a call resting on a card not seen let it
+    through). A call the series makes anew rests on what it rests on."""
+    truth = position("2H 3D 4C 4S", "5H 5S 7C 7D", "KD 9C", stock0="JC QC", stock1="6D 8H AC")
+    live = stress_live.start(view(truth, 0.0))
+    live, f = stress_live.observe(live, view(truth, 0.5))
+    assert live.state.stuck
+    after, _ = apply(truth, Lay(1.0))
+    after, _ = apply(after, Play(1, 2, 1, 1.2))  # the 7C onto the 6D; its refill, an 8H, fits the 7C
+    live, f = stress_live.observe(live, seen(after, 1.5, p2_pile3="-"))
+    assert moves_of(f) == [("lay",), ("play", 1, 2, 1)] and calls_of(f) == [], f
+    assert not live.state.stuck
+
+
+def test_a_stuck_call_does_not_rest_on_a_guess_the_card_played_cannot_be() -> None:
+    """Penguins, seed 119: p2's QS, never read, played onto a JH and guessed 6S there (0.17); with the 6S
+    nobody could play, and the call was made on the guess, then withdrawn when p1 played on the queen.
+    A card laid by a play is one rank from the card it covers: a guess of another rank is no card it
+    may be, and a queen lets p1's JS play."""
+    truth = position("JS 2H 3D 8C", "QS 2S 3S KD", "JH 5C", stock0="9S 10S", stock1="AC AD")
+    live = stress_live.start(_shown(view(truth, 0.0), p2_pile1=SeenPile((None,), guesses=("6S",), confidences=(0.2,))))
+    after, _ = apply(truth, Play(1, 0, 0, 1.0))
+    live, f = stress_live.observe(live, _shown(view(after, 1.0), centre1=SeenPile((None,), guesses=("6S",), confidences=(0.2,))))
+    assert moves_of(f) == [("play", 1, 0, 0)] and calls_of(f) == [], f
+
+
 def test_a_game_taken_up_again_trusts_no_card_under_a_centre_top_and_keeps_what_it_lacks() -> None:
     """A referee that lost the game takes the table up again as it lies (:func:`stress_live.rejoin`).
     The cards under the centre tops are what the lost picture made of them, likely wrong (penguins,
