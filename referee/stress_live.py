@@ -1627,22 +1627,44 @@ def _taken_untold(live: LiveStress, obs: Observation) -> tuple[LiveStress, list[
 
 
 def _judge_untold(live: LiveStress, obs: Observation, suits: bool = True) -> tuple[LiveStress, list[Finding], int]:
-    """:func:`_judge`, and where nothing explains the view while cards are ``untold``, judged again with
-    them given to a stock the view shows holding cards, no hand over it, where the position has no
-    more than one view's refills left: the stock they went into is the one that explains the view
-    (given wrongly, the other runs short in turn, and the game is taken up again). Also returns the
-    cards still untold."""
+    """:func:`_judge`, and where nothing explains the view, judged again with a stock count put right
+    where the view shows that stock otherwise, no hand over it, and the position has no more than one
+    view's refills left in it (a count nobody sees: a missed stack took a refill, or piles taken went
+    into a stock nobody could name):
+
+    - cards ``untold`` given to a stock the view shows holding cards: the stock they went into is the
+      one that explains the view (given wrongly, the other runs short in turn, and the game is taken up
+      again);
+    - a stock the view shows empty taken as empty (penguins, seed 120: a QC stacked onto a QH unseen,
+      its refill learned as the QC's card; p1's stock counted a card too many, and when it ran out the
+      refill it was still owed stood as a card not laid yet in p1's row, holding four stuck calls).
+
+    Also returns the cards still untold."""
     after, findings = _judge(live, obs, suits)
-    if not live.untold or _explains(after, findings):
+    if _explains(after, findings):
         return after, findings, live.untold
     for p, seat in enumerate(live.state.seats):
         seen = judged(obs, stock_zone(p))
-        if len(seat.stock) > MAX_PER_PLAYER or seen is None or not (seen.cards or seen.backs):
+        if len(seat.stock) > MAX_PER_PLAYER or seen is None:
             continue
-        given = replace(seat, stock=seat.stock + tuple(unseen() for _ in range(live.untold)))
-        again, said = _judge(replace(live, state=replace(live.state, seats=stress._set(live.state.seats, p, given)), untold=0), obs, suits)
-        if _explains(again, said):
-            return again, said, 0
+        if seen.cards or seen.backs:
+            if not live.untold:
+                continue
+            # (the untold cards, all of them: the piles taken went into one stock)
+            counts = [(replace(seat, stock=seat.stock + tuple(unseen() for _ in range(live.untold))), 0)]
+        elif seen.backs == 0 and seat.stock:
+            # (as many fewer as it takes: the view's own refills may come out of it first)
+            counts = [(replace(seat, stock=seat.stock[:n]), live.untold) for n in range(len(seat.stock) - 1, -1, -1)]
+        else:
+            continue
+        for counted, untold in counts:
+            again, said = _judge(replace(live, state=replace(live.state, seats=stress._set(live.state.seats, p, counted)), untold=0), obs, suits)
+            if not said or not _explains(again, said):
+                continue
+            if untold == live.untold:
+                fewer = len(seat.stock) - len(counted.stock)
+                said = noted(said, f"{stock_zone(p)} shows empty: {fewer} card(s) fewer than counted (a refill the camera did not see)")
+            return again, said, untold
     return after, findings, live.untold
 
 

@@ -757,6 +757,21 @@ def test_a_stuck_call_does_not_rest_on_a_guess_the_card_played_cannot_be() -> No
     assert moves_of(f) == [("play", 1, 0, 0)] and calls_of(f) == [], f
 
 
+def test_a_stock_seen_empty_that_the_referee_counts_a_card_more_is_taken_as_empty() -> None:
+    """Penguins, seed 120: a QC stacked onto a QH unseen, its refill learned as the QC's card, left
+    p1's stock counted a card too many. When it ran out, the view was unrecognised, and the refill the
+    count still owed stood as a card not laid yet in p1's row, holding four stuck calls. A stock is a
+    count nobody sees: shown empty (no hand over it) where a view's refills would empty it, it is."""
+    truth = position("7H 6S 9D KC", "8S 2D JH 4S", "8C 10D", stock0="2C", stock1="QS QH AS")
+    seat0, seat1 = truth.seats
+    picture = replace(truth, seats=(replace(seat0, stock=(unseen(), unseen())), replace(seat1, stock=tuple(unseen() for _ in seat1.stock))))
+    live = LiveStress(picture)
+    after, _ = apply(truth, Play(0, 0, 0, 1.0))  # the 7H onto the 8C, its refill the 2C, p1's last stock card
+    live, f = stress_live.observe(live, view(after, 1.0))
+    assert moves_of(f) == [("play", 0, 0, 0)] and "p1.stock shows empty: 1 card(s) fewer than counted" in f[0].detail, f
+    assert not live.state.seats[0].stock
+
+
 def test_a_game_taken_up_again_trusts_no_card_under_a_centre_top_and_keeps_what_it_lacks() -> None:
     """A referee that lost the game takes the table up again as it lies (:func:`stress_live.rejoin`).
     The cards under the centre tops are what the lost picture made of them, likely wrong (penguins,
