@@ -880,15 +880,16 @@ ZENUWEN_MATCH = "players={players},decks=2,empty_stock=turn_opponents,pile_choic
 """The rules the truth bench renders whole matches with."""
 
 
-def _whole_match(name: str, game: str, rules: str, until: float | None = None) -> list[Finding]:
+def _whole_match(name: str, game: str, rules: str, until: float | None = None, unrecognised: int = 0) -> list[Finding]:
     """What the referee finds in a kept match's published states (bench/matches/NAME), the slaps keyed
     in when the true hands landed, checked against the render's true moves: every move found, none
-    invented, no view left unrecognised (``until``: in the states and moves up to that time)."""
+    invented, no view left unrecognised (``until``: in the states and moves up to that time;
+    ``unrecognised``: but so many)."""
     found, truth = _whole_match_findings(name, game, rules, until), _match_moves(name, until)
     got = Counter((f.kind, _move_key(f.move.to_json())) for f in found if f.kind in ("move", "illegal"))
     want = Counter(("illegal" if m["kind"] == "illegal" else "move", _move_key(m)) for m in truth if m["kind"] in ("legal", "illegal"))
     assert got == want, (want - got, got - want)
-    assert not [f for f in found if f.kind == "unrecognised"]
+    assert len([f for f in found if f.kind == "unrecognised"]) <= unrecognised
     return found
 
 
@@ -1399,3 +1400,37 @@ def test_a_referee_that_has_lost_the_game_searches_with_the_lost_budget_until_a_
     ref.follower = replace(ref.follower, lost_budget=find_follower("zenuwen").lost_budget)
     found = ref.feed(replace(explained, t=view.t + 2))
     assert not [f for f in found if f.kind == "unrecognised"] and ref.lost == 0
+
+
+@pytest.mark.parametrize("name, unrecognised", [("stress-116", 0), ("stress-117", 1), ("stress-119", 0)])
+def test_fresh_stress_matches_of_the_forty_seventh_session_are_followed_whole(name: str, unrecognised: int) -> None:
+    """Stress, penguins, 1280x720, two rounds, fresh renders of the forty-seventh session (bench/matches):
+    116, a QH refill stacked onto the QC beside it under a hand, taken for the QC played onto the hidden
+    KH (59/64 when first analysed); 117, a QC refill guessed faintly, played twice onto a KS, once under
+    a hand and once boxed as a back there, its refill learned as the QC's card (57/64, calls 9/11); 119,
+    a new centre 3D read in a view left unused and covered by two plays before the next (45/64, 17 views
+    unrecognised). Every move found, none invented, no view unrecognised (117: one, while the loser of a
+    stress gathers the piles into a stock the position had emptied)."""
+    _whole_match(name, "stress", STRESS_MATCH, unrecognised=unrecognised)
+
+
+def test_centre_piles_taken_after_a_stress_nobody_saw_are_followed_on() -> None:
+    """Stress, penguins, 1280x720, render seed 104 (bench/matches/stress-104): at 63.6 s a QC played onto
+    the lay's JH is read 6C (taken for a second lay), so the stress with the QD beside it is not called,
+    and the piles the players take were left in the position: every later refill of a card held there
+    was unrecognised and the round was lost (35/64). The piles seen taken start the next centre cards
+    (S8), said as the referee taking the table up again, and the new centre cards after them are a lay."""
+    found = _whole_match_findings("stress-104", "stress", STRESS_MATCH, until=80.0)
+    taken = [f for f in found if f.kind == "rejoined" and 68 < f.t < 70]
+    assert taken and "centre1 and centre2 taken" in taken[0].detail, [(f.t, f.kind, f.detail) for f in found if f.t > 60]
+    assert ("move", "new centre cards") in [(f.kind, str(f.move)) for f in found if 70 < f.t < 72]
+
+
+@pytest.mark.parametrize("name, players", [("zenuwen2p-161", 2), ("zenuwen3p-162", 3)])
+def test_fresh_zenuwen_matches_of_the_forty_seventh_session_are_followed_whole(name: str, players: int) -> None:
+    """Zenuwen, penguins, fresh renders of the forty-seventh session (bench/matches): two players 161, a
+    10H guessed QH at 0.00-0.08 in its place, played onto a 9S and guessed QH at 0.01 there (34/55,
+    calls 0/9 when first analysed); three players 1920x1080 162, a 2S lifted to be played taken for
+    joined onto the 2D beside it as the 2D's twin, and a KC played onto a QC taken from a guess of 9C
+    called against Z6 (38/55). Every move found, none invented, no view unrecognised."""
+    _whole_match(name, "zenuwen", f"players={players},decks={1 if players == 2 else 2},empty_stock=turn_opponents,pile_choice=winner_chooses")
