@@ -1660,6 +1660,8 @@ def _judge_untold(live: LiveStress, obs: Observation, suits: bool = True) -> tup
         for counted, untold in counts:
             again, said = _judge(replace(live, state=replace(live.state, seats=stress._set(live.state.seats, p, counted)), untold=0), obs, suits)
             if not said or not _explains(again, said):
+                # (a count put right goes with a move of this view: taken for nothing happening, the
+                # untold cards made 104 lose a move and invent two)
                 continue
             if untold == live.untold:
                 fewer = len(seat.stock) - len(counted.stock)
