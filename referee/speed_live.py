@@ -31,7 +31,7 @@ from collections import Counter
 from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass, field, replace
-from typing import Any, Callable, Generic, Iterable, Iterator, Mapping, Protocol, Sequence, TypeVar
+from typing import Any, Callable, ClassVar, Collection, Generic, Iterable, Iterator, Mapping, Protocol, Sequence, TypeVar
 
 from .cards import Card
 from .observation import Finding, Observation, SeenPile, parse_seen, stands
@@ -154,6 +154,14 @@ def unread_top(seen: SeenPile) -> SeenPile:
     """The pile with its top card taken as not read, the reading kept as the camera's guess of it."""
     guesses = seen.guesses if len(seen.guesses) == len(seen.cards) else (None,) * len(seen.cards)
     return replace(seen, cards=seen.cards[:-1] + (None,), guesses=guesses[:-1] + (seen.top,))
+
+
+def laid_fits(centre: Sequence[Sequence[Card]], laid: Collection[Unseen], stand_ins: Callable[[Card], list[Card]]) -> dict[Unseen, list[Card]]:
+    """Each centre top nobody has read that a play laid there (one of ``laid``, the players' own cards
+    before it, not a card turned or laid from a stock) -> ``stand_ins`` of the card it covers: one card
+    of each rank that fits that card (:meth:`Engine.settle_calls`)."""
+    return {pile[-1]: stand_ins(pile[-2]) for pile in centre
+            if len(pile) > 1 and isinstance(pile[-1], Unseen) and pile[-1] in laid and not is_unseen(pile[-2])}
 
 
 def unjudged(obs: Observation) -> frozenset[str]:
@@ -540,6 +548,9 @@ class Live(Generic[P, Q]):
     stuck_at: int | None = field(default=None, compare=False)
     """``moves`` when the standing stuck call was made: a play from the table with no move between
     proves it wrong (:func:`stuck_refuted`)."""
+    carried: ClassVar[tuple[str, ...]] = ()
+    """The game's own fields that every picture after a judged view or input keeps (:func:`moved`):
+    what the table says that the position cannot hold."""
 
 
 L = TypeVar("L", bound=Live[Any, Any])
@@ -584,10 +595,12 @@ def awaited(state: Any, pending: Pending | None, waiting: Waiting) -> str:
 
 def moved(live: L, state: Any, pending: Any, findings: Sequence[Finding], waiting: Waiting, last: Observation | None = None) -> L:
     """The picture after a judged view or input: the new position, the moves found counted, nothing
-    left unused (anything else a game's picture holds starts afresh, but the cards' reads)."""
+    left unused (anything else a game's picture holds starts afresh, but the cards' reads and the
+    game's ``carried`` fields)."""
     count = sum(1 for f in findings if f.kind == "move")
+    kept = {name: getattr(live, name) for name in live.carried}
     return type(live)(state, pending, live.moves + count, last, awaited(state, pending, waiting), reads=live.reads,
-                      sure=live.sure)
+                      sure=live.sure, **kept)
 
 
 GUESS_VIEWS = 2
@@ -899,12 +912,13 @@ class Engine(Generic[P]):
         if self.decisive_unseen(state):
             if getattr(state, "stuck", True):
                 return state, []
-            whatever = self.stuck_whatever(state, fits or {}, t)
+            fits = fits or {}
+            whatever = self.stuck_whatever(state, fits, t)
             if whatever is not None:
                 return replace(state, stuck=True), call_findings([whatever], self.calls, t, frame)  # type: ignore[type-var]
             # (a guess of a card laid by a play that does not fit the card it covers is no card it may be:
             # Stress, penguins, seed 119, a QS played onto a JH guessed 6S there made a stuck call)
-            guessed = {u: c for u, c in (guessed or {}).items() if u not in (fits or {}) or any(c.rank == f.rank for f in (fits or {})[u])}
+            guessed = {u: c for u, c in (guessed or {}).items() if u not in fits or any(c.rank == f.rank for f in fits[u])}
             if not guessed:
                 return state, []
             as_guessed = self.substitute(state, guessed)

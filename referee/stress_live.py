@@ -87,7 +87,7 @@ from collections import Counter
 from dataclasses import dataclass, field, replace
 from functools import partial
 from types import MappingProxyType
-from typing import Any, Callable, Iterable, Iterator, Mapping, Sequence
+from typing import Any, Callable, ClassVar, Iterable, Iterator, Mapping, Sequence
 
 from . import stress
 from .cards import SUITS, Card, card_of
@@ -99,7 +99,7 @@ from .speed_live import (
     pile_zone, public_picture, real_counts, seat_zone, seen_code, shown_codes, stock_zone, swap_cards, targets,
     unclear, unjudged, unread_centre, unseen, Guessed, UNSEEN_AFTER, noted, read_anew, read_where_guessed,
     read_as_guessed, guess_of, bare, AGREEING_GUESS_FLOOR, call_findings, stock_as_seen, tops_guessed,
-    stuck_refuted, stuck_since, lost_as_unread, unread_top, unread_unknown,
+    stuck_refuted, stuck_since, lost_as_unread, unread_top, unread_unknown, laid_fits,
 )
 from .stress import Lay, NewRound, Phase, Play, Seat, Slap, Stack, StressDeal, StressRules, StressState
 from .verdict import Event, Illegal, Legal
@@ -219,7 +219,8 @@ class LiveStress(Live[StressState, PendingIllegal]):
     """Cards the referee knows went into a stock without knowing whose: centre piles seen taken after
     a stress it could not see (:func:`_taken_untold`), or what a game taken up again lacks of the whole
     deck (:func:`rejoin`). They are given to a stock the view shows holding cards where the position
-    runs short, when nothing else explains the view (:func:`_judge_untold`)."""
+    runs short, when nothing else explains the view (:func:`_judge_untold`); a new round forgets them."""
+    carried: ClassVar[tuple[str, ...]] = ("untold",)
 
 
 @dataclass(frozen=True, slots=True)
@@ -840,9 +841,8 @@ def _played_fits(start: StressState, final: StressState, played: frozenset[Unsee
     """Each centre top of ``final`` nobody has read that was a row card in ``start`` or was played
     unread before (``played``), so laid by a play (S6), not a new centre card from a stock -> one card
     of each rank that fits the card it covers (:meth:`~referee.speed_live.Engine.settle_calls`)."""
-    rows = {c for seat in start.seats for pile in seat.row for c in pile if is_unseen(c)} | played
-    return {pile[-1]: _stand_ins(final, pile[-2]) for pile in final.centre
-            if len(pile) > 1 and isinstance(pile[-1], Unseen) and pile[-1] in rows and not is_unseen(pile[-2])}
+    rows = {c for seat in start.seats for pile in seat.row for c in pile if isinstance(c, Unseen)} | played
+    return laid_fits(final.centre, rows, partial(_stand_ins, final))
 
 
 def _misfits_unread(state: StressState, play: Play, played: frozenset[Unseen]) -> Illegal | None:
@@ -1062,7 +1062,7 @@ def observe(live: LiveStress, obs: Observation) -> tuple[LiveStress, list[Findin
     if live.last is not None:
         obs = _read_as_before(obs, live.last)
     obs = _fitting_reads(obs, live)
-    after, findings, untold = _judge_untold(live, obs)
+    after, findings = _judge_untold(live, obs)
     taken = after.last is None and not after.deferred and after.held_back is None
     laid = _laid({**live.laid, **after.laid}, after.state, obs if taken else None)  # (with what a doubt laid)
     unlaid = _unlaid(live.unlaid, after.state, obs if taken else None)
@@ -1079,13 +1079,7 @@ def observe(live: LiveStress, obs: Observation) -> tuple[LiveStress, list[Findin
         slapped = None  # a card played onto a centre pile since: those slaps were hands playing
     glimpsed = frozenset() if taken else live.glimpsed | centre_reads(obs)
     surely = frozenset() if taken else live.surely_glimpsed | _sure_centre_reads(obs)
-    # (a judged view's picture starts afresh: the untold cards stay untold until a stock shows them, or
-    # the round ends; centre piles taken unseen in this view set them anew)
-    if any(f.kind == "rejoined" for f in findings):
-        untold = after.untold
-    elif after.state.round != live.state.round:
-        untold = 0
-    return replace(after, reads=reads, sure=sure, laid=laid, unlaid=unlaid, played_unseen=played, untold=untold,
+    return replace(after, reads=reads, sure=sure, laid=laid, unlaid=unlaid, played_unseen=played,
                    unread_tops=tops, slapped_unread=slapped, guessed=guessed, glimpsed=glimpsed, surely_glimpsed=surely,
                    undo=_undo_after(live, findings), stuck_at=stuck_since(live, after, findings)), _stuck_refuted(live, findings)
 
@@ -1251,8 +1245,8 @@ def _judge(live: LiveStress, obs: Observation, suits: bool = True) -> tuple[Live
         live = replace(live, held_back=None)
 
     fit = partial(match, laid=live.laid, played=live.played_unseen)
-    kept_seen = live.surely_glimpsed | (_sure_centre_reads(live.last) if live.last is not None else frozenset())
-    goals = [_keeping_seen(goal, live.last, live.surely_glimpsed) for goal in targets(fit, obs, None if pend is None else lambda s: _overlay(s, pend))]
+    kept_seen = _surely_seen(live)
+    goals = [_keeping_seen(goal, kept_seen) for goal in targets(fit, obs, None if pend is None else lambda s: _overlay(s, pend))]
     diff = differing_zones(state, obs, live.laid, live.played_unseen)
     if pend is not None:
         diff |= _touches(pend.move)
@@ -1397,18 +1391,22 @@ def _sure_centre_reads(obs: Observation) -> frozenset[tuple[str, str]]:
     return frozenset((z, p.top) for z in CENTRE_ZONES if (p := judged(obs, z)) is not None and p.top is not None and not p.top_weak)
 
 
+def _surely_seen(live: LiveStress) -> frozenset[tuple[str, str]]:
+    """(centre zone, card) for each centre top the views left unused since the last one taken read
+    surely (at least ``DOUBT_BELOW``): the last one's, and ``LiveStress.surely_glimpsed``."""
+    return live.surely_glimpsed | (_sure_centre_reads(live.last) if live.last is not None else frozenset())
+
+
 def _keeping_seen(
-    goal: Callable[[StressState], dict[Unseen, Card] | None], last: Observation | None,
-    glimpsed: frozenset[tuple[str, str]] = frozenset(),
+    goal: Callable[[StressState], dict[Unseen, Card] | None], reads: frozenset[tuple[str, str]],
 ) -> Callable[[StressState], dict[Unseen, Card] | None]:
     """``goal``, reached only by a series that keeps in each centre pile the tops the views left unused
-    read surely there (at least ``DOUBT_BELOW``; the last one, and ``glimpsed``): the card itself, or a
+    read surely there (``reads``: :func:`_surely_seen`): the card itself, or a
     card nobody read, then learned as that one. Centre cards stay where they are laid until the round
     ends, so a series that leaves such a card out passed over it (penguins, seed 105: new centre cards
     8S and a QC nobody could read, waited on, then the next ones 7C and JC laid on them: one lay
     explained the view; seed 104: a lay's JH read at 0.63 in a view left unused, the next one unused
     too, was taken for a 6C read at 0.35 where the QC played onto it lay)."""
-    reads = set(glimpsed) | (_sure_centre_reads(last) if last is not None else set())
     seen = [(CENTRE_ZONES.index(z), card) for z, code in sorted(reads) if (card := parse_seen(code)) is not None]
     if not seen:
         return goal
@@ -1617,16 +1615,16 @@ def _taken_untold(live: LiveStress, obs: Observation) -> tuple[LiveStress, list[
     centre = tuple(() if j in taken else pile for j, pile in enumerate(state.centre))
     after = replace(live, state=replace(state, centre=centre, phase=Phase.LAY, stuck=False, t=max(state.t, obs.t)),
                     untold=live.untold + gone, undo=None, slapped_unread=None)
-    again, findings, untold = _judge_untold(after, obs, suits=False)  # (their stock may show them already)
+    again, findings = _judge_untold(after, obs, suits=False)  # (their stock may show them already)
     if not _explains(again, findings):
         return None
     piles = " and ".join(CENTRE_ZONES[j] for j in taken)
     note = (f"{piles} taken: the players saw a stress the referee could not (a card misread), and their slaps were "
             f"not seen; the {gone} cards went into a stock, whose is not known")
-    return replace(again, untold=untold), [Finding("rejoined", max(state.t, obs.t), frame=obs.frame, detail=note), *findings]
+    return again, [Finding("rejoined", max(state.t, obs.t), frame=obs.frame, detail=note), *findings]
 
 
-def _judge_untold(live: LiveStress, obs: Observation, suits: bool = True) -> tuple[LiveStress, list[Finding], int]:
+def _judge_untold(live: LiveStress, obs: Observation, suits: bool = True) -> tuple[LiveStress, list[Finding]]:
     """:func:`_judge`, and where nothing explains the view, judged again with a stock count put right
     where the view shows that stock otherwise, no hand over it, and the position has no more than one
     view's refills left in it (a count nobody sees: a missed stack took a refill, or piles taken went
@@ -1637,12 +1635,10 @@ def _judge_untold(live: LiveStress, obs: Observation, suits: bool = True) -> tup
       again);
     - a stock the view shows empty taken as empty (penguins, seed 120: a QC stacked onto a QH unseen,
       its refill learned as the QC's card; p1's stock counted a card too many, and when it ran out the
-      refill it was still owed stood as a card not laid yet in p1's row, holding four stuck calls).
-
-    Also returns the cards still untold."""
+      refill it was still owed stood as a card not laid yet in p1's row, holding four stuck calls)."""
     after, findings = _judge(live, obs, suits)
     if _explains(after, findings):
-        return after, findings, live.untold
+        return after, findings
     for p, seat in enumerate(live.state.seats):
         seen = judged(obs, stock_zone(p))
         if len(seat.stock) > MAX_PER_PLAYER or seen is None:
@@ -1658,7 +1654,8 @@ def _judge_untold(live: LiveStress, obs: Observation, suits: bool = True) -> tup
         else:
             continue
         for counted, untold in counts:
-            again, said = _judge(replace(live, state=replace(live.state, seats=stress._set(live.state.seats, p, counted)), untold=0), obs, suits)
+            again, said = _judge(replace(live, state=replace(live.state, seats=stress._set(live.state.seats, p, counted)), untold=untold),
+                                 obs, suits)
             if not said or not _explains(again, said):
                 # (a count put right goes with a move of this view: taken for nothing happening, the
                 # untold cards made 104 lose a move and invent two)
@@ -1666,8 +1663,8 @@ def _judge_untold(live: LiveStress, obs: Observation, suits: bool = True) -> tup
             if untold == live.untold:
                 fewer = len(seat.stock) - len(counted.stock)
                 said = noted(said, f"{stock_zone(p)} shows empty: {fewer} card(s) fewer than counted (a refill the camera did not see)")
-            return again, said, untold
-    return after, findings, live.untold
+            return again, said
+    return after, findings
 
 
 def _explains(after: LiveStress, findings: Sequence[Finding]) -> bool:
@@ -2222,7 +2219,7 @@ def _start_round(live: LiveStress, rows: list[list[Card | None]], t: float, fram
     if isinstance(v, Illegal):
         return live, [Finding("illegal", t, move=v.move, rule=v.rule, reason=v.reason, frame=frame)]
     # the deal as seen is in the position; the stocks are not seen: logged as a plain new round
-    return ENGINE.round_started(live, v, NewRound(t), subs, t, frame, _waiting)
+    return ENGINE.round_started(replace(live, untold=0), v, NewRound(t), subs, t, frame, _waiting)
 
 
 def new_round(live: LiveStress, observation: Observation, t: float | None = None) -> tuple[LiveStress, list[Finding]]:

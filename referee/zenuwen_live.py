@@ -81,7 +81,7 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass, field, replace
-from functools import cache
+from functools import cache, partial
 from itertools import permutations
 from types import MappingProxyType
 from typing import Any, Callable, Iterable, Iterator, Mapping, NamedTuple, Sequence
@@ -97,7 +97,7 @@ from .speed_live import (
     difference, differing, explained, fits, from_code, hide_cards, is_unseen, judged, later_view, pile_number,
     pile_zone, public_picture, real_counts, search_budget, seat_zone, seen_code, shown_codes, stock_zone, swap_cards,
     targets, unclear, unjudged, unread_centre, unseen, Guessed, UNSEEN_AFTER, noted, read_where_guessed, read_as_guessed, AGREEING_GUESS_FLOOR,
-    stock_as_seen, stuck_refuted, stuck_since, lost_as_unread, unread_unknown,
+    stock_as_seen, stuck_refuted, stuck_since, lost_as_unread, unread_unknown, laid_fits,
 )
 from .verdict import Event, Illegal, Legal
 from .zenuwen import PILES, Choose, Join, Layout, NewRound, Phase, Play, Slap, TakeHand, Turn, ZenuwenRules, ZenuwenState, ZPile, ZSeat
@@ -318,9 +318,8 @@ def _laid_fits(start: ZenuwenState, final: ZenuwenState) -> dict[Unseen, list[Ca
     """Each centre top of ``final`` nobody has read that was a pile or hand card in ``start`` (so laid
     by a play, Z6, not turned from a stock) -> one card of each rank that fits the card it covers
     (:meth:`~referee.speed_live.Engine.stuck_whatever`)."""
-    laid = {c for seat in start.seats for c in seat.hand + tuple(x for pile in seat.piles for x in pile.cards) if is_unseen(c)}
-    return {pile[-1]: _stand_ins(final, pile[-2]) for pile in final.centre
-            if len(pile) > 1 and isinstance(pile[-1], Unseen) and pile[-1] in laid and not is_unseen(pile[-2])}
+    laid = {c for seat in start.seats for c in seat.hand + tuple(x for pile in seat.piles for x in pile.cards) if isinstance(c, Unseen)}
+    return laid_fits(final.centre, laid, partial(_stand_ins, final))
 
 
 def _unguess(node: Node[ZenuwenState], final: ZenuwenState, findings: list[Finding] | None = None) -> ZenuwenState:
