@@ -262,10 +262,14 @@ def test_the_render_command_replays_a_moves_file(tmp_path: Path) -> None:
 
 
 def test_truth_videos_refuse_a_deck_the_detector_trained_on() -> None:
-    from vision.render import HOLDOUT_DECKS, Faces
+    from vision.render import HOLDOUT_DECKS, UNSEEN_DECKS, Faces
 
-    with pytest.raises(ValueError, match="held-out"):
+    with pytest.raises(ValueError, match="never trained on"):
         Faces.load("anglo")
+    from vision.decks import NPM_DECKS
+
+    # the designs allowed besides the held-out ones are the npm decks (none in the shipped weights)
+    assert set(UNSEEN_DECKS) - set(HOLDOUT_DECKS) == {d.name for d in NPM_DECKS}
     try:
         from vision.synth import HOLDOUT_DECKS as trained_without
     except Exception:  # the training code needs its own packages

@@ -16,9 +16,10 @@ its player sees it: the seat nearest the camera (and shared piles) upright, the 
 reaches in from the own side.
 
 Card faces come from the rendered decks in ``data/decks/<name>/`` (:mod:`vision.decks`). Truth videos
-use only decks the detector never trained on (:data:`HOLDOUT_DECKS`, kept equal to
-``vision.synth.HOLDOUT_DECKS``); :meth:`Faces.plain` draws a bare deck for tests on machines without
-the rendered decks (never for measuring the detector).
+use only decks the shipped weights never trained on (:data:`UNSEEN_DECKS`: the held-out designs of
+:data:`HOLDOUT_DECKS`, kept equal to ``vision.synth.HOLDOUT_DECKS``, and the npm designs no shipped run
+has seen yet); :meth:`Faces.plain` draws a bare deck for tests on machines without the rendered decks
+(never for measuring the detector).
 
 Everything random is drawn from the seed, so the same seed gives the same video.
 """
@@ -44,6 +45,12 @@ from vision.table_textures import KINDS, texture
 HOLDOUT_DECKS = ("penguins", "simplistic")
 """Deck designs kept out of the detector's training (``vision.synth.HOLDOUT_DECKS``)."""
 
+UNSEEN_DECKS = HOLDOUT_DECKS + ("aguilar", "kennard", "kennard_big", "kennard_4c", "kennard_4c_big")
+"""Designs the shipped weights never trained on, for truth videos: the held-out ones and the npm designs
+of ``vision.decks.NPM_DECKS``, prepared for the next training run but in no shipped weights yet
+(models/MODEL_CARD.md). A design a shipped model has trained on must leave this list: its videos would
+measure the detector on its own training faces."""
+
 DEFAULT_DECKS_ROOT = Path("data/decks")
 
 Image = npt.NDArray[np.uint8]
@@ -67,14 +74,14 @@ class Faces:
     @staticmethod
     def load(name: str, root: str | Path | None = None, allow_trained: bool = False) -> "Faces":
         """The rendered deck ``root/name`` (``root``: ``$CARDREF_DECKS`` or ``data/decks``). Refuses a
-        design the detector trained on unless ``allow_trained``; renders a held-out SVG deck first if
-        it is missing and ``rsvg-convert`` and the Debian card package are there."""
+        design the shipped weights trained on (not in :data:`UNSEEN_DECKS`) unless ``allow_trained``;
+        renders a held-out SVG deck first if it is missing and ``rsvg-convert`` and the Debian card package are there."""
         if name == "plain":
             return Faces.plain()
-        if name not in HOLDOUT_DECKS and not allow_trained:
+        if name not in UNSEEN_DECKS and not allow_trained:
             raise ValueError(
-                f"deck {name!r} was used to train the detector; truth videos use held-out designs only "
-                f"({', '.join(HOLDOUT_DECKS)})"
+                f"deck {name!r} was used to train the detector; truth videos use designs it never trained on "
+                f"only ({', '.join(UNSEEN_DECKS)})"
             )
         folder = _deck_folder(name, root)
         images = {code: _card_image(folder, code) for code in CARD_CODES + [BACK]}
@@ -143,9 +150,11 @@ def _card_image(folder: Path, code: str) -> Image:
 
     img = cv2.imread(str(folder / f"{code}.png"), cv2.IMREAD_UNCHANGED)
     if img is None:
+        how = (f"`python -m vision.decks --npm DIR`, DIR holding the `npm pack` tarballs of vision.decks.NPM_DECKS"
+               if folder.name in UNSEEN_DECKS[len(HOLDOUT_DECKS):] else f"`python -m vision.decks --decks {folder.name}`")
         raise FileNotFoundError(
-            f"deck {folder.name!r}: no {folder / (code + '.png')}; render it with "
-            f"`python -m vision.decks --decks {folder.name}` (needs rsvg-convert) or use --deck plain"
+            f"deck {folder.name!r}: no {folder / (code + '.png')}; render it with {how} (needs rsvg-convert) "
+            f"or use --deck plain"
         )
     if img.ndim == 2 or img.shape[2] == 3:
         img = cv2.cvtColor(img, cv2.COLOR_GRAY2BGRA if img.ndim == 2 else cv2.COLOR_BGR2BGRA)
