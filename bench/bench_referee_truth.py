@@ -146,12 +146,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--game", choices=("klondike", "double_solitaire", "stress", "zenuwen"), default="klondike")
     parser.add_argument("--players", type=int, default=2, help="Zenuwen: 2 to 4 players")
     parser.add_argument("--seeds", type=int, nargs="+", default=[5, 11, 23])
-    parser.add_argument("--deck", default="simplistic", help="a deck the detector never trained on")
+    parser.add_argument("--deck", default="simplistic", help="a deck the shipped weights never trained on (vision.render.UNSEEN_DECKS)")
     parser.add_argument("--seconds", type=float, default=60.0)
     parser.add_argument("--size", default="1280x720", help="the camera's frame size, WxH (default 1280x720)")
     parser.add_argument("--rules", help='the game\'s options (Klondike default "draw=3")')
     parser.add_argument("--illegal", type=int, default=1, help="deliberate illegal moves per game (default 1)")
     parser.add_argument("--rounds", type=int, default=1, help="Stress, Zenuwen: rounds to film (default 1)")
+    parser.add_argument("--fps", type=float, help="the video's frame rate (default: cardref render's, 10; a webcam "
+                        "films 30, which cardref analyze looks at 15 times a second)")
     parser.add_argument("--detector", help="candidate corner-detector weights X.onnx (default: shipped)")
     parser.add_argument("--keep", type=Path, help="keep the videos and logs here (seed-N folders)")
     args = parser.parse_args(argv)
@@ -167,7 +169,8 @@ def main(argv: list[str] | None = None) -> int:
                  "--deck", args.deck, "--size", args.size, "--illegal", str(args.illegal), "--out", str(out)]
                 + (["--rules", rules] if rules else [])
                 + (["--players", str(args.players)] if args.game == "zenuwen" else [])
-                + (["--rounds", str(args.rounds)] if args.rounds != 1 else []),
+                + (["--rounds", str(args.rounds)] if args.rounds != 1 else [])
+                + (["--fps", f"{args.fps:g}"] if args.fps else []),
                 stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
             )
             if made.returncode:
