@@ -123,3 +123,44 @@ def test_backs_are_counted_on_hard_tables_and_backs(case: dict) -> None:
         edges = back_edges(image, h, layout.by_name(name), column["first_face_mm"])
         got[name] = None if edges is None else len(edges)
     assert got == {name: column["backs"] for name, column in case["columns"].items()}
+
+
+def _paint_card(image: np.ndarray, h, zone, top_mm: float, texture: np.ndarray) -> None:
+    """``texture`` (a card at 4 px/mm, 63 x 88 mm) laid in ``zone`` with its top edge ``top_mm`` along the fan."""
+    along = np.asarray(zone.fan, dtype=np.float64)
+    across = np.array([along[1], -along[0]])
+    middle = float((np.asarray(zone.polygon_mm, dtype=np.float64) @ across).mean())
+    px = 4.0
+    # card pixels (x across, y along) -> table mm -> camera pixels
+    card_to_table = np.array([[across[0] / px, along[0] / px, 0.0], [across[1] / px, along[1] / px, 0.0], [0.0, 0.0, 1.0]])
+    card_to_table[:2, 2] = along * top_mm + across * (middle - 31.5)
+    size = (image.shape[1], image.shape[0])
+    warp = h.for_image_size(size).table_to_image @ card_to_table
+    painted = cv2.warpPerspective(texture, warp, size, flags=cv2.INTER_LINEAR)
+    mask = cv2.warpPerspective(np.full(texture.shape[:2], 255, np.uint8), warp, size, flags=cv2.INTER_NEAREST)
+    image[mask > 0] = painted[mask > 0]
+
+
+def test_backs_printed_to_their_edges_are_counted_from_how_the_fan_repeats() -> None:
+    """Backs with no white margin (an all-over lattice, as the npm deck aguilar's) show no card edge
+    followed by a margin: the first ones counted none of them (aguilar Klondike: 120 of 371 columns
+    right). Every back of a fan shows the same top slice of the design, so the stretch above the
+    face-up card repeats at the fan's step; here under a court card whose picture starts just below
+    its margin, which looked like one more back."""
+    image, _, h, layout = frame_and_truth("klondike", 3)
+    zone = layout.by_name("tableau5")
+    yy, xx = np.mgrid[0:352, 0:252]
+    lattice = (np.hypot((xx % 26) - 13, (yy % 26) - 13) < 9) | (np.hypot(((xx + 13) % 26) - 13, ((yy + 13) % 26) - 13) < 9)
+    back = np.where(lattice[..., None], np.array([150, 80, 30], np.uint8), np.array([235, 215, 190], np.uint8)).astype(np.uint8)
+    court = np.full((352, 252, 3), 250, np.uint8)
+    court[18:200, 40:212] = (40, 60, 160)  # the picture, 4.5 mm under the card's top edge
+    corners = np.asarray(zone.polygon_mm, dtype=np.float64) @ np.asarray(zone.fan, dtype=np.float64)
+    top = float(corners.min())
+    for backs in (2, 4):
+        frame = image.copy()
+        for j in range(backs):
+            _paint_card(frame, h, zone, top + 16.0 * j, back)
+        face_top = top + 16.0 * backs + 5.0  # the first face-up card laid a little lower than the step
+        _paint_card(frame, h, zone, face_top, court)
+        edges = back_edges(frame, h, zone, face_top + 9.0)
+        assert edges is not None and len(edges) == backs, (backs, edges)

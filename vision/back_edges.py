@@ -14,12 +14,17 @@ face-up card, except that a bright step above the zone followed by a back is the
 of a cloth, a light laminate), not a face. The steps between backs are measured against the second
 strongest step: on a dark table the pile's own top edge is far stronger than any of them.
 
-Backs with no pattern showing at all (a tight fan of wide-margin backs) are the known weak case.
+Backs printed to their edges (no white margin, as the npm deck aguilar's lattice) show no step onto
+a margin: every back of a fan shows the same top slice of the design, so they are counted from the
+step at which the strip above the face-up card repeats itself (120 of 371 columns of the first
+aguilar render counted right before, 368 after). Backs with no pattern showing at all (a tight fan of
+wide-margin backs) are the known weak case.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any, Sequence
 
 import cv2
 import numpy as np
@@ -39,7 +44,9 @@ class EdgeSettings:
     above_mm: float = 10.0
     """How far above the zone's start the pile's top may lie."""
     face_edge_mm: float = 3.0
-    """The face-up card's top edge lies at least this far above its index's centre."""
+    """The face-up card's top edge lies at least this far above its index's centre..."""
+    face_index_mm: float = 14.0
+    """... and at most this far above it."""
     min_gap_mm: float = 2.5
     """Two steps closer than this are one edge."""
     min_share: float = 0.4
@@ -59,6 +66,19 @@ class EdgeSettings:
     face_share: float = 0.94
     """From ``margin_mm`` to ``look_mm`` after its edge a face-up card is on average at least this share
     as bright as its margin; a back's pattern is darker."""
+    max_back_step_mm: float = 25.0
+    """The most of a back a fan shows: a stretch above the first face-up card longer than this per back
+    told apart holds backs whose edges could not be told (backs printed to their edges, with no white
+    margin), which are counted from how the strip repeats (:func:`_repeated_backs`)."""
+    min_back_step_mm: float = 8.0
+    repeat_shift_mm: float = 3.0
+    repeat_min_corr: float = 0.2
+    repeat_extend_corr: float = 0.35
+    repeat_tolerance: float = 0.3
+    """Backs without a margin (:func:`_repeated_backs`) are counted from a step of ``min_back_step_mm``
+    to ``max_back_step_mm`` at which the strip repeats with at least this correlation: as many backs
+    as steps fit above the face-up card, the last one showing up to ``1 + (1 - repeat_tolerance)``
+    steps."""
     row_percentile: float = 25.0
     """Each row's brightness, for judging margins and patterns: this percentile across the strip."""
 
@@ -89,16 +109,80 @@ def _peaks(signal: npt.NDArray[np.float64], min_gap: int) -> list[int]:
     return kept
 
 
+def _repeated_backs(strip: npt.NDArray[np.float32], pile_top: float, face: float, start: float,
+                    s: EdgeSettings) -> list[float] | None:
+    """The backs above a face-up card at ``face`` whose edges could not be told, counted from how the
+    strip repeats itself: every back of a fan shows the same top slice of the same design, so from the
+    pile's top to the face-up card the picture repeats at the fan's step. The step is where the
+    stretch from ``pile_top`` (the first strong edge above the face-up card) repeats best; above it,
+    each slice a step long that looks like the one below it is one more back (a light table above the
+    pile makes its top edge a weak step or none), compared by the rows' means, which do not change
+    when a card lies a little to the side. None when no step repeats clearly."""
+    px = s.px_per_mm
+    profile = strip.mean(axis=1).astype(np.float64)
+    i0, i1 = max(int(round((pile_top - start) * px)), 0), int(round((face - start) * px))
+    if i1 - i0 < 2 * s.min_back_step_mm * px:
+        return None  # not two backs' room: nothing can repeat
+
+    def alike(a: int, b: int, n: int) -> float:
+        x, y = profile[a:a + n] - profile[a:a + n].mean(), profile[b:b + n] - profile[b:b + n].mean()
+        return float((x * y).sum() / (np.sqrt((x * x).sum() * (y * y).sum()) + 1e-9))
+
+    # the stretch against itself a step on, the whole picture at a pixel a millimetre along the fan
+    # and two across, with the best of small shifts across (a fan's cards do not lie exactly in line):
+    # the correlation of each step and shift over the part both sides cover, all at once (products
+    # from the Fourier transform, the sides' sums from integral images)
+    seg = cv2.resize(strip[i0:i1], None, fx=2 / px, fy=1 / px, interpolation=cv2.INTER_AREA).astype(np.float64)
+    rows, width = seg.shape
+    lo, hi, shift = int(s.min_back_step_mm), min(int(s.max_back_step_mm), int(0.6 * rows)), int(s.repeat_shift_mm * 2)
+    if hi < lo:
+        return None
+    seg -= seg.mean()
+    spectrum = np.fft.rfft2(seg, s=(2 * rows, 2 * width))
+    products = np.fft.irfft2(spectrum * np.conj(spectrum), s=(2 * rows, 2 * width))
+    sums, squares = cv2.integral(seg), cv2.integral(seg * seg)
+
+    k = np.arange(lo, hi + 1)[:, None]
+    d = np.arange(-shift, shift + 1)[None, :]
+    c0, c1 = np.maximum(0, -d), width - np.maximum(0, d)  # the upper side's columns; the lower's are d further
+    area = (rows - k) * (c1 - c0)
+
+    def over(table: npt.NDArray[Any], r0: npt.NDArray[Any], r1: npt.NDArray[Any], a: npt.NDArray[Any],
+             b: npt.NDArray[Any]) -> npt.NDArray[np.float64]:
+        # the sums of the rectangles rows r0..r1, columns a..b (integral image ``table``)
+        return np.asarray(table[r1, b] - table[r0, b] - table[r1, a] + table[r0, a], dtype=np.float64)
+
+    zero, end = np.zeros_like(k), np.full_like(k, rows)
+    sa, sb = over(sums, zero, rows - k, c0, c1), over(sums, k, end, c0 + d, c1 + d)
+    va = over(squares, zero, rows - k, c0, c1) - sa * sa / area
+    vb = over(squares, k, end, c0 + d, c1 + d) - sb * sb / area
+    corr = (products[k, d] - sa * sb / area) / (np.sqrt(np.maximum(va * vb, 0.0)) + 1e-9)
+    per_step = corr.max(axis=1)
+    best, lag_mm = float(per_step.max()), lo + int(np.argmax(per_step))
+    if best < s.repeat_min_corr:
+        return None
+    lag = int(round(lag_mm * px))
+    while i0 - lag >= 0 and alike(i0 - lag, i0, lag) >= s.repeat_extend_corr:
+        i0 -= lag
+    step, first = lag / px, start + i0 / px
+    # the last back may show more than the step (the first face-up card laid a little lower)
+    n = int((face - first) / step + s.repeat_tolerance)
+    return [first + j * step for j in range(n)] if n >= 2 else None
+
+
 def back_edges(
     image: npt.NDArray[np.uint8],
     homography: TableHomography,
     zone: Zone,
     face_place: float,
     settings: EdgeSettings = EdgeSettings(),
+    boxed: Sequence[float] = (),
 ) -> list[float] | None:
     """The places (mm along ``zone.fan``) of the top edges of the face-down cards of the pile in ``zone``,
     whose first face-up card shows an index at ``face_place`` along the fan; None when no face-up
-    card's edge is found (the strip is covered, blurred or off the picture): the count is unknown."""
+    card's edge is found (the strip is covered, blurred or off the picture): the count is unknown.
+    ``boxed``: the backs the detector boxed in the zone: where no edge is told and the face-up card
+    lies low enough to leave room for a back, they count."""
     if zone.fan is None:
         return None
     s = settings
@@ -154,11 +238,30 @@ def back_edges(
 
     verdicts = [is_back(k) for k in range(len(edges))]
     top = start + s.above_mm  # the zone's start: above it lies table, unless a card was put down high
+
+    def above(k: int, backs: list[float]) -> list[float] | None:
+        # the first face-up card's edge is edges[k]; the stretch above it must hold no more backs
+        # than were told apart
+        face = place(edges[k])
+        pile_top = min([place(i) for i in strong if place(i) < face], default=top)
+        if face - (backs[0] if backs else pile_top) > (len(backs) + 1) * s.max_back_step_mm:
+            return _repeated_backs(strip, pile_top, face, start, s)
+        if not backs and boxed and face - top >= s.min_back_step_mm:
+            # no edge told, a back boxed, and room for one above the face-up card: the back boxes
+            # (one boxed above a face-up card that lies where the pile begins is the detector's mistake)
+            return None
+        return backs
+
     backs: list[float] = []
     for k, back in enumerate(verdicts):
         if back:
             backs.append(place(edges[k]))
         elif backs or place(edges[k]) >= top or k + 1 == len(edges) or not verdicts[k + 1]:
-            return backs  # the first face-up card
+            return above(k, backs)  # the first face-up card
         # else a bright table above the pile (a white check of a cloth, a light laminate), not a face
+    if edges and place(edges[-1]) >= end - s.face_index_mm:
+        # every edge looked like a back's, the last one just above the face-up card's index: that
+        # card's own, with its picture close under its margin (a court card) where no back's edge
+        # below any margin was told apart (the npm deck aguilar's JS on five backs printed to the edge)
+        return above(len(edges) - 1, backs[:-1])
     return None  # no face-up card's edge: the strip is covered or blurred

@@ -158,7 +158,7 @@ class TableTracker:
             # the published first card, unread in this frame, still lies under the first one read
             # (cards leave a fan from the top): the strip must reach its edge
             lowest = self.filter.first_face_place(zone.name)
-            edges = back_edges(image, h, zone, first if lowest is None else max(first, lowest))
+            edges = back_edges(image, h, zone, first if lowest is None else max(first, lowest), boxed=zv.back_places)
             if edges is not None:
                 zv.back_places = edges
 
