@@ -280,3 +280,22 @@ def test_observe_replays_detections_from_a_file(recorded: tuple[Scene, Path, Pat
                     "--detections", str(boxes)]) == 0
     states = [TableState.from_json(json.loads(line)) for line in out.read_text().splitlines()]
     assert [{z: (p.backs, p.codes) for z, p in s.piles.items()} for s in states] == scene.steady_truths
+
+
+def test_piles_filmed_too_coarsely_to_read_are_warned_about() -> None:
+    """A four-player Zenuwen table filmed at 1280x720 from where cardref render put the camera for
+    aguilar seed 168 (whose side and far seats' tens were misread in every view: 12/55 moves): its far
+    and side seats are named; the same camera at 1920x1080 (kennard seed 167 at that size: 55/55) is not."""
+    from types import SimpleNamespace
+
+    from cardref.commands.observe import coarse_warning
+    from vision.render import make_camera
+
+    layout = template("zenuwen", 4)
+    said = {}
+    for size in ((1280, 720), (1920, 1080)):
+        camera = make_camera(layout.bounds_mm(), size, tilt_deg=26.45, roll_deg=0.33, yaw_deg=4.09, distance_mm=890.9)
+        said[size] = coarse_warning(SimpleNamespace(frame_size=size), layout, camera.homography)
+    assert said[(1920, 1080)] is None
+    assert said[(1280, 720)] is not None and "p3" in said[(1280, 720)] and "p1" not in said[(1280, 720)]
+    assert coarse_warning(SimpleNamespace(frame_size=None), layout, camera.homography) is None  # a camera: not known yet

@@ -77,12 +77,15 @@ def main(args: argparse.Namespace) -> int:
     except SourceError as exc:
         print(f"cardref analyze: {exc}", file=sys.stderr)
         return 2
-    from .observe import other_shape
+    from .observe import coarse_warning, other_shape
 
     shape = other_shape(source, calibration.homography())
     if shape is not None:
         print(f"cardref analyze: {args.video}: {shape}", file=sys.stderr)
         return 2
+    layout = calibration.layout_for(follower.layout_game, getattr(rules, "players", None), getattr(rules, "columns", None))
+    if (coarse := coarse_warning(source, layout, calibration.homography())) is not None:
+        print(f"cardref analyze: {args.video}: {coarse}", file=sys.stderr)
     replay = None
     detect = None
     # other weights go to the pipeline, which sizes the detector to the table; a factory is called here
