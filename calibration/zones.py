@@ -142,6 +142,20 @@ class ZoneLayout:
                  for z in self.zones}
         return {name: span for name, span in spans.items() if span > limit}
 
+    def coarse_warning(self, homography: Any, size: tuple[int, int]) -> str | None:
+        """What to tell the players when frames of ``size`` (``homography`` for that size) film some
+        piles too coarsely to read (:meth:`coarse`): whose piles, how coarse, what to do; None when
+        none is."""
+        coarse = self.coarse(homography)
+        if not coarse:
+            return None
+        places = sorted({name.split(".")[0] for name in coarse})
+        low, high = min(coarse.values()), max(coarse.values())
+        span = f"{low:.2f}" if f"{low:.2f}" == f"{high:.2f}" else f"{low:.2f}-{high:.2f}"
+        return (f"the piles of {', '.join(places)} are filmed at {span} mm a pixel (readable: {READABLE_MM_PER_PIXEL:.2f} "
+                f"at most), too coarse for their corner indices to be read surely: moves there may be missed. Film at "
+                f"1920x1080 ({size[0]}x{size[1]} now) or from closer.")
+
     def by_name(self, name: str) -> Zone:
         for z in self.zones:
             if z.name == name:

@@ -209,6 +209,7 @@ class Pipeline(FrameLoop):
         self._last_glimpse: Any = None
         self._slap_key: object = None
         self.states: list[TableState] = []
+        self._size_seen: tuple[int, int] | None = None
 
     @property
     def detect(self) -> Detect:
@@ -221,6 +222,12 @@ class Pipeline(FrameLoop):
 
     def step(self, image: np.ndarray, t: float, index: int) -> TableState | None:
         """One frame through detection, tracking and (when a state is published) the referee."""
+        size = (image.shape[1], image.shape[0])
+        if size != self._size_seen:
+            # a camera's frame size is known only now: piles it films too coarsely are said once
+            self._size_seen = size
+            coarse = self.tracker.layout.coarse_warning(self.tracker.homography.for_image_size(size), size)
+            self._send({"type": "status", "warning": coarse or ""})
         started = time.perf_counter()
         detections = self._replay(image, index) if self._replay is not None else self.detect(image)
         self.stats.detect_ms = (time.perf_counter() - started) * 1000

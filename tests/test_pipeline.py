@@ -55,3 +55,22 @@ def test_a_table_calibrated_on_the_set_up_page_is_laid_out_for_the_game_and_play
     pipeline = Pipeline("unused", make_calibration(h, "markers"), LiveReferee("zenuwen", "players=3"))
     assert pipeline.tracker.layout.players == 3
     assert {z.seat for z in pipeline.tracker.layout.zones if z.seat} == {1, 2, 3}
+
+
+def test_a_camera_that_films_piles_too_coarsely_is_told_on_its_first_frame() -> None:
+    """Where cardref render put the camera for a four-player Zenuwen table (aguilar seed 168, 12/55 moves
+    at 1280x720): the status line names the far and side seats once, the first frame of that size."""
+    import numpy as np
+
+    from calibration.templates import template
+    from vision.render import make_camera
+
+    layout = template("zenuwen", 4)
+    camera = make_camera(layout.bounds_mm(), (1280, 720), tilt_deg=26.45, roll_deg=0.33, yaw_deg=4.09, distance_mm=890.9)
+    messages: list[dict[str, object]] = []
+    pipeline = Pipeline("unused", make_calibration(camera.homography, layout=LayoutSpec(game="zenuwen", players=4)),
+                        LiveReferee("zenuwen", "players=4"), detect=lambda image: [], publish=messages.append)
+    for index in range(3):
+        pipeline.step(np.zeros((720, 1280, 3), np.uint8), index / 10, index)
+    warned = [m["warning"] for m in messages if m["type"] == "status" and "warning" in m]
+    assert len(warned) == 1 and "p3" in str(warned[0]) and "1280x720" in str(warned[0])

@@ -144,22 +144,13 @@ def other_shape(source: Any, homography: Any) -> str | None:
 
 def coarse_warning(source: Any, layout: Any, homography: Any) -> str | None:
     """A warning when the source films some piles too coarsely for their indices to be read surely
-    (:meth:`calibration.zones.ZoneLayout.coarse`); None when it does not, or when its frame size is
-    not known before the frames come (a camera)."""
-    from calibration.zones import READABLE_MM_PER_PIXEL
-
+    (:meth:`calibration.zones.ZoneLayout.coarse_warning`); None when it does not, or when its frame
+    size is not known before the frames come (a camera: the live pipeline says it then)."""
     size = getattr(source, "frame_size", None)
     if size is None:
         return None
-    coarse = layout.coarse(homography.for_image_size(size))
-    if not coarse:
-        return None
-    places = sorted({name.split(".")[0] for name in coarse})
-    low, high = min(coarse.values()), max(coarse.values())
-    span = f"{low:.2f}" if f"{low:.2f}" == f"{high:.2f}" else f"{low:.2f}-{high:.2f}"
-    return (f"warning: the piles of {', '.join(places)} are filmed at {span} mm a pixel (readable: "
-            f"{READABLE_MM_PER_PIXEL:.2f} at most), too coarse for their corner indices to be read surely: moves "
-            f"there may be missed. Film at 1920x1080 ({size[0]}x{size[1]} now) or from closer.")
+    said = layout.coarse_warning(homography.for_image_size(size), size)
+    return None if said is None else f"warning: {said}"
 
 
 def build_tracker(args: argparse.Namespace) -> Any:

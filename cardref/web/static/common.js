@@ -292,8 +292,9 @@ const CR = (() => {
     const fps = st.fps ? ` · ${Number(st.fps).toFixed(1)} fps` : "";
     const dropped = st.dropped ? ` · ${st.dropped} dropped` : "";
     const size = st.frame_size ? ` · ${st.frame_size[0]}×${st.frame_size[1]}` : "";
-    pill.textContent = `camera ${cam}${size}${fps}${dropped}`;
-    if (st.error) pill.title = st.error;
+    const coarse = st.warning ? " · too coarse to read some piles" : "";
+    pill.textContent = `camera ${cam}${size}${fps}${dropped}${coarse}`;
+    pill.title = st.error || st.warning || "";
   }
 
   return { api, connect, token, setToken, el, cardEl, pileEl, drawState, fmtTime, describe, nav, showStatus, now, SUIT };
