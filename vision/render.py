@@ -150,7 +150,7 @@ def _card_image(folder: Path, code: str) -> Image:
 
     img = cv2.imread(str(folder / f"{code}.png"), cv2.IMREAD_UNCHANGED)
     if img is None:
-        how = (f"`python -m vision.decks --npm DIR`, DIR holding the `npm pack` tarballs of vision.decks.NPM_DECKS"
+        how = ("`python -m vision.decks --npm DIR`, DIR holding the `npm pack` tarballs of vision.decks.NPM_DECKS"
                if folder.name in UNSEEN_DECKS[len(HOLDOUT_DECKS):] else f"`python -m vision.decks --decks {folder.name}`")
         raise FileNotFoundError(
             f"deck {folder.name!r}: no {folder / (code + '.png')}; render it with {how} (needs rsvg-convert) "
