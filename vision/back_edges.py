@@ -74,11 +74,14 @@ class EdgeSettings:
     repeat_shift_mm: float = 3.0
     repeat_min_corr: float = 0.2
     repeat_extend_corr: float = 0.35
+    repeat_tie: float = 0.05
     repeat_tolerance: float = 0.3
     """Backs without a margin (:func:`_repeated_backs`) are counted from a step of ``min_back_step_mm``
-    to ``max_back_step_mm`` at which the strip repeats with at least this correlation: as many backs
-    as steps fit above the face-up card, the last one showing up to ``1 + (1 - repeat_tolerance)``
-    steps."""
+    to ``max_back_step_mm`` (shifted up to ``repeat_shift_mm`` across) at which the strip repeats with a
+    correlation of at least ``repeat_min_corr`` (the longest of those within ``repeat_tie`` of the best);
+    a step's length above the first strong edge that correlates ``repeat_extend_corr`` with the one
+    below it is one more back; as many backs as steps fit above the face-up card, the last one showing
+    up to ``1 + (1 - repeat_tolerance)`` steps."""
     row_percentile: float = 25.0
     """Each row's brightness, for judging margins and patterns: this percentile across the strip."""
 
@@ -158,7 +161,10 @@ def _repeated_backs(strip: npt.NDArray[np.float32], pile_top: float, face: float
     vb = over(squares, k, end, c0 + d, c1 + d) - sb * sb / area
     corr = (products[k, d] - sa * sb / area) / (np.sqrt(np.maximum(va * vb, 0.0)) + 1e-9)
     per_step = corr.max(axis=1)
-    best, lag_mm = float(per_step.max()), lo + int(np.argmax(per_step))
+    # of the steps that repeat about as well as the best, the longest: a design's own pattern, shorter,
+    # repeats within each back as well (aguilar's lattice: a fan of seven taken for eight, and more)
+    best = float(per_step.max())
+    lag_mm = lo + int(np.flatnonzero(per_step >= best - s.repeat_tie).max())
     if best < s.repeat_min_corr:
         return None
     lag = int(round(lag_mm * px))
