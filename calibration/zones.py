@@ -133,14 +133,13 @@ class ZoneLayout:
     def names(self) -> list[str]:
         return [z.name for z in self.zones]
 
-    def coarse(self, homography: Any, max_mm_per_pixel: float | None = None) -> dict[str, float]:
-        """The zones whose middle the camera films coarser than ``max_mm_per_pixel`` (default
-        :data:`READABLE_MM_PER_PIXEL`) -> how many table mm one pixel spans there. ``homography``: a
-        :class:`~calibration.homography.TableHomography` for the frames' size."""
-        limit = READABLE_MM_PER_PIXEL if max_mm_per_pixel is None else max_mm_per_pixel
+    def coarse(self, homography: Any, max_mm_per_pixel: float = READABLE_MM_PER_PIXEL) -> dict[str, float]:
+        """The zones whose middle the camera films coarser than ``max_mm_per_pixel`` -> how many table
+        mm one pixel spans there. ``homography``: a :class:`~calibration.homography.TableHomography`
+        for the frames' size."""
         spans = {z.name: homography.mm_per_pixel(tuple(float(v) for v in np.asarray(z.polygon_mm).mean(axis=0)))
                  for z in self.zones}
-        return {name: span for name, span in spans.items() if span > limit}
+        return {name: span for name, span in spans.items() if span > max_mm_per_pixel}
 
     def coarse_warning(self, homography: Any, size: tuple[int, int]) -> str | None:
         """What to tell the players when frames of ``size`` (``homography`` for that size) film some

@@ -1063,7 +1063,7 @@ def observe(live: LiveStress, obs: Observation) -> tuple[LiveStress, list[Findin
         obs = _read_as_before(obs, live.last)
     obs = _fitting_reads(obs, live)
     after, findings = _judge_untold(live, obs)
-    taken = after.last is None and not after.deferred and after.held_back is None
+    taken = _taken(after)
     laid = _laid({**live.laid, **after.laid}, after.state, obs if taken else None)  # (with what a doubt laid)
     unlaid = _unlaid(live.unlaid, after.state, obs if taken else None)
     reads = reads_of_view(live.reads, obs, findings, taken=taken)
@@ -1667,10 +1667,14 @@ def _judge_untold(live: LiveStress, obs: Observation, suits: bool = True) -> tup
     return after, findings
 
 
+def _taken(after: LiveStress) -> bool:
+    """Was the view taken: not left unused, waited on or held back?"""
+    return after.last is None and not after.deferred and after.held_back is None
+
+
 def _explains(after: LiveStress, findings: Sequence[Finding]) -> bool:
     """Was the view taken, nothing in it unrecognised, ambiguous or against the rules?"""
-    return (after.last is None and not after.deferred and after.held_back is None
-            and not any(f.kind in ("unrecognised", "ambiguous", "illegal") for f in findings))
+    return _taken(after) and not any(f.kind in ("unrecognised", "ambiguous", "illegal") for f in findings)
 
 
 def _matching_tops(state: StressState, readings: Mapping[Unseen, tuple[str, float]]) -> dict[Unseen, Card] | None:

@@ -122,14 +122,9 @@ def _repeated_backs(strip: npt.NDArray[np.float32], pile_top: float, face: float
     pile makes its top edge a weak step or none), compared by the rows' means, which do not change
     when a card lies a little to the side. None when no step repeats clearly."""
     px = s.px_per_mm
-    profile = strip.mean(axis=1).astype(np.float64)
     i0, i1 = max(int(round((pile_top - start) * px)), 0), int(round((face - start) * px))
     if i1 - i0 < 2 * s.min_back_step_mm * px:
         return None  # not two backs' room: nothing can repeat
-
-    def alike(a: int, b: int, n: int) -> float:
-        x, y = profile[a:a + n] - profile[a:a + n].mean(), profile[b:b + n] - profile[b:b + n].mean()
-        return float((x * y).sum() / (np.sqrt((x * x).sum() * (y * y).sum()) + 1e-9))
 
     # the stretch against itself a step on, the whole picture at a pixel a millimetre along the fan
     # and two across, with the best of small shifts across (a fan's cards do not lie exactly in line):
@@ -164,10 +159,16 @@ def _repeated_backs(strip: npt.NDArray[np.float32], pile_top: float, face: float
     # of the steps that repeat about as well as the best, the longest: a design's own pattern, shorter,
     # repeats within each back as well (aguilar's lattice: a fan of seven taken for eight, and more)
     best = float(per_step.max())
-    lag_mm = lo + int(np.flatnonzero(per_step >= best - s.repeat_tie).max())
     if best < s.repeat_min_corr:
         return None
+    lag_mm = lo + int(np.flatnonzero(per_step >= best - s.repeat_tie).max())
     lag = int(round(lag_mm * px))
+    profile = strip.mean(axis=1).astype(np.float64)
+
+    def alike(a: int, b: int, n: int) -> float:
+        x, y = profile[a:a + n] - profile[a:a + n].mean(), profile[b:b + n] - profile[b:b + n].mean()
+        return float((x * y).sum() / (np.sqrt((x * x).sum() * (y * y).sum()) + 1e-9))
+
     while i0 - lag >= 0 and alike(i0 - lag, i0, lag) >= s.repeat_extend_corr:
         i0 -= lag
     step, first = lag / px, start + i0 / px

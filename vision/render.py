@@ -45,11 +45,13 @@ from vision.table_textures import KINDS, texture
 HOLDOUT_DECKS = ("penguins", "simplistic")
 """Deck designs kept out of the detector's training (``vision.synth.HOLDOUT_DECKS``)."""
 
-UNSEEN_DECKS = HOLDOUT_DECKS + ("aguilar", "kennard", "kennard_big", "kennard_4c", "kennard_4c_big")
-"""Designs the shipped weights never trained on, for truth videos: the held-out ones and the npm designs
-of ``vision.decks.NPM_DECKS``, prepared for the next training run but in no shipped weights yet
-(models/MODEL_CARD.md). A design a shipped model has trained on must leave this list: its videos would
-measure the detector on its own training faces."""
+UNTRAINED_NPM_DECKS = ("aguilar", "kennard", "kennard_big", "kennard_4c", "kennard_4c_big")
+"""The npm designs of ``vision.decks.NPM_DECKS``, prepared for the next training run but in no shipped
+weights yet (models/MODEL_CARD.md). A design a shipped model has trained on must leave this list: its
+videos would measure the detector on its own training faces."""
+
+UNSEEN_DECKS = HOLDOUT_DECKS + UNTRAINED_NPM_DECKS
+"""Designs the shipped weights never trained on, for truth videos."""
 
 DEFAULT_DECKS_ROOT = Path("data/decks")
 
@@ -151,7 +153,7 @@ def _card_image(folder: Path, code: str) -> Image:
     img = cv2.imread(str(folder / f"{code}.png"), cv2.IMREAD_UNCHANGED)
     if img is None:
         how = ("`python -m vision.decks --npm DIR`, DIR holding the `npm pack` tarballs of vision.decks.NPM_DECKS"
-               if folder.name in UNSEEN_DECKS[len(HOLDOUT_DECKS):] else f"`python -m vision.decks --decks {folder.name}`")
+               if folder.name in UNTRAINED_NPM_DECKS else f"`python -m vision.decks --decks {folder.name}`")
         raise FileNotFoundError(
             f"deck {folder.name!r}: no {folder / (code + '.png')}; render it with {how} (needs rsvg-convert) "
             f"or use --deck plain"

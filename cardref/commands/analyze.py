@@ -83,9 +83,6 @@ def main(args: argparse.Namespace) -> int:
     if shape is not None:
         print(f"cardref analyze: {args.video}: {shape}", file=sys.stderr)
         return 2
-    layout = calibration.layout_for(follower.layout_game, getattr(rules, "players", None), getattr(rules, "columns", None))
-    if (coarse := coarse_warning(source, layout, calibration.homography())) is not None:
-        print(f"cardref analyze: {args.video}: {coarse}", file=sys.stderr)
     replay = None
     detect = None
     # other weights go to the pipeline, which sizes the detector to the table; a factory is called here
@@ -129,6 +126,9 @@ def main(args: argparse.Namespace) -> int:
     on_detections = (lambda index, dets: write_detections(found, index, dets)) if found is not None else None
     pipeline = Pipeline(source, calibration, referee, detect=detect, realtime=False, replay=replay,
                         detector_weights=weights, on_detections=on_detections)
+    # (the game's layout as the pipeline places it on the calibrated table)
+    if (coarse := coarse_warning(source, pipeline.tracker.layout, pipeline.tracker.homography)) is not None:
+        print(f"cardref analyze: {args.video}: {coarse}", file=sys.stderr)
     try:
         stats = pipeline.run()
         referee.settle()  # the video ended: nothing later will show what the last views left open
