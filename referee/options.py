@@ -17,8 +17,15 @@ class OptionError(ValueError):
     """An unknown rule option or a value it does not take."""
 
 
-def option(default: Any, parse: Callable[[str], Any], help: str) -> Any:
-    return dataclasses.field(default=default, metadata={"parse": parse, "help": help})
+def option(default: Any, parse: Callable[[str], Any], help: str, show: Callable[[Any], str] | None = None) -> Any:
+    """A rule option field; ``show`` writes a value back as the spec and the setup page spell it,
+    where ``str`` would not (Zenuwen's ``decks=auto``, held as 0)."""
+    return dataclasses.field(default=default, metadata={"parse": parse, "help": help, "show": show})
+
+
+def _shown(f: dataclasses.Field[Any], value: Any) -> Any:
+    show = f.metadata.get("show")
+    return show(value) if show is not None else value
 
 
 def parse_bool(text: str) -> bool:
@@ -88,7 +95,7 @@ def parse_options(cls: type[T], spec: str | dict[str, str]) -> dict[str, Any]:
 
 def describe_options(cls: type) -> list[tuple[str, Any, str]]:
     """(name, default, help) for every option, for --help texts and the setup page."""
-    return [(f.name, f.default, f.metadata["help"]) for f in dataclasses.fields(cls) if "parse" in f.metadata]
+    return [(f.name, _shown(f, f.default), f.metadata["help"]) for f in dataclasses.fields(cls) if "parse" in f.metadata]
 
 
 def to_spec(options: Any) -> str:
@@ -97,6 +104,6 @@ def to_spec(options: Any) -> str:
     for f in dataclasses.fields(options):
         if "parse" not in f.metadata:
             continue
-        value = getattr(options, f.name)
+        value = _shown(f, getattr(options, f.name))
         parts.append(f"{f.name}={str(value).lower() if isinstance(value, bool) else value}")
     return ",".join(parts)

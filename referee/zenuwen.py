@@ -47,7 +47,7 @@ CALLS = frozenset({"stuck", "round_over", "match_over"})
 
 def _parse_decks(text: str) -> int:
     low = text.strip().lower()
-    if low in ("auto", "0"):  # 0 is how the spec writes auto back (logs, the setup page)
+    if low in ("auto", "0"):  # 0: how logs written before decks=auto was spelt out read
         return 0
     if low in ("1", "2"):
         return int(low)
@@ -59,7 +59,8 @@ class ZenuwenRules:
     """The rule options of RULES.md Z1-Z12 (defaults as named there)."""
 
     players: int = option(2, int_choice(2, 3, 4), "Z1: two to four players")
-    decks: int = option(0, _parse_decks, "Z1: 1 or 2 decks; auto: one for two players, two for three or four")
+    decks: int = option(0, _parse_decks, "Z1: 1 or 2 decks; auto: one for two players, two for three or four",
+                        show=lambda n: str(n) if n else "auto")
     empty_stock: str = option(
         "turn_opponents", choice("turn_opponents", "turn_none"), "Z8: with an empty stock, turn an opponent's card or none"
     )

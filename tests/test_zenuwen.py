@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 
 from referee import zenuwen as Z
 from referee.cards import DECK, card, cards
-from referee.options import OptionError, to_spec
+from referee.options import OptionError, describe_options, to_spec
 from referee.verdict import Illegal, Legal, NotationError
 
 
@@ -410,9 +410,13 @@ def test_options_defaults_and_errors() -> None:
     for bad in ("players=5", "decks=3", "empty_stock=borrow", "pile_choice=coin", "speed=fast"):
         with pytest.raises(OptionError):
             Z.ZenuwenRules.from_spec(bad)
-    # the spec a log header or the setup page carries reads back as the same rules (decks auto: 0)
+    # the spec a log header or the setup page carries says auto, not the 0 it is held as, and reads
+    # back as the same rules; logs that wrote decks=0 still read
     auto = Z.ZenuwenRules.from_spec("players=4")
+    assert "decks=auto" in to_spec(auto) and "decks=2" in to_spec(r)
     assert Z.ZenuwenRules.from_spec(to_spec(auto)) == auto and auto.deck_count == 2
+    assert Z.ZenuwenRules.from_spec("players=4,decks=0") == auto
+    assert dict((n, d) for n, d, _ in describe_options(Z.ZenuwenRules))["decks"] == "auto"
 
 
 @pytest.mark.parametrize(
