@@ -19,6 +19,7 @@ from calibration.zones import ZoneLayout
 from vision.card_grouping import faint_cards, faint_readings, group_cards
 from vision.detections import Detection
 from vision.back_edges import back_edges
+from vision.pips import PipReader
 from vision.motion import MotionMeter
 from vision.pile_assignment import OFF, FrameView, assign_piles, moved_zones
 from vision.stability import StabilityFilter
@@ -68,6 +69,9 @@ class TrackerSettings(BaseModel):
     backs_from_edges: bool = Field(default=True, title="backs from edges",
                                    description="count a fanned pile's face-down cards from their edges in the image, "
                                                "not from back detections (vision/back_edges.py)")
+    pips: bool = Field(default=False, title="pips",
+                       description="check a squared pile's top read by its index against its pips and "
+                                   "re-read its rank from them where they disagree (vision/pips.py)")
     image_motion: bool = Field(default=True, title="image motion", description="hold zones where pixels change")
     motion_pixel_threshold: int = Field(default=25, ge=1, le=255, title="pixel change")
     motion_fraction: float = Field(default=0.02, gt=0, le=1, title="zone change share")
@@ -84,7 +88,9 @@ class TrackerSettings(BaseModel):
         # index read QH, 80 mm from the QH beside it, was joined to it, and the two places were
         # published swapped until the QH was played)
         defaults = {"scope": "zone" if simultaneous else "table", "decks": 2 if two_decks else 1,
-                    "vanish_hold_s": 1.0 if simultaneous else 2.0, "join_across_zones": not simultaneous}
+                    "vanish_hold_s": 1.0 if simultaneous else 2.0, "join_across_zones": not simultaneous,
+                    # every pile top of theirs shows its whole face, and the far and side seats' indices are tiny
+                    "pips": simultaneous}
         return cls.model_validate({**defaults, **changes})
 
 
@@ -105,6 +111,7 @@ class TableTracker:
             keep_covered=frozenset(z.name for z in layout.zones if z.fan is not None and z.role != "waste"),
         )
         self._edge_zones = [z for z in layout.zones if z.fan is not None and z.role == "tableau"] if s.backs_from_edges else []
+        self.pips = PipReader(layout) if s.pips else None
         self.motion = MotionMeter(homography, layout, pixel_threshold=s.motion_pixel_threshold,
                                   min_fraction=s.motion_fraction) if s.image_motion else None
         self.previous: FrameView | None = None
@@ -143,6 +150,8 @@ class TableTracker:
         if self.motion is not None and image is not None:
             view.moving |= self.motion.update(image)
             view.motion_measured = True
+        if self.pips is not None and image is not None:
+            self.pips.check(view, image, self.homography.for_image_size((image.shape[1], image.shape[0])))
         return view
 
     def _count_backs_from_edges(self, view: FrameView, image: npt.NDArray[np.uint8]) -> None:
