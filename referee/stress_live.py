@@ -1739,9 +1739,12 @@ def _doubt_unsure(live: LiveStress, obs: Observation) -> LiveStress | None:
 
 
 def _suit_misread(live: LiveStress, obs: Observation, diff: frozenset[str]) -> tuple[LiveStress, list[Finding]] | None:
-    """A view nothing else explains, looked at with one top it reads unsurely (under ``DOUBT_BELOW``)
-    taken as not read, where the legal series that then explains it leaves another card of that rank
-    there: one of the two readings of the suit is wrong, and a Stress move never turns on a suit. The
+    """A view nothing else explains, looked at with one top taken as not read, where the legal series
+    that then explains it leaves another card of that rank there: one of the two readings of the suit
+    is wrong, and a Stress move never turns on a suit. The top is one this view reads unsurely (under
+    ``DOUBT_BELOW``), or one it reads surely where the card the position holds was never read surely
+    (kennard_big, seed 124: a 7S refill read 7C at 0.36-0.37, played onto a 6H and read 7S at 0.61
+    there: nothing explained it, and the next play was called against the rules). The
     card the position holds becomes the one read now when no view read it surely and the one read
     now is nowhere else (penguins, seed 67: a QC stacked onto a QD was never seen; the pile, played
     onto a KC, showed its QC read at 0.43 where the position had the QD, never read above 0.32, and
@@ -1749,7 +1752,7 @@ def _suit_misread(live: LiveStress, obs: Observation, diff: frozenset[str]) -> t
     answers = []
     for zone in sorted(diff):
         seen = judged(obs, zone)
-        read = parse_seen(seen.top) if seen is not None and seen.top_weak else None
+        read = parse_seen(seen.top) if seen is not None else None
         if seen is None or read is None:
             continue
         unread = replace(obs, piles={**obs.piles, zone: replace(seen, cards=seen.cards[:-1] + (None,))})
@@ -1759,6 +1762,8 @@ def _suit_misread(live: LiveStress, obs: Observation, diff: frozenset[str]) -> t
                 or not all(f.kind in ("move", "call") for f in findings)
                 or top is None or is_unseen(top) or top.rank != read.rank or top == read):
             continue
+        if not seen.top_weak and top.code in live.sure:
+            continue  # two sure readings of one card: not this
         note = f"{zone} read {read.code} at {seen.confidences[-1]:.2f} where the {top.code} lies"
         if top.code not in live.sure and not real_counts(after.state)[read]:
             after = replace(after, state=_retop(after.state, zone, read))

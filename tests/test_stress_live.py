@@ -1504,6 +1504,14 @@ def test_a_suit_read_unsurely_where_the_position_has_another_of_the_rank_is_a_mi
     # another rank read unsurely is no suit misread
     _, f = stress_live.observe(live, _shown(played, centre2=SeenPile(("6C",), confidences=(0.43,))))
     assert moves_of(f) == []
+    # kennard_big, seed 124: the QC read surely on the centre pile, the QD never: the unsure reading
+    # was the misread (before, nothing explained the view, and the next play was called illegal)
+    surely = _shown(played, centre2=SeenPile(("QC",), confidences=(0.61,)))
+    now, f = stress_live.observe(live, surely)
+    assert moves_of(f) == [("play", 1, 1, 1)] and now.state.centre[1][-1].code == "QC", f
+    # both read surely once: two sure readings of one card, not a suit misread
+    _, f = stress_live.observe(replace(live, sure=live.sure | {"QD"}), surely)
+    assert moves_of(f) == []
 
 
 def test_a_card_stacked_unread_is_not_learned_as_a_card_of_another_rank_read_unsurely() -> None:
