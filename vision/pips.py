@@ -62,6 +62,11 @@ class PipSettings:
     """Where between the table's grey and the card's white the card is cut out, in turn."""
     inner_mm: tuple[float, float, float, float] = (10.5, 7.0, 52.5, 81.0)
     """(x0, y0, x1, y1) on the portrait card: where pips lie and the corner indices do not."""
+    ink_darker: float = 60.0
+    """Ink is this many grey levels darker than the face's white ..."""
+    ink_saturation: int = 90
+    ink_value: int = 60
+    """... or at least this saturated and this bright (HSV, 0-255): a red or coloured pip, light in grey."""
     pip_area_mm2: float = 12.0
     """A blob smaller than this is a speck, not a pip."""
     pip_likeness: float = 0.5
@@ -136,9 +141,9 @@ def _ink(card: Image, s: PipSettings) -> Image:
     inner = card[y0:y1, x0:x1]
     grey = cv2.cvtColor(inner, cv2.COLOR_BGR2GRAY)
     white = float(np.percentile(grey, 95))
-    ink = grey < white - 60
+    ink = grey < white - s.ink_darker
     hsv = cv2.cvtColor(inner, cv2.COLOR_BGR2HSV)
-    ink |= (hsv[..., 1] > 90) & (hsv[..., 2] > 60)
+    ink |= (hsv[..., 1] > s.ink_saturation) & (hsv[..., 2] > s.ink_value)
     return ink.astype(np.uint8)
 
 
@@ -146,23 +151,22 @@ Blob = tuple[float, float, float, float, float]
 """(area mm2, width share, height share, centre x share, centre y share) of one blob of ink."""
 
 
-def face_blobs(card: Image, s: PipSettings | None = None) -> tuple[float, list[Blob]]:
-    """(share of the inner face that is ink, its blobs, largest first)."""
-    s = s or PipSettings()
+def _blobs(card: Image, s: PipSettings) -> list[Blob]:
+    """The blobs of ink in the middle of a straightened card's face, largest first."""
     ink = _ink(card, s)
     n, _, stats, centres = cv2.connectedComponentsWithStats(ink, connectivity=8)
     k2 = s.px_per_mm ** 2
     hgt, w = ink.shape
     blobs = [(stats[i, cv2.CC_STAT_AREA] / k2, stats[i, cv2.CC_STAT_WIDTH] / w, stats[i, cv2.CC_STAT_HEIGHT] / hgt,
               centres[i][0] / w, centres[i][1] / hgt) for i in range(1, n)]
-    return float(ink.mean()), sorted(blobs, reverse=True)
+    return sorted(blobs, reverse=True)
 
 
 def count_face(card: Image, s: PipSettings | None = None) -> int | str | None:
     """Pips (1-10) or :data:`PICTURE` on a straightened portrait card; None when the face says neither
     plainly."""
     s = s or PipSettings()
-    _, blobs = face_blobs(card, s)
+    blobs = _blobs(card, s)
     if any(w >= s.picture_span[0] and h >= s.picture_span[1] for _, w, h, _, _ in blobs):
         return PICTURE
     blobs = [b for b in blobs if b[0] >= s.pip_area_mm2]
