@@ -137,7 +137,7 @@ class ZoneLayout:
         """The zones whose middle the camera films coarser than ``max_mm_per_pixel`` -> how many table
         mm one pixel spans there. ``homography``: a :class:`~calibration.homography.TableHomography`
         for the frames' size."""
-        spans = {z.name: homography.mm_per_pixel(tuple(float(v) for v in np.asarray(z.polygon_mm).mean(axis=0)))
+        spans = {z.name: homography.mm_per_pixel(tuple(float(v) for v in z.polygon().mean(axis=0)))
                  for z in self.zones}
         return {name: span for name, span in spans.items() if span > max_mm_per_pixel}
 

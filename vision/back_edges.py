@@ -32,6 +32,7 @@ import numpy.typing as npt
 
 from calibration.homography import TableHomography
 from calibration.zones import Zone
+from vision.straighten import straightened
 
 
 @dataclass(frozen=True)
@@ -90,16 +91,8 @@ def _strip(image: npt.NDArray[np.uint8], h: TableHomography, origin: npt.NDArray
            along: npt.NDArray[np.float64], across: npt.NDArray[np.float64], size: tuple[int, int],
            px_per_mm: float) -> npt.NDArray[np.float32]:
     """The table strip starting at ``origin`` (mm), ``size`` = (across, along) pixels, in grey."""
-    strip_to_table = np.array(
-        [[across[0] / px_per_mm, along[0] / px_per_mm, origin[0]],
-         [across[1] / px_per_mm, along[1] / px_per_mm, origin[1]],
-         [0.0, 0.0, 1.0]]
-    )
-    strip_to_image = h.table_to_image @ strip_to_table
     grey = image if image.ndim == 2 else cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
-    out = cv2.warpPerspective(grey, strip_to_image, size, flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
-                              borderMode=cv2.BORDER_REPLICATE)
-    return out.astype(np.float32)
+    return straightened(grey, h, origin, along, across, size, px_per_mm).astype(np.float32)
 
 
 def _peaks(signal: npt.NDArray[np.float64], min_gap: int) -> list[int]:

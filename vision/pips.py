@@ -32,6 +32,7 @@ import numpy.typing as npt
 from calibration.homography import TableHomography
 from calibration.zones import Zone, ZoneLayout
 from vision.pile_assignment import FrameView
+from vision.straighten import straightened
 
 Image = npt.NDArray[Any]
 """A BGR picture (or a part of one) as OpenCV gives it."""
@@ -84,14 +85,6 @@ class PipSettings:
     """... and the pips are believed once they agreed with this many such reads ..."""
     trust_misses: float = 0.1
     """... and disagreed with no more than this share of them."""
-
-
-def _patch(image: Image, h: TableHomography, x0: float, y0: float, w: int, hgt: int,
-           px_per_mm: float) -> Image:
-    """The table from (x0, y0) mm, ``w`` x ``hgt`` pixels at ``px_per_mm``, straight, in colour."""
-    patch_to_table = np.array([[1.0 / px_per_mm, 0.0, x0], [0.0, 1.0 / px_per_mm, y0], [0.0, 0.0, 1.0]])
-    return cv2.warpPerspective(image, h.table_to_image @ patch_to_table, (w, hgt),
-                               flags=cv2.INTER_AREA | cv2.WARP_INVERSE_MAP, borderMode=cv2.BORDER_REPLICATE)
 
 
 def _card_quad(grey: Image, s: PipSettings) -> npt.NDArray[np.float32] | None:
@@ -204,7 +197,7 @@ def count_pips(image: Image, h: TableHomography, zone: Zone, s: PipSettings | No
     if h.mm_per_pixel(((x0 + x1) / 2, (y0 + y1) / 2)) > s.max_mm_per_pixel:
         return None
     w, hgt = int((x1 - x0) * s.px_per_mm), int((y1 - y0) * s.px_per_mm)
-    patch = _patch(image, h, float(x0), float(y0), w, hgt, s.px_per_mm)
+    patch = straightened(image, h, (float(x0), float(y0)), (0.0, 1.0), (1.0, 0.0), (w, hgt), s.px_per_mm, cv2.INTER_AREA)
     quad = _card_quad(cv2.cvtColor(patch, cv2.COLOR_BGR2GRAY), s)
     if quad is None:
         return None
