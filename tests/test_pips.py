@@ -13,7 +13,7 @@ import pytest
 from calibration.store import load_calibration
 from calibration.templates import template
 from vision.pile_assignment import CardInZone, FrameView, ZoneView
-from vision.pips import CARD_MM, PICTURE, PipReader, PipSettings, count_face, count_pips
+from vision.pips import CARD_MM, PICTURE, FaceReading, PipReader, PipSettings, SuitLooks, count_face, count_pips, read_face
 from vision.tracking import TrackerSettings
 
 CLIP = Path(__file__).resolve().parents[1] / "cardref" / "demo" / "clips" / "stress_slap"
@@ -52,13 +52,21 @@ def test_every_pile_top_counted_on_the_stress_clip_is_its_rank() -> None:
     assert looked >= 100 and counted >= 0.6 * looked, (counted, looked)
 
 
-def _painted(pips: list[tuple[float, float]], size_mm: float = 9.0, picture: bool = False) -> np.ndarray:
-    """A portrait card at 4 px/mm: white, a corner index, and pips at (x, y) mm (or a picture)."""
+def _painted(pips: list[tuple[float, float]], size_mm: float = 9.0, picture: bool = False,
+             diamonds: bool = False) -> np.ndarray:
+    """A portrait card at 4 px/mm: white, a corner index, and pips at (x, y) mm: black discs, or red
+    diamonds (or a picture)."""
     k = PipSettings().px_per_mm
     card = np.full((int(CARD_MM[1] * k), int(CARD_MM[0] * k), 3), 245, np.uint8)
     cv2.putText(card, "7", (int(2 * k), int(9 * k)), cv2.FONT_HERSHEY_SIMPLEX, 1.0, (0, 0, 200), 2)
+    r = size_mm / 2 * k
     for x, y in pips:
-        cv2.circle(card, (int(x * k), int(y * k)), int(size_mm / 2 * k), (20, 20, 20), -1)
+        if diamonds:
+            cx, cy = x * k, y * k
+            corners = np.array([[cx, cy - r * 1.2], [cx + r * 0.8, cy], [cx, cy + r * 1.2], [cx - r * 0.8, cy]], np.int32)
+            cv2.fillPoly(card, [corners], (30, 30, 210))
+        else:
+            cv2.circle(card, (int(x * k), int(y * k)), int(r), (20, 20, 20), -1)
     if picture:
         cv2.rectangle(card, (int(12 * k), int(10 * k)), (int(51 * k), int(78 * k)), (40, 40, 180), -1)
     return card
@@ -84,6 +92,45 @@ def test_painted_faces() -> None:
     assert count_face(specked) == 7
 
 
+def test_a_number_card_s_pips_have_a_look_of_their_suit() -> None:
+    discs, diamonds = read_face(_painted(SEVEN)), read_face(_painted(SEVEN, diamonds=True))
+    assert discs.count == diamonds.count == 7 and discs.look is not None and diamonds.look is not None
+    solidity, extent, aspect, lightness, a, _ = diamonds.look
+    # a diamond fills about half its box and is taller than wide; its ink is red (CIELAB a* well over 128)
+    assert solidity > 0.95 and 0.45 < extent < 0.6 and aspect < 0.8 and a > 160
+    solidity, extent, aspect, lightness, a, _ = discs.look
+    assert extent > 0.7 and 0.9 < aspect < 1.1 and lightness < 40 and abs(a - 128) < 5
+    # an ace's one sign is not taken for its suit's pip (often drawn apart), nor a picture
+    assert read_face(_painted([(31.5, 44)], size_mm=22)).look is None
+    assert read_face(_painted([], picture=True)).look is None
+
+
+LOOKS = {"S": (0.93, 0.62, 0.80, 20.0, 128.0, 128.0), "C": (0.86, 0.60, 0.92, 22.0, 128.0, 128.0),
+         "H": (0.95, 0.70, 0.88, 130.0, 195.0, 175.0), "D": (0.96, 0.56, 0.80, 130.0, 195.0, 175.0)}
+"""Each suit's pips as seen at a near seat (about the kennard deck's)."""
+
+
+def _like(suit: str, wobble: float = 0.0) -> tuple[float, float, float, float, float, float]:
+    s, e, a, lum, ca, cb = LOOKS[suit]
+    return (s + 0.005 * wobble, e + 0.005 * wobble, a - 0.01 * wobble, lum + wobble, ca, cb + wobble)
+
+
+def test_suit_looks_tell_a_suit_once_every_suit_was_seen_and_one_lies_clearly_nearest() -> None:
+    looks = SuitLooks()
+    for suit in "SHD":
+        looks.learn(suit, _like(suit))
+        looks.learn(suit, _like(suit, 1.0))
+    # clubs not seen yet: a club's look could be taken for a spade's
+    assert looks.suit_of(_like("C")) is None and looks.suit_of(_like("S", 0.5)) is None
+    looks.learn("C", _like("C"))
+    assert looks.suit_of(_like("S", 0.5)) is None  # one club is not enough
+    looks.learn("C", _like("C", -1.0))
+    assert {suit: looks.suit_of(_like(suit, 0.5)) for suit in LOOKS} == {suit: suit for suit in LOOKS}
+    # halfway between a spade and a club: neither
+    halfway = tuple((x + y) / 2 for x, y in zip(LOOKS["S"], LOOKS["C"]))
+    assert looks.suit_of(halfway) is None  # type: ignore[arg-type]
+
+
 def _view(zone: str, cards: list[tuple[str, float]], faint: list[tuple[str, float]] | None = None) -> FrameView:
     zv = ZoneView([CardInZone(code, 0.0, score, ((0.0, 0.0),)) for code, score in cards])
     return FrameView(0.0, 0, {zone: zv}, faint={zone: faint} if faint else {})
@@ -100,7 +147,7 @@ def test_the_tracker_takes_the_pips_rank_and_keeps_the_index_suit(monkeypatch: p
     reader = PipReader(template("zenuwen", 2))
     zone = "p1.pile3"
     counts: dict[str, int | str | None] = {}
-    monkeypatch.setattr("vision.pips.count_pips", lambda image, h, z, s=None: counts[z.name])
+    monkeypatch.setattr("vision.pips.read_pips", lambda image, h, z, s=None: FaceReading(counts[z.name]))
     image = np.zeros((4, 4, 3), np.uint8)
     # not yet believed: the pips have not been seen to agree with sure readings
     counts[zone] = 8
@@ -132,11 +179,43 @@ def test_the_tracker_takes_the_pips_rank_and_keeps_the_index_suit(monkeypatch: p
     assert [c.card for c in view.zones[zone].cards] == ["6C"]
 
 
+def test_a_top_read_unsurely_takes_the_rank_of_its_pips_and_the_suit_of_their_look(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A far seat's 10C read 8S at 0.4, or only faintly: its pips say ten, their look clubs."""
+    reader = PipReader(template("zenuwen", 4))
+    zone = "p3.pile2"
+    faces: dict[str, FaceReading] = {}
+    monkeypatch.setattr("vision.pips.read_pips", lambda image, h, z, s=None: faces[z.name])
+    image = np.zeros((4, 4, 3), np.uint8)
+    # sure readings of every suit at a near seat, their pips agreeing: the pips are trusted, the looks learned
+    near = "p1.pile1"
+    for n in range(2, 10):
+        for suit in LOOKS:
+            faces[near] = FaceReading(n, _like(suit, n / 10))
+            reader.check(_view(near, [(f"{n}{suit}", 0.8)]), image, None)  # type: ignore[arg-type]
+    assert reader.trusted
+    faces[zone] = FaceReading(10, _like("C", 0.3))
+    view = _view(zone, [("8S", 0.4)])
+    reader.check(view, image, None)  # type: ignore[arg-type]
+    assert [(c.card, c.confidence) for c in view.zones[zone].cards] == [("10C", 0.4)]
+    view = _view(zone, [], faint=[("8S", 0.12), ("6C", 0.05)])
+    reader.check(view, image, None)  # type: ignore[arg-type]
+    assert view.faint[zone] == [("10C", PipSettings().told_score), ("10C", 0.05)]
+    # a sure reading is left as it is read (it is what the looks are learned from)
+    view = _view(zone, [("10S", 0.7)])
+    reader.check(view, image, None)  # type: ignore[arg-type]
+    assert [c.card for c in view.zones[zone].cards] == ["10S"]
+    # a look between two suits' tells no suit: the rank alone is taken, the score kept
+    faces[zone] = FaceReading(10, tuple((x + y) / 2 for x, y in zip(LOOKS["S"], LOOKS["C"])))  # type: ignore[arg-type]
+    view = _view(zone, [("8S", 0.2)], faint=None)
+    reader.check(view, image, None)  # type: ignore[arg-type]
+    assert [(c.card, c.confidence) for c in view.zones[zone].cards] == [("10S", 0.2)]
+
+
 def test_pips_that_keep_disagreeing_with_sure_readings_are_not_believed(monkeypatch: pytest.MonkeyPatch) -> None:
     """A deck with one large suit sign in the middle of every card: its pips say ace throughout."""
     reader = PipReader(template("stress", 2))
     zone = "p1.pile2"
-    monkeypatch.setattr("vision.pips.count_pips", lambda image, h, z, s=None: 1)
+    monkeypatch.setattr("vision.pips.read_pips", lambda image, h, z, s=None: FaceReading(1))
     image = np.zeros((4, 4, 3), np.uint8)
     for code in ["AS", "AH"] + [f"{n}D" for n in range(2, 11)] * 2:
         view = _view(zone, [(code, 0.8)])

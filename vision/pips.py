@@ -17,13 +17,19 @@ and 1920x1080; ``bench/bench_pips.py``) no count was wrong; most tops of the row
 are counted, few of the centre piles (their cards lie crooked over each other) or on a table nearly
 as light as a card.
 
-What the count is for: :class:`PipReader`, in the tracker.
+A number card's pips also show its suit, larger than the index's sign: their shape (how much of its
+box and of its hull a pip fills, how wide it is) and their ink's colour are its :data:`Look`, and
+:class:`SuitLooks` learns what each suit's look is in this deck, on this table, from the cards the
+index reads surely.
+
+What the count and the look are for: :class:`PipReader`, in the tracker.
 """
 
 from __future__ import annotations
 
+from collections import deque
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import Any, NamedTuple
 
 import cv2
 import numpy as np
@@ -85,6 +91,15 @@ class PipSettings:
     """... and the pips are believed once they agreed with this many such reads ..."""
     trust_misses: float = 0.1
     """... and disagreed with no more than this share of them."""
+    looks_kept: int = 60
+    """How many looks of each suit's pips (:class:`SuitLooks`) are kept, the latest ..."""
+    looks_each: int = 2
+    """... how many of every suit are needed before any suit is told by its look ..."""
+    look_margin: float = 1.5
+    """... and how much nearer (a ratio) a look must lie to one suit's than to any other's to be that suit."""
+    told_score: float = 0.35
+    """A top whose rank the pips give and whose suit their look gives scores at least this: read,
+    not surely (the live referee takes a card under 0.3 for unread, doubts one under 0.6)."""
 
 
 def _card_quad(grey: Image, s: PipSettings) -> npt.NDArray[np.float32] | None:
@@ -140,68 +155,147 @@ def _ink(card: Image, s: PipSettings) -> Image:
     return ink.astype(np.uint8)
 
 
-Blob = tuple[float, float, float, float, float]
-"""(area mm2, width share, height share, centre x share, centre y share) of one blob of ink."""
+class Blob(NamedTuple):
+    """One blob of ink on the inner face: its size and place as shares of the inner face."""
+    area_mm2: float
+    width: float
+    height: float
+    x: float
+    y: float
+    label: int
+    """Its label in the inner face's components (for :func:`_look`)."""
 
 
-def _blobs(card: Image, s: PipSettings) -> list[Blob]:
-    """The blobs of ink in the middle of a straightened card's face, largest first."""
+Look = tuple[float, float, float, float, float, float]
+"""What a card's pips look like: (solidity, extent, width / height, L, a, b), medians over its pips.
+The suit sign's shape: a club's lobes leave gaps its convex hull fills (solidity 0.75-0.91 on five
+decks, against 0.87-0.97 for the other suits), a diamond fills little more than half its box (extent
+0.53-0.67), a heart more (0.65-0.75); and the ink's colour (CIELAB), which tells red from black, or a
+four-colour deck's suits apart. No one bound holds in every deck, so the looks are learned per game."""
+
+
+@dataclass(frozen=True)
+class FaceReading:
+    """What a straightened face shows: its pips' count (1-10), :data:`PICTURE`, or None when neither is
+    plain; and, for a number card (2-10), the look of its pips."""
+    count: int | str | None
+    look: Look | None = None
+
+
+def _look(inner: Image, labels: Image, stats: Image, pips: list[Blob]) -> Look:
+    solidity, extent, aspect = [], [], []
+    for blob in pips:
+        contours, _ = cv2.findContours((labels == blob.label).astype(np.uint8), cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
+        outline = max(contours, key=cv2.contourArea)
+        solidity.append(cv2.contourArea(outline) / max(cv2.contourArea(cv2.convexHull(outline)), 1.0))
+        area, w, h = (int(stats[blob.label, c]) for c in (cv2.CC_STAT_AREA, cv2.CC_STAT_WIDTH, cv2.CC_STAT_HEIGHT))
+        extent.append(area / (w * h))
+        aspect.append(w / h)
+    ink = np.isin(labels, [b.label for b in pips])
+    lab = np.median(cv2.cvtColor(inner, cv2.COLOR_BGR2LAB)[ink].astype(np.float64), axis=0)
+    return (float(np.median(solidity)), float(np.median(extent)), float(np.median(aspect)),
+            float(lab[0]), float(lab[1]), float(lab[2]))
+
+
+def read_face(card: Image, s: PipSettings | None = None) -> FaceReading:
+    """A straightened portrait card's pips counted (1-10) or :data:`PICTURE`, and a number card's pips'
+    look; a count of None when the face says neither plainly."""
+    s = s or PipSettings()
+    k = s.px_per_mm
+    x0, y0, x1, y1 = (int(round(v * k)) for v in s.inner_mm)
     ink = _ink(card, s)
-    n, _, stats, centres = cv2.connectedComponentsWithStats(ink, connectivity=8)
-    k2 = s.px_per_mm ** 2
+    n, labels, stats, centres = cv2.connectedComponentsWithStats(ink, connectivity=8)
     hgt, w = ink.shape
-    blobs = [(stats[i, cv2.CC_STAT_AREA] / k2, stats[i, cv2.CC_STAT_WIDTH] / w, stats[i, cv2.CC_STAT_HEIGHT] / hgt,
-              centres[i][0] / w, centres[i][1] / hgt) for i in range(1, n)]
-    return sorted(blobs, reverse=True)
+    blobs = sorted((Blob(stats[i, cv2.CC_STAT_AREA] / k ** 2, stats[i, cv2.CC_STAT_WIDTH] / w,
+                         stats[i, cv2.CC_STAT_HEIGHT] / hgt, centres[i][0] / w, centres[i][1] / hgt, i)
+                    for i in range(1, n)), reverse=True)
+    if any(b.width >= s.picture_span[0] and b.height >= s.picture_span[1] for b in blobs):
+        return FaceReading(PICTURE)
+    blobs = [b for b in blobs if b.area_mm2 >= s.pip_area_mm2]
+    if not blobs:
+        return FaceReading(None)
+    largest = blobs[0].area_mm2
+    pips = [b for b in blobs if b.area_mm2 >= s.pip_likeness * largest]
+    # a blob between a speck and a pip (a pip cut in two, a smudge) makes the count unsure
+    if any(s.pip_area_mm2 <= b.area_mm2 < s.pip_likeness * largest for b in blobs) or len(pips) > 10:
+        return FaceReading(None)
+    if not _mirrored(pips, s.mirror_tolerance):
+        return FaceReading(None)
+    # an ace's one sign is often drawn apart (a large, ornate spade): only number cards show the suit's pip
+    look = _look(card[y0:y1, x0:x1], labels, stats, pips) if len(pips) > 1 else None
+    return FaceReading(len(pips), look)
 
 
 def count_face(card: Image, s: PipSettings | None = None) -> int | str | None:
     """Pips (1-10) or :data:`PICTURE` on a straightened portrait card; None when the face says neither
     plainly."""
-    s = s or PipSettings()
-    blobs = _blobs(card, s)
-    if any(w >= s.picture_span[0] and h >= s.picture_span[1] for _, w, h, _, _ in blobs):
-        return PICTURE
-    blobs = [b for b in blobs if b[0] >= s.pip_area_mm2]
-    if not blobs:
-        return None
-    largest = blobs[0][0]
-    pips = [b for b in blobs if b[0] >= s.pip_likeness * largest]
-    # a blob between a speck and a pip (a pip cut in two, a smudge) makes the count unsure
-    if any(s.pip_area_mm2 <= b[0] < s.pip_likeness * largest for b in blobs) or len(pips) > 10:
-        return None
-    if not _mirrored(pips, s.mirror_tolerance):
-        return None
-    return len(pips)
+    return read_face(card, s).count
 
 
 def _mirrored(pips: list[Blob], tolerance: float) -> bool:
     """Every layout of pips is its own mirror image across the card's long middle line: a pip off
     that line has a partner at the same height on the other side. A card partly covered (a finger,
     another card's corner) or cut out crooked breaks that, and its count is not trusted."""
-    for _, _, _, x, y in pips:
-        if abs(x - 0.5) <= tolerance:
+    for pip in pips:
+        if abs(pip.x - 0.5) <= tolerance:
             continue
-        if not any(abs(x2 - (1 - x)) <= tolerance and abs(y2 - y) <= tolerance for _, _, _, x2, y2 in pips):
+        if not any(abs(p.x - (1 - pip.x)) <= tolerance and abs(p.y - pip.y) <= tolerance for p in pips):
             return False
     return True
 
 
-def count_pips(image: Image, h: TableHomography, zone: Zone, s: PipSettings | None = None) -> int | str | None:
-    """The top card of the squared pile in ``zone``, counted by its pips (:func:`count_face`), from a
-    frame whose size ``h`` is for; None where the card is not found or too coarse to count."""
+def read_pips(image: Image, h: TableHomography, zone: Zone, s: PipSettings | None = None) -> FaceReading:
+    """The top card of the squared pile in ``zone`` read by its pips (:func:`read_face`), from a frame
+    whose size ``h`` is for; a count of None where the card is not found or too coarse to count."""
     s = s or PipSettings()
     poly = zone.polygon()
     x0, y0 = poly.min(axis=0) - s.around_mm
     x1, y1 = poly.max(axis=0) + s.around_mm
     if h.mm_per_pixel(((x0 + x1) / 2, (y0 + y1) / 2)) > s.max_mm_per_pixel:
-        return None
+        return FaceReading(None)
     w, hgt = int((x1 - x0) * s.px_per_mm), int((y1 - y0) * s.px_per_mm)
     patch = straightened(image, h, (float(x0), float(y0)), (0.0, 1.0), (1.0, 0.0), (w, hgt), s.px_per_mm, cv2.INTER_AREA)
     quad = _card_quad(cv2.cvtColor(patch, cv2.COLOR_BGR2GRAY), s)
     if quad is None:
-        return None
-    return count_face(_portrait(patch, quad, s.px_per_mm), s)
+        return FaceReading(None)
+    return read_face(_portrait(patch, quad, s.px_per_mm), s)
+
+
+def count_pips(image: Image, h: TableHomography, zone: Zone, s: PipSettings | None = None) -> int | str | None:
+    """:func:`read_pips`' count alone."""
+    return read_pips(image, h, zone, s).count
+
+
+class SuitLooks:
+    """What each suit's pips look like in this deck, on this table, in this light (:data:`Look`),
+    learned from the cards the index read surely and the pips agreed with; a look is told to be a suit
+    when it lies much nearer to one of that suit's looks than to any other suit's (each feature scaled
+    by its spread over all looks kept, so that shape and colour weigh alike). The index's suit sign is
+    as small as its rank, and a far seat's is misread too (kennard_4c, three players, seed 169: a 3D
+    read 3C; aguilar seed 168: a 3H read 3D); its pips are not. On thirteen renders (five decks,
+    1280x720 and 1920x1080) every look told of a top the index read unsurely was its true suit, those
+    the index had wrong included (24 of 24)."""
+
+    def __init__(self, settings: PipSettings | None = None) -> None:
+        self.settings = settings or PipSettings()
+        self._looks: dict[str, deque[Look]] = {}
+
+    def learn(self, suit: str, look: Look) -> None:
+        self._looks.setdefault(suit, deque(maxlen=self.settings.looks_kept)).append(look)
+
+    def suit_of(self, look: Look) -> str | None:
+        """The suit whose pips look like ``look``, or None while not every suit has been seen often
+        enough, or when two suits' looks lie about as near."""
+        s = self.settings
+        if len(self._looks) < 4 or any(len(v) < s.looks_each for v in self._looks.values()):
+            return None
+        every = np.array([x for v in self._looks.values() for x in v])
+        spread = every.std(axis=0) + 1e-3
+        target = np.array(look)
+        nearest = {suit: float(np.min(np.linalg.norm((np.array(v) - target) / spread, axis=1)))
+                   for suit, v in self._looks.items()}
+        best, second = sorted(nearest, key=lambda suit: nearest[suit])[:2]
+        return best if nearest[second] >= s.look_margin * nearest[best] else None
 
 
 def _rank_of(count: int) -> str:
@@ -210,21 +304,28 @@ def _rank_of(count: int) -> str:
 
 class PipReader:
     """The tracker's pip check (``TrackerSettings.pips``): each frame, the squared piles' tops read by
-    their index are checked against their pips (:func:`count_pips`). A rank the pips contradict is
+    their index are checked against their pips (:func:`read_pips`). A rank the pips contradict is
     replaced by theirs, the suit and score kept (the index's suit is read far more surely than its
     rank: a 10S is read 8S, rarely 10H); a number read on a picture is no reading, only a guess (the
     zone's faint reading, which a referee takes for a card it cannot read).
 
+    A top read unsurely (under ``sure_read``) whose pips also tell its suit (:class:`SuitLooks`) is
+    that rank of that suit, whatever the index said, and scores at least ``told_score``: a far seat's
+    ten read at 0.01-0.2 (aguilar, four players at 1280x720, seed 168) is then a card the referee takes.
+
     Not every deck has pips where a standard deck does (a deck with one large suit sign in the middle
     of every card reads as aces throughout), so the pips are believed only once they have agreed with
     the index on cards it read surely (``trust_after`` counts, at most ``trust_misses`` of them against
-    it), and no longer when that stops being so. Counting costs about 2 ms a pile, so a pile's count is
-    kept while its reading stays and nothing moves there."""
+    it), and no longer when that stops being so. Reading costs about 2 ms a pile, so a pile's reading
+    is kept while the index's stays and nothing moves there."""
 
     def __init__(self, layout: ZoneLayout, settings: PipSettings | None = None) -> None:
         self.zones = [z for z in layout.zones if z.fan is None and z.role in ("pile", "centre")]
         self.settings = settings or PipSettings()
-        self._known: dict[str, tuple[str, int | str | None]] = {}
+        self.looks = SuitLooks(self.settings)
+        self._known: dict[str, tuple[str, FaceReading]] = {}
+        self.told: dict[str, tuple[str, str]] = {}
+        """The tops told by their pips' rank and look at the last check: zone -> (the index's reading, the card told)."""
         self.agreed = 0
         self.disagreed = 0
 
@@ -234,33 +335,39 @@ class PipReader:
         s = self.settings
         return self.agreed >= s.trust_after and self.disagreed <= s.trust_misses * (self.agreed + self.disagreed)
 
-    def _count(self, zone: Zone, code: str, sure: bool, image: Image, h: TableHomography, moving: bool) -> int | str | None:
+    def _read(self, zone: Zone, code: str, sure: bool, image: Image, h: TableHomography, moving: bool) -> FaceReading:
         known = self._known.get(zone.name)
         if known is not None and known[0] == code and not moving:
             return known[1]
-        count = count_pips(image, h, zone, self.settings)
-        self._known[zone.name] = (code, count)
+        reading = read_pips(image, h, zone, self.settings)
+        self._known[zone.name] = (code, reading)
+        count = reading.count
         if sure and count is not None:
             agrees = code[:-1] == _rank_of(count) if isinstance(count, int) else code[:-1] not in NUMBERS
             self.agreed += agrees
             self.disagreed += not agrees
-        return count
+            if agrees and reading.look is not None:
+                self.looks.learn(code[-1], reading.look)
+        return reading
 
     def check(self, view: FrameView, image: Image, h: TableHomography) -> None:
         """Re-read ``view``'s squared pile tops in place from ``image`` (whose size ``h`` is for)."""
+        s = self.settings
+        self.told = {}
         for zone in self.zones:
             zv = view.zones.get(zone.name)
             if zv is None or zv.backs:
                 continue
             faint = view.faint.get(zone.name, [])
             if len(zv.cards) == 1:
-                code, sure = zv.cards[0].card, zv.cards[0].confidence >= self.settings.sure_read
+                code, sure = zv.cards[0].card, zv.cards[0].confidence >= s.sure_read
             elif not zv.cards and faint:
                 code, sure = max(faint, key=lambda r: r[1])[0], False
             else:
                 self._known.pop(zone.name, None)
                 continue
-            count = self._count(zone, code, sure, image, h, zone.name in view.moving)
+            reading = self._read(zone, code, sure, image, h, zone.name in view.moving)
+            count = reading.count
             if count is None or not self.trusted:
                 continue
             if not isinstance(count, int):  # a picture
@@ -269,7 +376,16 @@ class PipReader:
                     view.faint.setdefault(zone.name, []).append((card.card, card.confidence))
                 continue
             rank = _rank_of(count)
-            if zv.cards and code[:-1] != rank:
-                zv.cards[0] = replace(zv.cards[0], card=rank + code[-1])
-            elif not zv.cards:
-                view.faint[zone.name] = [(rank + c[-1] if c[:-1] != rank else c, score) for c, score in faint]
+            suit = self.looks.suit_of(reading.look) if reading.look is not None and not sure else None
+            if suit is not None:
+                self.told[zone.name] = (code, rank + suit)
+            if zv.cards:
+                card = zv.cards[0]
+                if suit is not None:
+                    zv.cards[0] = replace(card, card=rank + suit, confidence=max(card.confidence, s.told_score))
+                elif code[:-1] != rank:
+                    zv.cards[0] = replace(card, card=rank + code[-1])
+            else:
+                view.faint[zone.name] = [
+                    (rank + suit, max(score, s.told_score)) if suit is not None and c == code
+                    else (rank + c[-1] if c[:-1] != rank else c, score) for c, score in faint]
