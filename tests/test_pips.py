@@ -131,6 +131,25 @@ def test_suit_looks_tell_a_suit_once_every_suit_was_seen_and_one_lies_clearly_ne
     assert looks.suit_of(halfway) is None  # type: ignore[arg-type]
 
 
+def test_with_one_suit_not_seen_yet_a_look_only_confirms_the_index_suit_it_lies_close_to() -> None:
+    looks = SuitLooks()
+    for suit in "SHD":
+        for wobble in (0.0, 1.0, -1.0):
+            looks.learn(suit, _like(suit, wobble))
+    # the index's suit, and a look among that suit's looks: told
+    assert looks.suit_of(_like("H", 0.5), "H") == "H" and looks.suit_of(_like("S", 0.5), "S") == "S"
+    # never another suit than the index's: a look of the suit not seen may lie nearest any seen one
+    assert looks.suit_of(_like("H", 0.5), "D") is None and looks.suit_of(_like("H", 0.5)) is None
+    # a club read as a spade (the suit not seen yet): its look lies far off every spade's
+    assert looks.suit_of(_like("C"), "S") is None
+    # a suit seen only twice is not confirmed yet: how far its looks lie from one another is not known
+    looks = SuitLooks()
+    for suit in "SHD":
+        for wobble in (0.0, 1.0):
+            looks.learn(suit, _like(suit, wobble))
+    assert looks.suit_of(_like("H", 0.5), "H") is None
+
+
 def _view(zone: str, cards: list[tuple[str, float]], faint: list[tuple[str, float]] | None = None) -> FrameView:
     zv = ZoneView([CardInZone(code, 0.0, score, ((0.0, 0.0),)) for code, score in cards])
     return FrameView(0.0, 0, {zone: zv}, faint={zone: faint} if faint else {})

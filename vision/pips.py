@@ -96,7 +96,11 @@ class PipSettings:
     looks_each: int = 2
     """... how many of every suit are needed before any suit is told by its look ..."""
     look_margin: float = 1.5
-    """... and how much nearer (a ratio) a look must lie to one suit's than to any other's to be that suit."""
+    """... and how much nearer (a ratio) a look must lie to one suit's than to any other's to be that suit;
+    while one suit is not seen yet, ..."""
+    look_reach: float = 2.0
+    """... no farther from the index's suit's looks than this many times as far as they lie from one
+    another (:meth:`SuitLooks.suit_of`)."""
     told_score: float = 0.35
     """A top whose rank the pips give and whose suit their look gives scores at least this: read,
     not surely (the live referee takes a card under 0.3 for unread, doubts one under 0.6)."""
@@ -284,11 +288,15 @@ class SuitLooks:
     def learn(self, suit: str, look: Look) -> None:
         self._looks.setdefault(suit, deque(maxlen=self.settings.looks_kept)).append(look)
 
-    def suit_of(self, look: Look) -> str | None:
-        """The suit whose pips look like ``look``, or None while not every suit has been seen often
-        enough, or when two suits' looks lie about as near."""
+    def suit_of(self, look: Look, read: str | None = None) -> str | None:
+        """The suit whose pips look like ``look``, or None when two suits' looks lie about as near, or
+        while a suit has not been seen often enough. With one suit not seen yet a look of it would be
+        taken for the nearest suit seen (168's first clubs were read surely 18 s into the game, its
+        clubs read as spades before), so then only ``read`` (the index's suit) is told, and only for a
+        look that lies as near that suit's looks as they lie to one another (``look_reach``)."""
         s = self.settings
-        if len(self._looks) < 4 or any(len(v) < s.looks_each for v in self._looks.values()):
+        known = [suit for suit, v in self._looks.items() if len(v) >= s.looks_each]
+        if len(known) < 3:
             return None
         every = np.array([x for v in self._looks.values() for x in v])
         spread = every.std(axis=0) + 1e-3
@@ -296,7 +304,16 @@ class SuitLooks:
         nearest = {suit: float(np.min(np.linalg.norm((np.array(v) - target) / spread, axis=1)))
                    for suit, v in self._looks.items()}
         best, second = sorted(nearest, key=lambda suit: nearest[suit])[:2]
-        return best if nearest[second] >= s.look_margin * nearest[best] else None
+        if nearest[second] < s.look_margin * nearest[best]:
+            return None
+        if len(known) == 4:
+            return best
+        own = np.array(self._looks[best]) / spread
+        if best != read or len(own) < s.looks_each + 1:
+            return None
+        apart = np.linalg.norm(own[:, None] - own[None], axis=2)
+        np.fill_diagonal(apart, np.inf)
+        return best if nearest[best] <= s.look_reach * float(apart.min(axis=1).max()) else None
 
 
 def _rank_of(count: int) -> str:
@@ -377,7 +394,7 @@ class PipReader:
                     view.faint.setdefault(zone.name, []).append((card.card, card.confidence))
                 continue
             rank = _rank_of(count)
-            suit = self.looks.suit_of(reading.look) if reading.look is not None and not sure else None
+            suit = self.looks.suit_of(reading.look, code[-1]) if reading.look is not None and not sure else None
             if suit is not None:
                 self.told[zone.name] = (code, rank + suit)
             if zv.cards:
