@@ -131,6 +131,32 @@ def test_suit_looks_tell_a_suit_once_every_suit_was_seen_and_one_lies_clearly_ne
     assert looks.suit_of(halfway) is None  # type: ignore[arg-type]
 
 
+def test_one_look_learned_from_a_wrong_sure_reading_does_not_make_its_suit() -> None:
+    """kennard seed 172: a 7D read 7S at 0.6, its pips agreeing on seven, taught the spades a red look."""
+    looks = SuitLooks()
+    for suit in LOOKS:
+        for wobble in (0.0, 1.0, -1.0):
+            looks.learn(suit, _like(suit, wobble))
+    looks.learn("S", _like("D", 0.2))
+    assert looks.suit_of(_like("D", 0.25), "S") == "D"
+
+
+def test_a_sure_reading_whose_look_is_told_as_another_suit_is_not_learned(monkeypatch: pytest.MonkeyPatch) -> None:
+    reader = PipReader(template("zenuwen", 4))
+    faces: dict[str, FaceReading] = {}
+    monkeypatch.setattr("vision.pips.read_pips", lambda image, h, z, s=None: faces[z.name])
+    image = np.zeros((4, 4, 3), np.uint8)
+    near = "p1.pile1"
+    for n in range(2, 6):
+        for suit in LOOKS:
+            faces[near] = FaceReading(n, _like(suit, n / 10))
+            reader.check(_view(near, [(f"{n}{suit}", 0.8)]), image, None)  # type: ignore[arg-type]
+    learned = {suit: len(v) for suit, v in reader.looks._looks.items()}
+    faces[near] = FaceReading(7, _like("D", 0.3))
+    reader.check(_view(near, [("7S", 0.65)]), image, None)  # type: ignore[arg-type]
+    assert {suit: len(v) for suit, v in reader.looks._looks.items()} == learned
+
+
 def test_with_one_suit_not_seen_yet_a_look_only_confirms_the_index_suit_it_lies_close_to() -> None:
     looks = SuitLooks()
     for suit in "SHD":

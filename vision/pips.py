@@ -95,6 +95,8 @@ class PipSettings:
     """How many looks of each suit's pips (:class:`SuitLooks`) are kept, the latest ..."""
     looks_each: int = 2
     """... how many of every suit are needed before any suit is told by its look ..."""
+    looks_near: int = 3
+    """A look's distance to a suit: the mean over that many of the suit's nearest looks."""
     look_margin: float = 1.5
     """... and how much nearer (a ratio) a look must lie to one suit's than to any other's to be that suit;
     while one suit is not seen yet, ..."""
@@ -301,8 +303,10 @@ class SuitLooks:
         every = np.array([x for v in self._looks.values() for x in v])
         spread = every.std(axis=0) + 1e-3
         target = np.array(look)
-        nearest = {suit: float(np.min(np.linalg.norm((np.array(v) - target) / spread, axis=1)))
-                   for suit, v in self._looks.items()}
+        # the mean of a suit's few nearest looks: one look learned from a sure but wrong reading (a 7D
+        # read 7S at 0.6 on kennard seed 172) must not make its suit the nearest
+        apart = {suit: np.sort(np.linalg.norm((np.array(v) - target) / spread, axis=1)) for suit, v in self._looks.items()}
+        nearest = {suit: float(np.mean(d[:s.looks_near])) for suit, d in apart.items()}
         best, second = sorted(nearest, key=lambda suit: nearest[suit])[:2]
         if nearest[second] < s.look_margin * nearest[best]:
             return None
@@ -311,9 +315,9 @@ class SuitLooks:
         own = np.array(self._looks[best]) / spread
         if best != read or len(own) < s.looks_each + 1:
             return None
-        apart = np.linalg.norm(own[:, None] - own[None], axis=2)
-        np.fill_diagonal(apart, np.inf)
-        return best if nearest[best] <= s.look_reach * float(apart.min(axis=1).max()) else None
+        spacing = np.linalg.norm(own[:, None] - own[None], axis=2)
+        np.fill_diagonal(spacing, np.inf)
+        return best if float(apart[best][0]) <= s.look_reach * float(spacing.min(axis=1).max()) else None
 
 
 def _rank_of(count: int) -> str:
@@ -364,7 +368,8 @@ class PipReader:
             agrees = code[:-1] == _rank_of(count) if isinstance(count, int) else code[:-1] not in NUMBERS
             self.agreed += agrees
             self.disagreed += not agrees
-            if agrees and reading.look is not None:
+            # a look the looks already tell as another suit is the index's misreading, not a lesson
+            if agrees and reading.look is not None and self.looks.suit_of(reading.look, code[-1]) in (None, code[-1]):
                 self.looks.learn(code[-1], reading.look)
         return reading
 
