@@ -275,7 +275,7 @@ def count_pips(image: Image, h: TableHomography, zone: Zone, s: PipSettings | No
 class SuitLooks:
     """What each suit's pips look like in this deck, on this table, in this light (:data:`Look`),
     learned from the cards the index read surely and the pips agreed with; a look is told to be a suit
-    when it lies much nearer to one of that suit's looks than to any other suit's (each feature scaled
+    when it lies much nearer to that suit's nearest few looks than to any other suit's (each feature scaled
     by its spread over all looks kept, so that shape and colour weigh alike). The index's suit sign is
     as small as its rank, and a far seat's is misread too (kennard_4c, three players, seed 169: a 3D
     read 3C; aguilar seed 168: a 3H read 3D); its pips are not. On the 44 kept Stress and Zenuwen
