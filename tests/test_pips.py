@@ -141,16 +141,26 @@ def test_one_look_learned_from_a_wrong_sure_reading_does_not_make_its_suit() -> 
     assert looks.suit_of(_like("D", 0.25), "S") == "D"
 
 
-def test_a_sure_reading_whose_look_is_told_as_another_suit_is_not_learned(monkeypatch: pytest.MonkeyPatch) -> None:
+NEAR = "p1.pile1"
+IMAGE = np.zeros((4, 4, 3), np.uint8)
+
+
+def _taught(monkeypatch: pytest.MonkeyPatch, ranks: range) -> tuple[PipReader, dict[str, FaceReading]]:
+    """A four-player reader shown, at a near seat, sure readings of ``ranks`` in every suit whose pips
+    agree: the pips trusted, every suit's looks learned. Set a zone's face in the dict to show it."""
     reader = PipReader(template("zenuwen", 4))
     faces: dict[str, FaceReading] = {}
     monkeypatch.setattr("vision.pips.read_pips", lambda image, h, z, s=None: faces[z.name])
-    image = np.zeros((4, 4, 3), np.uint8)
-    near = "p1.pile1"
-    for n in range(2, 6):
+    for n in ranks:
         for suit in LOOKS:
-            faces[near] = FaceReading(n, _like(suit, n / 10))
-            reader.check(_view(near, [(f"{n}{suit}", 0.8)]), image, None)  # type: ignore[arg-type]
+            faces[NEAR] = FaceReading(n, _like(suit, n / 10))
+            reader.check(_view(NEAR, [(f"{n}{suit}", 0.8)]), IMAGE, None)  # type: ignore[arg-type]
+    return reader, faces
+
+
+def test_a_sure_reading_whose_look_is_told_as_another_suit_is_not_learned(monkeypatch: pytest.MonkeyPatch) -> None:
+    reader, faces = _taught(monkeypatch, range(2, 6))
+    near, image = NEAR, IMAGE
     learned = {suit: len(v) for suit, v in reader.looks._looks.items()}
     faces[near] = FaceReading(7, _like("D", 0.3))
     reader.check(_view(near, [("7S", 0.65)]), image, None)  # type: ignore[arg-type]
@@ -226,17 +236,8 @@ def test_the_tracker_takes_the_pips_rank_and_keeps_the_index_suit(monkeypatch: p
 
 def test_a_top_read_unsurely_takes_the_rank_of_its_pips_and_the_suit_of_their_look(monkeypatch: pytest.MonkeyPatch) -> None:
     """A far seat's 10C read 8S at 0.4, or only faintly: its pips say ten, their look clubs."""
-    reader = PipReader(template("zenuwen", 4))
-    zone = "p3.pile2"
-    faces: dict[str, FaceReading] = {}
-    monkeypatch.setattr("vision.pips.read_pips", lambda image, h, z, s=None: faces[z.name])
-    image = np.zeros((4, 4, 3), np.uint8)
-    # sure readings of every suit at a near seat, their pips agreeing: the pips are trusted, the looks learned
-    near = "p1.pile1"
-    for n in range(2, 10):
-        for suit in LOOKS:
-            faces[near] = FaceReading(n, _like(suit, n / 10))
-            reader.check(_view(near, [(f"{n}{suit}", 0.8)]), image, None)  # type: ignore[arg-type]
+    reader, faces = _taught(monkeypatch, range(2, 10))
+    zone, image = "p3.pile2", IMAGE
     assert reader.trusted
     faces[zone] = FaceReading(10, _like("C", 0.3))
     view = _view(zone, [("8S", 0.4)])
