@@ -147,12 +147,15 @@ def _portrait(patch: Image, quad: npt.NDArray[np.float32], px_per_mm: float) -> 
     return cv2.warpPerspective(patch, m, (w, hgt), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
 
 
-def _ink(card: Image, s: PipSettings) -> Image:
-    """The inner face (``inner_mm``) as 1 where there is ink: darker than the face's white, or
+def _inner(card: Image, s: PipSettings) -> Image:
+    """The part of a straightened portrait card where pips lie (``inner_mm``)."""
+    x0, y0, x1, y1 = (int(round(v * s.px_per_mm)) for v in s.inner_mm)
+    return card[y0:y1, x0:x1]
+
+
+def _ink(inner: Image, s: PipSettings) -> Image:
+    """The inner face (:func:`_inner`) as 1 where there is ink: darker than the face's white, or
     strongly coloured (a red pip's grey is light)."""
-    k = s.px_per_mm
-    x0, y0, x1, y1 = (int(round(v * k)) for v in s.inner_mm)
-    inner = card[y0:y1, x0:x1]
     grey = cv2.cvtColor(inner, cv2.COLOR_BGR2GRAY)
     white = float(np.percentile(grey, 95))
     ink = grey < white - s.ink_darker
@@ -208,8 +211,8 @@ def read_face(card: Image, s: PipSettings | None = None) -> FaceReading:
     look; a count of None when the face says neither plainly."""
     s = s or PipSettings()
     k = s.px_per_mm
-    x0, y0, x1, y1 = (int(round(v * k)) for v in s.inner_mm)
-    ink = _ink(card, s)
+    inner = _inner(card, s)
+    ink = _ink(inner, s)
     n, labels, stats, centres = cv2.connectedComponentsWithStats(ink, connectivity=8)
     hgt, w = ink.shape
     blobs = sorted((Blob(stats[i, cv2.CC_STAT_AREA] / k ** 2, stats[i, cv2.CC_STAT_WIDTH] / w,
@@ -228,7 +231,7 @@ def read_face(card: Image, s: PipSettings | None = None) -> FaceReading:
     if not _mirrored(pips, s.mirror_tolerance):
         return FaceReading(None)
     # an ace's one sign is often drawn apart (a large, ornate spade): only number cards show the suit's pip
-    look = _look(card[y0:y1, x0:x1], labels, stats, pips) if len(pips) > 1 else None
+    look = _look(inner, labels, stats, pips) if len(pips) > 1 else None
     return FaceReading(len(pips), look)
 
 
