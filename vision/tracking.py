@@ -70,8 +70,9 @@ class TrackerSettings(BaseModel):
                                    description="count a fanned pile's face-down cards from their edges in the image, "
                                                "not from back detections (vision/back_edges.py)")
     pips: bool = Field(default=False, title="pips",
-                       description="check a squared pile's top read by its index against its pips and "
-                                   "re-read its rank from them where they disagree (vision/pips.py)")
+                       description="check a squared pile's top read by its index against its pips: their count "
+                                   "re-reads its rank where they disagree, and for a top read unsurely "
+                                   "their look (shape, colour) gives its suit too (vision/pips.py)")
     image_motion: bool = Field(default=True, title="image motion", description="hold zones where pixels change")
     motion_pixel_threshold: int = Field(default=25, ge=1, le=255, title="pixel change")
     motion_fraction: float = Field(default=0.02, gt=0, le=1, title="zone change share")
