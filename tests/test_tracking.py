@@ -818,6 +818,24 @@ def test_a_glimpse_takes_a_new_centre_card_lying_still_before_the_table_settles(
     assert look.piles["centre2"].codes == ("8S",) and "centre1" not in look.held and "p1.pile4" in look.held
 
 
+def test_of_two_cards_come_onto_a_squared_pile_at_once_the_surer_lies_on_top() -> None:
+    """Stress 124 (kennard_big): a 3D laid on the centre pile's 7S read at 0.74, and a KD at 0.40 read
+    beside its index from the same frame on; published with the KD on top, the lay was left
+    unexplained for four seconds and the stress it made called late. Of cards first seen together on a
+    squared pile, the top one shows its whole face and reads surer than anything under it."""
+    layout = template("stress", 2)
+    tracker = TableTracker(layout, _flat(), TrackerSettings.for_game("stress", 2, image_motion=False))
+    x, y = _zone_centre(layout, "centre1")
+    other = _det("8S", *_zone_centre(layout, "centre2"))
+    published = []
+    for i in range(60):
+        on_top = [_det("3D", x - 8, y, 0.74), _det("KD", x + 12, y + 6, 0.40)]
+        dets = [_det("7S", x, y)] if i < 20 else [] if i < 26 else on_top
+        if (s := tracker.update(i / 10, i, dets + [other])) is not None:
+            published.append(s.piles["centre1"].codes)
+    assert published[0] == ("7S",) and published[-1][-1] == "3D", published
+
+
 def test_a_held_zone_settling_unchanged_gives_a_clearer_view_not_a_new_state() -> None:
     """Stress: a card lands on centre 1 while p1.pile2's card is being shifted about (held): the table
     is published with p1.pile2 held. When p1.pile2 settles as it was, no new state is published (the
