@@ -176,6 +176,8 @@ class LiveStress(Live[StressState, PendingIllegal]):
     """The last view left unused because a call it made rested on a zone not seen: when a later view
     nothing explains from the position before it, the held view is taken after all and the later
     view judged from there (:func:`_judge_call_held`)."""
+    held_piles: tuple[int, ...] = field(default=(), compare=False)
+    """How many cards each centre pile holds once ``call_held`` is taken (:func:`slap_key`)."""
     laid: Laid = field(default_factory=dict, compare=False)
     """Refills nobody has read that a view the referee took showed lying in their row places, each
     with what the camera last guessed it as: such a place seen empty again is a card gone, not a
@@ -1321,7 +1323,7 @@ def _judge(live: LiveStress, obs: Observation, suits: bool = True) -> tuple[Live
             if _maybe_stacked_under_hand(node.moves, state, final, obs):
                 return deferred(live, obs), []
             if _call_unseen(findings, seen, new_state):
-                return replace(deferred(live, obs), call_held=obs), []
+                return replace(deferred(live, obs), call_held=obs, held_piles=_pile_sizes(new_state)), []
         after, findings = explained(live, new_state, findings, k, t, frame, _waiting)
         if isinstance(unread, Guessed) and unread.subs:
             after = replace(after, guessed=after.guessed | frozenset(unread.subs.values()))
@@ -1981,10 +1983,14 @@ def _slapped_while_held(after: LiveStress, findings: list[Finding], slaps: Seque
     came: those made while the view that calls it was held (penguins, seed 93: a QS played onto a KH
     read only faintly there made a stress with the QD; the view waited for the QS to show, the players
     slapped and the loser took the piles, and every view after was unrecognised), or while a top
-    nobody read might match the other (:func:`_taken_unread`)."""
-    if after.state.phase is not Phase.STRESS or not slaps:
-        return after, findings
+    nobody read might match the other (:func:`_taken_unread`). A slap already judged in ``after`` is
+    not judged again (Stress 124: a held view taken after all judged its kept slap, and so did the view
+    taken from there, a second slap by the same player logged as a move)."""
     for player, at, pile in sorted(slaps, key=lambda s: s[1]):
+        if after.state.phase is not Phase.STRESS:
+            break
+        if any(p == player for p, _, _ in after.state.slaps):
+            continue
         after, more = slap(after, player, at, pile)
         findings = findings + more
     return after, findings
@@ -2312,8 +2318,17 @@ def _kept_slaps(live: LiveStress) -> tuple[tuple[int, float, int], ...]:
 
 def slap_key(live: LiveStress) -> object:
     """What the slaps awaited now are for (the stress, or the centre tops that may be one): when it
-    changes, whatever watches the hands starts afresh (a hand that played the card on top is no slap)."""
-    return live.state.phase, live.state.round, _centre_tops(live.state), live.call_held is not None
+    changes, whatever watches the hands starts afresh (a hand that played the card on top is no slap).
+    That is the round and how many cards each centre pile holds, in the view held for its call when
+    one is: not what the tops were read as, nor whether the stress is called yet. A top read at last,
+    or the held view taken, is the same stress, and the hands already on their way to it are slaps
+    (Stress 124: the watch started afresh when the held view was taken, and the second slapper's hand,
+    on its way then, was passed over until it moved again a second later)."""
+    return live.state.round, live.held_piles if live.call_held is not None else _pile_sizes(live.state)
+
+
+def _pile_sizes(state: StressState) -> tuple[int, ...]:
+    return tuple(len(p) for p in state.centre)
 
 
 # --- what the live referee shows and announces -------------------------------------------------------

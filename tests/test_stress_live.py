@@ -1197,6 +1197,27 @@ def test_slaps_made_while_a_view_waits_for_its_stress_call_are_judged_once_it_is
     same_table(live, taken, stocks=False)
 
 
+def test_a_slap_kept_while_a_view_waits_for_its_call_is_judged_once_and_the_watch_goes_on() -> None:
+    """Stress 124: the first slap, kept while the view that called the stress waited for a clearer one,
+    was judged when that view was taken and again when the next view was judged from there (a second
+    slap by the same player in the log). And the hands of the stress are the same hands once its view
+    is taken: the watch for them does not start afresh."""
+    truth = position("2C 7H 9D 5S", "10C AS QS 4H", "KH QD", stock0="JH 6C 8C 9C", stock1="10S 9H 3S 8D")
+    live = stress_live.start(view(truth, 0.0))
+    played, calls = apply(truth, Play(1, 2, 0, 1.0))
+    assert calls == ["stress"]
+    faint = _shown(view(played, 1.0), centre1=SeenPile((None,), guesses=("6S",), confidences=(0.11,)))
+    live, f = stress_live.observe(live, faint)
+    assert f == [] and live.call_held is not None
+    watched_for = stress_live.slap_key(live)
+    live, f = stress_live.slap(live, 1, 1.5, 0, seen=True)
+    assert f == [] and stress_live.slappers(live) == {0}
+    live, f = stress_live.observe(live, view(played, 2.0))  # read now; p1's hand still on its way
+    assert [key(x.move) for x in f if x.kind == "move"] == [("play", 1, 2, 0), ("slap", 1, 0)], f
+    assert live.state.phase is Phase.STRESS and live.state.slaps == ((1, 1.5, 0),)
+    assert stress_live.slappers(live) == {0} and stress_live.slap_key(live) == watched_for
+
+
 def test_new_centre_cards_seen_only_in_a_view_left_unused_are_not_passed_over() -> None:
     """Penguins, seed 61, near the round's end: new centre cards laid while both were stuck left them
     stuck again, a hand over a row place, so that view was left unused; the next view showed the next
