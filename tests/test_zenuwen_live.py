@@ -821,6 +821,23 @@ def test_a_top_unread_at_the_start_is_learned_when_read_and_nothing_rests_on_it_
     assert live.state.seats[0].piles[0].top == truth.seats[0].piles[0].top
 
 
+def test_a_pile_under_a_hand_at_the_start_is_a_top_not_read_yet() -> None:
+    """Four players, kennard, seed 172: a hand lay over some pile in nearly every view of the layout,
+    and the deal was taken only after the turn and two joins. A pile under a hand is taken as its
+    top not read yet (within the share of unread tops the start allows), whatever the camera still
+    makes of it; it is learned from the first view that shows it."""
+    truth = zenuwen.new_game(zenuwen.deal(3, 2)).state
+    obs = view(truth, 0.0)
+    covered = replace(obs, piles={**obs.piles, "p1.pile3": SeenPile(("KS", "KH"), held=True)})
+    live = zenuwen_live.start(covered)
+    assert is_unseen(live.state.seats[0].piles[2].top) and [len(p.cards) for p in live.state.seats[0].piles] == [1, 2, 3, 4, 5]
+    live, f = zenuwen_live.observe(live, view(truth, 0.5))
+    assert f == [] and live.state.seats[0].piles[2].top == truth.seats[0].piles[2].top
+    many = {pile_zone(p, i): SeenPile(held=True) for p in range(2) for i in range(2)} | {"p2.pile3": SeenPile(held=True)}
+    with pytest.raises(ValueError, match="p2.pile3"):
+        zenuwen_live.start(replace(obs, piles={**obs.piles, **many}))  # five of ten under hands
+
+
 def _to_round_end(seed: int) -> tuple[LiveZenuwen, ZenuwenState, float]:
     """Two players play a round out, each view seen; nobody enters anything."""
     rng = random.Random(seed)
