@@ -904,7 +904,10 @@ def _from_still(moves: Sequence[Any], obs: Observation) -> int:
     over since the view taken (``SeenPile.still``): of several series, those with fewest (four players,
     penguins, seed 148: p2's 10H, never read, played onto a JD from a pile that then read its JC, or
     p4's top, never read either, guessed JS before and after, its pile still: the two were left
-    undecided and the game lost eleven moves later). Not a rule that rules a series out: a view
+    undecided and the game lost eleven moves later). It weighs before a twin's coincidence (four
+    players, penguins, seed 163: p1's 4D, played from a pile whose next card was the other deck's 4D,
+    was taken for the far seat's card that never showed, though nothing had moved over that pile;
+    five moves lost, eight invented). Not a rule that rules a series out: a view
     taken for nothing happening may have passed over a card gone from a pile (a lone card never read
     shows as nothing: :func:`_missed_piles`), and stillness counts from there."""
     return sum(1 for m in moves if isinstance(m, (Play, Join)) and isinstance(m.source, int) and not getattr(m, "from_hand", False)
@@ -1437,13 +1440,13 @@ def _judge(
         if len(best) > 1:
             best = _fewest_guess_conflicts(best, state, live.seen_tops, obs)
         if len(best) > 1:
+            still = [_from_still(x[1].moves, obs) for x in best]
+            best = [x for x, n in zip(best, still) if n == min(still)]
+        if len(best) > 1:
             best = [x for x in best if coincidences(x) == min(map(coincidences, best))]
         if len(best) > 1 and live.glimpsed:
             left = [_glimpses_left(x, state, live.glimpsed) for x in best]
             best = [x for x, n in zip(best, left) if n == min(left)]
-        if len(best) > 1:
-            still = [_from_still(x[1].moves, obs) for x in best]
-            best = [x for x, n in zip(best, still) if n == min(still)]
         if len(best) > 1 and state.phase in (Phase.CHOOSE, Phase.NEXT):
             # which pile who took cannot be told from the table: wait for choose() / slap()
             return replace(live, last=obs, waiting=_waiting(state)), []

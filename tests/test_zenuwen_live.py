@@ -502,6 +502,45 @@ def test_a_pile_the_camera_never_read_is_not_taken_for_played() -> None:
     assert judged >= 4
 
 
+def test_a_card_played_from_a_pile_a_hand_was_over_turns_up_its_twin_rather_than_leave_a_still_pile() -> None:
+    """Four players, penguins, seed 163 at 1920x1080: p1 played a 4D from a pile whose next card was
+    the other deck's 4D, so the pile looked as before; the far seat's pile that never showed anything
+    (its queen never found) was taken for the 4D's instead, though nothing had moved over it, and
+    the game went wrong for 5 moves with 8 invented. A card cannot leave a pile nothing moved over:
+    that weighs before the twin's coincidence."""
+    blind = pile_zone(3, 1)
+    rules = ZenuwenRules(players=4)
+    judged = 0
+    for seed in range(1, 40):
+        truth = zenuwen.new_game(zenuwen.deal(seed, 4), rules).state
+
+        def seen(obs: Observation, **piles: SeenPile) -> Observation:
+            return replace(obs, piles={**obs.piles, blind: SeenPile((), 0, still=True), **piles})
+
+        live = zenuwen_live.start(seen(view(truth, 0.0)), rules)
+        truth, _ = apply(truth, Turn(1.0))
+        live, f = zenuwen_live.observe(live, seen(view(truth, 1.0)))
+        assert moves_of(f) == [("turn",)], f
+        tops = truth.tops()
+        play = next(((i, j) for i, pile in enumerate(truth.seats[0].piles) for j, top in enumerate(tops)
+                     if len(pile.cards) > 1 and top is not None and zenuwen.fits(pile.top, top)), None)
+        if play is None:
+            continue
+        i, j = play
+        card = truth.seats[0].piles[i].top
+        shown = [p.top for seat in truth.seats for p in seat.piles] + [c[-1] for c in truth.centre if c]
+        if card is None or shown.count(card) > 1:
+            continue  # the other copy lies in view: no twin under it
+        after, _ = apply(truth, Play(0, i, j, 2.0))
+        obs = view(after, 2.0)
+        # the other deck's copy turned up under it, where a hand was
+        twin = replace(obs.piles[pile_zone(0, i)], cards=(card.code,), still=False)
+        live, f = zenuwen_live.observe(live, seen(obs, **{pile_zone(0, i): twin}))
+        assert brief(f) == [("move", ("play", 0, i, j))], (seed, f)
+        judged += 1
+    assert judged >= 4
+
+
 def test_a_pile_read_once_stays_read_when_it_shows_nothing_for_a_while() -> None:
     """What counts as never read: a top no view taken has read or guessed since it came to the top. A
     far card read at the deal and then lost for a few views (a hand's shadow, a glare) was seen: its
