@@ -91,7 +91,7 @@ from typing import Any, Callable, ClassVar, Iterable, Iterator, Mapping, Sequenc
 
 from . import stress
 from .cards import SUITS, Card, card_of
-from .observation import Finding, Observation, SeenPile, count_reads, parse_seen, pile_size, reads_of_view, surely_read
+from .observation import Finding, Observation, SeenPile, count_reads, parse_seen, pile_size, reads_of_view, stirred_after, surely_read
 from .options import to_spec
 from .speed_live import (
     Binder, Engine, Explanation, GUESS_FLOOR, centre_faces, centre_reads, Live, Node, Unseen, best_explanations, breadth_first, centre_zone, deferred, difference, from_code,
@@ -222,6 +222,9 @@ class LiveStress(Live[StressState, PendingIllegal]):
     a stress it could not see (:func:`_taken_untold`), or what a game taken up again lacks of the whole
     deck (:func:`rejoin`). They are given to a stock the view shows holding cards where the position
     runs short, when nothing else explains the view (:func:`_judge_untold`); a new round forgets them."""
+    stirred: frozenset[str] = field(default=frozenset(), compare=False)
+    """Zones the camera saw something move over in the views since the last one the referee took
+    (:func:`_from_still_places`)."""
     carried: ClassVar[tuple[str, ...]] = ("untold",)
 
 
@@ -313,6 +316,18 @@ def differing_zones(state: StressState, obs: Observation, laid: Laid = NOTHING_L
         return _zone_ok(state, zone, seen, b, pending, laid, played)
 
     return differing(obs, _zone_order(obs), check, lambda: Binder(lambda: Counter(real), 1))
+
+
+def _from_still_places(moves: Sequence[Any], obs: Observation, stirred: frozenset[str]) -> bool:
+    """Does a move of the series take a card from a row place the camera saw nothing move over since
+    the view the referee took last (``SeenPile.still``, and not among ``stirred``)?"""
+    for m in moves:
+        if isinstance(m, (Play, Stack)) and isinstance(m.source, int):
+            zone = row_zone(m.player, m.source)
+            seen = obs.piles.get(zone)
+            if seen is not None and seen.still is True and zone not in stirred:
+                return True
+    return False
 
 
 def _touches(move: Any) -> frozenset[str]:
@@ -1083,7 +1098,8 @@ def observe(live: LiveStress, obs: Observation) -> tuple[LiveStress, list[Findin
     surely = frozenset() if taken else live.surely_glimpsed | _sure_centre_reads(obs)
     return replace(after, reads=reads, sure=sure, laid=laid, unlaid=unlaid, played_unseen=played,
                    unread_tops=tops, slapped_unread=slapped, guessed=guessed, glimpsed=glimpsed, surely_glimpsed=surely,
-                   undo=_undo_after(live, findings), stuck_at=stuck_since(live, after, findings)), _stuck_refuted(live, findings)
+                   undo=_undo_after(live, findings), stuck_at=stuck_since(live, after, findings),
+                   stirred=stirred_after(live.stirred, obs, taken)), _stuck_refuted(live, findings)
 
 
 def _stuck_refuted(live: LiveStress, findings: list[Finding]) -> list[Finding]:
@@ -1274,6 +1290,14 @@ def _judge(live: LiveStress, obs: Observation, suits: bool = True) -> tuple[Live
             names = "; ".join(", ".join(str(m) for m in x[1].moves) or "nothing" for x in best)
             return replace(live, last=obs), [Finding("ambiguous", t, frame=frame, detail=f"several move series fit: {names}")]
         final, node, k, subs = best[0]
+        if suits and _from_still_places(node.moves, obs, live.stirred):
+            # a card cannot leave a row place nothing moved over since the view taken: a top read
+            # as another suit of its rank is likelier (kennard_big, seed 124: a 7D read 7H at 0.33
+            # as new centre cards were laid was taken for a card nobody read stacked onto it from a
+            # place the camera saw no hand over, its guess the same before and after)
+            misread = _suit_misread(live, obs, diff)
+            if misread is not None and sum(f.kind == "move" for f in misread[1]) < len(node.moves):
+                return misread
         if node.moves and live.call_held is not None:
             # the shortest series may pass over what the held view showed (new centre cards laid
             # and covered by the next ones before this view: penguins, seed 61)

@@ -1535,6 +1535,26 @@ def test_a_suit_read_unsurely_where_the_position_has_another_of_the_rank_is_a_mi
     assert moves_of(f) == []
 
 
+def test_a_card_is_not_stacked_from_a_row_place_nothing_moved_over() -> None:
+    """kennard_big, seed 124: p1's 7D, read 7D at 0.35, read 7H at 0.33 as the next move was made
+    elsewhere; the view was taken for a card nobody had read stacked onto it from p1's first place,
+    refilled by another nobody read, though the camera saw nothing move over either place. A card
+    cannot leave a place nothing moved over: the top read as another suit of its rank is the likelier
+    (a Stress move never turns on a suit). Where a hand was over them, the stack stays possible."""
+    truth = position("QS 5D 6D 7D", "3H 9S JS 4D", "8C 2S", stock1="KH 2H 5H 6H")
+    unread = SeenPile((None,), guesses=("QS",), confidences=(0.02,))
+    live = stress_live.start(_shown(view(truth, 0.0), p1_pile1=unread, p1_pile4=SeenPile(("7D",), confidences=(0.35,))))
+    after, _ = apply(truth, Play(1, 1, 0, 1.0))
+
+    def shown(still: bool) -> Observation:
+        return _shown(view(after, 1.0), p1_pile1=replace(unread, still=still), p1_pile4=SeenPile(("7H",), confidences=(0.33,), still=still))
+
+    _, f = stress_live.observe(live, shown(still=True))
+    assert moves_of(f) == [("play", 1, 1, 0)] and "p1.pile4 read 7H at 0.33" in f[0].detail, f
+    _, f = stress_live.observe(live, shown(still=False))
+    assert moves_of(f) == [("play", 1, 1, 0), ("stack", 0, 0, 3)], f
+
+
 def test_a_card_stacked_unread_is_not_learned_as_a_card_of_another_rank_read_unsurely() -> None:
     """Penguins, seed 98: p2's QC, never read, was stacked onto its QH (S3: a row pile holds cards of one
     rank); read 6C at 0.41 there later, it was learned as the 6C, which made p2 able to play on a 7C, and
