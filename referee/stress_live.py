@@ -783,9 +783,18 @@ def _fewest_guess_conflicts(best: list[Explanation[StressState]], laid: Laid) ->
     card than the camera last guessed each as, lying in its place (``laid``). A guess never decides
     a card, but it may tell two explanations apart (penguins, seed 76: a 7S refill guessed 7S at
     0.23, played onto a 6C and read there, while another refill beside it was guessed 6C all along;
-    either place fitted the view, and the play was logged as ambiguous twice and then missed)."""
-    counts = [sum(laid_guess(laid, u) not in (None, c.code) for u, c in x[3].items()) for x in best]
-    return [x for x, n in zip(best, counts) if n == min(counts)]
+    either place fitted the view, and the play was logged as ambiguous twice and then missed). A guess
+    of the card's rank in another suit agrees with it more than no guess at all (kennard_big, seed 124:
+    p1's 7C, guessed 7S at 0.21 in its place, played onto a 6C, was taken for the card beside it,
+    guessed only too faintly to count): the fewest guesses of another rank, then the most of its rank,
+    then the fewest of another suit."""
+    def key(x: Explanation[StressState]) -> tuple[int, int, int]:
+        guesses = [(g, c) for u, c in x[3].items() if (g := parse_seen(laid_guess(laid, u))) is not None]
+        return (sum(g.rank != c.rank for g, c in guesses), -sum(g.rank == c.rank for g, c in guesses),
+                sum(g.rank == c.rank and g != c for g, c in guesses))
+
+    keys = [key(x) for x in best]
+    return [x for x, k in zip(best, keys) if k == min(keys)]
 
 
 def _glimpses_kept(x: Explanation[StressState], state: StressState, glimpsed: frozenset[tuple[str, str]]) -> int:

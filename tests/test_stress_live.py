@@ -880,6 +880,25 @@ def test_of_two_refills_never_read_the_one_guessed_as_the_card_played_was_played
     assert played.state.centre[0][-1].code == "6S" and is_unseen(played.state.seats[0].row[1][-1])
 
 
+def test_of_two_refills_never_read_the_one_guessed_as_its_rank_was_played_over_one_guessed_too_faintly() -> None:
+    """kennard_big, seed 124: p1's 7C, guessed 7S at 0.21 in its place, was played onto a 6C and read
+    there; the refill beside it, guessed too faintly to count, was taken for it, as it learned no card
+    against a guess. A guess of the card's rank in another suit agrees with it more than none."""
+    truth = position("6S 9D 2H 10C", "3D 4S 5H JS", "7C KD")
+
+    def unread(obs: Observation) -> Observation:
+        return _shown(obs, p1_pile2=SeenPile((None,), guesses=("QD",), confidences=(0.05,)))
+
+    deal = _shown(unread(view(truth, 0.0)), p1_pile1=SeenPile((None,), guesses=("6C",), confidences=(0.2,)))
+    live = stress_live.start(deal)
+    live, f = stress_live.observe(live, replace(deal, t=0.5))
+    assert f == [] and sorted(live.laid.values()) == [("6C", 0.2), ("QD", 0.05)]
+    after, _ = apply(truth, Play(0, 0, 0, 1.0))
+    played, f = stress_live.observe(live, unread(view(after, 1.0)))
+    assert moves_of(f) == [("play", 0, 0, 0)], f
+    assert played.state.centre[0][-1].code == "6S" and is_unseen(played.state.seats[0].row[1][-1])
+
+
 def test_a_centre_card_taken_from_a_wrong_guess_is_read_anew_once_a_view_reads_it_surely() -> None:
     """Penguins, seed 53: the lay's QC, guessed 9C view after view, was taken as a 9C, and every view
     after it was unrecognised. The first view that reads the card surely sets it right."""
