@@ -3,6 +3,8 @@ detector never trained on, a light linen table), on painted faces, and as the tr
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import json
 from pathlib import Path
 
@@ -90,6 +92,20 @@ def test_painted_faces() -> None:
     specked = _painted(SEVEN)
     cv2.circle(specked, (int(31.5 * 4), int(60 * 4)), 3, (20, 20, 20), -1)
     assert count_face(specked) == 7
+
+
+def test_the_cloth_beyond_a_card_cut_out_too_long_is_no_pip() -> None:
+    """Simplistic on a check cloth, Stress seed 127: a 4H cut out together with a light square of the
+    cloth beyond its end showed the cloth's dark as a flat band along the inner face's end, and was
+    counted 5. A flat band there, lower than a pip, is no pip; pips run together with a shadow there
+    (as wide, higher than a pip) leave the count unsure, as before."""
+    four = [(19, 18), (44, 18), (19, 70), (44, 70)]
+    banded = _painted(four)
+    cv2.rectangle(banded, (int(22 * 4), int(78 * 4)), (int(42 * 4), int(88 * 4)), (40, 90, 40), -1)
+    assert count_face(banded) == 4
+    merged = _painted(four)
+    cv2.rectangle(merged, (int(12 * 4), int(68 * 4)), (int(51 * 4), int(88 * 4)), (20, 20, 20), -1)
+    assert count_face(merged) is None
 
 
 def test_a_number_card_s_pips_have_a_look_of_their_suit() -> None:
@@ -232,6 +248,30 @@ def test_the_tracker_takes_the_pips_rank_and_keeps_the_index_suit(monkeypatch: p
     view = _view(zone, [("6C", 0.62)])
     reader.check(view, image, None)  # type: ignore[arg-type]
     assert [c.card for c in view.zones[zone].cards] == ["6C"]
+
+
+def test_a_count_is_looked_at_again_after_a_while_though_nothing_moves_over_the_pile(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Simplistic, Stress at 30 fps, seed 127: p1's 4H was counted 5 while a refill was laid beside
+    it (the white of the two cards taken for one), and the count, kept while the index read the same
+    and nothing moved over the pile, made it a 5H for six seconds. A count is kept at most
+    ``reread_s``."""
+    reader = PipReader(template("stress", 2))
+    zone = "p1.pile1"
+    counts: dict[str, int | str | None] = {}
+    monkeypatch.setattr("vision.pips.read_pips", lambda image, h, z, s=None: FaceReading(counts[z.name]))
+    image = np.zeros((4, 4, 3), np.uint8)
+    _earn_trust(reader, zone, counts, image)
+
+    def read(t: float) -> str:
+        view = replace(_view(zone, [("4H", 0.81)]), t=t)
+        reader.check(view, image, None)  # type: ignore[arg-type]
+        return view.zones[zone].cards[0].card
+
+    counts[zone] = 5  # the refill beside it counted in
+    assert read(10.0) == "5H"
+    counts[zone] = 4  # laid, the hand gone: nothing moved over the pile itself
+    assert read(10.2) == "5H"  # the count kept
+    assert read(10.0 + reader.settings.reread_s) == "4H"
 
 
 def test_a_top_read_unsurely_takes_the_rank_of_its_pips_and_the_suit_of_their_look(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -79,6 +79,9 @@ class PipSettings:
     pip_likeness: float = 0.5
     """A card's pips are one size: every blob is at least this share of the largest, or the count is
     unsure."""
+    band_aspect: float = 2.5
+    """A blob along an end of the inner face this many times as wide as it is high is the cloth
+    beyond a card cut out too long, not a pip."""
     picture_span: tuple[float, float] = (0.8, 0.45)
     """A blob spanning at least these shares of the inner face's width and height is a picture."""
     mirror_tolerance: float = 0.08
@@ -103,6 +106,11 @@ class PipSettings:
     look_reach: float = 2.0
     """... no farther from the index's suit's looks than this many times as far as they lie from one
     another (:meth:`SuitLooks.suit_of`)."""
+    reread_s: float = 0.5
+    """A pile's count is kept at most this long while its index reads the same and nothing moves over
+    it (:class:`PipReader`): the card is looked for beyond the zone, where a refill laid beside it or
+    a hand at its edge may be taken for part of it and counted in (simplistic, Stress at 30 fps,
+    seed 127: a 4H counted 5 while p1's refill was laid next to it, and read 5H for six seconds after)."""
     told_score: float = 0.35
     """A top whose rank the pips give and whose suit their look gives scores at least this: read,
     not surely (the live referee takes a card under 0.3 for unread, doubts one under 0.6)."""
@@ -221,6 +229,17 @@ def read_face(card: Image, s: PipSettings | None = None) -> FaceReading:
     if any(b.width >= s.picture_span[0] and b.height >= s.picture_span[1] for b in blobs):
         return FaceReading(PICTURE)
     blobs = [b for b in blobs if b.area_mm2 >= s.pip_area_mm2]
+    # A card cut out together with a light square of the cloth beyond its end is stretched, and the
+    # cloth's dark shows as a flat band along the inner face's end, lower than a pip (simplistic on
+    # a check cloth, Stress seed 127: a 4H counted 5, an AH 2, in changing light). Pips run together
+    # with a shadow there are as wide, but higher than a pip: those leave the count unsure.
+    flat = {b.label for b in blobs
+            if (stats[b.label, cv2.CC_STAT_TOP] == 0 or stats[b.label, cv2.CC_STAT_TOP] + stats[b.label, cv2.CC_STAT_HEIGHT] >= hgt)
+            and stats[b.label, cv2.CC_STAT_WIDTH] >= s.band_aspect * stats[b.label, cv2.CC_STAT_HEIGHT]}
+    others = [b.height for b in blobs if b.label not in flat]
+    if flat and others:
+        pip_height = float(np.median(others))
+        blobs = [b for b in blobs if b.label not in flat or b.height >= pip_height]
     if not blobs:
         return FaceReading(None)
     largest = blobs[0].area_mm2
@@ -342,13 +361,13 @@ class PipReader:
     of every card reads as aces throughout), so the pips are believed only once they have agreed with
     the index on cards it read surely (``trust_after`` counts, at most ``trust_misses`` of them against
     it), and no longer when that stops being so. Reading costs about 2 ms a pile, so a pile's reading
-    is kept while the index's stays and nothing moves there."""
+    is kept while the index's stays and nothing moves there, for at most ``reread_s``."""
 
     def __init__(self, layout: ZoneLayout, settings: PipSettings | None = None) -> None:
         self.zones = [z for z in layout.zones if z.fan is None and z.role in ("pile", "centre")]
         self.settings = settings or PipSettings()
         self.looks = SuitLooks(self.settings)
-        self._known: dict[str, tuple[str, FaceReading]] = {}
+        self._known: dict[str, tuple[str, FaceReading, float]] = {}
         self.told: dict[str, tuple[str, str]] = {}
         """The tops told by their pips' rank and look at the last check: zone -> (the index's reading, the card told)."""
         self.agreed = 0
@@ -360,12 +379,12 @@ class PipReader:
         s = self.settings
         return self.agreed >= s.trust_after and self.disagreed <= s.trust_misses * (self.agreed + self.disagreed)
 
-    def _read(self, zone: Zone, code: str, sure: bool, image: Image, h: TableHomography, moving: bool) -> FaceReading:
+    def _read(self, zone: Zone, code: str, sure: bool, image: Image, h: TableHomography, moving: bool, t: float) -> FaceReading:
         known = self._known.get(zone.name)
-        if known is not None and known[0] == code and not moving:
+        if known is not None and known[0] == code and not moving and t - known[2] < self.settings.reread_s:
             return known[1]
         reading = read_pips(image, h, zone, self.settings)
-        self._known[zone.name] = (code, reading)
+        self._known[zone.name] = (code, reading, t)
         count = reading.count
         if sure and count is not None:
             agrees = code[:-1] == _rank_of(count) if isinstance(count, int) else code[:-1] not in NUMBERS
@@ -392,7 +411,7 @@ class PipReader:
             else:
                 self._known.pop(zone.name, None)
                 continue
-            reading = self._read(zone, code, sure, image, h, zone.name in view.moving)
+            reading = self._read(zone, code, sure, image, h, zone.name in view.moving, view.t)
             count = reading.count
             if count is None or not self.trusted:
                 continue
