@@ -91,7 +91,7 @@ from typing import Any, Callable, ClassVar, Iterable, Iterator, Mapping, Sequenc
 
 from . import stress
 from .cards import SUITS, Card, card_of
-from .observation import Finding, Observation, SeenPile, count_reads, parse_seen, pile_size, reads_of_view, stirred_after, surely_read
+from .observation import DOUBT_BELOW, Finding, Observation, SeenPile, count_reads, parse_seen, pile_size, reads_of_view, stirred_after, surely_read
 from .options import to_spec
 from .speed_live import (
     Binder, Engine, Explanation, GUESS_FLOOR, centre_faces, centre_reads, Live, Node, Unseen, best_explanations, breadth_first, centre_zone, deferred, difference, from_code,
@@ -225,6 +225,9 @@ class LiveStress(Live[StressState, PendingIllegal]):
     stirred: frozenset[str] = field(default=frozenset(), compare=False)
     """Zones the camera saw something move over in the views since the last one the referee took
     (:func:`_from_still_places`)."""
+    place_reads: Mapping[str, tuple[str, float]] = field(default_factory=dict, compare=False)
+    """Row place -> the card the views the referee took read lying there, and how surely at most,
+    while they read that card there (:func:`_doubt_in_place`)."""
     carried: ClassVar[tuple[str, ...]] = ("untold",)
 
 
@@ -1108,7 +1111,21 @@ def observe(live: LiveStress, obs: Observation) -> tuple[LiveStress, list[Findin
     return replace(after, reads=reads, sure=sure, laid=laid, unlaid=unlaid, played_unseen=played,
                    unread_tops=tops, slapped_unread=slapped, guessed=guessed, glimpsed=glimpsed, surely_glimpsed=surely,
                    undo=_undo_after(live, findings), stuck_at=stuck_since(live, after, findings),
-                   stirred=stirred_after(live.stirred, obs, taken)), _stuck_refuted(live, findings)
+                   stirred=stirred_after(live.stirred, obs, taken),
+                   place_reads=_place_reads(live.place_reads, obs) if taken else live.place_reads), _stuck_refuted(live, findings)
+
+
+def _place_reads(before: Mapping[str, tuple[str, float]], obs: Observation) -> dict[str, tuple[str, float]]:
+    """``before`` after a view taken: each row place it reads, with the surest reading of that card
+    there so far; places it does not read keep theirs, places read as another card start afresh."""
+    out = dict(before)
+    for zone, seen in obs.piles.items():
+        if zone in CENTRE_ZONES or zone.endswith(".stock") or seen.held or seen.top is None:
+            continue
+        sure = seen.confidences[-1] if len(seen.confidences) == len(seen.cards) else 1.0
+        code, was = before.get(zone, (seen.top, 0.0))
+        out[zone] = (seen.top, max(sure, was) if code == seen.top else sure)
+    return out
 
 
 def _stuck_refuted(live: LiveStress, findings: list[Finding]) -> list[Finding]:
@@ -1396,7 +1413,7 @@ def _judge(live: LiveStress, obs: Observation, suits: bool = True) -> tuple[Live
         if found is not None:
             return found
 
-    doubted = _doubt_unsure(live, obs) or _doubt_moved(live, obs, centre=True)
+    doubted = _doubt_unsure(live, obs) or _doubt_moved(live, obs, centre=True) or _doubt_in_place(live, obs)
     if doubted is not None:
         # a card read surely where the position holds it elsewhere, read there only unsurely: judged
         # again with that one unknown (after the illegal look: a card played against the rules is
@@ -1770,6 +1787,33 @@ def _doubt_unsure(live: LiveStress, obs: Observation) -> LiveStress | None:
     doubted = [(p, i, k) for p, seat in enumerate(live.state.seats) for i, pile in enumerate(seat.row)
                for k, card in enumerate(pile)
                if not is_unseen(card) and card.code not in live.sure and elsewhere.get(card.code, row_zone(p, i)) != row_zone(p, i)]
+    return _as_stand_ins(live, doubted) if doubted else None
+
+
+def _doubt_in_place(live: LiveStress, obs: Observation) -> LiveStress | None:
+    """The picture with each row top no view taken read surely in its place (``place_reads``) made a
+    stand-in again where this view reads another card surely there and the camera saw nothing move
+    over the place since the view taken last (``SeenPile.still``, ``LiveStress.stirred``); None when
+    there is none. The card did not change: its first reading was the misread (simplistic, seed 127: a
+    KH refill read 10H at 0.35 and learned so, then read KH at 0.67 as the other player stacked a 3C;
+    nothing explained it, and the next play was taken for a card of another place)."""
+    real: Counter[Card] | None = None
+    doubted = []
+    for p, seat in enumerate(live.state.seats):
+        for i, pile in enumerate(seat.row):
+            zone = row_zone(p, i)
+            seen = judged(obs, zone)
+            card = pile[-1] if pile else None
+            read = parse_seen(seen.top) if seen is not None and not seen.top_weak else None
+            if (card is None or is_unseen(card) or read is None or read == card
+                    or seen is None or seen.still is not True or zone in live.stirred):
+                continue
+            code, sure = live.place_reads.get(zone, (card.code, 0.0))
+            if code == card.code and sure >= DOUBT_BELOW:
+                continue  # read surely where it lies: this reading is the misread
+            real = real if real is not None else real_counts(live.state)
+            if not real[read]:
+                doubted.append((p, i, len(pile) - 1))
     return _as_stand_ins(live, doubted) if doubted else None
 
 

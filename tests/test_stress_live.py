@@ -1574,6 +1574,24 @@ def test_a_card_is_not_stacked_from_a_row_place_nothing_moved_over() -> None:
     assert moves_of(f) == [("play", 1, 1, 0), ("stack", 0, 0, 3)], f
 
 
+def test_a_refill_read_unsurely_and_then_surely_otherwise_where_nothing_moved_is_the_card_read_surely() -> None:
+    """Simplistic, seed 127: p1's KH refill read 10H at 0.35 was learned so; read KH at 0.67 while p2
+    stacked a 3C, nothing having moved over p1's place, the view was unrecognised, and the next play
+    was taken for another place's card. The card did not change: the unsure reading was the misread.
+    A card read surely where it lies stays, whatever a later view reads there."""
+    truth = position("9C AS 10D 4C", "3S 2C 3C 4D", "9H QC", stock0="KH 2H 5H 6H", stock1="3D 7S 8S 9S")
+    live = stress_live.start(view(truth, 0.0))
+    after, _ = apply(truth, Play(0, 2, 0, 1.0))
+    stacked, _ = apply(after, Stack(1, 2, 0, 2.0))
+    then = _shown(view(stacked, 2.0), p1_pile3=SeenPile(("KH",), confidences=(0.67,), still=True))
+    for sure, learned in ((0.35, "KH"), (0.8, "10H")):
+        misread, f = stress_live.observe(live, _shown(view(after, 1.0), p1_pile3=SeenPile(("10H",), confidences=(sure,))))
+        assert moves_of(f) == [("play", 0, 2, 0)] and misread.state.seats[0].row[2][-1].code == "10H"
+        now, f = stress_live.observe(misread, then)
+        assert now.state.seats[0].row[2][-1].code == learned, (sure, f)
+        assert (moves_of(f) == [("stack", 1, 2, 0)]) is (learned == "KH"), (sure, f)
+
+
 def test_a_card_stacked_unread_is_not_learned_as_a_card_of_another_rank_read_unsurely() -> None:
     """Penguins, seed 98: p2's QC, never read, was stacked onto its QH (S3: a row pile holds cards of one
     rank); read 6C at 0.41 there later, it was learned as the 6C, which made p2 able to play on a 7C, and
