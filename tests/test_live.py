@@ -935,6 +935,17 @@ def test_a_stack_the_camera_guessed_faintly_and_a_centre_card_taken_from_a_wrong
     assert any("as the camera had guessed the card in p2.pile4" in (f.detail or "") for f in found if f.kind == "move")
 
 
+def test_a_refill_misread_once_and_read_surely_later_where_nothing_moved_is_followed() -> None:
+    """Stress, simplistic on a check cloth, 30 fps, fresh render seed 127 (fifty-first session): every
+    table state the camera published (bench/matches/stress-127), the slaps keyed in when the true hands
+    landed. At 167.5 s p1's KH refill was read 10H at 0.35 and learned so; at 171.0 s it read KH at
+    0.67, nothing having moved over it, as p2 stacked a 3C: the view was unrecognised, the next play
+    taken for another place's card, and the round's last ten moves lost (analysed live: 38/64, with a
+    4H published as a 5H by its miscounted pips before that)."""
+    found = _whole_match("stress-127", "stress", STRESS_MATCH)
+    assert any(f.kind == "move" and str(f.move) == "p2 pile3->pile1" for f in found if 170 < f.t < 172)
+
+
 def test_an_illegal_play_of_a_card_guessed_alike_where_it_lay_and_read_where_it_lands_is_called() -> None:
     """Stress, penguins, 1280x720, two rounds, render seed 95 (forty-second session): every table state the
     camera published (bench/matches/stress-95). At 112.5 s p1 lays its QH on
