@@ -471,6 +471,22 @@ def test_a_play_that_fits_and_one_that_does_not_are_not_taken_for_a_turn_nobody_
     raise AssertionError("no deal with such a pair of plays")
 
 
+def _turned_and_a_play(seed: int, rules: ZenuwenRules, seen: Callable[[Observation], Observation]
+                       ) -> tuple[LiveZenuwen, ZenuwenState, int, int] | None:
+    """A dealt game turned, every view as ``seen`` shows it, and a play of one of p1's pile tops with a
+    card under it onto a centre card it fits: the picture, the position after the turn, the pile and
+    the centre pile; None for no such play."""
+    truth = zenuwen.new_game(zenuwen.deal(seed, rules.players), rules).state
+    live = zenuwen_live.start(seen(view(truth, 0.0)), rules)
+    truth, _ = apply(truth, Turn(1.0))
+    live, f = zenuwen_live.observe(live, seen(view(truth, 1.0)))
+    assert moves_of(f) == [("turn",)], f
+    tops = truth.tops()
+    play = next(((i, j) for i, pile in enumerate(truth.seats[0].piles) for j, top in enumerate(tops)
+                 if len(pile.cards) > 1 and top is not None and zenuwen.fits(pile.top, top)), None)
+    return None if play is None else (live, truth, *play)
+
+
 def test_a_pile_the_camera_never_read_is_not_taken_for_played() -> None:
     """Three players; the far seat's lone card is never found (its index a few pixels high), so its
     pile shows nothing from the deal on. A near player's play must be judged as that play alone: the
@@ -479,21 +495,14 @@ def test_a_pile_the_camera_never_read_is_not_taken_for_played() -> None:
     blind = pile_zone(2, 0)
     judged = 0
     for seed in range(3, 12):
-        truth = zenuwen.new_game(zenuwen.deal(seed, 3)).state
 
         def seen(obs: Observation) -> Observation:
             return replace(obs, piles={**obs.piles, blind: SeenPile()})
 
-        live = zenuwen_live.start(seen(view(truth, 0.0)), ZenuwenRules(players=3))
-        truth, _ = apply(truth, Turn(1.0))
-        live, f = zenuwen_live.observe(live, seen(view(truth, 1.0)))
-        assert moves_of(f) == [("turn",)], f
-        tops = truth.tops()
-        play = next(((i, j) for i, pile in enumerate(truth.seats[0].piles) for j, top in enumerate(tops)
-                     if len(pile.cards) > 1 and top is not None and zenuwen.fits(pile.top, top)), None)
-        if play is None:
+        found = _turned_and_a_play(seed, ZenuwenRules(players=3), seen)
+        if found is None:
             continue
-        i, j = play
+        live, truth, i, j = found
         after, _ = apply(truth, Play(0, i, j, 2.0))
         live, f = zenuwen_live.observe(live, seen(view(after, 2.0, frozenset({(0, i)}))))
         assert brief(f) == [("move", ("play", 0, i, j))], f
@@ -509,24 +518,16 @@ def test_a_card_played_from_a_pile_a_hand_was_over_turns_up_its_twin_rather_than
     the game went wrong for 5 moves with 8 invented. A card cannot leave a pile nothing moved over:
     that weighs before the twin's coincidence."""
     blind = pile_zone(3, 1)
-    rules = ZenuwenRules(players=4)
     judged = 0
     for seed in range(1, 40):
-        truth = zenuwen.new_game(zenuwen.deal(seed, 4), rules).state
 
         def seen(obs: Observation, **piles: SeenPile) -> Observation:
             return replace(obs, piles={**obs.piles, blind: SeenPile((), 0, still=True), **piles})
 
-        live = zenuwen_live.start(seen(view(truth, 0.0)), rules)
-        truth, _ = apply(truth, Turn(1.0))
-        live, f = zenuwen_live.observe(live, seen(view(truth, 1.0)))
-        assert moves_of(f) == [("turn",)], f
-        tops = truth.tops()
-        play = next(((i, j) for i, pile in enumerate(truth.seats[0].piles) for j, top in enumerate(tops)
-                     if len(pile.cards) > 1 and top is not None and zenuwen.fits(pile.top, top)), None)
-        if play is None:
+        found = _turned_and_a_play(seed, ZenuwenRules(players=4), seen)
+        if found is None:
             continue
-        i, j = play
+        live, truth, i, j = found
         card = truth.seats[0].piles[i].top
         shown = [p.top for seat in truth.seats for p in seat.piles] + [c[-1] for c in truth.centre if c]
         if card is None or shown.count(card) > 1:
