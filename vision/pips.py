@@ -108,9 +108,9 @@ class PipSettings:
     another (:meth:`SuitLooks.suit_of`)."""
     reread_s: float = 0.5
     """A pile's count is kept at most this long while its index reads the same and nothing moves over
-    it (:class:`PipReader`): the card is looked for beyond the zone, where a refill laid beside it or
-    a hand at its edge may be taken for part of it and counted in (simplistic, Stress at 30 fps,
-    seed 127: a 4H counted 5 while p1's refill was laid next to it, and read 5H for six seconds after)."""
+    it (:class:`PipReader`): the card is looked for beyond the zone, where what lies beside it (a light
+    square of the cloth, in changing light) may be taken for part of it and counted in (simplistic,
+    Stress at 30 fps, seed 127: a 4H counted 5 in one light was read 5H for four seconds after)."""
     told_score: float = 0.35
     """A top whose rank the pips give and whose suit their look gives scores at least this: read,
     not surely (the live referee takes a card under 0.3 for unread, doubts one under 0.6)."""
