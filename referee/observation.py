@@ -159,9 +159,15 @@ class SeenPile:
         return self.cards[-1] if self.cards else None
 
     @property
+    def top_confidence(self) -> float:
+        """How surely the top card is read, or guessed where it is not (1.0 where no confidences are
+        given, as in a view written by hand or an empty pile)."""
+        return self.confidences[-1] if self.cards and len(self.confidences) == len(self.cards) else 1.0
+
+    @property
     def top_weak(self) -> bool:
         """Is the top card read, but less surely than ``DOUBT_BELOW``?"""
-        return self.top is not None and len(self.confidences) == len(self.cards) and self.confidences[-1] < DOUBT_BELOW
+        return self.top is not None and self.top_confidence < DOUBT_BELOW
 
     @staticmethod
     def of(codes: str, backs: int | None = 0) -> "SeenPile":

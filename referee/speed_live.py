@@ -759,7 +759,7 @@ def guess_of(obs: Observation, zone: str, floor: float = GUESS_FLOOR) -> str | N
     """What the camera makes of the zone's top, read or not; None where it scores under ``floor``
     (or the zone is not judged)."""
     seen = judged(obs, zone)
-    if seen is None or len(seen.confidences) == len(seen.cards) and seen.cards and seen.confidences[-1] < floor:
+    if seen is None or seen.top_confidence < floor:
         return None
     return seen.top_guess
 

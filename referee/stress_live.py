@@ -321,16 +321,18 @@ def differing_zones(state: StressState, obs: Observation, laid: Laid = NOTHING_L
     return differing(obs, _zone_order(obs), check, lambda: Binder(lambda: Counter(real), 1))
 
 
+def _still_since_taken(obs: Observation, zone: str, stirred: frozenset[str]) -> bool:
+    """Did the camera see nothing move over ``zone`` since the view the referee took last
+    (``SeenPile.still`` in this view, and not among ``LiveStress.stirred``)?"""
+    seen = obs.piles.get(zone)
+    return seen is not None and seen.still is True and zone not in stirred
+
+
 def _from_still_places(moves: Sequence[Any], obs: Observation, stirred: frozenset[str]) -> bool:
-    """Does a move of the series take a card from a row place the camera saw nothing move over since
-    the view the referee took last (``SeenPile.still``, and not among ``stirred``)?"""
-    for m in moves:
-        if isinstance(m, (Play, Stack)) and isinstance(m.source, int):
-            zone = row_zone(m.player, m.source)
-            seen = obs.piles.get(zone)
-            if seen is not None and seen.still is True and zone not in stirred:
-                return True
-    return False
+    """Does a move of the series take a card from a row place nothing moved over since the view the
+    referee took last (:func:`_still_since_taken`)?"""
+    return any(isinstance(m, (Play, Stack)) and isinstance(m.source, int)
+               and _still_since_taken(obs, row_zone(m.player, m.source), stirred) for m in moves)
 
 
 def _touches(move: Any) -> frozenset[str]:
@@ -1122,7 +1124,7 @@ def _place_reads(before: Mapping[str, tuple[str, float]], obs: Observation) -> d
     for zone, seen in obs.piles.items():
         if zone in CENTRE_ZONES or zone.endswith(".stock") or seen.held or seen.top is None:
             continue
-        sure = seen.confidences[-1] if len(seen.confidences) == len(seen.cards) else 1.0
+        sure = seen.top_confidence
         code, was = before.get(zone, (seen.top, 0.0))
         out[zone] = (seen.top, max(sure, was) if code == seen.top else sure)
     return out
@@ -1224,7 +1226,7 @@ def _laid(before: Laid, state: StressState, obs: Observation | None) -> Laid:
         zone = row_zone(p, i)
         if obs is not None and (seen := judged(obs, zone)) is not None and (seen.cards or seen.backs):
             guess = guess_of(obs, zone, AGREEING_GUESS_FLOOR)
-            out[refill] = None if guess is None else (guess, seen.confidences[-1] if len(seen.confidences) == len(seen.cards) and seen.cards else 1.0)
+            out[refill] = None if guess is None else (guess, seen.top_confidence)
         elif refill in before:
             out[refill] = before[refill]
     return out
@@ -1805,8 +1807,7 @@ def _doubt_in_place(live: LiveStress, obs: Observation) -> LiveStress | None:
             seen = judged(obs, zone)
             card = pile[-1] if pile else None
             read = parse_seen(seen.top) if seen is not None and not seen.top_weak else None
-            if (card is None or is_unseen(card) or read is None or read == card
-                    or seen is None or seen.still is not True or zone in live.stirred):
+            if card is None or is_unseen(card) or read is None or read == card or not _still_since_taken(obs, zone, live.stirred):
                 continue
             code, sure = live.place_reads.get(zone, (card.code, 0.0))
             if code == card.code and sure >= DOUBT_BELOW:

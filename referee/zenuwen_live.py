@@ -2413,8 +2413,8 @@ with a quarter allowed the game was never followed)."""
 
 def start(observation: Observation, rules: ZenuwenRules | None = None) -> LiveZenuwen:
     """A new game from the first steady view of the layout (Z2): every patience pile shows its top card
-    (pile K laid with K cards), all but ``MAX_UNREAD_AT_START`` of them read (one under a hand is not); centre cards may already
-    lie (all readable) or not (the first move is the turn, Z5). The cards are dealt evenly (Z1); the
+    (pile K laid with K cards), all but ``MAX_UNREAD_AT_START`` of them read (one under a hand is not);
+    centre cards may already lie (all readable) or not (the first move is the turn, Z5). The cards are dealt evenly (Z1); the
     rest of each player's share is the unseen stock."""
     rules = rules or ZenuwenRules()
     n = rules.players
