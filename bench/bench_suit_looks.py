@@ -8,8 +8,8 @@ go through the tracker as in ``cardref analyze``, and wherever the tracker's pip
 (``vision.pips.PipReader``) told a top's suit from its pips' look (a top the index read unsurely, or
 only faintly, whose rank the pips give), the card it made is held against the true top: right, or
 wrong; and apart, how many of those the index had read in another suit. Each told pile is counted
-once per reading (the check keeps a pile's reading while nothing moves there), so the figures are
-readings, not frames. Wrong suits are what matters: the referee takes a told card as read.
+once per reading (the check keeps a pile's reading while nothing moves there, and reads it again at
+least every ``reread_s``: alike, it is the same reading), so the figures are readings, not frames. Wrong suits are what matters: the referee takes a told card as read.
 """
 
 from __future__ import annotations
