@@ -109,6 +109,64 @@ def test_referee_screen_is_big_and_calls_stress(page: Any, server: Server) -> No
     page.wait_for_function("() => document.querySelectorAll('#choices button').length === 0")
 
 
+def test_referee_screen_follows_the_session_paused_ended_and_its_clock_stops(page: Any, server: Server) -> None:
+    """A live table's states carry no phase: the session says when the game is paused or has ended
+    (on the set-up page, or its video ran out), and the referee screen says so instead of watching on."""
+    def session(phase: str) -> None:
+        server.hub.publish({"type": "session", "phase": phase, "setup": {}, "changed": 0.0})
+
+    def clock() -> str:
+        return str(page.locator("#clock").inner_text())
+
+    page.goto(server.url + "/referee")
+    live = {k: v for k, v in state_message("klondike", {}, game_id="g-live-7", t=5.0).items() if k != "phase"}
+    session("playing")
+    server.hub.publish(live)
+    page.wait_for_function("() => document.getElementById('clock').textContent === '0:05'")
+    page.wait_for_function("() => document.getElementById('clock').textContent === '0:06'")  # it runs
+    session("paused")
+    page.wait_for_function("() => document.getElementById('screen').dataset.show === 'paused'")
+    assert page.locator("#headline").inner_text() == "PAUSED"
+    stopped = clock()
+    page.wait_for_timeout(1600)
+    assert clock() == stopped  # paused time is not game time
+    session("playing")
+    page.wait_for_function("() => document.getElementById('screen').dataset.show === 'watching'")
+    page.wait_for_function(f"() => document.getElementById('clock').textContent !== '{stopped}'")
+    session("ended")
+    page.wait_for_function("() => document.getElementById('screen').dataset.show === 'ended'")
+    assert page.locator("#headline").inner_text() == "GAME OVER"
+    assert "/review/g-live-7" in page.locator("#reason").inner_text()
+    stopped = clock()
+    page.wait_for_timeout(1600)
+    assert clock() == stopped
+    screenshot(page, "referee-ended")
+    # a screen opened after the end hears the session before the state, and says the same
+    late = page.context.new_page()
+    late.goto(server.url + "/referee")
+    late.wait_for_function("() => document.getElementById('reason').textContent.includes('/review/g-live-7')")
+    assert late.locator("#headline").inner_text() == "GAME OVER"
+    late.close()
+    session("idle")  # (the table shows the picture only until the next start: the screen keeps the end)
+    page.wait_for_timeout(300)
+    assert page.locator("#headline").inner_text() == "GAME OVER"
+
+
+def test_live_page_clock_runs_while_a_live_table_plays_and_stops_when_it_ends(page: Any, server: Server) -> None:
+    page.goto(server.url + "/")
+    server.hub.publish({"type": "session", "phase": "playing", "setup": {}, "changed": 0.0})
+    live = {k: v for k, v in state_message("klondike", {}, game_id="g-live-8", t=65.0).items() if k != "phase"}
+    server.hub.publish(live)
+    page.wait_for_function("() => document.getElementById('timer') && document.getElementById('timer').textContent === '1:06'")
+    assert page.locator("#phase").inner_text() == "playing"
+    server.hub.publish({"type": "session", "phase": "ended", "setup": {}, "changed": 0.0})
+    page.wait_for_function("() => document.getElementById('phase').textContent === 'ended'")
+    stopped = page.locator("#timer").inner_text()
+    page.wait_for_timeout(1600)
+    assert page.locator("#timer").inner_text() == stopped
+    server.hub.publish({"type": "session", "phase": "idle", "setup": {}, "changed": 0.0})
+
+
 def test_referee_screen_offers_to_name_a_card_the_camera_cannot_read_or_only_guessed(page: Any, server: Server) -> None:
     page.goto(server.url + "/referee")
     server.hub.publish(state_message("zenuwen", {}, game_id="live", players=["Anna", "Bob"], t=3.0))

@@ -246,6 +246,31 @@ const CR = (() => {
     return `${m}:${String(r).padStart(2, "0")}`;
   }
 
+  // The game clock both pages show: the time the latest state gave, run on between states (a quiet table
+  // sends none for a while) only while a game is played live, never for a replay. A replay's states say
+  // where its game is; a live table's states do not, its session does (paused, ended, not started).
+  function gameClock() {
+    let base = null, at = 0, state = null, phase = null;
+    const playing = () => (state.phase !== undefined ? state.phase === "playing" : phase === null || phase === "playing");
+    const running = () => state !== null && state.source !== "replay" && playing();
+    const value = () => (base === null ? null : base + (running() ? now() - at : 0));
+    return {
+      state(msg) {
+        state = msg;
+        base = (msg.timers && msg.timers.game_s) ?? msg.t ?? 0;
+        at = now();
+      },
+      session(msg) {
+        if (!msg.phase || msg.phase === phase) return;
+        if (base !== null) { base = value(); at = now(); }  // stopped where it stands; paused time is not counted
+        phase = msg.phase;
+      },
+      phase: () => phase,
+      running,
+      value,
+    };
+  }
+
   function describe(msg) {
     // one line for a verdict or a call, as the move list shows it
     if (msg.type === "call" || msg.kind === "call") {
@@ -297,5 +322,5 @@ const CR = (() => {
     pill.title = st.error || st.warning || "";
   }
 
-  return { api, connect, token, setToken, el, cardEl, pileEl, drawState, fmtTime, describe, nav, showStatus, now, SUIT };
+  return { api, connect, token, setToken, el, cardEl, pileEl, drawState, fmtTime, gameClock, describe, nav, showStatus, now, SUIT };
 })();

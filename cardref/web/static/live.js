@@ -13,7 +13,7 @@
   const facts = document.getElementById("facts");
   const phase = document.getElementById("phase");
   const title = document.getElementById("game-title");
-  let state = null, stateAt = 0, highlight = [];
+  let state = null, highlight = [];
   const bySeq = new Map();
 
   function fact(k, v, id) {
@@ -35,7 +35,7 @@
     } else {
       scores.forEach((s, i) => facts.appendChild(fact(`${players[i] || "player " + (i + 1)} rounds`, s)));
     }
-    facts.appendChild(fact("time", CR.fmtTime(gameTime()), "timer"));
+    facts.appendChild(fact("time", CR.fmtTime(clock.value()), "timer"));
     facts.appendChild(fact("moves", state.moves ?? "–", "move-count"));
     (state.cards_left || []).forEach((n, i) => facts.appendChild(fact(`${players[i] || "player " + (i + 1)} cards left`, n)));
     if (state.standings) facts.appendChild(fact("round", state.standings.round ?? "–"));
@@ -44,9 +44,17 @@
     else if (state.waiting_for) facts.appendChild(fact("waiting for", state.waiting_for));
   }
 
-  function gameTime() {
-    if (!state) return 0;
-    return (state.timers && state.timers.game_s) ?? state.t ?? 0;
+  const clock = CR.gameClock();
+
+  // a replay's states say where its game is; a live table's session does
+  function showPhase(p) {
+    if (!p) return;
+    phase.textContent = p;
+    phase.className = `pill ${p === "playing" ? "online" : "ended"}`;
+  }
+  function onSession(msg) {
+    clock.session(msg);
+    if (!state || !state.phase) showPhase(msg.phase);
   }
 
   function onState(msg) {
@@ -59,10 +67,10 @@
       highlight = [];
     }
     state = msg;
-    stateAt = CR.now();
+    clock.state(msg);
     title.textContent = `${msg.game || "table"}${msg.players && msg.players.length ? " · " + msg.players.join(", ") : ""}`;
     document.getElementById("rules").textContent = msg.rules ? `rules: ${msg.rules.replace(/,/g, ", ")}` : "";
-    if (msg.phase) { phase.textContent = msg.phase; phase.className = `pill ${msg.phase === "playing" ? "online" : "ended"}`; }
+    showPhase(msg.phase || clock.phase());
     CR.drawState(board, msg, highlight);
     drawFacts();
   }
@@ -142,7 +150,7 @@
       else if (msg.type === "verdict") onVerdict(msg);
       else if (msg.type === "call") { addMove(msg); showBanner(msg); }
       else if (msg.type === "status") CR.showStatus(pill, msg);
-      else if (msg.type === "session" && !state) { phase.textContent = msg.phase; }
+      else if (msg.type === "session") onSession(msg);
     },
     onFrame,
     onClose() { pill.textContent = "disconnected"; pill.className = "pill offline"; },
@@ -151,9 +159,6 @@
 
   setInterval(() => {
     const t = document.getElementById("timer");
-    if (t && state) {
-      const live = state.phase === "playing" && state.source !== "replay";
-      t.textContent = CR.fmtTime(gameTime() + (live ? CR.now() - stateAt : 0));
-    }
+    if (t && state) t.textContent = CR.fmtTime(clock.value());
   }, 500);
 })();

@@ -178,7 +178,8 @@
   let seenState = false;
   function onStatus(msg) {
     const trouble = msg.camera === "error" ? `camera error: ${msg.error || "see the set-up page"}`
-      : msg.camera === "offline" ? "the camera is offline: reconnecting…" : "";
+      : msg.camera === "offline" ? "the camera is offline: reconnecting…"
+      : msg.camera === "ended" ? "the video has ended" : "";
     if (trouble) msgEl.textContent = trouble;
     if (!seenState && (trouble || msg.referee)) document.getElementById("reason").textContent = trouble || msg.referee;
   }
@@ -195,16 +196,35 @@
     document.getElementById("game").textContent = `${msg.game || ""} ${msg.players && msg.players.length ? "· " + msg.players.join(" vs ") : ""}`;
     const scores = msg.scores || (msg.score !== undefined ? [msg.score] : []);
     document.getElementById("score").textContent = scores.length ? (msg.game === "klondike" ? `score ${scores[0]}` : `rounds ${scores.join(" – ")}`) : "";
-    clock = { base: (msg.timers && msg.timers.game_s) ?? msg.t ?? 0, at: CR.now(), running: (msg.phase ?? "playing") === "playing" && msg.source !== "replay" };
+    gameId = msg.game_id || gameId;
+    if (current === "ended") reason.textContent = endedText();  // (a late page hears the session first)
+    clock.state(msg);
     tick();
-    if (msg.phase === "paused" && current !== "illegal") show("watching", "PAUSED", "", "", [], 0);
+    if (msg.phase === "paused" && current !== "illegal") show("paused", "PAUSED", "", "", [], 0);
   }
 
-  // the game clock runs between state messages (a quiet table sends none for a while)
-  let clock = null;
+  // A live table's session says when its game is paused, ended (on the set-up page, or its video ran
+  // out) and started again: the screen says so and the clock stops, rather than watching on.
+  let gameId = null;
+  const endedText = () => (gameId ? `Recorded: review it at /review/${gameId}` : "The game has ended");
+  function onSession(msg) {
+    const was = clock.phase();
+    clock.session(msg);
+    tick();
+    if (msg.phase === was) return;  // (a set-up change, or the same phase again)
+    if (msg.phase === "ended" && current !== "result") {
+      show("ended", "GAME OVER", "", endedText(), [], 0);
+    } else if (msg.phase === "paused" && current !== "illegal") {
+      show("paused", "PAUSED", "", "The referee judges nothing until the game goes on", [], 0);
+    } else if (msg.phase === "playing" && ["paused", "ended", "result"].includes(current)) {
+      show("watching", "WATCHING", "", "", [], 0);
+    }
+  }
+
+  const clock = CR.gameClock();
   function tick() {
-    if (!clock) return;
-    document.getElementById("clock").textContent = CR.fmtTime(clock.base + (clock.running ? CR.now() - clock.at : 0));
+    const v = clock.value();
+    document.getElementById("clock").textContent = v === null ? "" : CR.fmtTime(v);
   }
   setInterval(tick, 500);
 
@@ -216,6 +236,7 @@
       else if (msg.type === "call") onCall(msg);
       else if (msg.type === "state") onState(msg);
       else if (msg.type === "status") onStatus(msg);
+      else if (msg.type === "session") onSession(msg);
     },
   });
   window.cardrefReferee = { stats: sock.stats, shown: [], held: () => CR.now() <= holdUntil };
