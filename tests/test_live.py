@@ -203,6 +203,28 @@ def test_an_illegal_move_a_person_lets_stand_is_played_on_from(tmp_path: pathlib
     assert [e.record.kind.value for e in log.effective()] == ["note", "move", "note", "move"]
 
 
+def test_an_illegal_move_the_players_play_on_from_stands_without_a_person(tmp_path: pathlib.Path) -> None:
+    """Nobody takes the illegal move back and nobody taps "referee was wrong": the player draws with it
+    still on the table. Once two views in a row are explained only from the position with the move on
+    it, the move stands and the draw is taken; the log keeps the illegal verdict (nothing retracts it)."""
+    store, writer, messages, ref, truth = _deal_one_followed(tmp_path)
+    move = _first_illegal(truth, "t1")
+    laid = klondike.apply_by_hand(truth, move)
+    assert laid is not None
+    assert [f.kind for f in ref.feed(table_of(laid.state, 0.5, 1))] == ["illegal"]
+    drawn = klondike.apply(laid.state, Move.draw(2.0))
+    assert isinstance(drawn, klondike.Legal)
+    assert [f.kind for f in ref.feed(table_of(drawn.state, 2.0, 2))] == ["unrecognised"]  # once may be a misread
+    went_on = ref.feed(table_of(drawn.state, 2.4, 3))
+    assert [(f.kind, str(f.move)) for f in went_on] == [("move", str(move)), ("move", "draw")]
+    assert "play went on with it" in went_on[0].detail
+    assert ref.live.pending is None and messages[-1]["type"] == "state" and messages[-1]["waiting_for_take_back"] is None
+    assert ref.feed(table_of(drawn.state, 3.0, 4)) == []
+    writer.close()
+    kinds = [e.record.kind.value for e in store.read(writer.id).effective()]
+    assert kinds[:2] == ["note", "illegal"] and kinds.count("move") == 2 and "correction" not in kinds
+
+
 def _laid_up(truth: klondike.KlondikeState, column: str, confidence: float) -> TableState:
     """The view of ``truth`` with the top of ``column`` laid up on an empty foundation (read at
     ``confidence``), the card under it turned up unread."""
