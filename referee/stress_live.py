@@ -1323,7 +1323,7 @@ def _judge(live: LiveStress, obs: Observation, suits: bool = True) -> tuple[Live
             # as another suit of its rank is likelier (kennard_big, seed 124: a 7D read 7H at 0.33
             # as new centre cards were laid was taken for a card nobody read stacked onto it from a
             # place the camera saw no hand over, its guess the same before and after)
-            misread = _suit_misread(live, obs, diff)
+            misread = _suit_misread(live, obs, diff) or _misread_in_still_place(live, obs, node.moves)
             if misread is not None and sum(f.kind == "move" for f in misread[1]) < len(node.moves):
                 return misread
         if node.moves and live.call_held is not None:
@@ -1850,6 +1850,33 @@ def _suit_misread(live: LiveStress, obs: Observation, diff: frozenset[str]) -> t
             note += f", never read surely: the {read.code}"
         answers.append((after, noted(findings, note)))
     return answers[0] if len(answers) == 1 else None
+
+
+def _misread_in_still_place(live: LiveStress, obs: Observation, moves: Sequence[Any]) -> tuple[LiveStress, list[Finding]] | None:
+    """The series' source places that nothing moved over since the view taken and that this view reads
+    only unsurely (under ``DOUBT_BELOW``), each looked at with that reading taken as not read: the
+    fewest moves that then explain the view, if fewer than the series has (kennard_4c_big, seed 128: a
+    5H read JH at 0.36 in its place as the new centre cards were laid, taken for the 5H stacked onto a
+    place guessed QC all along and a JH refilled; the 5H's play onto the 4D next was lost and two
+    moves invented). None: no such place, or no fewer moves."""
+    best: tuple[int, LiveStress, list[Finding]] | None = None
+    for m in moves:
+        if not isinstance(m, (Play, Stack)) or not isinstance(m.source, int):
+            continue
+        zone = row_zone(m.player, m.source)
+        seen = judged(obs, zone)
+        if seen is None or seen.top is None or not seen.top_weak or not _still_since_taken(obs, zone, live.stirred):
+            continue
+        unread = replace(obs, piles={**obs.piles, zone: replace(seen, cards=seen.cards[:-1] + (None,))})
+        after, findings = _judge(live, unread, suits=False)
+        if (after.last is not None or after.deferred or after.held_back is not None or after.pending is not None
+                or not all(f.kind in ("move", "call") for f in findings)):
+            continue
+        n = sum(f.kind == "move" for f in findings)
+        if n < len(moves) and (best is None or n < best[0]):
+            note = f"{zone} read {seen.top} at {seen.confidences[-1]:.2f} where nothing moved: taken as misread"
+            best = (n, after, noted(findings, note))
+    return None if best is None else (best[1], best[2])
 
 
 def _retop(state: StressState, zone: str, card: Card) -> StressState:
