@@ -94,6 +94,43 @@ def test_painted_faces() -> None:
     assert count_face(specked) == 7
 
 
+def _jumbo_index(card: np.ndarray, sign_mm: tuple[float, float] = (4.0, 12.0)) -> np.ndarray:
+    """``card`` with a jumbo index's rank and suit sign (narrow bars, ``sign_mm`` wide and high) in the
+    top left corner reaching into the inner face, and the same turned half round in the bottom right."""
+    k = PipSettings().px_per_mm
+    out = card.copy()
+    w, h = sign_mm
+    for y in (3.0, 17.0):  # the rank, and the suit sign under it
+        cv2.rectangle(out, (int(8 * k), int(y * k)), (int((8 + w) * k), int((y + h) * k)), (20, 20, 20), -1)
+        cv2.rectangle(out, (int((CARD_MM[0] - 8 - w) * k), int((CARD_MM[1] - y - h) * k)),
+                      (int((CARD_MM[0] - 8) * k), int((CARD_MM[1] - y) * k)), (20, 20, 20), -1)
+    return out
+
+
+def test_a_jumbo_index_reaching_into_the_face_is_no_pip() -> None:
+    """kennard_big and kennard_4c_big: the corner index is large enough to reach into the inner face
+    from two opposite corners, unmirrored across the long middle line, and nothing was counted on
+    either deck (124: 2 of 610 tops at rest). Its narrow signs at the edge, each with its twin where
+    the card turned half round puts it, are left out; a picture's wider corner ornaments are not."""
+    assert count_face(_jumbo_index(_painted(SEVEN))) == 7
+    five = [(19, 18), (44, 18), (31.5, 44), (19, 70), (44, 70)]
+    assert count_face(_jumbo_index(_painted(five))) == 5
+    # corner ornaments as wide as a picture's (simplistic's JH: 27 % of the face) are no index, and a
+    # face left with one blob once its corners are taken out is not an ace
+    assert count_face(_jumbo_index(_painted([(31.5, 44)], size_mm=16), sign_mm=(12.0, 10.0))) is None
+    assert count_face(_jumbo_index(_painted([(31.5, 44)], size_mm=16), sign_mm=(4.0, 10.0))) is None
+
+
+def test_a_picture_in_a_frame_narrower_than_the_face_is_a_picture() -> None:
+    """kennard_4c_big's court pictures fill two thirds of the face's width, short of the span a picture
+    is told by; a blob that large away from the face's edges is one all the same. Not one at the edge:
+    pips run together with the cloth's shadow there (test_the_cloth_beyond_...)."""
+    k = PipSettings().px_per_mm
+    framed = _painted([])
+    cv2.rectangle(framed, (int(18 * k), int(20 * k)), (int(45 * k), int(68 * k)), (40, 40, 180), -1)
+    assert count_face(framed) == PICTURE
+
+
 def test_the_cloth_beyond_a_card_cut_out_too_long_is_no_pip() -> None:
     """Simplistic on a check cloth, Stress seed 127: a 4H cut out together with a light square of the
     cloth beyond its end showed the cloth's dark as a flat band along the inner face's end, and was

@@ -83,7 +83,11 @@ class PipSettings:
     """A blob along an end of the inner face this many times as wide as it is high is the cloth
     beyond a card cut out too long, not a pip."""
     picture_span: tuple[float, float] = (0.8, 0.45)
-    """A blob spanning at least these shares of the inner face's width and height is a picture."""
+    """A blob spanning at least these shares of the inner face's width and height is a picture ..."""
+    picture_area_mm2: float = 400.0
+    """... and so is one this large, whatever its shape (a pip is 20-100 mm², an ace's big sign more),
+    away from the inner face's edges (there, pips run together with a shadow or the cloth): a court
+    picture drawn in a frame narrower than the face (kennard_4c_big: 0.67 of it)."""
     mirror_tolerance: float = 0.08
     """How far (share of the inner face) a pip may lie from its mirror image's place."""
     max_mm_per_pixel: float = 2.0
@@ -226,9 +230,14 @@ def read_face(card: Image, s: PipSettings | None = None) -> FaceReading:
     blobs = sorted((Blob(stats[i, cv2.CC_STAT_AREA] / k ** 2, stats[i, cv2.CC_STAT_WIDTH] / w,
                          stats[i, cv2.CC_STAT_HEIGHT] / hgt, centres[i][0] / w, centres[i][1] / hgt, i)
                     for i in range(1, n)), reverse=True)
-    if any(b.width >= s.picture_span[0] and b.height >= s.picture_span[1] for b in blobs):
+    if any(b.width >= s.picture_span[0] and b.height >= s.picture_span[1]
+           or b.area_mm2 >= s.picture_area_mm2 and not _touches_edge(b, stats, (w, hgt)) for b in blobs):
         return FaceReading(PICTURE)
-    blobs = [b for b in blobs if b.area_mm2 >= s.pip_area_mm2]
+    # (the index's parts before the specks are dropped: a jumbo index's sign may be cut to a speck's size)
+    kept = _without_big_indices(blobs, stats, (w, hgt), s.mirror_tolerance)
+    if len(kept) < len(blobs) and sum(b.area_mm2 >= s.pip_area_mm2 for b in kept) < 2:
+        return FaceReading(None)  # an ace's sign, or a picture's middle with its corners taken for an index
+    blobs = [b for b in kept if b.area_mm2 >= s.pip_area_mm2]
     # A card cut out together with a light square of the cloth beyond its end is stretched, and the
     # cloth's dark shows as a flat band along the inner face's end, lower than a pip (simplistic on
     # a check cloth, Stress seed 127: a 4H counted 5, an AH 2, in changing light). Pips run together
@@ -258,6 +267,39 @@ def count_face(card: Image, s: PipSettings | None = None) -> int | str | None:
     """Pips (1-10) or :data:`PICTURE` on a straightened portrait card; None when the face says neither
     plainly."""
     return read_face(card, s).count
+
+
+def _touches_edge(b: Blob, stats: Image, size: tuple[int, int]) -> bool:
+    """Does the blob reach an edge of the inner face (``size``: its width and height in pixels)?"""
+    left, top, bw, bh = (int(stats[b.label, c]) for c in (cv2.CC_STAT_LEFT, cv2.CC_STAT_TOP, cv2.CC_STAT_WIDTH, cv2.CC_STAT_HEIGHT))
+    return left == 0 or top == 0 or left + bw >= size[0] or top + bh >= size[1]
+
+
+INDEX_WIDTH = 0.15
+"""A jumbo index's rank or suit sign reaching into the inner face is at most this share of its width
+(9-10 % on kennard_big); a court picture's corner ornament is wider (27 % on simplistic's JH)."""
+
+
+def _without_big_indices(blobs: list[Blob], stats: Image, size: tuple[int, int], tolerance: float) -> list[Blob]:
+    """``blobs`` without a jumbo index's rank and suit sign: a deck whose corner index is large reaches
+    into the inner face from two opposite corners (kennard_big, kennard_4c_big: nothing counted on
+    either, a 5D's "5" and big diamond unmirrored across the long middle line). Such a blob is narrow
+    (``INDEX_WIDTH``), touches the inner face's edge, has no partner across the long middle line (a
+    pip column touching it does), and has one where the card turned half round puts it (the other
+    corner's index, touching the edge too)."""
+
+    def twin(a: Blob, b: Blob, x: float, y: float) -> bool:
+        """Is ``b`` where ``a``'s mirror image lies (``x``, ``y``), and of its size and shape?"""
+        alike = min(a.area_mm2, b.area_mm2) / max(a.area_mm2, b.area_mm2, 1e-9)
+        wide = min(a.width, b.width) / max(a.width, b.width, 1e-9)
+        high = min(a.height, b.height) / max(a.height, b.height, 1e-9)
+        return abs(b.x - x) <= tolerance and abs(b.y - y) <= tolerance and min(alike, wide, high) >= 0.7
+
+    edge = [b for b in blobs if _touches_edge(b, stats, size) and b.width <= INDEX_WIDTH]
+    index = {b.label for b in edge
+             if not any(twin(b, o, 1 - b.x, b.y) for o in blobs if o is not b)
+             and any(twin(b, o, 1 - b.x, 1 - b.y) for o in edge if o is not b)}
+    return [b for b in blobs if b.label not in index]
 
 
 def _mirrored(pips: list[Blob], tolerance: float) -> bool:
