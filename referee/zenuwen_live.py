@@ -863,14 +863,18 @@ def _covered_risk(start: ZenuwenState, final: ZenuwenState, obs: Observation) ->
     fitted the KD on a centre pile nobody touched, and every view after was left unused as long as
     it could be). With two decks the other copy may have come (the tests' three- and four-player
     recordings go wrong without the wait). A pile the camera cannot read but still guesses as the card
-    the position has there (at least ``GUESS_FLOOR``, no hand over it) was not played from (four
-    players, penguins, seed 137: a 6S guessed at 0.26 fitted a 5D; the last card's view of a round and
-    the two after it, each with one more pile taken, were left unused, and the next round lost; since
-    the fifty-second session in the middle of a round too: two players, seed 164, a turn left unused
-    for a known QS guessed QS at 0.2 once a hand had passed over it, until the next turn blurred it);
-    and once the round is over no pile card is played at all."""
+    the position has there (at least ``GUESS_FLOOR``, no hand over it) was not played from at a
+    round's end, where the views change fast and one left unused loses the order the centre piles were
+    taken in (four players, penguins, seed 137: a 6S guessed at 0.26 fitted a 5D; the last card's view
+    and the two after it, each with one more pile taken, were left unused, and the next round lost),
+    and in a one-deck game in the middle of a round too (two players, seed 164: a turn left unused for
+    a known QS guessed QS at 0.2 once a hand had passed over it, until the next turn blurred it; with
+    two decks the card under it may be its twin: three players at 1280x720, seed 34, a join invented
+    to match a far guess). Once the round is over no pile card is played at all."""
     if not any(final.centre) or start.phase in (Phase.CHOOSE, Phase.NEXT):
         return False
+    ending = final.phase in (Phase.CHOOSE, Phase.NEXT)
+    one_deck = start.rules.deck_count == 1  # (with two, the card under it may be its twin)
     tops: list[Card] = []
     for before, after in zip(start.centre, final.centre):
         if after != before or start.rules.deck_count > 1:
@@ -892,7 +896,7 @@ def _covered_risk(start: ZenuwenState, final: ZenuwenState, obs: Observation) ->
                 # penguins, seed 141: far piles read at 0.1-0.2 held a join read at 0.50 back through
                 # three views, until the card was lifted again for its next play)
                 continue
-            if not seen.held and guess_of(obs, pile_zone(p, i)) == pile.top.code:
+            if (ending or one_deck) and not seen.held and guess_of(obs, pile_zone(p, i)) == pile.top.code:
                 continue
             if any(zenuwen.fits(pile.top, c) for c in tops if not is_unseen(c)):
                 return True

@@ -821,9 +821,11 @@ def _move_key(move: dict[str, Any]) -> tuple[str, ...]:
     return tuple(json.dumps(move.get(k)) for k in ("op", "player", "from", "to", "onto", "pile"))
 
 
-KC_LAID_AS_A_TURN = (("move", ("\"play\"", "0", "4", "1", "null", "null")),), (("move", ("\"turn\"",) + ("null",) * 5),)
-"""Seed 117's one miss: p1's KC (never read on its pile) laid on an AD, taken for a turn nobody made,
-after the 2H laid before the AD was skipped as a 2S read at 0.59 taken for a misread 2H."""
+TWO_H_SKIPPED = (("move", ("\"play\"", "0", "3", "1", "null", "null")),), ()
+"""Seed 117's one miss: the 2H laid before an AD, skipped as a 2S read at 0.59 taken for a misread
+2H. Until the fifty-second session p1's KC (never read on its pile) laid on that AD was taken for a
+turn nobody made; since a turn whose card a known pile fits is no longer left unused for that pile
+still guessed as its card (one deck), the KC's play is found and nothing is invented."""
 
 
 @pytest.mark.parametrize("seed, story, missed", [
@@ -837,7 +839,7 @@ after the 2H laid before the AD was skipped as a 2S read at 0.59 taken for a mis
           "QC and a 2H, left unused for piles read unsurely, forgotten for a view with hands over both "
           "centre piles; a far QH fitting the KD on a centre pile nobody touched kept views unused; "
           "a far KC never read, laid on an AD and read there, taken for a turn nobody made (53/55, "
-          "1 invented, when first analysed)", KC_LAID_AS_A_TURN),
+          "1 invented, when first analysed)", TWO_H_SKIPPED),
     (118, "a QC never read on its one-card pile, played onto a KC and guessed QC there at 0.20-0.26, was "
           "taken for a card not found on its pile, and the next card from that seat was judged laid on "
           "the KC; the deliberate 5D laid on a 3S while the players were due to turn was taken for a "
