@@ -124,6 +124,11 @@ def test_referee_screen_follows_the_session_paused_ended_and_its_clock_stops(pag
     server.hub.publish(live)
     page.wait_for_function("() => document.getElementById('clock').textContent === '0:05'")
     page.wait_for_function("() => document.getElementById('clock').textContent === '0:06'")  # it runs
+    # an illegal move the players played on from stands: said as loudly as a correction
+    server.hub.publish({"type": "verdict", "kind": "move", "t": 6.0, "ok": True, "text": "t2->t1", "seq": 9,
+                        "detail": "t2->t1: not taken back: play went on with it, so the move stands"})
+    page.wait_for_function("() => document.getElementById('headline').textContent === 'MOVE STANDS'")
+    assert "play went on" in page.locator("#reason").inner_text()
     session("paused")
     page.wait_for_function("() => document.getElementById('screen').dataset.show === 'paused'")
     assert page.locator("#headline").inner_text() == "PAUSED"

@@ -90,6 +90,9 @@
       show("correction", "CALL WITHDRAWN", "", msg.detail || "The last call was wrong", [], 4);
     } else if (msg.kind === "taken_back") {
       show("legal", "TAKEN BACK", "", msg.detail || "The illegal move was taken back", [], 1.5);
+    } else if ((msg.kind === "legal" || msg.kind === "move") && /so the move stands$/.test(msg.detail || "")) {
+      // the illegal move the game waited on: let stand by a person, or played on from by the players
+      show("correction", "MOVE STANDS", "", msg.detail, [], 3);
     } else if (CR.now() > holdUntil) {
       // a play onto a card nobody read is taken, not judged: say so rather than vouch for it
       const unjudged = /never read[^;]*: not judged/.test(msg.detail || "") ? " · not judged: a card under it was never read" : "";
