@@ -228,6 +228,9 @@ class LiveStress(Live[StressState, PendingIllegal]):
     place_reads: Mapping[str, tuple[str, float]] = field(default_factory=dict, compare=False)
     """Row place -> the card the views the referee took read lying there, and how surely at most,
     while they read that card there (:func:`_doubt_in_place`)."""
+    place_best: Mapping[tuple[str, str], float] = field(default_factory=dict, compare=False)
+    """(row place, card) -> how surely at most the views the referee took read that card there, since
+    the position's card there last changed (:func:`_suit_misread`)."""
     carried: ClassVar[tuple[str, ...]] = ("untold",)
 
 
@@ -1114,7 +1117,19 @@ def observe(live: LiveStress, obs: Observation) -> tuple[LiveStress, list[Findin
                    unread_tops=tops, slapped_unread=slapped, guessed=guessed, glimpsed=glimpsed, surely_glimpsed=surely,
                    undo=_undo_after(live, findings), stuck_at=stuck_since(live, after, findings),
                    stirred=stirred_after(live.stirred, obs, taken),
-                   place_reads=_place_reads(live.place_reads, obs) if taken else live.place_reads), _stuck_refuted(live, findings)
+                   place_reads=_place_reads(live.place_reads, obs) if taken else live.place_reads,
+                   place_best=_place_best(live.place_best, obs, live.state, after.state) if taken else live.place_best), _stuck_refuted(live, findings)
+
+
+def _place_best(before: Mapping[tuple[str, str], float], obs: Observation, was: StressState, now: StressState) -> dict[tuple[str, str], float]:
+    """``before`` after a view taken that led from ``was`` to ``now``: each row place's readings, the
+    surest of each card there; a place whose card the position changed starts afresh."""
+    out = {key: v for key, v in before.items() if _top_at(was, key[0]) == _top_at(now, key[0])}
+    for zone, seen in obs.piles.items():
+        if zone in CENTRE_ZONES or zone.endswith(".stock") or seen.held or seen.top is None:
+            continue
+        out[(zone, seen.top)] = max(out.get((zone, seen.top), 0.0), seen.top_confidence)
+    return out
 
 
 def _place_reads(before: Mapping[str, tuple[str, float]], obs: Observation) -> dict[str, tuple[str, float]]:
@@ -1845,7 +1860,10 @@ def _suit_misread(live: LiveStress, obs: Observation, diff: frozenset[str]) -> t
         if not seen.top_weak and top.code in live.sure:
             continue  # two sure readings of one card: not this
         note = f"{zone} read {read.code} at {seen.confidences[-1]:.2f} where the {top.code} lies"
-        if top.code not in live.sure and not real_counts(after.state)[read]:
+        if (top.code not in live.sure and not real_counts(after.state)[read]
+                and seen.confidences[-1] > live.place_best.get((zone, top.code), 0.0)):
+            # (not where the card held was read more surely: kennard_4c_big, seed 128, a 7S read 7S
+            # at 0.35 and 7C at 0.30 in turn was taken for the 7C, and its play onto a 6H for another's)
             after = replace(after, state=_retop(after.state, zone, read))
             note += f", never read surely: the {read.code}"
         answers.append((after, noted(findings, note)))

@@ -287,6 +287,31 @@ def test_the_tracker_takes_the_pips_rank_and_keeps_the_index_suit(monkeypatch: p
     assert [c.card for c in view.zones[zone].cards] == ["6C"]
 
 
+def test_a_squared_pile_read_as_a_number_on_a_picture_keeps_the_picture_card(monkeypatch: pytest.MonkeyPatch) -> None:
+    """kennard_4c_big, Stress seed 128: a QC's two big indices read QC at 0.42 and 10S at 0.34, and the
+    pile was published as a 10S lying on the QC, learned so and played on. A squared pile shows one
+    face: where its pips say picture, the numbers read there are guesses; the court card stays."""
+    reader = PipReader(template("stress", 2))
+    zone = "p1.pile1"
+    counts: dict[str, int | str | None] = {}
+    monkeypatch.setattr("vision.pips.read_pips", lambda image, h, z, s=None: FaceReading(counts[z.name]))
+    image = np.zeros((4, 4, 3), np.uint8)
+    counts[zone] = PICTURE
+    view = _view(zone, [("QC", 0.42), ("10S", 0.34)])
+    reader.check(view, image, None)  # type: ignore[arg-type]
+    assert [c.card for c in view.zones[zone].cards] == ["QC", "10S"]  # not believed yet
+    _earn_trust(reader, zone, counts, image)
+    counts[zone] = PICTURE
+    view = replace(_view(zone, [("QC", 0.42), ("10S", 0.34)]), t=9.0)
+    reader.check(view, image, None)  # type: ignore[arg-type]
+    assert [c.card for c in view.zones[zone].cards] == ["QC"] and view.faint[zone] == [("10S", 0.34)]
+    # pips counted: both readings stay for the tracker to order (the count tells one face only)
+    counts[zone] = 10
+    view = replace(_view(zone, [("QC", 0.42), ("10S", 0.34)]), t=19.0)
+    reader.check(view, image, None)  # type: ignore[arg-type]
+    assert [c.card for c in view.zones[zone].cards] == ["QC", "10S"]
+
+
 def test_a_count_is_looked_at_again_after_a_while_though_nothing_moves_over_the_pile(monkeypatch: pytest.MonkeyPatch) -> None:
     """Simplistic, Stress at 30 fps, seed 127: p1's 4H was counted 5 while a refill was laid beside
     it (the white of the two cards taken for one), and the count, kept while the index read the same

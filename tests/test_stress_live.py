@@ -1594,6 +1594,23 @@ def test_a_card_is_not_taken_from_a_row_place_nothing_moved_over_on_a_reading_of
     assert moves_of(f) == [("play", 1, 1, 0), ("stack", 0, 3, 0)], f
 
 
+def test_a_card_read_unsurely_in_turn_as_two_suits_stays_the_one_read_more_surely() -> None:
+    """kennard_4c_big, seed 128: p1's 7S, read 7S at 0.35 and 7C at 0.30 in turn, became the 7C at the
+    first 7C (the suit-misread look takes a card never read surely for the one read now), and its
+    play onto a 6H was taken for another place's card. A reading no surer than the held card's best
+    there leaves the card as it is."""
+    truth = position("QS 5D 6D 7S", "3H 9S JS 4D", "10C 2S", stock1="KH 2H 5H 6H")
+    live = stress_live.start(_shown(view(truth, 0.0), p1_pile4=SeenPile(("7S",), confidences=(0.36,))))
+    live, _ = stress_live.observe(live, _shown(view(truth, 0.5), p1_pile4=SeenPile(("7S",), confidences=(0.35,))))
+    after, _ = apply(truth, Play(1, 0, 1, 1.0))
+    live, f = stress_live.observe(live, _shown(view(after, 1.0), p1_pile4=SeenPile(("7C",), confidences=(0.30,))))
+    assert moves_of(f) == [("play", 1, 0, 1)], f
+    assert live.state.seats[0].row[3][-1] == Card.parse("7S")
+    # read more surely as the 7C than the 7S ever was: the 7C it is
+    live, f = stress_live.observe(live, _shown(view(after, 2.0), p1_pile4=SeenPile(("7C",), confidences=(0.45,))))
+    assert live.state.seats[0].row[3][-1] == Card.parse("7C"), f
+
+
 def test_a_refill_read_unsurely_and_then_surely_otherwise_where_nothing_moved_is_the_card_read_surely() -> None:
     """Simplistic, seed 127: p1's KH refill read 10H at 0.35 was learned so; read KH at 0.67 while p2
     stacked a 3C, nothing having moved over p1's place, the view was unrecognised, and the next play

@@ -437,6 +437,19 @@ class PipReader:
                 self.looks.learn(code[-1], reading.look)
         return reading
 
+    def _pictures_only(self, zone: Zone, zv: Any, view: FrameView, image: Image, h: TableHomography) -> None:
+        """A squared pile read as several cards shows one face, its top: where the pips say that face is a
+        picture, the numbers read there are no card of the pile but guesses (kennard_4c_big, Stress seed
+        128: a QC's two big indices read QC at 0.42 and 10S at 0.34, published as a 10S lying on the QC,
+        learned, and played on)."""
+        reading = self._read(zone, zv.cards[-1].card, False, image, h, zone.name in view.moving, view.t)
+        if reading.count != PICTURE or not self.trusted:
+            return
+        numbers = [c for c in zv.cards if c.card[:-1] in NUMBERS]
+        if numbers and len(numbers) < len(zv.cards):
+            zv.cards[:] = [c for c in zv.cards if c.card[:-1] not in NUMBERS]
+            view.faint.setdefault(zone.name, []).extend((c.card, c.confidence) for c in numbers)
+
     def check(self, view: FrameView, image: Image, h: TableHomography) -> None:
         """Re-read ``view``'s squared pile tops in place from ``image`` (whose size ``h`` is for)."""
         s = self.settings
@@ -446,9 +459,12 @@ class PipReader:
             if zv is None or zv.backs:
                 continue
             faint = view.faint.get(zone.name, [])
+            if len(zv.cards) > 1:
+                self._pictures_only(zone, zv, view, image, h)
+                continue
             if len(zv.cards) == 1:
                 code, sure = zv.cards[0].card, zv.cards[0].confidence >= s.sure_read
-            elif not zv.cards and faint:
+            elif faint:
                 code, sure = max(faint, key=lambda r: r[1])[0], False
             else:
                 self._known.pop(zone.name, None)
