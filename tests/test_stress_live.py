@@ -1554,44 +1554,30 @@ def test_a_suit_read_unsurely_where_the_position_has_another_of_the_rank_is_a_mi
     assert moves_of(f) == []
 
 
-def test_a_card_is_not_stacked_from_a_row_place_nothing_moved_over() -> None:
+@pytest.mark.parametrize("read, said, stack", [("7H", "p1.pile4 read 7H at 0.33", ("stack", 0, 0, 3)),
+                                               ("JD", "p1.pile4 read JD at 0.33 where nothing moved", ("stack", 0, 3, 0))])
+def test_a_card_is_not_stacked_from_a_row_place_nothing_moved_over(read: str, said: str, stack: tuple[Any, ...]) -> None:
     """kennard_big, seed 124: p1's 7D, read 7D at 0.35, read 7H at 0.33 as the next move was made
     elsewhere; the view was taken for a card nobody had read stacked onto it from p1's first place,
     refilled by another nobody read, though the camera saw nothing move over either place. A card
     cannot leave a place nothing moved over: the top read as another suit of its rank is the likelier
-    (a Stress move never turns on a suit). Where a hand was over them, the stack stays possible."""
+    (a Stress move never turns on a suit). kennard_4c_big, seed 128: p1's 5H, read 5H at 0.44, read JH
+    at 0.36 as the new centre cards were laid, taken for the 5H stacked onto p1's first place (guessed
+    QC all along) and a JH refilled; the 5H's play next was lost. A reading of another rank under
+    DOUBT_BELOW where nothing moved is a misread before it is a move too. Where a hand was over them,
+    the stack stays possible."""
     truth = position("QS 5D 6D 7D", "3H 9S JS 4D", "8C 2S", stock1="KH 2H 5H 6H")
     unread = SeenPile((None,), guesses=("QS",), confidences=(0.02,))
     live = stress_live.start(_shown(view(truth, 0.0), p1_pile1=unread, p1_pile4=SeenPile(("7D",), confidences=(0.35,))))
     after, _ = apply(truth, Play(1, 1, 0, 1.0))
 
     def shown(still: bool) -> Observation:
-        return _shown(view(after, 1.0), p1_pile1=replace(unread, still=still), p1_pile4=SeenPile(("7H",), confidences=(0.33,), still=still))
+        return _shown(view(after, 1.0), p1_pile1=replace(unread, still=still), p1_pile4=SeenPile((read,), confidences=(0.33,), still=still))
 
     _, f = stress_live.observe(live, shown(still=True))
-    assert moves_of(f) == [("play", 1, 1, 0)] and "p1.pile4 read 7H at 0.33" in f[0].detail, f
+    assert moves_of(f) == [("play", 1, 1, 0)] and said in f[0].detail, f
     _, f = stress_live.observe(live, shown(still=False))
-    assert moves_of(f) == [("play", 1, 1, 0), ("stack", 0, 0, 3)], f
-
-
-def test_a_card_is_not_taken_from_a_row_place_nothing_moved_over_on_a_reading_of_another_rank() -> None:
-    """kennard_4c_big, seed 128: p1's 5H, read 5H at 0.44, read JH at 0.36 as the new centre cards were
-    laid; the view was taken for the 5H stacked onto p1's first place (guessed QC all along, never read)
-    and a JH refilled, though the camera saw nothing move over either place, and the 5H's play next was
-    lost. A reading under DOUBT_BELOW of a place nothing moved over is a misread before it is a move;
-    where a hand was over them, the stack stays possible."""
-    truth = position("QS 5D 6D 7D", "3H 9S JS 4D", "8C 2S", stock1="KH 2H 5H 6H")
-    unread = SeenPile((None,), guesses=("QS",), confidences=(0.02,))
-    live = stress_live.start(_shown(view(truth, 0.0), p1_pile1=unread, p1_pile4=SeenPile(("7D",), confidences=(0.35,))))
-    after, _ = apply(truth, Play(1, 1, 0, 1.0))
-
-    def shown(still: bool) -> Observation:
-        return _shown(view(after, 1.0), p1_pile1=replace(unread, still=still), p1_pile4=SeenPile(("JD",), confidences=(0.33,), still=still))
-
-    _, f = stress_live.observe(live, shown(still=True))
-    assert moves_of(f) == [("play", 1, 1, 0)] and "p1.pile4 read JD at 0.33 where nothing moved" in f[0].detail, f
-    _, f = stress_live.observe(live, shown(still=False))
-    assert moves_of(f) == [("play", 1, 1, 0), ("stack", 0, 3, 0)], f
+    assert moves_of(f) == [("play", 1, 1, 0), stack], f
 
 
 def test_a_card_read_unsurely_in_turn_as_two_suits_stays_the_one_read_more_surely() -> None:
