@@ -37,7 +37,7 @@ import numpy.typing as npt
 
 from calibration.homography import TableHomography
 from calibration.zones import Zone, ZoneLayout
-from vision.pile_assignment import FrameView
+from vision.pile_assignment import FrameView, ZoneView
 from vision.straighten import straightened
 
 Image = npt.NDArray[Any]
@@ -437,7 +437,7 @@ class PipReader:
                 self.looks.learn(code[-1], reading.look)
         return reading
 
-    def _pictures_only(self, zone: Zone, zv: Any, view: FrameView, image: Image, h: TableHomography) -> None:
+    def _pictures_only(self, zone: Zone, zv: ZoneView, view: FrameView, image: Image, h: TableHomography) -> None:
         """A squared pile read as several cards shows one face, its top: where the pips say that face is a
         picture, the numbers read there are no card of the pile but guesses (kennard_4c_big, Stress seed
         128: a QC's two big indices read QC at 0.42 and 10S at 0.34, published as a 10S lying on the QC,
