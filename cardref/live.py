@@ -461,6 +461,7 @@ class LiveReferee:
                 ok=True,
                 text=str(finding.move),
                 score=getattr(verdict.state, "score", None),  # Zenuwen keeps no score
+                score_delta=verdict.score_delta,  # the live page's move list says "(+5)", as the review's
                 events=[e.to_json() for e in verdict.events],
             )
             if self.writer is not None:

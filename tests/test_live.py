@@ -99,6 +99,9 @@ def test_a_recorded_game_is_refereed_logged_and_published(tmp_path: pathlib.Path
     log = store.read(writer.id)
     recorded = [r for r in log.records if r.kind.value == "move"]
     assert len(recorded) == len(moves)
+    # the live page's move list shows each move's points as the review page does
+    assert [m["score_delta"] for m in verdicts[2:]] == [r.data["score_delta"] for r in recorded]
+    assert any(m["score_delta"] for m in verdicts[2:])
     assert [r.kind.value for r in log.records][-2:] == ["call", "end"]
     assert [r.kind.value for r in log.records][:3] == ["note", "illegal", "note"]
     # the header has no deal: the first note carries the deal as seen, for the review page's first step
