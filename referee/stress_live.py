@@ -1125,23 +1125,26 @@ def _place_best(before: Mapping[tuple[str, str], float], obs: Observation, was: 
     """``before`` after a view taken that led from ``was`` to ``now``: each row place's readings, the
     surest of each card there; a place whose card the position changed starts afresh."""
     out = {key: v for key, v in before.items() if _top_at(was, key[0]) == _top_at(now, key[0])}
-    for zone, seen in obs.piles.items():
-        if zone in CENTRE_ZONES or zone.endswith(".stock") or seen.held or seen.top is None:
-            continue
-        out[(zone, seen.top)] = max(out.get((zone, seen.top), 0.0), seen.top_confidence)
+    for zone, code, sure in _row_readings(obs):
+        out[(zone, code)] = max(out.get((zone, code), 0.0), sure)
     return out
+
+
+def _row_readings(obs: Observation) -> Iterator[tuple[str, str, float]]:
+    """(row place, the card the view reads on top there, how surely) for each place it reads, no hand
+    over it (:func:`_place_reads`, :func:`_place_best`)."""
+    for zone, seen in obs.piles.items():
+        if zone not in CENTRE_ZONES and not zone.endswith(".stock") and not seen.held and seen.top is not None:
+            yield zone, seen.top, seen.top_confidence
 
 
 def _place_reads(before: Mapping[str, tuple[str, float]], obs: Observation) -> dict[str, tuple[str, float]]:
     """``before`` after a view taken: each row place it reads, with the surest reading of that card
     there so far; places it does not read keep theirs, places read as another card start afresh."""
     out = dict(before)
-    for zone, seen in obs.piles.items():
-        if zone in CENTRE_ZONES or zone.endswith(".stock") or seen.held or seen.top is None:
-            continue
-        sure = seen.top_confidence
-        code, was = before.get(zone, (seen.top, 0.0))
-        out[zone] = (seen.top, max(sure, was) if code == seen.top else sure)
+    for zone, top, sure in _row_readings(obs):
+        code, was = before.get(zone, (top, 0.0))
+        out[zone] = (top, max(sure, was) if code == top else sure)
     return out
 
 
@@ -1853,8 +1856,7 @@ def _suit_misread(live: LiveStress, obs: Observation, diff: frozenset[str]) -> t
         unread = replace(obs, piles={**obs.piles, zone: replace(seen, cards=seen.cards[:-1] + (None,))})
         after, findings = _judge(live, unread, suits=False)
         top = _top_at(after.state, zone)
-        if (after.last is not None or after.deferred or after.held_back is not None or after.pending is not None
-                or not all(f.kind in ("move", "call") for f in findings)
+        if (not _taken(after) or after.pending is not None or not all(f.kind in ("move", "call") for f in findings)
                 or top is None or is_unseen(top) or top.rank != read.rank or top == read):
             continue
         if not seen.top_weak and top.code in live.sure:
@@ -1887,8 +1889,7 @@ def _misread_in_still_place(live: LiveStress, obs: Observation, moves: Sequence[
             continue
         unread = replace(obs, piles={**obs.piles, zone: replace(seen, cards=seen.cards[:-1] + (None,))})
         after, findings = _judge(live, unread, suits=False)
-        if (after.last is not None or after.deferred or after.held_back is not None or after.pending is not None
-                or not all(f.kind in ("move", "call") for f in findings)):
+        if not _taken(after) or after.pending is not None or not all(f.kind in ("move", "call") for f in findings):
             continue
         n = sum(f.kind == "move" for f in findings)
         if n < len(moves) and (best is None or n < best[0]):

@@ -877,7 +877,7 @@ def _covered_risk(start: ZenuwenState, final: ZenuwenState, obs: Observation) ->
     one_deck = start.rules.deck_count == 1  # (with two, the card under it may be its twin)
     tops: list[Card] = []
     for before, after in zip(start.centre, final.centre):
-        if after != before or start.rules.deck_count > 1:
+        if after != before or not one_deck:
             tops += list(after[max(len(before) - 1, 0) :])
     for j in range(start.players):
         seen = obs.piles.get(centre_zone(j))
