@@ -1593,39 +1593,40 @@ def test_a_play_guessed_faintly_as_the_card_played_where_it_landed_is_not_waited
     assert f == [] and waited.deferred == 1
 
 
-def test_a_pile_a_hand_passed_over_still_guessed_as_its_card_was_not_played_from() -> None:
+PASSED_OVER_SEATS = [
+    {"piles": [["4D"], ["AC"], ["3S"], ["5C"], ["5S"]], "stock": ["2C", "3C"]},
+    {"piles": [["JD"], ["KS"], ["10D"], ["6C"], ["JH", "QH"]], "stock": ["4C", "6D"]},
+]
+
+
+@pytest.mark.parametrize("layout, decks", [
+    ({"players": PASSED_OVER_SEATS, "centre": [["8H"], ["KH"]]}, 1),
+    ({"players": [*PASSED_OVER_SEATS, {"piles": [["8S"], ["9S"], ["7C"], ["9H"], ["2S"]], "stock": ["6C", "7C"]}],
+      "centre": [["8H"], ["4C"], ["KH"]]}, 2),
+])
+def test_a_pile_a_hand_passed_over_still_guessed_as_its_card_was_not_played_from(layout: dict[str, Any], decks: int) -> None:
     """Two players (one deck), penguins, seed 164: after a stuck call p2's pile, its QS known, was read
     only faintly as QS once a hand had passed over it, and a QS fits the new centre cards: the turn was
     left unused as one a play from that pile might hide, until the next turn made it unclear. A pile
     the camera still guesses as the very card the position has there was not played from; one guessed
     as another card still waits, and so does one in a two-deck game (the card under it may be its twin)."""
-    layout = {
-        "players": [
-            {"piles": [["4D"], ["AC"], ["3S"], ["5C"], ["5S"]], "stock": ["2C", "3C"]},
-            {"piles": [["JD"], ["KS"], ["10D"], ["6C"], ["JH", "QH"]], "stock": ["4C", "6D"]},
-        ],
-        "centre": [["8H"], ["KH"]],
-    }
-    for players, decks in ((2, 1), (3, 2)):
-        if players == 3:
-            layout = {**layout, "players": [*layout["players"], {"piles": [["8S"], ["9S"], ["7C"], ["9H"], ["2S"]], "stock": ["6C", "7C"]}],
-                      "centre": [["8H"], ["4C"], ["KH"]]}
-        truth = zenuwen.new_game(zenuwen.Layout.from_json(layout), ZenuwenRules(players=players, decks=decks)).state
-        live = LiveZenuwen(truth)
-        centre = players - 1  # the KH
-        truth, _ = apply(truth, Play(1, 4, centre, 1.0))
-        obs = view(truth, 1.0)
+    players = len(layout["players"])
+    truth = zenuwen.new_game(zenuwen.Layout.from_json(layout), ZenuwenRules(players=players, decks=decks)).state
+    live = LiveZenuwen(truth)
+    centre = players - 1  # the KH
+    truth, _ = apply(truth, Play(1, 4, centre, 1.0))
+    obs = view(truth, 1.0)
 
-        def passed_over(guess: str) -> Observation:
-            return replace(obs, piles={**obs.piles, pile_zone(1, 1): SeenPile((None,), guesses=(guess,), confidences=(0.2,), still=False)})
+    def passed_over(guess: str) -> Observation:
+        return replace(obs, piles={**obs.piles, pile_zone(1, 1): SeenPile((None,), guesses=(guess,), confidences=(0.2,), still=False)})
 
-        taken, f = zenuwen_live.observe(live, passed_over("KS"))
-        if decks == 1:
-            assert moves_of(f) == [("play", 1, 4, centre)] and taken.deferred == 0, brief(f)
-        else:
-            assert f == [] and taken.deferred == 1, brief(f)
-        waited, f = zenuwen_live.observe(live, passed_over("9S"))
-        assert f == [] and waited.deferred == 1
+    taken, f = zenuwen_live.observe(live, passed_over("KS"))
+    if decks == 1:
+        assert moves_of(f) == [("play", 1, 4, centre)] and taken.deferred == 0, brief(f)
+    else:
+        assert f == [] and taken.deferred == 1, brief(f)
+    waited, f = zenuwen_live.observe(live, passed_over("9S"))
+    assert f == [] and waited.deferred == 1
 
 
 def timing(seeds: range = range(1, 6)) -> list[str]:
