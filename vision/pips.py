@@ -442,8 +442,9 @@ class PipReader:
         picture, the numbers read there are no card of the pile but guesses (kennard_4c_big, Stress seed
         128: a QC's two big indices read QC at 0.42 and 10S at 0.34, published as a 10S lying on the QC,
         learned, and played on)."""
-        reading = self._read(zone, zv.cards[-1].card, False, image, h, zone.name in view.moving, view.t)
-        if reading.count != PICTURE or not self.trusted:
+        if not self.trusted:
+            return  # (a reading of no sure card teaches no trust: not worth the 2 ms a pile)
+        if self._read(zone, zv.cards[-1].card, False, image, h, zone.name in view.moving, view.t).count != PICTURE:
             return
         numbers = [c for c in zv.cards if c.card[:-1] in NUMBERS]
         if numbers and len(numbers) < len(zv.cards):
