@@ -40,7 +40,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from bench_referee_truth import _key, add_up, read_jsonl, score, summary  # noqa: E402
 
 from cardref.gamelog.store import GameStore  # noqa: E402
-from cardref.live import LiveReferee  # noqa: E402
+from cardref.live import QUIET_AFTER, LiveReferee  # noqa: E402
+from referee.observation import Finding  # noqa: E402
 from referee.followers import find_follower  # noqa: E402
 from vision.table_state import TableState  # noqa: E402
 
@@ -71,8 +72,10 @@ def _tops(table: TableState, truth: dict | None) -> str:
 
 
 def replay(folder: Path, until: float | None = None, trace: tuple[float, float] | None = None,
-           views: bool = False) -> LiveReferee:
-    """A referee fed ``folder``'s tables (up to ``until``), its log written to ``folder/replay.jsonl``."""
+           views: bool = False, said: list[tuple[float, Finding]] | None = None) -> LiveReferee:
+    """A referee fed ``folder``'s tables (up to ``until``), its log written to ``folder/replay.jsonl``;
+    ``said`` gets each move and illegal move found with the time the referee said it (the table's
+    that showed it, or the frame's that ticked it: :data:`cardref.live.QUIET_AFTER` after the last)."""
     render = json.loads((folder / "render.json").read_text())
     follower = find_follower(render["game"])
     rules = follower.rules_from_spec(render["rules"])
@@ -90,7 +93,16 @@ def replay(folder: Path, until: float | None = None, trace: tuple[float, float] 
             while slaps and slaps[0]["t"] <= table.t:
                 slap = slaps.pop(0)
                 referee.act("slap", slap["t"], player=slap["data"]["move"]["player"], pile=slap["data"]["move"]["pile"])
+            # (the frames before it ticked the referee's clock: a view left waiting on a quiet table was concluded)
+            last = referee.last_table
+            found = referee.tick(table.t)
+            if trace is not None and found and trace[0] <= table.t <= trace[1]:
+                print("        quiet: " + "; ".join(f"{f.kind} {f.move or ''} {f.detail or ''}".strip() for f in found))
+            if said is not None and last is not None:
+                said += [(last.t + QUIET_AFTER, f) for f in found if f.kind in ("move", "illegal")]
             found = referee.feed(table)
+            if said is not None:
+                said += [(table.t, f) for f in found if f.kind in ("move", "illegal")]
             if trace is not None and trace[0] <= table.t <= trace[1]:
                 print(f"{table.t:7.2f} " + ("; ".join(f"{f.kind} {f.move or ''} {f.detail or ''}".strip() for f in found)
                                             or "nothing happened"))
@@ -162,6 +174,27 @@ def print_diff(folder: Path, log_name: str = "replay.jsonl") -> None:
             print(f"  found  {r['t']:7.2f} {_shown(k)}")
 
 
+LATE_S = 2.0
+"""A move said this long after it came to rest counts as said late (``--late``)."""
+
+
+def lateness(folder: Path, said: list[tuple[float, Finding]]) -> list[float]:
+    """For each true move (legal or illegal) the referee found, how long after it came to rest the
+    referee said it (``said``: :func:`replay`'s), the true moves taken in order, each matched to the
+    first move found alike and said no earlier than 1 s before it."""
+    truth = [m for m in read_jsonl(folder / "moves.jsonl") if m["kind"] in ("legal", "illegal") and not m.get("late")]
+    found = [(t, _key(f.move.to_json(), "legal" if f.kind == "move" else "illegal")) for t, f in said if f.move is not None]
+    used: set[int] = set()
+    delays = []
+    for m in truth:
+        key = _key(m, m["kind"])
+        n = next((n for n, (t, k) in enumerate(found) if n not in used and k == key and t >= m["t"] - 1.0), None)
+        if n is not None:
+            used.add(n)
+            delays.append(found[n][0] - m["t"])
+    return delays
+
+
 def _shown(key: tuple) -> str:
     """A scored move as the bench compares it: kind, then op, player, from, to, onto, pile where set."""
     names = ("op", "player", "from", "to", "onto", "pile")
@@ -178,6 +211,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--trace", type=float, nargs=2, metavar=("T0", "T1"), help="print each view's findings")
     parser.add_argument("--diff", action="store_true", help="list the true moves missed and the moves invented")
     parser.add_argument("--views", action="store_true", help="with --trace: each view's pile tops and the truth's")
+    parser.add_argument("--late", action="store_true",
+                        help=f"how long after each move came to rest the referee said it; moves said over {LATE_S:g} s late")
     args = parser.parse_args(argv)
     if args.add:
         for folder in args.folders:
@@ -190,18 +225,32 @@ def main(argv: list[str] | None = None) -> int:
     if not folders:
         parser.error("name folders to replay, or --kept")
     totals: dict[str, dict[str, int]] = {}
+    delays: dict[str, list[float]] = {}
     for folder in folders:
         started = time.perf_counter()
-        replay(folder, args.until, tuple(args.trace) if args.trace else None, args.views)
+        said: list[tuple[float, Finding]] = []
+        replay(folder, args.until, tuple(args.trace) if args.trace else None, args.views, said)
         result = score(folder, "replay.jsonl")
-        add_up(totals.setdefault(json.loads((folder / "render.json").read_text())["game"], {}), result)
-        print(f"{folder}: " + " ".join(f"{k} {v}" for k, v in result.items())
+        game = json.loads((folder / "render.json").read_text())["game"]
+        add_up(totals.setdefault(game, {}), result)
+        late = ""
+        if args.late:
+            mine = lateness(folder, said)
+            delays.setdefault(game, []).extend(mine)
+            late = f" late {sum(d > LATE_S for d in mine)}/{len(mine)}"
+        print(f"{folder}: " + " ".join(f"{k} {v}" for k, v in result.items()) + late
               + f" ({time.perf_counter() - started:.1f} s)", flush=True)
         if args.diff:
             print_diff(folder)
     if len(folders) > 1:
         for game, summed in sorted(totals.items()):
             print(f"{game}: {summary(summed)}")
+    for game, mine in sorted(delays.items()):
+        mine.sort()
+        if mine:
+            print(f"{game}: {len(mine)} moves said, {mine[len(mine) // 2]:.2f} s after coming to rest (median), "
+                  f"p90 {mine[int(0.9 * (len(mine) - 1))]:.2f} s, max {mine[-1]:.1f} s; over {LATE_S:g} s late: "
+                  f"{sum(d > LATE_S for d in mine)}")
     return 0
 
 

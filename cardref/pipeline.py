@@ -245,8 +245,10 @@ class Pipeline(FrameLoop):
             # the same table with hands gone from zones that were held: the referee may have been waiting for them
             self.referee.feed(clearer, jpeg=picture or encode_jpeg(image))
             self._last_glimpse = None
-        elif self._quick_zones:
-            self._glimpse(image, picture)
+        else:
+            self.referee.tick(t)  # a view left waiting on a table quiet since is concluded
+            if self._quick_zones:
+                self._glimpse(image, picture)
         if self.reach is not None:
             self._watch_slaps(image, t)
         return table

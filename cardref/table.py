@@ -337,6 +337,9 @@ class _Judge:
     def seen_slap(self, player: int, t: float, pile: int) -> list[Any]:
         return self._put("seen_slap", player, t, pile)
 
+    def tick(self, t: float) -> list[Any]:
+        return self._put("tick", t)
+
     def drain(self) -> None:
         """Wait until every state queued so far is judged."""
         if self._thread.is_alive():

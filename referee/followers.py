@@ -49,9 +49,11 @@ class Follower:
     observe_undone: Callable[[Any, Observation], tuple[Any, list[Finding]]] | None = None
     """The view judged as the last legal move taken back (Klondike, Double Solitaire): weighed against
     a move the second look finds past doubtful readings (cardref/live.py)."""
-    settle: Callable[[Any, Observation], tuple[Any, list[Finding]]] | None = None
+    settle: Callable[[Any, Observation, bool], tuple[Any, list[Finding]]] | None = None
     """The last view judged as final, when no later view will come (a recording ended): what was
-    left waiting for a clearer view is concluded from it."""
+    left waiting for a clearer view is concluded from it. With ``quiet`` (the table has been still
+    since, ``cardref.live.QUIET_AFTER``), explanations left open wait on for a view that tells them
+    apart."""
     let_stand: Callable[[Any, float], tuple[Any, list[Finding]] | None] | None = None
     """The illegal move waiting to be taken back, let stand at time ``t``: a person said the referee
     was wrong (:func:`~referee.observation.stands`). None: nothing waits, or the game's position

@@ -112,6 +112,20 @@ MAX_UNDER_HAND = 10
 hand: the card may still be in the hand (four players, seed 24: an 8D taken up to be laid on one
 centre pile was judged laid on its neighbour, under the hand, once three views had been left unused
 for piles not read)."""
+
+SURE_IN_PLACE = 0.7
+"""A pile top read surely in another place (its twin, or this card before it lay here) may still be
+misread where it lies: one no view read there at least this surely is doubted when nothing else
+explains a view (:func:`_misread`; four players at 1920x1080, kennard, seed 177: p3's far 10S, read
+6S at 0.32-0.61 in its place, laid on a 9D and read 10S there at 0.69, left every view after it
+unrecognised; the line between the sure and unsure reads, ``DOUBT_BELOW`` 0.6, is too low for a far
+seat's reading of its own pile)."""
+
+QUIET_MOVES = 2
+"""Most moves a view left waiting may explain for a quiet table to conclude it (:func:`settle`): a
+longer series concluded for want of a later view is a guess (four players at 1280x720, kennard, seed
+172, its far seat misread from the deal on: four moves, two of them joins nobody made)."""
+
 RELAXED_BUDGET = 4000
 """Positions the second, wider search (two decks) may look at before it gives up."""
 VIEW_BUDGET = 10000
@@ -848,6 +862,15 @@ class LiveZenuwen(Live[ZenuwenState, PendingIllegal]):
     """Patience pile zones whose top card some view the referee took has read, or guessed, since it came
     to the top (unlike ``seen_tops``, a view showing nothing there does not take a zone out): the
     others' cards nobody has seen (:func:`_never_read`)."""
+    surest: Mapping[str, tuple[str, float]] = field(default_factory=dict, compare=False)
+    """Patience pile zone -> (the card the position has on top there, the surest reading of it there
+    in a view taken): a card read surely elsewhere (its twin, or on another pile before) is no surer
+    where it lies now (:func:`_misread`)."""
+    risked: int = 0
+    """The count of views left unused (``deferred``) when the last was left only because a pile not
+    seen might hide a move under what it shows (:func:`_covered_risk`, :func:`_unconfirmed`, calls on
+    unclear piles), its explanation otherwise whole: a table quiet since concludes that view
+    (:func:`settle`); one left for a card not readable yet waits for a view that reads it."""
     stirred: frozenset[str] = field(default=frozenset(), compare=False)
     """Zones the camera saw something move over in the views left unused since the last one taken
     (:attr:`SeenPile.still` counts from there)."""
@@ -991,6 +1014,27 @@ def _under_hand(moves: Sequence[Any], obs: Observation) -> bool:
     return False
 
 
+def _landed_as_guessed(moves: Sequence[Any], final: ZenuwenState, obs: Observation) -> bool:
+    """Does each pile the series lays a card on show it, or, not read, guess it as a card of the rank
+    the series leaves on top there (the rules look at ranks only), no hand over any? Such a view, left
+    unused, has said what it can: a quiet table concludes it (:func:`settle`; four players, kennard,
+    seed 177: p4's AC laid on a 2D, guessed AS at 0.11 there, and the 7H turned up under it laid on an
+    8S waited for a clearer view through three more plays, until the series was too long to search
+    and the rest of the game went unrecognised)."""
+    for m in moves:
+        zone = _landing(m)
+        seen = obs.piles.get(zone) if zone is not None else None
+        if zone is None:
+            continue
+        if seen is None or seen.held:
+            return False
+        top = _pile_at(final, zone)[-1:]
+        guess = parse_seen(guess_of(obs, zone, AGREEING_GUESS_FLOOR))
+        if seen.top is None and (not top or is_unseen(top[0]) or guess is None or guess.rank != top[0].rank):
+            return False
+    return True
+
+
 def _from_under_hand(before: ZenuwenState, after: ZenuwenState, subs: Mapping[Unseen, Card], obs: Observation) -> bool:
     """Does the series learn a centre card nobody read before (a card turned up) as the top card of a
     pile under a hand? It may have been played from there onto the turned card, covering it before any
@@ -1058,12 +1102,18 @@ def observe(live: LiveZenuwen, obs: Observation) -> tuple[LiveZenuwen, list[Find
     return _remember_tops(live, obs, after), findings
 
 
-def settle(live: LiveZenuwen, obs: Observation) -> tuple[LiveZenuwen, list[Finding]]:
+def settle(live: LiveZenuwen, obs: Observation, quiet: bool = False) -> tuple[LiveZenuwen, list[Finding]]:
     """The game's last view judged as final (a recording ended): the views left unused for a hand
     that might hide a move are concluded, since no later view can show more (three players, seed
     26 at 1920x1080: the last two plays were made while a pile read unsurely might have hidden a
-    third, and the video ended with both waiting)."""
-    if not live.deferred and not live.undecided:
+    third, and the video ended with both waiting). ``quiet``: the table has been still since the
+    view, which no hand covers (``cardref.live.QUIET_AFTER``): a view left unused only for the moves
+    a pile not seen might hide (``LiveZenuwen.risked``) is concluded, as no later view will show
+    more of them; one left for a card not readable yet, or several explanations left open, wait on
+    (four players, seed 143: the QC laid on a 10D against Z6, read 6C at 0.10 there, concluded so
+    on a quiet table, was taken for a pile top nobody read laid on the 10D and the QC on it)."""
+    waiting = 0 < live.deferred == live.risked and not live.undecided if quiet else live.deferred or live.undecided
+    if not waiting:
         return live, []
     after, findings = observe(replace(live, deferred=SPENT), obs)
     return (after, findings) if after.deferred < SPENT else (live, [])
@@ -1157,7 +1207,19 @@ def _remember_tops(live: LiveZenuwen, obs: Observation, after: LiveZenuwen) -> L
     """``after`` (the picture ``obs`` led to from ``live``) with the pile tops as ``obs`` shows them
     remembered: what the camera made of each (``seen_tops``) and which were ever read (``shown``)."""
     return replace(after, seen_tops=_seen_tops(live.seen_tops, obs, live.state, after.state),
-                   shown=_shown(live.shown, obs, live.state, after.state))
+                   shown=_shown(live.shown, obs, live.state, after.state), surest=_surest(live.surest, obs, after.state))
+
+
+def _surest(before: Mapping[str, tuple[str, float]], obs: Observation, now: ZenuwenState) -> dict[str, tuple[str, float]]:
+    """``before`` after a view taken that led to ``now``: each patience pile whose top the position
+    knows, with how surely any view read that card there (a place whose top changed starts afresh)."""
+    tops = {zone: card.code for zone, card in _pile_tops(now).items() if card is not None and not is_unseen(card)}
+    out = {zone: read for zone, read in before.items() if tops.get(zone) == read[0]}
+    for zone, code in tops.items():
+        seen = obs.piles.get(zone)
+        if seen is not None and not seen.held and seen.top == code:
+            out[zone] = (code, max(out.get(zone, (code, 0.0))[1], seen.top_confidence))
+    return out
 
 
 def _shown(before: frozenset[str], obs: Observation, was: ZenuwenState, now: ZenuwenState) -> frozenset[str]:
@@ -2024,7 +2086,14 @@ def _misread(live: LiveZenuwen, obs: Observation, diff: frozenset[str]) -> tuple
         # seed 153: p1's 10H, read QH at 0.30-0.33 and learned so, made a stuck call; played onto a 9S,
         # its pile showing the 2S under it, every view was unrecognised)
         weak_only = card.code not in live.sure
-        doubtful = now is not None and (live.reads.get(card.code, 0) <= MAX_READS_TO_DOUBT or weak_only)
+        # (or never read surely where it lies, now read there as another rank, and gone from its pile:
+        # four players, kennard, seed 177: p3's 10S, read 6S at 0.32-0.61 where it lay and learned so,
+        # laid on a 9D and read 10S there at 0.69, its pile showing the 8C under it; another 6S had
+        # been read surely, and every view after was unrecognised)
+        placed = live.surest.get(zone)
+        weak_here = (now is not None and now.rank != card.rank and placed is not None and placed[0] == card.code
+                     and placed[1] < SURE_IN_PLACE)
+        doubtful = now is not None and (live.reads.get(card.code, 0) <= MAX_READS_TO_DOUBT or weak_only or weak_here)
         # a doubtful card forgotten (a stand-in again); any card taken for another of its rank read in the
         # view, of which the decks hold a copy not known elsewhere
         others = sorted((c for c in _same_rank_read(obs, card) if real[c] < live.state.rules.deck_count), key=lambda c: c.code)
@@ -2034,8 +2103,10 @@ def _misread(live: LiveZenuwen, obs: Observation, diff: frozenset[str]) -> tuple
             if not _taken_legal(live, after, findings):
                 continue
             if is_unseen(instead) and _top(after.state, zone) != (len(_pile_at(state, zone)), seen.top) and not (
-                    weak_only and _moved(findings, zone)):
+                    (weak_only or weak_here) and _moved(findings, zone)):
                 continue  # the card must be read anew where it lies: one covered now could be anything
+            if is_unseen(instead) and not (weak_only or live.reads.get(card.code, 0) <= MAX_READS_TO_DOUBT) and not _moved(findings, zone):
+                continue  # doubted only for how it was read where it lies: it must have left
             # taken for another of its rank: seen so where the series took it, or where it lies, read
             # surely in a view without hands, by a series that leaves its pile alone (four players,
             # seed 27 at 1920x1080: a far seat's 3C, read 3S at 0.69 from then on, was taken later for
@@ -2260,8 +2331,13 @@ def _conclude(
     hidden = _under_hand(node.moves, seen) or _from_under_hand(state, node.state, subs, seen)
     # (nothing happened is a guess too where it learns a centre card nobody read as the top of a pile
     # under a hand: seed 126, the JS played from there onto the card it was taken for)
-    if defer and (node.moves and live.deferred < MAX_DEFERRED and risky or live.deferred < MAX_UNDER_HAND and hidden):
-        return _left_unused(live, obs), []
+    if defer and live.deferred < MAX_UNDER_HAND and hidden:
+        left = _left_unused(live, obs)
+        quiet = len(node.moves) <= QUIET_MOVES and _landed_as_guessed(node.moves, new_state, seen)
+        return (replace(left, risked=left.deferred) if quiet else left), []
+    if defer and node.moves and live.deferred < MAX_DEFERRED and risky:
+        left = _left_unused(live, obs)
+        return (replace(left, risked=left.deferred) if len(node.moves) <= QUIET_MOVES else left), []
     return explained(live, new_state, findings, k, t, frame, _waiting)
 
 

@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from cardref.gamelog.store import GameStore
-from cardref.live import LOST_AFTER, REJOIN_AFTER, REJOINED, LiveReferee, observation_from_table, resume_point, taken_up
+from cardref.live import LOST_AFTER, QUIET_AFTER, REJOIN_AFTER, REJOINED, LiveReferee, observation_from_table, resume_point, taken_up
 from cardref.web.hub import Hub
 from referee import klondike, stress
 from referee.cards import Card
@@ -945,6 +945,7 @@ def _whole_match_findings(name: str, game: str, rules: str, until: float | None 
         while slaps and slaps[0]["t"] <= view.t:
             slap = slaps.pop(0)
             found += ref.act("slap", slap["t"], player=slap["player"], pile=slap["pile"])
+        found += ref.tick(view.t)  # the frames before the view, as the pipeline ticks the referee
         found += ref.feed(view)
     return found + (ref.settle() if until is None else [])
 
@@ -1472,3 +1473,48 @@ def test_fresh_zenuwen_matches_of_the_forty_seventh_session_are_followed_whole(n
     joined onto the 2D beside it as the 2D's twin, and a KC played onto a QC taken from a guess of 9C
     called against Z6 (38/55). Every move found, none invented, no view unrecognised."""
     _whole_match(name, "zenuwen", f"players={players},decks={1 if players == 2 else 2},empty_stock=turn_opponents,pile_choice=winner_chooses")
+
+
+def test_a_view_left_waiting_on_a_quiet_table_is_concluded_in_its_turn() -> None:
+    """Zenuwen, three players at 1280x720, simplistic, seed 174 (bench/matches/zenuwen3p-174): p2's 3D
+    laid on a centre pile at 16.4 s was left waiting, since a far pile read at 0.02 might have been
+    played under it; nothing moved for four seconds, and the 3D was said at 23.2 s, after p3's 6S
+    laid at 20.3 s and in one batch with it and the 2S. Once the table has been quiet for
+    QUIET_AFTER with no hand over it, the waiting view is concluded: the moves come in the true order,
+    each at the time of its own view."""
+    found = [f for f in _whole_match_findings("zenuwen3p-174", "zenuwen", ZENUWEN_MATCH.format(players=3), until=27.0)
+             if f.kind == "move" and f.t > 15.0]
+    assert [(str(f.move), f.t) for f in found] == [
+        ("p2 pile1->centre3", 16.5), ("p3 pile3->centre1", 20.3), ("p3 pile1->centre3", 23.2), ("p3 pile4->centre3", 26.7)]
+
+
+def test_the_quiet_table_concludes_nothing_early_under_a_hand_or_twice() -> None:
+    """LiveReferee.tick: nothing before the table has been quiet for QUIET_AFTER, nothing from a view
+    with a hand over the table (a later view may show what it hides), and each table once."""
+    views = [TableState.from_json(x) for x in _match_lines("zenuwen3p-174", "tables") if x["t"] <= 16.5]
+    rules = ZENUWEN_MATCH.format(players=3)
+
+    def fed(last: TableState) -> LiveReferee:
+        ref = LiveReferee("zenuwen", rules)
+        for view in views[:-1] + [last]:
+            ref.feed(view)
+        assert ref.live is not None and ref.live.deferred  # the 3D's view waits
+        return ref
+
+    ref = fed(views[-1])
+    assert ref.tick(16.5 + QUIET_AFTER / 2) == [] and ref.live.deferred
+    assert [str(f.move) for f in ref.tick(16.5 + QUIET_AFTER)] == ["p2 pile1->centre3"]
+    assert ref.tick(16.5 + 2 * QUIET_AFTER) == [] and ref.live.deferred == 0
+    ref = fed(replace(views[-1], held=("p1.pile1",)))
+    assert ref.tick(16.5 + QUIET_AFTER) == [] and ref.live.deferred
+
+
+def test_a_far_card_read_unsurely_where_it_lies_is_doubted_though_its_twin_was_read_surely() -> None:
+    """Zenuwen, four players at 1920x1080, kennard (never trained on), fresh render seed 177
+    (bench/matches/zenuwen4p-177): p4's AC laid on a 2D, guessed AS at 0.11 there, and the 7H turned
+    up under it laid on an 8S waited for a clearer view through three more plays until the series was
+    too long to search; later p3's far 10S, read 6S at 0.32-0.61 in its place (another 6S had been
+    read surely elsewhere), laid on a 9D and read 10S there, left every view after it unrecognised
+    (29/55 when first analysed). Every move is found, none invented."""
+    found = _whole_match("zenuwen4p-177", "zenuwen", ZENUWEN_MATCH.format(players=4))
+    assert [f.rule for f in found if f.kind == "illegal"] == ["Z6"]
