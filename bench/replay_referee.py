@@ -1,7 +1,7 @@
 """Judge kept truth-video folders again from the table states the camera published (run by hand).
 
     python bench/replay_referee.py DIR/seed-130 [DIR/seed-131 ...] [--until 60] [--trace 40 55]
-    python bench/replay_referee.py --kept [--game stress]      # every match in bench/matches/
+    python bench/replay_referee.py --kept [--game stress] [--late]  # every match in bench/matches/
     python bench/replay_referee.py --add DIR/seed-130 [...]   # keep a folder's tables in bench/matches/
 
 A folder kept by ``bench/bench_referee_truth.py --keep`` holds ``tables.jsonl``, every table state the
@@ -12,6 +12,9 @@ referee change is checked on a dozen kept matches in seconds, and the seconds pe
 referee's own cost. ``--trace T0 T1`` prints what each view between T0 and T1 was found to show, and with ``--views`` each
 pile top as published (card and confidence, ``?`` where under a hand) and, where the truth differs,
 the true top. ``--diff`` lists where the moves found part from the true ones, with their times.
+``--late`` says how long after each true move came to rest the referee said it (the time of the table
+that showed it, or of the quiet frame that concluded a view left waiting: ``LiveReferee.tick``), and
+how many moves it said more than 2 s late.
 
 ``bench/matches/`` is the kept matches' corpus, in the repository so that it outlives the machine that
 rendered them (rendering and analysing a two-round match again costs 10-20 minutes; its tables, moves and
@@ -180,19 +183,12 @@ LATE_S = 2.0
 
 def lateness(folder: Path, said: list[tuple[float, Finding]]) -> list[float]:
     """For each true move (legal or illegal) the referee found, how long after it came to rest the
-    referee said it (``said``: :func:`replay`'s), the true moves taken in order, each matched to the
-    first move found alike and said no earlier than 1 s before it."""
+    referee said it (``said``: :func:`replay`'s), the moves found paired with the true ones as
+    :func:`print_diff` pairs them (a draw missed does not make every later draw late)."""
     truth = [m for m in read_jsonl(folder / "moves.jsonl") if m["kind"] in ("legal", "illegal") and not m.get("late")]
     found = [(t, _key(f.move.to_json(), "legal" if f.kind == "move" else "illegal")) for t, f in said if f.move is not None]
-    used: set[int] = set()
-    delays = []
-    for m in truth:
-        key = _key(m, m["kind"])
-        n = next((n for n, (t, k) in enumerate(found) if n not in used and k == key and t >= m["t"] - 1.0), None)
-        if n is not None:
-            used.add(n)
-            delays.append(found[n][0] - m["t"])
-    return delays
+    matcher = difflib.SequenceMatcher(a=[_key(m, m["kind"]) for m in truth], b=[k for _, k in found], autojunk=False)
+    return [found[b + n][0] - truth[a + n]["t"] for a, b, size in matcher.get_matching_blocks() for n in range(size)]
 
 
 def _shown(key: tuple) -> str:

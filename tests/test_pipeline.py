@@ -13,6 +13,7 @@ from cardref.live import LiveReferee
 from cardref.pipeline import Pipeline
 from referee import klondike
 from referee.klondike import KlondikeRules, Move
+from referee.observation import Finding
 from scripted_klondike import feed, filmed_game
 from vision.synthetic_scenes import Frame, Noise
 
@@ -74,3 +75,28 @@ def test_a_camera_that_films_piles_too_coarsely_is_told_on_its_first_frame() -> 
         pipeline.step(np.zeros((720, 1280, 3), np.uint8), index / 10, index)
     warned = [m["warning"] for m in messages if m["type"] == "status" and "warning" in m]
     assert len(warned) == 1 and "p3" in str(warned[0]) and "1280x720" in str(warned[0])
+
+
+def test_the_frame_loop_ticks_the_referee_on_every_frame_that_publishes_no_table() -> None:
+    """The referee has no clock: a frame that publishes no table (and no clearer one) passes its time
+    to ``LiveReferee.tick``, which concludes a view left waiting once the table has been quiet."""
+    deal = klondike.Deal.from_json(json.loads((DATA / "klondike_won_draw1_seed3.deal.json").read_text()))
+    moves = [Move.from_json(json.loads(x)) for x in (DATA / "klondike_won_draw1_seed3.moves.jsonl").read_text().splitlines()][:3]
+    rules = KlondikeRules.from_spec("draw=1")
+    h, frames, _ = filmed_game(deal, moves, rules, Noise(miss=0.0, duplicate=0.0, misread=0.0))
+
+    ticks: list[float] = []
+
+    class Ticked(LiveReferee):
+        def tick(self, t: float) -> list[Finding]:
+            ticks.append(t)
+            return super().tick(t)
+
+    referee = Ticked("klondike", rules)
+    current: list[Frame] = []
+    pipeline = Pipeline("unused", make_calibration(h, layout=LayoutSpec(game="klondike")), referee,
+                        detect=lambda image: current[-1].detections)
+    feed(pipeline, frames, current)
+    fed = {state.t for state in pipeline.states}
+    assert ticks == sorted(ticks) and len(ticks) >= len(frames) - 2 * len(fed)
+    assert not fed & set(ticks)  # a frame that published a table fed it instead
