@@ -379,7 +379,8 @@ class LiveReferee:
         left open still wait for a view that tells them apart. Cheap when there is nothing to do: the
         frame loop calls it every frame."""
         table = self.last_table
-        if table is None or table is self.quiet_judged or t - table.t < QUIET_AFTER:
+        if (table is None or table is self.quiet_judged or t - table.t < QUIET_AFTER or self.follower.settle is None
+                or self.live is None or self.ended is not None):
             return []
         self.quiet_judged = table
         if any(p.held for p in observation_from_table(table, self.min_confidence).piles.values()):
