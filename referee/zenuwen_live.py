@@ -869,8 +869,10 @@ class LiveZenuwen(Live[ZenuwenState, PendingIllegal]):
     risked: int = 0
     """The count of views left unused (``deferred``) when the last was left only because a pile not
     seen might hide a move under what it shows (:func:`_covered_risk`, :func:`_unconfirmed`, calls on
-    unclear piles), its explanation otherwise whole: a table quiet since concludes that view
-    (:func:`settle`); one left for a card not readable yet waits for a view that reads it."""
+    unclear piles) or a card lands where the view guesses its rank without reading it
+    (:func:`_landed_as_guessed`), its explanation otherwise whole and short (``QUIET_MOVES``): a table
+    quiet since concludes that view (:func:`settle`); one left for a card not readable yet waits for a
+    view that reads it."""
     stirred: frozenset[str] = field(default=frozenset(), compare=False)
     """Zones the camera saw something move over in the views left unused since the last one taken
     (:attr:`SeenPile.still` counts from there)."""
@@ -1023,9 +1025,9 @@ def _landed_as_guessed(moves: Sequence[Any], final: ZenuwenState, obs: Observati
     and the rest of the game went unrecognised)."""
     for m in moves:
         zone = _landing(m)
-        seen = obs.piles.get(zone) if zone is not None else None
         if zone is None:
             continue
+        seen = obs.piles.get(zone)
         if seen is None or seen.held:
             return False
         top = _pile_at(final, zone)[-1:]
