@@ -1016,6 +1016,24 @@ def _under_hand(moves: Sequence[Any], obs: Observation) -> bool:
     return False
 
 
+def _joined_on_weak(moves: Sequence[Any], state: ZenuwenState, obs: Observation) -> bool:
+    """Does the series (from ``state``) join a card it turned up itself, which no view can have
+    shown, onto a pile the view reads unsurely (``SeenPile.top_weak``)? A join lays a card of the
+    rank that lay there (Z3), so only that suit read says a card came. (A top that lay on its pile
+    before the view, never read, is joined in earnest: two players, penguins, seed 150, a QS joined
+    onto a QH and read QS at 0.37 there.)"""
+    turned: set[str] = set()
+    for _, m, _, _ in _replayed(moves, state):
+        left = _left_pile(m)
+        if isinstance(m, Join) and left in turned and (zone := _landing(m)) is not None:
+            seen = judged(obs, zone)
+            if seen is not None and seen.top_weak:
+                return True
+        if left is not None:
+            turned.add(left)
+    return False
+
+
 def _landed_as_guessed(moves: Sequence[Any], final: ZenuwenState, obs: Observation) -> bool:
     """Does each pile the series lays a card on show it, or, not read, guess it as a card of the rank
     the series leaves on top there (the rules look at ranks only), no hand over any? Such a view, left
@@ -1528,6 +1546,14 @@ def _judge(
             names = "; ".join(", ".join(str(m) for m in x[1].moves) or "nothing" for x in best)
             ambiguous = Finding("ambiguous", t, frame=frame, detail=f"several move series fit: {names}")
             return _undecided(live, obs, [_conclude(live, obs, x, t, defer) for x in best], ambiguous)
+        if doubt and weak and _joined_on_weak(best[0][1].moves, state, obs):
+            # a join seen only as a card read unsurely on the pile it went onto, of the rank that lay
+            # there: that card's suit misread is likelier than a join nobody saw (two players at
+            # 1280x720, kennard_big, seed 171: p2's 7C, read 7S at 0.30-0.32 as the QC beside it was
+            # played, made the card turned up under the QC a 7S joined onto it; the 5H turned up next)
+            fewer = weak_look()
+            if fewer is not None and _taken_legal(live, *fewer) and _moves(fewer[1]) < len(best[0][1].moves):
+                return fewer
         return _conclude(live, obs, best[0], t, defer)
 
     found = illegal_move() or last_looks() or (_stepped(live, obs, doubt, weak) if defer else None)

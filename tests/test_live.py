@@ -1518,3 +1518,19 @@ def test_a_far_card_read_unsurely_where_it_lies_is_doubted_though_its_twin_was_r
     (29/55 when first analysed). Every move is found, none invented."""
     found = _whole_match("zenuwen4p-177", "zenuwen", ZENUWEN_MATCH.format(players=4))
     assert [f.rule for f in found if f.kind == "illegal"] == ["Z6"]
+
+
+def test_a_join_seen_only_as_an_unsure_suit_is_a_misread() -> None:
+    """Zenuwen, two players at 1280x720, kennard_big (never trained on), fresh render seed 171
+    (bench/matches/zenuwen2p-171): at 144.4 s p2 played its QC; its 7C beside it, read 7S at
+    0.30-0.32, made the card turned up under the QC a 7S joined onto the 7C, though the 5H turned up
+    next. The position was off from there and the end of the game lost (47/55, a join invented). A
+    series that joins a card it turned up itself onto a pile read unsurely gives way to that read
+    taken as not read, when that needs fewer moves. What is left: a turn of a 9S and a KD, read
+    in no view."""
+    found = _whole_match_findings("zenuwen2p-171", "zenuwen", "players=2,decks=1,empty_stock=turn_opponents,pile_choice=winner_chooses")
+    truth = _match_moves("zenuwen2p-171")
+    got = Counter((f.kind, _move_key(f.move.to_json())) for f in found if f.kind in ("move", "illegal"))
+    want = Counter(("illegal" if m["kind"] == "illegal" else "move", _move_key(m)) for m in truth if m["kind"] in ("legal", "illegal"))
+    assert not got - want  # nothing invented
+    assert [m for m, _ in (want - got).items()] == [("move", _move_key({"op": "turn"}))]
