@@ -100,15 +100,14 @@ def replay(folder: Path, until: float | None = None, trace: tuple[float, float] 
             last = referee.last_table
             found = referee.tick(table.t)
             if trace is not None and found and trace[0] <= table.t <= trace[1]:
-                print("        quiet: " + "; ".join(f"{f.kind} {f.move or ''} {f.detail or ''}".strip() for f in found))
+                print("        quiet: " + _findings(found))
             if said is not None and last is not None:
                 said += [(last.t + QUIET_AFTER, f) for f in found if f.kind in ("move", "illegal")]
             found = referee.feed(table)
             if said is not None:
                 said += [(table.t, f) for f in found if f.kind in ("move", "illegal")]
             if trace is not None and trace[0] <= table.t <= trace[1]:
-                print(f"{table.t:7.2f} " + ("; ".join(f"{f.kind} {f.move or ''} {f.detail or ''}".strip() for f in found)
-                                            or "nothing happened"))
+                print(f"{table.t:7.2f} " + (_findings(found) or "nothing happened"))
                 if views:
                     print(_tops(table, _truth_at(truth, table.t) if truth else None))
         if until is None:
@@ -116,6 +115,11 @@ def replay(folder: Path, until: float | None = None, trace: tuple[float, float] 
         writer.close()
         (folder / "replay.jsonl").write_bytes((store.game_dir(writer.id) / "log.jsonl").read_bytes())
     return referee
+
+
+def _findings(found: list[Finding]) -> str:
+    """What a view was found to show, as ``--trace`` prints it."""
+    return "; ".join(f"{f.kind} {f.move or ''} {f.detail or ''}".strip() for f in found)
 
 
 def _read_if_there(path: Path) -> list[dict]:
@@ -159,11 +163,16 @@ def keep(folder: Path, into: Path = MATCHES) -> Path:
     return out
 
 
+def _true_moves(folder: Path) -> list[dict]:
+    """The render's true moves that are scored: legal and illegal ones, not those it made too late."""
+    return [m for m in read_jsonl(folder / "moves.jsonl") if m["kind"] in ("legal", "illegal") and not m.get("late")]
+
+
 def print_diff(folder: Path, log_name: str = "replay.jsonl") -> None:
     """Where the log's moves part from the truth's: each true move missed and each move found that the
     truth does not have at that place, with its time (moves one view found in another order than the
     truth show as both)."""
-    truth = [m for m in read_jsonl(folder / "moves.jsonl") if m["kind"] in ("legal", "illegal") and not m.get("late")]
+    truth = _true_moves(folder)
     log = [r for r in read_jsonl(folder / log_name) if r.get("kind") in ("move", "illegal")]
     want = [_key(m, m["kind"]) for m in truth]
     got = [_key(r["data"]["move"], "legal" if r["kind"] == "move" else "illegal") for r in log]
@@ -185,7 +194,7 @@ def lateness(folder: Path, said: list[tuple[float, Finding]]) -> list[float]:
     """For each true move (legal or illegal) the referee found, how long after it came to rest the
     referee said it (``said``: :func:`replay`'s), the moves found paired with the true ones as
     :func:`print_diff` pairs them (a draw missed does not make every later draw late)."""
-    truth = [m for m in read_jsonl(folder / "moves.jsonl") if m["kind"] in ("legal", "illegal") and not m.get("late")]
+    truth = _true_moves(folder)
     found = [(t, _key(f.move.to_json(), "legal" if f.kind == "move" else "illegal")) for t, f in said if f.move is not None]
     matcher = difflib.SequenceMatcher(a=[_key(m, m["kind"]) for m in truth], b=[k for _, k in found], autojunk=False)
     return [found[b + n][0] - truth[a + n]["t"] for a, b, size in matcher.get_matching_blocks() for n in range(size)]

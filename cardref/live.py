@@ -379,19 +379,20 @@ class LiveReferee:
         left open still wait for a view that tells them apart. Cheap when there is nothing to do: the
         frame loop calls it every frame."""
         table = self.last_table
-        if (table is None or table is self.quiet_judged or t - table.t < QUIET_AFTER or self.follower.settle is None
-                or self.live is None or self.ended is not None):
+        if table is None or table is self.quiet_judged or t - table.t < QUIET_AFTER:
             return []
         self.quiet_judged = table
-        if any(p.held for p in observation_from_table(table, self.min_confidence).piles.values()):
-            return []
         return self._settle(quiet=True)
 
     def _settle(self, quiet: bool) -> list[Finding]:
+        """The follower's ``settle`` on the last table; ``quiet``: not while a hand is over it."""
         if self.live is None or self.ended is not None or self.last_table is None or self.follower.settle is None:
             return []
         table = self._with_named(self.last_table) if self.named else self.last_table
-        self.live, findings = self.follower.settle(self.live, observation_from_table(table, self.min_confidence), quiet)
+        obs = observation_from_table(table, self.min_confidence)
+        if quiet and any(p.held for p in obs.piles.values()):
+            return []
+        self.live, findings = self.follower.settle(self.live, obs, quiet)
         self._conclude(findings, table.t, self.last_jpeg)
         return findings
 

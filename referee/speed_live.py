@@ -755,6 +755,19 @@ def noted(findings: list[Finding], note: str) -> list[Finding]:
     return findings
 
 
+def best_in_place(
+    before: Mapping[tuple[str, str], float], readings: Iterable[tuple[str, str, float]], kept: Callable[[str], bool]
+) -> dict[tuple[str, str], float]:
+    """``before`` after a view taken: (place, card) -> how surely at most the views taken read that
+    card there, from ``readings`` (place, card read on top, how surely); a place whose card the
+    position changed (``kept`` false) starts afresh. A card read surely in another place (its twin,
+    or itself before it lay here) is no surer where it lies now."""
+    out = {key: v for key, v in before.items() if kept(key[0])}
+    for zone, code, sure in readings:
+        out[(zone, code)] = max(out.get((zone, code), 0.0), sure)
+    return out
+
+
 def guess_of(obs: Observation, zone: str, floor: float = GUESS_FLOOR) -> str | None:
     """What the camera makes of the zone's top, read or not; None where it scores under ``floor``
     (or the zone is not judged)."""

@@ -94,7 +94,7 @@ from .cards import SUITS, Card, card_of
 from .observation import DOUBT_BELOW, Finding, Observation, SeenPile, count_reads, parse_seen, pile_size, reads_of_view, stirred_after, surely_read
 from .options import to_spec
 from .speed_live import (
-    Binder, Engine, Explanation, GUESS_FLOOR, centre_faces, centre_reads, Live, Node, Unseen, best_explanations, breadth_first, centre_zone, deferred, difference, from_code,
+    Binder, Engine, Explanation, GUESS_FLOOR, best_in_place, centre_faces, centre_reads, Live, Node, Unseen, best_explanations, breadth_first, centre_zone, deferred, difference, from_code,
     differing, explained, fits, hide_cards, is_unseen, judged, later_view, moved, pile_number,
     pile_zone, public_picture, real_counts, seat_zone, seen_code, shown_codes, stock_zone, swap_cards, targets,
     unclear, unjudged, unread_centre, unseen, Guessed, UNSEEN_AFTER, noted, read_anew, read_where_guessed,
@@ -1118,21 +1118,13 @@ def observe(live: LiveStress, obs: Observation) -> tuple[LiveStress, list[Findin
                    undo=_undo_after(live, findings), stuck_at=stuck_since(live, after, findings),
                    stirred=stirred_after(live.stirred, obs, taken),
                    place_reads=_place_reads(live.place_reads, obs) if taken else live.place_reads,
-                   place_best=_place_best(live.place_best, obs, live.state, after.state) if taken else live.place_best), _stuck_refuted(live, findings)
-
-
-def _place_best(before: Mapping[tuple[str, str], float], obs: Observation, was: StressState, now: StressState) -> dict[tuple[str, str], float]:
-    """``before`` after a view taken that led from ``was`` to ``now``: each row place's readings, the
-    surest of each card there; a place whose card the position changed starts afresh."""
-    out = {key: v for key, v in before.items() if _top_at(was, key[0]) == _top_at(now, key[0])}
-    for zone, code, sure in _row_readings(obs):
-        out[(zone, code)] = max(out.get((zone, code), 0.0), sure)
-    return out
+                   place_best=best_in_place(live.place_best, _row_readings(obs), lambda z: _top_at(live.state, z) == _top_at(after.state, z))
+                   if taken else live.place_best), _stuck_refuted(live, findings)
 
 
 def _row_readings(obs: Observation) -> Iterator[tuple[str, str, float]]:
     """(row place, the card the view reads on top there, how surely) for each place it reads, no hand
-    over it (:func:`_place_reads`, :func:`_place_best`)."""
+    over it (:func:`_place_reads`, ``LiveStress.place_best``)."""
     for zone, seen in obs.piles.items():
         if zone not in CENTRE_ZONES and not zone.endswith(".stock") and not seen.held and seen.top is not None:
             yield zone, seen.top, seen.top_confidence

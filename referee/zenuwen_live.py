@@ -92,7 +92,7 @@ from .observation import MAX_READS_TO_DOUBT, Finding, Observation, SeenPile, cou
 from .observation import stirred_after, stirred_since, surely_read
 from .options import to_spec
 from .speed_live import (
-    GUESS_FLOOR, guess_of, bare, tops_guessed,
+    best_in_place, GUESS_FLOOR, guess_of, bare, tops_guessed,
     Binder, Engine, Explanation, centre_faces, centre_reads, Live, Node, Unseen, best_explanations, breadth_first, centre_number, centre_zone, deferred,
     difference, differing, explained, fits, from_code, hide_cards, is_unseen, judged, later_view, pile_number,
     pile_zone, public_picture, real_counts, search_budget, seat_zone, seen_code, shown_codes, stock_zone, swap_cards,
@@ -862,10 +862,9 @@ class LiveZenuwen(Live[ZenuwenState, PendingIllegal]):
     """Patience pile zones whose top card some view the referee took has read, or guessed, since it came
     to the top (unlike ``seen_tops``, a view showing nothing there does not take a zone out): the
     others' cards nobody has seen (:func:`_never_read`)."""
-    surest: Mapping[str, tuple[str, float]] = field(default_factory=dict, compare=False)
-    """Patience pile zone -> (the card the position has on top there, the surest reading of it there
-    in a view taken): a card read surely elsewhere (its twin, or on another pile before) is no surer
-    where it lies now (:func:`_misread`)."""
+    surest: Mapping[tuple[str, str], float] = field(default_factory=dict, compare=False)
+    """(patience pile zone, card) -> how surely at most the views taken read that card there since the
+    position's top there last changed (:func:`~referee.speed_live.best_in_place`, :func:`_misread`)."""
     risked: int = 0
     """The count of views left unused (``deferred``) when the last was left only because a pile not
     seen might hide a move under what it shows (:func:`_covered_risk`, :func:`_unconfirmed`, calls on
@@ -1226,20 +1225,11 @@ def _seen_tops(before: Mapping[str, str], obs: Observation, was: ZenuwenState | 
 def _remember_tops(live: LiveZenuwen, obs: Observation, after: LiveZenuwen) -> LiveZenuwen:
     """``after`` (the picture ``obs`` led to from ``live``) with the pile tops as ``obs`` shows them
     remembered: what the camera made of each (``seen_tops``) and which were ever read (``shown``)."""
+    old, new = _pile_tops(live.state), _pile_tops(after.state)
+    readings = ((z, seen.top, seen.top_confidence) for z, seen in obs.piles.items() if ".pile" in z and not seen.held and seen.top is not None)
     return replace(after, seen_tops=_seen_tops(live.seen_tops, obs, live.state, after.state),
-                   shown=_shown(live.shown, obs, live.state, after.state), surest=_surest(live.surest, obs, after.state))
-
-
-def _surest(before: Mapping[str, tuple[str, float]], obs: Observation, now: ZenuwenState) -> dict[str, tuple[str, float]]:
-    """``before`` after a view taken that led to ``now``: each patience pile whose top the position
-    knows, with how surely any view read that card there (a place whose top changed starts afresh)."""
-    tops = {zone: card.code for zone, card in _pile_tops(now).items() if card is not None and not is_unseen(card)}
-    out = {zone: read for zone, read in before.items() if tops.get(zone) == read[0]}
-    for zone, code in tops.items():
-        seen = obs.piles.get(zone)
-        if seen is not None and not seen.held and seen.top == code:
-            out[zone] = (code, max(out.get(zone, (code, 0.0))[1], seen.top_confidence))
-    return out
+                   shown=_shown(live.shown, obs, live.state, after.state),
+                   surest=best_in_place(live.surest, readings, lambda z: old.get(z) == new.get(z)))
 
 
 def _shown(before: frozenset[str], obs: Observation, was: ZenuwenState, now: ZenuwenState) -> frozenset[str]:
@@ -2118,9 +2108,8 @@ def _misread(live: LiveZenuwen, obs: Observation, diff: frozenset[str]) -> tuple
         # four players, kennard, seed 177: p3's 10S, read 6S at 0.32-0.61 where it lay and learned so,
         # laid on a 9D and read 10S there at 0.69, its pile showing the 8C under it; another 6S had
         # been read surely, and every view after was unrecognised)
-        placed = live.surest.get(zone)
-        weak_here = (now is not None and now.rank != card.rank and placed is not None and placed[0] == card.code
-                     and placed[1] < SURE_IN_PLACE)
+        placed = live.surest.get((zone, card.code))
+        weak_here = now is not None and now.rank != card.rank and placed is not None and placed < SURE_IN_PLACE
         doubtful = now is not None and (live.reads.get(card.code, 0) <= MAX_READS_TO_DOUBT or weak_only or weak_here)
         # a doubtful card forgotten (a stand-in again); any card taken for another of its rank read in the
         # view, of which the decks hold a copy not known elsewhere

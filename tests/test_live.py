@@ -824,6 +824,13 @@ def _move_key(move: dict[str, Any]) -> tuple[str, ...]:
     return tuple(json.dumps(move.get(k)) for k in ("op", "player", "from", "to", "onto", "pile"))
 
 
+def _tallies(found: list[Finding], truth: list[dict[str, Any]]) -> tuple[Counter[Any], Counter[Any]]:
+    """The moves and illegal moves found, and the true ones, each counted by (kind, move key)."""
+    got = Counter((f.kind, _move_key(f.move.to_json())) for f in found if f.kind in ("move", "illegal"))
+    want = Counter(("illegal" if m["kind"] == "illegal" else "move", _move_key(m)) for m in truth if m["kind"] in ("legal", "illegal"))
+    return got, want
+
+
 TWO_H_SKIPPED = (("move", ("\"play\"", "0", "3", "1", "null", "null")),), ()
 """Seed 117's one miss: the 2H laid before an AD, skipped as a 2S read at 0.59 taken for a misread
 2H. Until the fifty-second session p1's KC (never read on its pile) laid on that AD was taken for a
@@ -858,8 +865,7 @@ def test_a_two_round_penguins_match_is_followed_move_for_move(seed: int, story: 
     truth = [json.loads(x) for x in (DATA / f"zenuwen2_penguins_match{seed}_moves.jsonl").read_text().splitlines()]
     ref = LiveReferee("zenuwen", "players=2,decks=1,empty_stock=turn_opponents,pile_choice=winner_chooses")
     found = [f for view in views for f in ref.feed(view)] + ref.settle()
-    got = Counter((f.kind, _move_key(f.move.to_json())) for f in found if f.kind in ("move", "illegal"))
-    want = Counter(("illegal" if m["kind"] == "illegal" else "move", _move_key(m)) for m in truth if m["kind"] in ("legal", "illegal"))
+    got, want = _tallies(found, truth)
     assert (tuple(sorted((want - got).elements())), tuple(sorted((got - want).elements()))) == missed, story
     assert [f.rule for f in found if f.kind == "illegal"] == [m["rule"] for m in truth if m["kind"] == "illegal"]
     assert ref.live.state.round == 2 and not [f for f in found if f.kind == "unrecognised"]
@@ -875,8 +881,7 @@ def test_a_step_through_a_view_left_unused_buys_no_twin_coincidence() -> None:
     truth = [json.loads(x) for x in (DATA / "zenuwen3_stepped_twins_moves.jsonl").read_text().splitlines()]
     ref = LiveReferee("zenuwen", "players=3,decks=2,empty_stock=turn_opponents,pile_choice=winner_chooses")
     found = [f for view in views for f in ref.feed(view)]
-    got = Counter((f.kind, _move_key(f.move.to_json())) for f in found if f.kind in ("move", "illegal"))
-    want = Counter(("illegal" if m["kind"] == "illegal" else "move", _move_key(m)) for m in truth if m["kind"] in ("legal", "illegal"))
+    got, want = _tallies(found, truth)
     assert got == want, (want - got, got - want)
     assert [(f.kind, str(f.move), f.rule) for f in found if f.kind in ("illegal", "taken_back")] == [
         ("illegal", "p1 pile4->centre2", "Z6"), ("taken_back", "p1 pile4->centre2", "")]
@@ -893,8 +898,7 @@ def test_a_two_round_penguins_stress_match_is_followed_move_for_move() -> None:
     truth = [json.loads(x) for x in (DATA / "stress_penguins_match54_moves.jsonl").read_text().splitlines()]
     ref = LiveReferee("stress", "players=2,stack_same_rank=true,wrap=true,stress_penalty=both_piles,rounds=0")
     found = [f for view in views for f in ref.feed(view)] + ref.settle()
-    got = Counter((f.kind, _move_key(f.move.to_json())) for f in found if f.kind in ("move", "illegal"))
-    want = Counter(("illegal" if m["kind"] == "illegal" else "move", _move_key(m)) for m in truth if m["kind"] in ("legal", "illegal"))
+    got, want = _tallies(found, truth)
     assert got == want, (want - got, got - want)
     assert [f.rule for f in found if f.kind == "illegal"] == ["S6"]
     assert ref.live.state.round == 2 and not [f for f in found if f.kind == "unrecognised"]
@@ -913,8 +917,7 @@ def _whole_match(name: str, game: str, rules: str, until: float | None = None, u
     invented, no view left unrecognised (``until``: in the states and moves up to that time;
     ``unrecognised``: but so many)."""
     found, truth = _whole_match_findings(name, game, rules, until), _match_moves(name, until)
-    got = Counter((f.kind, _move_key(f.move.to_json())) for f in found if f.kind in ("move", "illegal"))
-    want = Counter(("illegal" if m["kind"] == "illegal" else "move", _move_key(m)) for m in truth if m["kind"] in ("legal", "illegal"))
+    got, want = _tallies(found, truth)
     assert got == want, (want - got, got - want)
     assert len([f for f in found if f.kind == "unrecognised"]) <= unrecognised
     return found
@@ -1530,7 +1533,6 @@ def test_a_join_seen_only_as_an_unsure_suit_is_a_misread() -> None:
     in no view."""
     found = _whole_match_findings("zenuwen2p-171", "zenuwen", "players=2,decks=1,empty_stock=turn_opponents,pile_choice=winner_chooses")
     truth = _match_moves("zenuwen2p-171")
-    got = Counter((f.kind, _move_key(f.move.to_json())) for f in found if f.kind in ("move", "illegal"))
-    want = Counter(("illegal" if m["kind"] == "illegal" else "move", _move_key(m)) for m in truth if m["kind"] in ("legal", "illegal"))
+    got, want = _tallies(found, truth)
     assert not got - want  # nothing invented
     assert [m for m, _ in (want - got).items()] == [("move", _move_key({"op": "turn"}))]
