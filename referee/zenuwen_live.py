@@ -1546,7 +1546,8 @@ def _judge(
                 return fewer
         return _conclude(live, obs, best[0], t, defer)
 
-    found = illegal_move() or last_looks() or (_stepped(live, obs, doubt, weak) if defer else None)
+    found = (illegal_move() or last_looks() or (_stepped(live, obs, doubt, weak) if defer else None)
+             or (_buried_misread(live, obs, diff) if doubt else None))
     if found is not None:
         return found
 
@@ -2147,6 +2148,35 @@ def _misread(live: LiveZenuwen, obs: Observation, diff: frozenset[str]) -> tuple
                 findings = [replace(findings[0], detail=f"the card read {card.code} {MISREAD}"), *findings[1:]]
             answers.append((after, findings))
     return _fewest_moves(answers)
+
+
+def _buried_misread(live: LiveZenuwen, obs: Observation, diff: frozenset[str]) -> tuple[LiveZenuwen, list[Finding]] | None:
+    """A view no look explains that reads a card, surely, of which the decks hold no copy not already
+    known, one of them buried in a centre pile: a buried copy was misread when it was laid. Nothing
+    under a centre top is read again, so a suit misread there would otherwise make the card's true
+    copy impossible for the rest of the round (three players at 1280x720, simplistic, seed 174: p2's
+    2C, read 2S at 0.62 on the centre pile it was laid on while its pile had read it 2C at 0.35, was
+    learned as 2S; the real second 2S, laid 22 s later, explained no view, and nine moves of the round
+    were lost). Which buried copy was misread no view tells, and none decides a verdict, so every
+    buried copy of the card is forgotten (a stand-in again); the answer is a legal series that then
+    explains the view, moving a card."""
+    state = live.state
+    real = real_counts(state)
+    wanted = {card for zone in sorted(diff) if (seen := judged(obs, zone)) is not None and not seen.top_weak
+              and (card := parse_seen(seen.top)) is not None and real[card] >= state.rules.deck_count}
+    buried = [(j, i) for j, pile in enumerate(state.centre) for i, c in enumerate(pile[:-1]) if c in wanted]
+    if not buried:
+        return None
+    centre = list(state.centre)
+    for j, i in buried:
+        centre[j] = _set(centre[j], i, unseen())
+    after, findings = _judge(replace(live, state=replace(state, centre=tuple(centre))), obs, doubt=False, defer=False, weak=False)
+    if not _taken_legal(live, after, findings) or not any(f.kind == "move" for f in findings):
+        return None
+    cards = " and ".join(sorted({state.centre[j][i].code for j, i in buried}))
+    where = " or ".join(sorted({centre_zone(j) for j, _ in buried}))
+    note = f"a {cards} laid earlier on {where} was misread"
+    return after, [replace(findings[0], detail=f"{findings[0].detail}; {note}" if findings[0].detail else note), *findings[1:]]
 
 
 MISREAD = "earlier was misread"

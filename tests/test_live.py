@@ -1536,3 +1536,15 @@ def test_a_join_seen_only_as_an_unsure_suit_is_a_misread() -> None:
     got, want = _tallies(found, truth)
     assert not got - want  # nothing invented
     assert [m for m, _ in (want - got).items()] == [("move", _move_key({"op": "turn"}))]
+
+
+def test_a_card_whose_copies_are_known_buried_in_the_centre_is_laid_all_the_same() -> None:
+    """Zenuwen, three players at 1280x720, simplistic, seed 174 (bench/matches/zenuwen3p-174): at 90.3 s
+    p2's 2C was read 2S on the centre pile it was laid on (its pile had read it 2C, unsurely) and
+    learned so; another 2S lay buried on centre3. At 112.8 s the real second 2S was laid, a third copy
+    of a two-deck card, and no view after explained anything: the rest of the round was lost (46/55, two
+    moves invented). A card read surely whose copies are all known, one buried under a centre top, says
+    a buried copy was misread: the 2S is laid, and the log says so. Every move of the match is found."""
+    found = _whole_match("zenuwen3p-174", "zenuwen", ZENUWEN_MATCH.format(players=3))
+    laid = [f for f in found if f.kind == "move" and 112.5 < f.t < 113.5]
+    assert [str(f.move) for f in laid] == ["p2 pile4->centre1"] and "2S laid earlier on centre2 or centre3 was misread" in laid[0].detail
