@@ -2541,13 +2541,26 @@ with a quarter allowed the game was never followed)."""
 def start(observation: Observation, rules: ZenuwenRules | None = None) -> LiveZenuwen:
     """A new game from the first steady view of the layout (Z2): every patience pile shows its top card
     (pile K laid with K cards), all but ``MAX_UNREAD_AT_START`` of them read (one under a hand is not);
-    centre cards may already lie (all readable) or not (the first move is the turn, Z5). The cards are dealt evenly (Z1); the
-    rest of each player's share is the unseen stock."""
+    centre cards may already lie (all readable) or not (the first move is the turn, Z5). The cards are
+    dealt evenly (Z1); the rest of each player's share, less the card it turned onto its own centre
+    pile if one lies there, is the unseen stock (before the fifty-fourth session a centre already turned
+    left every stock a card too deep)."""
     rules = rules or ZenuwenRules()
     n = rules.players
     seats = []
     seen: list[Card] = []
     unread: list[str] = []
+    centre: list[tuple[Card, ...]] = []
+    for j in range(n):
+        pile = observation.piles.get(centre_zone(j), SeenPile())
+        if pile.cards:
+            c = parse_seen(pile.top)
+            if c is None:
+                raise ValueError(f"cannot start: {centre_zone(j)} shows a card that cannot be read")
+            centre.append((c,))
+            seen.append(c)
+        else:
+            centre.append(())
     for p in range(n):
         piles = []
         for i in range(PILES):
@@ -2564,19 +2577,9 @@ def start(observation: Observation, rules: ZenuwenRules | None = None) -> LiveZe
             else:
                 seen.append(c)
             piles.append(ZPile(tuple(unseen() for _ in range(i)) + (c or unseen(),), 1))
-        stock = tuple(unseen() for _ in range(_dealt(rules, p) - 15))
+        # a centre card already turned came from its owner's stock (Z5: onto the own centre pile)
+        stock = tuple(unseen() for _ in range(_dealt(rules, p) - 15 - len(centre[p])))
         seats.append(ZSeat(tuple(piles), stock, (), bool(stock)))
-    centre: list[tuple[Card, ...]] = []
-    for j in range(n):
-        pile = observation.piles.get(centre_zone(j), SeenPile())
-        if pile.cards:
-            c = parse_seen(pile.top)
-            if c is None:
-                raise ValueError(f"cannot start: {centre_zone(j)} shows a card that cannot be read")
-            centre.append((c,))
-            seen.append(c)
-        else:
-            centre.append(())
     if len(unread) > int(n * PILES * MAX_UNREAD_AT_START):
         raise ValueError(f"cannot start: the tops of {', '.join(unread)} cannot be read")
     over = [c.code for c, k in Counter(seen).items() if k > rules.deck_count]

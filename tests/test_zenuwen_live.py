@@ -383,6 +383,19 @@ def turned(seed: int = 3, players: int = 2) -> tuple[LiveZenuwen, ZenuwenState]:
     return live, truth
 
 
+def test_a_game_first_seen_after_the_turn_counts_the_turned_cards_out_of_the_stocks() -> None:
+    """A far seat read only once the centre cards lie (the deal seen after Z5's turn): each centre card
+    came from its owner's stock, which holds one card fewer than the share left after the layout (it
+    held one too many before, and the round's end, when stocks run out, came a turn late)."""
+    for players in (2, 3):
+        truth = zenuwen.new_game(zenuwen.deal(5, players)).state
+        truth, _ = apply(truth, Turn(1.0))
+        live = zenuwen_live.start(view(truth, 1.0), ZenuwenRules(players=players))
+        assert live.state.phase is Phase.PLAY
+        assert [len(s.stock) for s in live.state.seats] == [len(s.stock) for s in truth.seats]
+        assert [p[-1].code for p in live.state.centre] == [p[-1].code for p in truth.centre]  # type: ignore[union-attr]
+
+
 def test_a_card_that_does_not_fit_is_illegal_until_taken_back() -> None:
     live, truth = turned()
     p, i, j = play_where(truth, fits=False)
