@@ -1418,7 +1418,13 @@ def _judge(
         # view an illegal 5H was taken back in was taken for two joins that turned up a 3S under it;
         # later, with a pile emptied by a play taken as not read, each view was left unused)
         weak = weak_look() if answers and (moves or unused) else None
-        if weak is not None and weak[0].deferred <= live.deferred and (unused or _moves(weak[1]) < moves):
+        if weak is not None and weak[0].deferred <= live.deferred and (
+                unused or _moves(weak[1]) < moves or (found is not None and _moves(weak[1]) == moves and _turned_twin(state, found[0].state))):
+            # (as many moves, but the other look turned a card onto its twin: the unsure read is the
+            # likelier mistake; three players at 1280x720, kennard, seed 182: p3's last card, a 7C
+            # played onto an 8S while the AC beside it read AS at 0.52, was taken for a turn nobody
+            # made, a 4C onto its twin, with p3's pile shown bare taken as not found, and the 7C
+            # seen leaving it later was called laid on itself against Z6)
             return weak
         if weak is not None and weak[0].deferred > live.deferred and moves and not unused:
             # the weak look waits for a clearer view (a hand over a pile): so does the view, when the
@@ -1555,6 +1561,16 @@ def _judge(
         # piles being taken, cards being gathered: wait for the choice or the next layout
         return replace(live, last=obs, waiting=_waiting(state)), []
     return replace(live, last=obs), [Finding("unrecognised", t, frame=frame, detail=_difference(state, obs))]
+
+
+def _turned_twin(before: ZenuwenState, after: ZenuwenState) -> bool:
+    """Does ``after`` show a new centre card laid on its twin, which only a turn does (Z6 wants
+    another rank): a coincidence of two decks."""
+    for was, now in zip(before.centre, after.centre):
+        fresh = now[len(was) - 1:] if was and now[:len(was)] == was else now
+        if any(a == b and not is_unseen(a) for a, b in zip(fresh, fresh[1:])):
+            return True
+    return False
 
 
 def _laid_on_unseen(findings: Sequence[Finding], glimpsed: frozenset[tuple[str, str]]) -> bool:

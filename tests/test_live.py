@@ -1548,3 +1548,15 @@ def test_a_card_whose_copies_are_known_buried_in_the_centre_is_laid_all_the_same
     found = _whole_match("zenuwen3p-174", "zenuwen", ZENUWEN_MATCH.format(players=3))
     laid = [f for f in found if f.kind == "move" and 112.5 < f.t < 113.5]
     assert [str(f.move) for f in laid] == ["p2 pile4->centre1"] and "2S laid earlier on centre2 or centre3 was misread" in laid[0].detail
+
+
+def test_an_unsure_read_beside_a_play_is_likelier_than_a_turn_onto_a_twin() -> None:
+    """Zenuwen, three players at 1280x720, kennard (never trained on), fresh render seed 182
+    (bench/matches/zenuwen3p-182): at 60.4 s p3 played its last card, a 7C, onto centre2's 8S while
+    centre3's AC read AS at 0.52. With that read as read, the view was taken for a turn nobody made
+    (a 4C onto its twin, p3's bare pile taken as not found) and the 7C, seen leaving later, was called
+    laid on itself against Z6. At as many moves, the unsure read taken as not read is the likelier
+    mistake: the play is found, and nothing is called illegal before the deliberate illegal move."""
+    found = _whole_match_findings("zenuwen3p-182", "zenuwen", ZENUWEN_MATCH.format(players=3), until=66.0)
+    assert ("p3 pile5->centre2", 60.5) in [(str(f.move), f.t) for f in found if f.kind == "move"]
+    assert not [f for f in found if f.kind == "illegal"] and "all turn a card" not in [str(f.move) for f in found if f.t > 50]
