@@ -872,6 +872,9 @@ class LiveZenuwen(Live[ZenuwenState, PendingIllegal]):
     (:func:`_landed_as_guessed`), its explanation otherwise whole and short (``QUIET_MOVES``): a table
     quiet since concludes that view (:func:`settle`); one left for a card not readable yet waits for a
     view that reads it."""
+    recalled: Mapping[str, SeenPile] = field(default_factory=dict, compare=False)
+    """Zone -> the latest reading of it, its top read at least ``DOUBT_BELOW``, in the views left unused
+    since the last one taken (:func:`_recalled`)."""
     stirred: frozenset[str] = field(default=frozenset(), compare=False)
     """Zones the camera saw something move over in the views left unused since the last one taken
     (:attr:`SeenPile.still` counts from there)."""
@@ -1496,6 +1499,20 @@ def _judge(
                     after, findings = _judge(live, merged, doubt, defer, weak, remember=False)
                     if _taken_legal(live, after, findings):
                         return after, findings
+        if remember and len(best) == 1 and best[0][1].moves and live.recalled:
+            # the series leaves a pile this view does not judge as it was, where a view left unused
+            # since the last one taken read it surely as another card: judged with those readings,
+            # a longer series that keeps every move of this one is the whole story (four players at
+            # 1280x720, kennard_4c, seed 181: p3's JH, laid on centre1 where no view read it surely,
+            # its pile read JS under it at 0.63 in a view left unused, then at 0.17; the view with
+            # p1's 2C was taken for the 2C alone, and the JH said six seconds late, after it)
+            merged = _recalled(obs, live)
+            if merged != obs:
+                after, findings = _judge(live, merged, doubt, defer, weak, remember=False)
+                said = [str(f.move) for f in findings if f.kind == "move"]
+                if (_taken_legal(live, after, findings) and len(said) > len(best[0][1].moves)
+                        and all(str(m) in said for m in best[0][1].moves)):
+                    return after, findings
         # (each series with the cards it reveals: a card nobody had read on its pile may have been
         # glimpsed where it landed, in a view left unused; three players, seed 29: a 10H read on the
         # centre pile in three views a hand elsewhere left unused, then covered by a JS)
@@ -1894,7 +1911,28 @@ def _unseen_plays(
 
 def _left_unused(live: LiveZenuwen, obs: Observation) -> LiveZenuwen:
     """The view left unused, the centre cards it reads remembered as glimpsed (:func:`_unseen_plays`)."""
-    return replace(deferred(live, obs), glimpsed=live.glimpsed | centre_reads(obs))
+    return replace(deferred(live, obs), glimpsed=live.glimpsed | centre_reads(obs), recalled=_sure_reads(live.recalled, obs))
+
+
+def _sure_reads(before: Mapping[str, SeenPile], obs: Observation) -> Mapping[str, SeenPile]:
+    """``before`` with each zone whose top ``obs`` reads surely (no hand over it) as ``obs`` shows it."""
+    sure = {z: p for z, p in obs.piles.items() if not p.held and p.top is not None and not p.top_weak}
+    return {**before, **sure} if sure else before
+
+
+def _recalled(obs: Observation, live: LiveZenuwen) -> Observation:
+    """The view with each patience pile whose top it shows but does not read, guessing it the card the
+    latest view left unused since the last one taken read there surely (``LiveZenuwen.recalled``), as
+    that view read it. Not a pile under a hand (a card may be leaving it), nor one guessed as another
+    card, nor a centre pile, where cards land (four players at 1920x1080, seed 57: a 6C laid on
+    centre4's 7S, guessed 6C there; the 2C under it, read 2S at 0.70 in a view left unused)."""
+    piles = dict(obs.piles)
+    for zone, seen in obs.piles.items():
+        was = live.recalled.get(zone)
+        if (was is not None and centre_number(zone) is None and not seen.held and seen.cards and seen.top is None
+                and seen.top_guess == was.top):
+            piles[zone] = was
+    return obs if piles == obs.piles else replace(obs, piles=piles)
 
 
 def _glimpsed_first(live: LiveZenuwen, final: ZenuwenState) -> LiveZenuwen:
@@ -2367,7 +2405,7 @@ def _conclude(
         subs, obs = {**subs, **unread.subs}, unread.view(obs)
     elif unread is not None:
         waiting, found = unread  # (what the other centre piles show meanwhile may be covered by the next view)
-        return replace(waiting, glimpsed=live.glimpsed | centre_reads(obs)), found
+        return replace(waiting, glimpsed=live.glimpsed | centre_reads(obs), recalled=_sure_reads(live.recalled, obs)), found
     glimpsed = _glimpsed_turns(node, state, live.glimpsed)
     if glimpsed:
         node = replace(node, subs=tuple((u, glimpsed.get(u, c)) for u, c in node.subs),

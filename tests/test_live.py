@@ -1560,3 +1560,15 @@ def test_an_unsure_read_beside_a_play_is_likelier_than_a_turn_onto_a_twin() -> N
     found = _whole_match_findings("zenuwen3p-182", "zenuwen", ZENUWEN_MATCH.format(players=3), until=66.0)
     assert ("p3 pile5->centre2", 60.5) in [(str(f.move), f.t) for f in found if f.kind == "move"]
     assert not [f for f in found if f.kind == "illegal"] and "all turn a card" not in [str(f.move) for f in found if f.t > 50]
+
+
+def test_a_pile_read_surely_in_a_view_left_unused_speaks_for_the_view_taken() -> None:
+    """Zenuwen, four players at 1280x720, kennard_4c (never trained on), fresh render seed 181
+    (bench/matches/zenuwen4p-181): at 166.3 s p3's far JH was laid on centre1, where no view read it
+    surely; a view left unused read the JS under it at 0.63, the view taken three views later (with
+    p1's 2C laid) at 0.17, and was taken for the 2C alone: the JH was said at 172.3 s, after it and out
+    of order (54/55, one invented). Judged with what the views left unused read surely where this one
+    reads nothing, the view keeps the 2C and adds the JH: every move of the match found, none invented."""
+    found = _whole_match("zenuwen4p-181", "zenuwen", ZENUWEN_MATCH.format(players=4))
+    said = {str(f.move): f.t for f in found if f.kind == "move" and 165 < f.t < 173}
+    assert said["p3 pile4->centre1"] == said["p1 pile2->centre3"] < 170  # in the view that shows the 2C
