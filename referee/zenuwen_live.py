@@ -1384,6 +1384,10 @@ def _judge(
     @cache
     def illegal_move() -> tuple[LiveZenuwen, list[Finding]] | None:
         found = illegal_in(obs)
+        if found is not None and found[0].pending is not None and _read_only_landing(state, found[0].pending, obs):
+            # a verdict on a card nobody read but unsurely where it landed waits for a clearer view,
+            # and is not drawn if none comes (fresh seed 184 against seed 52's 8C, read surely next)
+            return (_left_unused(live, obs), []) if defer and live.deferred < MAX_DEFERRED else None
         if found is not None and (on_guess := _laid_on_guessed(found[1], state, live.reads)) is not None:
             return _unguessed_look(live, obs, on_guess) or found
         return found
@@ -2360,6 +2364,22 @@ def _retop(state: ZenuwenState, zone: str, card: Card) -> ZenuwenState:
     assert i is not None
     piles = _set(seat.piles, i, ZPile(cards[:-1] + (card,), seat.piles[i].up))
     return replace(state, seats=_set(state.seats, p, replace(seat, piles=piles)))
+
+
+def _read_only_landing(state: ZenuwenState, pending: PendingIllegal, obs: Observation) -> bool:
+    """Is the card of an illegal play one nobody had read on its pile (a stand-in there), read only
+    unsurely where it landed? The unsure read may be a misread of the card it lies on (three players
+    at 1920x1080, kennard, seed 184: p3's 4D played, the card turned up under it not read yet, and
+    centre3's JS read 2D at 0.33 in view after view: that 2D was called laid on the JS from p3's pile
+    against Z6); a clearer view may read it surely (four players at 1920x1080, seed 52: p1's 8C laid
+    on a 6S against Z6, read surely in the next view)."""
+    move = pending.move
+    if not isinstance(move, Play) or move.from_hand or not isinstance(move.source, int):
+        return False
+    zone = _landing(move)
+    seen = judged(obs, zone) if zone is not None else None
+    top = state.seats[move.player].piles[move.source].top
+    return seen is not None and (seen.top is None or seen.top_weak) and top is not None and is_unseen(top)
 
 
 def _in_view(pending: PendingIllegal, obs: Observation) -> bool:

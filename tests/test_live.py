@@ -1572,3 +1572,14 @@ def test_a_pile_read_surely_in_a_view_left_unused_speaks_for_the_view_taken() ->
     found = _whole_match("zenuwen4p-181", "zenuwen", ZENUWEN_MATCH.format(players=4))
     said = {str(f.move): f.t for f in found if f.kind == "move" and 165 < f.t < 173}
     assert said["p3 pile4->centre1"] == said["p1 pile2->centre3"] < 170  # in the view that shows the 2C
+
+
+def test_no_verdict_rests_on_a_card_nobody_read_but_unsurely_where_it_landed() -> None:
+    """Zenuwen, three players at 1920x1080, kennard (never trained on), fresh render seed 184
+    (bench/matches/zenuwen3p-184): at 81.9 s, p3's 4D played and the card under it not read yet, the
+    JS on centre3 was read 2D at 0.33; that 2D was called laid on the JS from p3's pile against Z6,
+    and once more at 89.3 s (two legal moves called illegal, 39/55). A card nobody read on its pile,
+    read only unsurely where it landed, bears no verdict: the only illegal move called is the
+    deliberate KD of 91.8 s."""
+    found = _whole_match_findings("zenuwen3p-184", "zenuwen", ZENUWEN_MATCH.format(players=3), until=100.0)
+    assert [(str(f.move), f.rule) for f in found if f.kind == "illegal"] == [("p2 pile4->centre3", "Z6")]
