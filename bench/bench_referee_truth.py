@@ -90,6 +90,12 @@ def _calls_matched(want: list[tuple[float, str]], got: list[tuple[float, str]]) 
     return len(used)
 
 
+def true_moves(truth: list[dict]) -> list[dict]:
+    """Of a render's true moves (its ``moves.jsonl``), those that are scored: legal and illegal ones,
+    not those it made too late (a late slap changes nothing)."""
+    return [m for m in truth if m["kind"] in ("legal", "illegal") and not m.get("late")]
+
+
 def score(folder: Path, log_name: str = "game.jsonl") -> dict:
     """Compare ``game.jsonl`` (cardref analyze; or another log there) with ``moves.jsonl`` (cardref
     render) in ``folder``. A move the log retracts (a card put back, the referee going back with the
@@ -98,7 +104,7 @@ def score(folder: Path, log_name: str = "game.jsonl") -> dict:
     records = read_jsonl(folder / log_name)
     retracted = {r["target"] for r in records if r.get("kind") == "correction" and r.get("data", {}).get("action") == "retract"}
     log = [r for r in records if r.get("seq") not in retracted]
-    want = [_key(m, m["kind"]) for m in truth if m["kind"] in ("legal", "illegal") and not m.get("late")]  # a late slap changes nothing
+    want = [_key(m, m["kind"]) for m in true_moves(truth)]
     got = _in_truth_order([r for r in log if r.get("kind") in ("move", "illegal")], want)
     matcher = difflib.SequenceMatcher(a=want, b=got, autojunk=False)
     found = sum(block.size for block in matcher.get_matching_blocks())

@@ -40,7 +40,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from bench_referee_truth import _key, add_up, read_jsonl, score, summary  # noqa: E402
+from bench_referee_truth import _key, add_up, read_jsonl, score, summary, true_moves  # noqa: E402
 
 from cardref.gamelog.store import GameStore  # noqa: E402
 from cardref.live import QUIET_AFTER, LiveReferee  # noqa: E402
@@ -163,16 +163,11 @@ def keep(folder: Path, into: Path = MATCHES) -> Path:
     return out
 
 
-def _true_moves(folder: Path) -> list[dict]:
-    """The render's true moves that are scored: legal and illegal ones, not those it made too late."""
-    return [m for m in read_jsonl(folder / "moves.jsonl") if m["kind"] in ("legal", "illegal") and not m.get("late")]
-
-
 def print_diff(folder: Path, log_name: str = "replay.jsonl") -> None:
     """Where the log's moves part from the truth's: each true move missed and each move found that the
     truth does not have at that place, with its time (moves one view found in another order than the
     truth show as both)."""
-    truth = _true_moves(folder)
+    truth = true_moves(read_jsonl(folder / "moves.jsonl"))
     log = [r for r in read_jsonl(folder / log_name) if r.get("kind") in ("move", "illegal")]
     want = [_key(m, m["kind"]) for m in truth]
     got = [_key(r["data"]["move"], "legal" if r["kind"] == "move" else "illegal") for r in log]
@@ -194,7 +189,7 @@ def lateness(folder: Path, said: list[tuple[float, Finding]]) -> list[float]:
     """For each true move (legal or illegal) the referee found, how long after it came to rest the
     referee said it (``said``: :func:`replay`'s), the moves found paired with the true ones as
     :func:`print_diff` pairs them (a draw missed does not make every later draw late)."""
-    truth = _true_moves(folder)
+    truth = true_moves(read_jsonl(folder / "moves.jsonl"))
     found = [(t, _key(f.move.to_json(), "legal" if f.kind == "move" else "illegal")) for t, f in said if f.move is not None]
     matcher = difflib.SequenceMatcher(a=[_key(m, m["kind"]) for m in truth], b=[k for _, k in found], autojunk=False)
     return [found[b + n][0] - truth[a + n]["t"] for a, b, size in matcher.get_matching_blocks() for n in range(size)]

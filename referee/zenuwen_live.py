@@ -873,8 +873,8 @@ class LiveZenuwen(Live[ZenuwenState, PendingIllegal]):
     quiet since concludes that view (:func:`settle`); one left for a card not readable yet waits for a
     view that reads it."""
     recalled: Mapping[str, SeenPile] = field(default_factory=dict, compare=False)
-    """Zone -> the latest reading of it, its top read at least ``DOUBT_BELOW``, in the views left unused
-    since the last one taken (:func:`_recalled`)."""
+    """Patience pile zone -> the latest reading of it, its top read at least ``DOUBT_BELOW``, in the
+    views left unused since the last one taken (:func:`_recalled`)."""
     stirred: frozenset[str] = field(default=frozenset(), compare=False)
     """Zones the camera saw something move over in the views left unused since the last one taken
     (:attr:`SeenPile.still` counts from there)."""
@@ -1914,14 +1914,15 @@ def _unseen_plays(
 
 
 def _left_unused(live: LiveZenuwen, obs: Observation) -> LiveZenuwen:
-    """The view left unused, the centre cards it reads remembered as glimpsed (:func:`_unseen_plays`)."""
-    return replace(deferred(live, obs), glimpsed=live.glimpsed | centre_reads(obs), recalled=_sure_reads(live.recalled, obs))
+    """The view left unused (:func:`_kept_from_unused`)."""
+    return _kept_from_unused(deferred(live, obs), live, obs)
 
 
-def _sure_reads(before: Mapping[str, SeenPile], obs: Observation) -> Mapping[str, SeenPile]:
-    """``before`` with each zone whose top ``obs`` reads surely (no hand over it) as ``obs`` shows it."""
-    sure = {z: p for z, p in obs.piles.items() if not p.held and p.top is not None and not p.top_weak}
-    return {**before, **sure} if sure else before
+def _kept_from_unused(waiting: LiveZenuwen, live: LiveZenuwen, obs: Observation) -> LiveZenuwen:
+    """``waiting`` (``live`` with ``obs`` left unused) remembering what ``obs`` read: its centre cards as
+    glimpsed (:func:`_unseen_plays`), the patience piles it reads surely as recalled (:func:`_recalled`)."""
+    sure = {z: p for z, p in obs.piles.items() if ".pile" in z and not p.held and p.top is not None and not p.top_weak}
+    return replace(waiting, glimpsed=live.glimpsed | centre_reads(obs), recalled={**live.recalled, **sure} if sure else live.recalled)
 
 
 def _recalled(obs: Observation, live: LiveZenuwen) -> Observation:
@@ -1929,12 +1930,12 @@ def _recalled(obs: Observation, live: LiveZenuwen) -> Observation:
     latest view left unused since the last one taken read there surely (``LiveZenuwen.recalled``), as
     that view read it. Not a pile under a hand (a card may be leaving it), nor one guessed as another
     card, nor a centre pile, where cards land (four players at 1920x1080, seed 57: a 6C laid on
-    centre4's 7S, guessed 6C there; the 2C under it, read 2S at 0.70 in a view left unused)."""
+    centre4's 7S, guessed 6C there; the 2C under it, read 2S at 0.70 in a view left unused: only
+    patience piles are recalled)."""
     piles = dict(obs.piles)
     for zone, seen in obs.piles.items():
         was = live.recalled.get(zone)
-        if (was is not None and centre_number(zone) is None and not seen.held and seen.cards and seen.top is None
-                and seen.top_guess == was.top):
+        if was is not None and not seen.held and seen.cards and seen.top is None and seen.top_guess == was.top:
             piles[zone] = was
     return obs if piles == obs.piles else replace(obs, piles=piles)
 
@@ -2425,7 +2426,7 @@ def _conclude(
         subs, obs = {**subs, **unread.subs}, unread.view(obs)
     elif unread is not None:
         waiting, found = unread  # (what the other centre piles show meanwhile may be covered by the next view)
-        return replace(waiting, glimpsed=live.glimpsed | centre_reads(obs), recalled=_sure_reads(live.recalled, obs)), found
+        return _kept_from_unused(waiting, live, obs), found
     glimpsed = _glimpsed_turns(node, state, live.glimpsed)
     if glimpsed:
         node = replace(node, subs=tuple((u, glimpsed.get(u, c)) for u, c in node.subs),
