@@ -27,13 +27,14 @@ from .klondike import KlondikeState, Move
 from .klondike_live import StandIn, _match, _read, _view, columns_as_they_were, differing_piles, lone_unseen, moved_and_under, unread_waste
 from .klondike_live import layout_from_picture, picture_reads, read_as_another_suit, stand_in_for, swaps
 from .klondike_live import _guessed as klondike_guessed
+from .klondike_live import _zones_of
 from .klondike_live import _guessed_over as guessed_over
 from .klondike_live import (
     _visible, changed_piles, columns_miscounted, foundation_guessed_over, moved_over, lands_where_still, reread_over, tableau_zone, under_hand, unread_face_on, waste_seen_as_back,
 )
 from .klondike_live import expected_observation as expected_layout
 from .klondike_live import start as start_layout
-from .observation import EXPLAINED, MAX_READS_TO_DOUBT, Finding, Observation, SeenPile, count_reads, last_looks, one_misread
+from .observation import EXPLAINED, HAND_WAIT, MAX_READS_TO_DOUBT, Finding, Observation, SeenPile, count_reads, last_looks, one_misread
 from .observation import guess_apart, parse_seen, stands, stirred_after, stirred_since
 from .verdict import Event, Legal
 
@@ -591,6 +592,7 @@ def _explain(live: LiveDouble, obs: Observation) -> tuple[LiveDouble, list[Findi
     miscounted: dict[DoubleMove, int] = {}  # per move waiting on a card nobody read, or illegal: columns the view counts otherwise
     unjudged: list[tuple[LiveDouble, list[Finding]]] = []
     moved_unread: list[tuple[LiveDouble, list[Finding]]] = []  # a card nobody has read moved, shown unread where it lands
+    hidden: list[DoubleMove] = []  # against the rules, laid on a pile a hand covers from one the view shows
     unseen = _unseen_waste(live)
     for player in movers:
         for move, table in physical_moves(live.state, player):
@@ -645,6 +647,20 @@ def _explain(live: LiveDouble, obs: Observation) -> tuple[LiveDouble, list[Findi
                 waiting = replace(live, state=before, known=known, pending=dmove, pending_state=seen)
                 illegal.append((waiting, [Finding("illegal", t, move=dmove, rule=verdict.rule, reason=verdict.reason, frame=frame)]))
                 miscounted[dmove] = _miscounted(table, obs)
+            elif _laid_under_hand(dmove, obs):
+                hidden.append(dmove)
+    if legal and hidden and not any(under_hand(f[0].move.move, obs, seat_prefix(f[0].move.player), FOUNDATION_ZONES) for _, f in legal):
+        # a legal move the view shows in full, and a move against the rules whose card went where a
+        # hand still covers: only the pile under the hand tells them apart (penguins, draw 3, seed 49:
+        # a JS moved off the waste onto a KD against K4, the hand still over the KD, the 2D under the
+        # JS taken for a draw's top; the draw stood, and the illegal move was never called)
+        return live, [Finding("ambiguous", t, frame=frame, detail=HAND_WAIT)]
+    laid = [(a, f) for a, f in illegal if _laid_as_guessed(a, f[0].move, obs)]
+    if legal and len(laid) == 1 and all(_leaves_other_rank(a, laid[0][1][0].move, obs) for a, _ in legal):
+        # the card a move against the rules lays on a column, guessed there exactly, unread, where each
+        # legal explanation leaves a card of another rank: the guess is the card that left its pile (seed
+        # 49 once the hand is gone: the JS guessed JS at 0.23 on the KD, the draw leaving the KD there)
+        return laid[0]
     if legal:
         if len({_end(a) for a, _ in legal}) == 1:
             return legal[0]
@@ -699,6 +715,46 @@ def _explain(live: LiveDouble, obs: Observation) -> tuple[LiveDouble, list[Findi
     if illegal:
         return illegal[0]
     return _unexplained(live, obs)
+
+
+def _laid_under_hand(dmove: DoubleMove, obs: Observation) -> bool:
+    """Is ``dmove`` a move to a column that a hand covers in the view, from a pile the view shows?"""
+    zone = _laid_on(dmove)
+    seen = obs.piles.get(zone) if zone is not None else None
+    sources = _zones_of(dmove.move.src, seat_prefix(dmove.player), FOUNDATION_ZONES)
+    return seen is not None and seen.held and not any((p := obs.piles.get(z)) is not None and p.held for z in sources)
+
+
+def _laid_on(dmove: DoubleMove) -> str | None:
+    """The zone a card move to a column lays its card on (``p2.tableau5``), else None."""
+    move = dmove.move
+    if move.op != "move" or not move.dst.startswith("t"):
+        return None
+    return seat_prefix(dmove.player) + tableau_zone(int(move.dst[1:]) - 1)
+
+
+def _laid_as_guessed(waiting: LiveDouble, dmove: DoubleMove, obs: Observation) -> bool:
+    """Does the view show the column ``dmove`` (waiting to be taken back) laid a known card on unread,
+    guessed as exactly that card?"""
+    zone, table = _laid_on(dmove), waiting.pending_state
+    seen = obs.piles.get(zone) if zone is not None else None
+    if seen is None or seen.held or seen.top is not None or table is None:
+        return False
+    column = table.layouts[dmove.player].tableau[int(dmove.move.dst[1:]) - 1]
+    return bool(column) and column[-1] in waiting.known[dmove.player] and seen.top_guess == column[-1].code
+
+
+def _leaves_other_rank(after: LiveDouble, dmove: DoubleMove, obs: Observation) -> bool:
+    """Does the position ``after`` leave, on the column ``dmove`` lays its card on, a known card of
+    another rank than the camera's guess there?"""
+    zone, guess = _laid_on(dmove), None
+    if zone is not None and (seen := obs.piles.get(zone)) is not None:
+        guess = parse_seen(seen.top_guess)
+    if guess is None:
+        return False
+    player = dmove.player
+    column = after.state.layouts[player].tableau[int(dmove.move.dst[1:]) - 1]
+    return bool(column) and column[-1] in after.known[player] and guess_apart(guess, column[-1]) == 2
 
 
 def _miscounted(table: DoubleState, obs: Observation) -> int:

@@ -972,3 +972,22 @@ def test_a_card_laid_against_k4_is_not_waited_on_as_moved_with_a_card_nobody_rea
     ref = LiveReferee("double_solitaire", "draw=1")
     found = [(f.t, f.kind, str(f.move), f.rule) for view in views for f in ref.feed(view) if f.kind in ("illegal", "taken_back")]
     assert found == [(47.5, "illegal", "player 2: t4->t3", "K4"), (52.3, "taken_back", "player 2: t4->t3", "")]
+
+
+def test_a_card_laid_against_the_rules_under_a_hand_is_not_a_legal_draw_that_fits_the_rest() -> None:
+    """Draw 3, penguins, 1920x1080, render seed 49 (bench/matches/double_solitaire-49). At 45.1 s player
+    2 moves the waste's JS onto the KD of column 5 against K4, the hand still over the KD; the waste
+    shows the 2D under the JS, never read. A draw whose top is that 2D fitted the view, was taken,
+    and the JS guessed JS (0.23) on the KD once the hand left was never looked at again: the illegal
+    move was not called and its take-back read as the draw's. Only the pile under the hand tells the
+    two apart, so the referee waits for it; once the hand has gone, the guess there names the card
+    that left the waste, where the draw leaves a king."""
+    import gzip
+
+    kept = pathlib.Path(__file__).parent.parent / "bench" / "matches" / "double_solitaire-49"
+    views = [TableState.from_json(json.loads(x)) for x in gzip.decompress((kept / "tables.jsonl.gz").read_bytes()).decode().splitlines()]
+    ref = LiveReferee("double_solitaire", "draw=3")
+    found = [(f.t, f.kind, str(f.move), f.rule) for view in views for f in ref.feed(view)
+             if 43 < view.t < 53 and f.kind in ("move", "illegal", "taken_back")]
+    assert found == [(47.1, "illegal", "player 2: waste->t5", "K4"), (49.3, "taken_back", "player 2: waste->t5", ""),
+                     (52.5, "move", "player 2: draw", "")]
