@@ -338,6 +338,21 @@ def _from_still_places(moves: Sequence[Any], obs: Observation, stirred: frozense
                and _still_since_taken(obs, row_zone(m.player, m.source), stirred) for m in moves)
 
 
+def _refill_stacked_onto_unsure(moves: Sequence[Any], state: StressState, live: LiveStress) -> bool:
+    """Does the series stack the refill of a place it emptied earlier (a card no view has shown) onto a
+    row top the position holds as a card no view read surely (``Live.sure``)?"""
+    emptied: set[tuple[int, int]] = set()
+    for m in moves:
+        if not isinstance(m, (Play, Stack)) or not isinstance(m.source, int):
+            continue
+        if isinstance(m, Stack) and isinstance(m.onto, int) and (m.player, m.source) in emptied:
+            onto = state.seats[m.player].row[m.onto]
+            if onto and not is_unseen(onto[-1]) and onto[-1].code not in live.sure:
+                return True
+        emptied.add((m.player, m.source))
+    return False
+
+
 def _touches(move: Any) -> frozenset[str]:
     if isinstance(move, Play):
         assert isinstance(move.source, int) and isinstance(move.to, int)
@@ -1328,11 +1343,14 @@ def _judge(live: LiveStress, obs: Observation, suits: bool = True) -> tuple[Live
             names = "; ".join(", ".join(str(m) for m in x[1].moves) or "nothing" for x in best)
             return replace(live, last=obs), [Finding("ambiguous", t, frame=frame, detail=f"several move series fit: {names}")]
         final, node, k, subs = best[0]
-        if suits and _from_still_places(node.moves, obs, live.stirred):
+        if suits and (_from_still_places(node.moves, obs, live.stirred) or _refill_stacked_onto_unsure(node.moves, state, live)):
             # a card cannot leave a row place nothing moved over since the view taken: a top read
             # as another suit of its rank is likelier (kennard_big, seed 124: a 7D read 7H at 0.33
             # as new centre cards were laid was taken for a card nobody read stacked onto it from a
             # place the camera saw no hand over, its guess the same before and after)
+            # (and a refill the series stacks at once onto a top no view read surely: penguins, seed
+            # 124, p2's 2D played under the hand while the JS refilled beside it, read JC at 0.41 once,
+            # read JS at 0.62: taken for another refill, a jack, stacked onto a JC)
             misread = _suit_misread(live, obs, diff) or _misread_in_still_place(live, obs, node.moves)
             if misread is not None and sum(f.kind == "move" for f in misread[1]) < len(node.moves):
                 return misread

@@ -977,6 +977,16 @@ def test_a_refill_misread_once_and_read_surely_later_where_nothing_moved_is_foll
     assert any(f.kind == "move" and str(f.move) == "p2 pile3->pile1" for f in found if 170 < f.t < 172)
 
 
+def test_a_refill_stacked_at_once_onto_a_top_read_unsurely_is_a_suit_misread() -> None:
+    """Stress, kennard_big, 1920x1080, render seed 124 (bench/matches/stress-124). At 54.9 s p2's JS
+    refill was read JC at 0.41 and learned so; at 57.8 s, as p2 played the 2H and 2D under its hand, it
+    read JS at 0.62. That was taken for the 2s played and another refill, a jack no view had shown,
+    stacked at once onto the JC: a move invented. A top no view read surely, read now as another suit
+    of its rank, is the likelier explanation, with a move fewer."""
+    found = _whole_match("stress-124", "stress", STRESS_MATCH, until=64.0)
+    assert [str(f.move) for f in found if f.kind == "move" and 57 < f.t < 59] == ["p2 pile2->centre1"]
+
+
 def test_an_illegal_play_of_a_card_guessed_alike_where_it_lay_and_read_where_it_lands_is_called() -> None:
     """Stress, penguins, 1280x720, two rounds, render seed 95 (forty-second session): every table state the
     camera published (bench/matches/stress-95). At 112.5 s p1 lays its QH on
