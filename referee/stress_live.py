@@ -1348,9 +1348,9 @@ def _judge(live: LiveStress, obs: Observation, suits: bool = True) -> tuple[Live
             # as another suit of its rank is likelier (kennard_big, seed 124: a 7D read 7H at 0.33
             # as new centre cards were laid was taken for a card nobody read stacked onto it from a
             # place the camera saw no hand over, its guess the same before and after)
-            # (and a refill the series stacks at once onto a top no view read surely: penguins, seed
-            # 124, p2's 2D played under the hand while the JS refilled beside it, read JC at 0.41 once,
-            # read JS at 0.62: taken for another refill, a jack, stacked onto a JC)
+            # (and a refill the series stacks at once onto a top no view read surely: kennard_big, seed
+            # 124, p2's 2H and 2D played under the hand, the JS refilled beside them before, read JC
+            # at 0.41 once and JS at 0.62 now: taken for another refill, a jack, stacked onto a JC)
             misread = _suit_misread(live, obs, diff) or _misread_in_still_place(live, obs, node.moves)
             if misread is not None and sum(f.kind == "move" for f in misread[1]) < len(node.moves):
                 return misread
