@@ -1425,6 +1425,15 @@ def _judge(
         # view an illegal 5H was taken back in was taken for two joins that turned up a 3S under it;
         # later, with a pile emptied by a play taken as not read, each view was left unused)
         weak = weak_look() if answers and (moves or unused) else None
+        if (weak is not None and not _moves(weak[1]) and weak[0].state == state and weak[0].deferred <= live.deferred
+                and weak[0].last is None and match(state, _weak_unread(obs)) is None):
+            # (not a "nothing happened" that learns nothing where the view, its unsure readings left
+            # unread, still shows another card than the position: the misread look behind it doubted
+            # a card and, as is its way with one read before, kept it; three players, kennard_4c_big,
+            # seed 186: p2's 3S, read 2S at 0.32 in 23 views, played onto a 2C and read 3S there at
+            # 0.60, its pile's KD read at 0.32, was taken for nothing, view after view, and the 4D
+            # laid on the 3S next was called against Z6)
+            weak = None
         if weak is not None and weak[0].deferred <= live.deferred and (
                 unused or _moves(weak[1]) < moves or (found is not None and _moves(weak[1]) == moves and _turned_twin(state, found[0].state))):
             # (as many moves, but the other look turned a card onto its twin: the unsure read is the
@@ -2005,8 +2014,12 @@ def _glimpses_left(x: Explanation[ZenuwenState], start: ZenuwenState, glimpsed: 
         j = centre_number(zone)
         if j is None or j >= len(final.centre):
             continue
-        pile = final.centre[j]
-        if code in {c.code for c in start.centre[j] + pile if not is_unseen(c)} - {c.code for c in guessed}:
+        pile, was = final.centre[j], start.centre[j]
+        # (the top the pile had and the cards laid since: one covered before the last view taken was
+        # read in none left unused since; two decks, seed 186: a JD laid long before under a JD glimpsed
+        # as the round's last card, which a series taking it into the hand then also explained)
+        shown = was[-1:] + pile[len(was):] if pile[:len(was)] == was else pile
+        if code in {c.code for c in shown if not is_unseen(c)} - {c.code for c in guessed}:
             continue
         seen = from_code(code)
         if not any(c in guessed and (i + 1 == len(pile) or zenuwen.fits(seen, pile[i + 1])) for i, c in enumerate(pile)):
@@ -2331,6 +2344,11 @@ def _illegal_past_misreads(
     return None
 
 
+def _weak_unread(obs: Observation) -> Observation:
+    """``obs`` with every top it reads unsurely (under ``DOUBT_BELOW``) taken as not read."""
+    return replace(obs, piles={z: _unread_top(p) if p.top_weak else p for z, p in obs.piles.items()})
+
+
 def _unread_top(seen: SeenPile) -> SeenPile:
     """The pile with its top card taken as not read (the camera's guess of it kept, as for any card
     too unsure to read)."""
@@ -2450,7 +2468,11 @@ def _conclude(
         seen = replace(seen, piles={z: p for z, p in seen.piles.items() if z not in unread.unseen})
     risky = (_covered_risk(state, final, seen) or _unconfirmed(node.moves, state, seen)
              or (calls and not _round_end_seen(findings, seen) and _unclear_for_calls(final, seen)))
-    hidden = _under_hand(node.moves, seen) or _from_under_hand(state, node.state, subs, seen)
+    # (a play read where it landed in a view left unused was seen there: seed 186, the round's last
+    # JD read on centre2 while a hand hovered, the pile then taken by the winner, who chose it)
+    landed_unseen = [m for _, m, before, _ in _replayed(node.moves, substitute_cards(state, subs))
+                     if not _glimpsed_play(m, before, live.glimpsed)]
+    hidden = _under_hand(landed_unseen, seen) or _from_under_hand(state, node.state, subs, seen)
     # (nothing happened is a guess too where it learns a centre card nobody read as the top of a pile
     # under a hand: seed 126, the JS played from there onto the card it was taken for)
     if defer and live.deferred < MAX_UNDER_HAND and hidden:
@@ -2460,7 +2482,15 @@ def _conclude(
     if defer and node.moves and live.deferred < MAX_DEFERRED and risky:
         left = _left_unused(live, obs)
         return (replace(left, risked=left.deferred) if len(node.moves) <= QUIET_MOVES else left), []
-    return explained(live, new_state, findings, k, t, frame, _waiting)
+    after, findings = explained(live, new_state, findings, k, t, frame, _waiting)
+    if not node.moves and live.glimpsed:
+        # nothing happened, as far as a view that hides the piles under hands can tell: what views
+        # left unused read on those piles still stands (three players, kennard_4c_big, seed 186: the
+        # round's last card, a JD read on centre2 in a view left unused, its pile and centre2 under
+        # hands next; the glimpse gone, the JD played and the JD taken into the hand stayed undecided)
+        covered = unjudged(obs)
+        after = replace(after, glimpsed=frozenset(g for g in live.glimpsed if g[0] in covered))
+    return after, findings
 
 
 def _joined_known(moves: Sequence[Any], state: ZenuwenState) -> dict[str, str]:

@@ -1593,3 +1593,22 @@ def test_no_verdict_rests_on_a_card_nobody_read_but_unsurely_where_it_landed() -
     deliberate KD of 91.8 s."""
     found = _whole_match_findings("zenuwen3p-184", "zenuwen", ZENUWEN_MATCH.format(players=3), until=100.0)
     assert [(str(f.move), f.rule) for f in found if f.kind == "illegal"] == [("p2 pile4->centre3", "Z6")]
+
+
+def test_a_card_learned_from_unsure_reads_played_away_is_not_a_view_of_nothing() -> None:
+    """Zenuwen, three players at 1920x1080, kennard_4c_big (never trained on), fresh render seed 186
+    (bench/matches/zenuwen3p-186): p2's 3S, read 2S at about 0.32 in 23 views and learned so, was played
+    onto a 2C at 109 s and read 3S there at 0.60, the KD turned up under it read at 0.32. The misread
+    look found the play; the weak look, the KD taken as not read, found "nothing" (a look that doubted
+    the 2C and kept it, as it does with a card read before), which beat it by a move: every view after
+    was nothing, and p3's 4D laid on the 3S was called against Z6 on the 2C (43/55, 7 invented). Then
+    the round's last card, a JD, read on centre2 only in a view left unused before hands and the winner
+    taking the pile hid it, was left unused until the next round (and a JD laid there long before was
+    taken for what that view read, so that taking the JD into the hand fitted as well). Both found:
+    every move of the match, none invented."""
+    found = _whole_match("zenuwen3p-186", "zenuwen", ZENUWEN_MATCH.format(players=3))
+    assert ("p2 pile3->centre1", "") in [(str(f.move), f.rule) for f in found if f.kind == "move" and 109 < f.t < 111]
+    assert [(str(f.move), f.rule) for f in found if f.kind == "illegal"] == [("p1 pile3->centre1", "Z6")]  # the deliberate 3H
+    assert ("p1 pile3->centre2", 160.6) in [(str(f.move), f.t) for f in found if f.kind == "move"]  # the JD, before the next round
+    # the JD glimpsed on centre2 is not the one laid there long before: no doubt that it was played
+    assert not [f for f in found if f.kind == "ambiguous" and 158 < f.t < 161]
