@@ -164,3 +164,32 @@ def test_backs_printed_to_their_edges_are_counted_from_how_the_fan_repeats() -> 
         _paint_card(frame, h, zone, face_top, court)
         edges = back_edges(frame, h, zone, face_top + 9.0)
         assert edges is not None and len(edges) == backs, (backs, edges)
+
+
+def test_a_lone_back_printed_to_its_edges_is_counted_from_its_pattern() -> None:
+    """One back with no white margin above a face-up card shows no edge to count (aguilar Double
+    Solitaire at 1920x1080: the far player's second column, one back under a KC, was counted as none in
+    every frame, and no steady state of the game was published exactly). Its pattern across the strip,
+    which the table above the pile does not show, counts it; a face-up card laid as low on bare table
+    counts none."""
+    image, _, h, layout = frame_and_truth("klondike", 3)
+    zone = layout.by_name("tableau5")
+    yy, xx = np.mgrid[0:352, 0:252]
+    lattice = (np.hypot((xx % 26) - 13, (yy % 26) - 13) < 9) | (np.hypot(((xx + 13) % 26) - 13, ((yy + 13) % 26) - 13) < 9)
+    back = np.where(lattice[..., None], np.array([150, 80, 30], np.uint8), np.array([235, 215, 190], np.uint8)).astype(np.uint8)
+    face = np.full((352, 252, 3), 250, np.uint8)
+    face[40:300, 40:212] = (40, 60, 160)
+    corners = np.asarray(zone.polygon_mm, dtype=np.float64) @ np.asarray(zone.fan, dtype=np.float64)
+    top = float(corners.min())
+    # the column as the clip shows it covered first by a patch of the table beside the piles
+    bare = image.copy()
+    table = cv2.resize(image[0:40, 0:40], (252, 352), interpolation=cv2.INTER_NEAREST)
+    _paint_card(bare, h, zone, top - 10.0, table)
+    _paint_card(bare, h, zone, top + 60.0, table)
+    one = bare.copy()
+    _paint_card(one, h, zone, top, back)
+    for frame, backs in ((one, 1), (bare, 0)):
+        frame = frame.copy()
+        _paint_card(frame, h, zone, top + 18.0, face)
+        edges = back_edges(frame, h, zone, top + 27.0)
+        assert edges is not None and len(edges) == backs, (backs, edges)

@@ -83,6 +83,10 @@ class EdgeSettings:
     a step's length above the first strong edge that correlates ``repeat_extend_corr`` with the one
     below it is one more back; as many backs as steps fit above the face-up card, the last one showing
     up to ``1 + (1 - repeat_tolerance)`` steps."""
+    lone_pattern_ratio: float = 3.0
+    lone_pattern_min: float = 8.0
+    """A lone back printed to its edges (:func:`_lone_back`) shows a pattern across the strip: the rows'
+    spread of grey there at least this many times the table's above the pile, and at least this much."""
     row_percentile: float = 25.0
     """Each row's brightness, for judging margins and patterns: this percentile across the strip."""
 
@@ -170,6 +174,35 @@ def _repeated_backs(strip: npt.NDArray[np.float32], pile_top: float, face: float
     return [first + j * step for j in range(n)] if n >= 2 else None
 
 
+def _lone_back(strip: npt.NDArray[np.float32], top: float, face: float, start: float, s: EdgeSettings) -> float | None:
+    """The top edge of one back printed to its edges above a face-up card whose edge is at ``face``,
+    where no edge was told (a back darker than the table has no bright step at its top): the stretch
+    just above the face-up card shows a pattern across the strip that the table above the pile does
+    not, from a place at least ``min_back_step_mm`` above the card (aguilar Double Solitaire at
+    1920x1080, the far player's lone back under a KC, counted as none in every frame). None: no such
+    pattern, or it begins further up than one back shows."""
+    px = s.px_per_mm
+    texture = strip.std(axis=1)
+
+    def rows(a_mm: float, b_mm: float) -> npt.NDArray[np.float32]:
+        return texture[max(int((a_mm - start) * px), 0):max(int((b_mm - start) * px), 0)]
+
+    table, below = rows(start, top - s.margin_mm), rows(face - s.min_back_step_mm + 1.0, face - 1.0)
+    if len(table) < px or len(below) < px:
+        return None
+    plain, patterned = float(np.median(table)), float(np.median(below))
+    if patterned < max(s.lone_pattern_ratio * plain, s.lone_pattern_min):
+        return None
+    # the pattern begins where the strip's rows turn from the table's to the back's, searched upwards
+    # from the face-up card: the first row back up that looks like the table ends it
+    threshold = (plain + patterned) / 2
+    i = int((face - s.min_back_step_mm - start) * px)
+    while i > 0 and float(np.median(texture[max(i - int(px), 0):i])) >= threshold:
+        i -= 1
+    pile_top = start + i / px
+    return pile_top if s.min_back_step_mm <= face - pile_top <= s.max_back_step_mm else None
+
+
 def back_edges(
     image: npt.NDArray[np.uint8],
     homography: TableHomography,
@@ -250,6 +283,9 @@ def back_edges(
             # no edge told, a back boxed, and room for one above the face-up card: the back boxes
             # (one boxed above a face-up card that lies where the pile begins is the detector's mistake)
             return None
+        if not backs and face - top >= s.min_back_step_mm:
+            lone = _lone_back(strip, top, face, start, s)
+            return backs if lone is None else [lone]
         return backs
 
     backs: list[float] = []
