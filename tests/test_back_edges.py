@@ -110,7 +110,9 @@ def test_backs_are_counted_on_hard_tables_and_backs(case: dict) -> None:
     dark table made the pile's top edge so strong that the steps between backs fell below the
     threshold; `penguins` on a bright laminate whose edge above the pile looked like a face-up card,
     and two columns whose first index was unread, so that the strip runs on into the faces (a tight
-    fan, a penguin picture below a face's edge: neither is a back). Each column's first index place is
+    fan, a penguin picture below a face's edge: neither is a back); `aguilar` backs printed to their
+    edges on a light checked cloth, whose top is a step down, a step up inside their lattice taken for
+    the pile's top (a column of two counted from its back box). Each column's first index place is
     the shipped detector's reading of the frame; with the counting of the fifteenth session 8 of these
     35 columns were miscounted (all undercounts)."""
     image = cv2.imread(str(BACK_FRAMES / case["frame"]))

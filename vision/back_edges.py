@@ -277,6 +277,12 @@ def back_edges(
         # than were told apart
         face = place(edges[k])
         pile_top = min([place(i) for i in strong if place(i) < face], default=top)
+        if not backs and pile_top > top + s.min_back_step_mm / 2:
+            # (the zone's start where the first step up lies well below it: the top of backs printed
+            # to their edges on a lighter table is a step down, and a step up inside their pattern is
+            # no pile top; aguilar Klondike on a checked cloth, seed 804: two backs under a 6C, a step
+            # of the lattice 20 mm above it taken for the pile's top, counted from the back box alone)
+            pile_top = top
         if face - (backs[0] if backs else pile_top) > (len(backs) + 1) * s.max_back_step_mm:
             return _repeated_backs(strip, pile_top, face, start, s)
         if not backs and boxed and face - top >= s.min_back_step_mm:
