@@ -337,7 +337,9 @@ def _laid_fits(start: ZenuwenState, final: ZenuwenState) -> dict[Unseen, list[Ca
 
 
 def _unguess(node: Node[ZenuwenState], final: ZenuwenState, findings: list[Finding] | None = None) -> ZenuwenState:
-    """Guessed hand cards (covered at once) back to unseen: in the centre piles and in the findings."""
+    """Guessed cards back to unseen: hand cards covered at once and pile tops played unread, in the
+    centre piles, a pile top covered by a join as a card of its value, in the patience piles; and in
+    the findings."""
     if not node.guesses:
         return final
     guessed = {u: c for u, c in node.subs if u in node.guesses}
@@ -380,6 +382,19 @@ def _unguess(node: Node[ZenuwenState], final: ZenuwenState, findings: list[Findi
                     played[u] = c
                     places[j, len(centre[j]) - 1] = (u, c)
                     break
+    # and a pile top nobody read, covered by a join as a card of its value (:func:`_joins_onto_unread`)
+    seats = list(final.seats)
+    for u, c in guessed.items():
+        if u in hand or u in played or any(u == x for x, _ in places.values()):
+            continue
+        for p, seat in enumerate(seats):
+            at = next(((i, k) for i, zp in enumerate(seat.piles) for k in range(len(zp.cards) - 1) if zp.cards[k] == c), None)
+            if at is not None:
+                i, k = at
+                zpile = seat.piles[i]
+                seats[p] = replace(seat, piles=_set(seat.piles, i, replace(zpile, cards=zpile.cards[:k] + (u,) + zpile.cards[k + 1:])))
+                break
+    final = replace(final, seats=tuple(seats))
     if findings is not None:
         guessed_names = {f"unseen{g.n}" for g in node.guesses}
         for n, f in enumerate(findings):
@@ -597,6 +612,7 @@ def _expand(
                 yield node.then(v.state, v.move, p, (), touched, ENGINE.called(v))
         if unread_joins and state.phase in (Phase.PLAY, Phase.TURN):
             yield from _unread_joins(node, obs, diff, t)
+            yield from _joins_onto_unread(node, obs, diff, t)
         if state.phase is not Phase.PLAY:
             return
         # a join the camera half saw: the source's top its old guess, the target's its own
@@ -715,6 +731,45 @@ def _unread_joins(
                 v = zenuwen.apply(substitute_cards(state, {u: c}), join)
                 if isinstance(v, Legal):
                     yield node.then(v.state, v.move, p, ((u, c),), _touches(join, state), ENGINE.called(v))
+
+
+def _joins_onto_unread(
+    node: Node[ZenuwenState], obs: Observation, diff: frozenset[str], t: float,
+) -> Iterator[Node[ZenuwenState]]:
+    """Joins (Z3) of a pile's face-up cards, their top known, onto a pile of the player's own whose top
+    nobody read, where the view reads that known top now: the top nobody read was a card of its value,
+    which suit no view tells (a stand-in, judged on a guess, unseen again once covered: :func:`_unguess`).
+    The rules cannot offer the join: they do not know that top's value. Four players at 1280x720,
+    aguilar, seed 168: p4's 10C and 10S joined onto a far pile's 10 never read (guessed KD at 0.10), the
+    10S read there at 0.30 and the 7C turned up under them at 0.53; taken for nothing happening, the
+    7C was played later from the wrong pile and the round's end was lost. Only from a pile the view saw
+    something happen at (:func:`_stirred`) that the view shows changed."""
+    state = node.state
+    real: Counter[Card] | None = None
+    if node.moves:
+        return  # first in a series only: each one widens the search (four players, seed 57: too many ways to read a view)
+    for p, seat in enumerate(state.seats):
+        for dst, b in enumerate(seat.piles):
+            u, seen = b.top, judged(obs, pile_zone(p, dst))
+            if not _stirred(obs, pile_zone(p, dst)):
+                continue
+            # (read, or guessed as the very card the join lays there: :func:`_joined_known`)
+            c = None if seen is None else parse_seen(seen.top or (seen.top_guess if seen.top_confidence >= GUESS_FLOOR else None))
+            if not isinstance(u, Unseen) or c is None:
+                continue
+            for src, a in enumerate(seat.piles):
+                source = pile_zone(p, src)
+                if src == dst or a.top != c or source not in diff | node.touched or not _stirred(obs, source):
+                    continue
+                real = real if real is not None else real_counts(state)
+                stand = next((x for suit in "SHDC" if real[x := Card.parse(RANKS[c.rank - 1] + suit)] < state.rules.deck_count
+                              and x != c), None)
+                if stand is None:
+                    continue
+                join = Join(p, src, dst, t)
+                v = zenuwen.apply(substitute_cards(state, {u: stand}), join)
+                if isinstance(v, Legal):
+                    yield node.then(v.state, v.move, p, ((u, stand),), _touches(join, state), ENGINE.called(v), guess=True)
 
 
 def _stirred(obs: Observation, zone: str) -> bool:

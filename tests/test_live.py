@@ -1612,3 +1612,15 @@ def test_a_card_learned_from_unsure_reads_played_away_is_not_a_view_of_nothing()
     assert ("p1 pile3->centre2", 160.6) in [(str(f.move), f.t) for f in found if f.kind == "move"]  # the JD, before the next round
     # the JD glimpsed on centre2 is not the one laid there long before: no doubt that it was played
     assert not [f for f in found if f.kind == "ambiguous" and 158 < f.t < 161]
+
+
+def test_a_join_onto_a_pile_top_nobody_read_is_found_where_the_moved_top_shows() -> None:
+    """Zenuwen, four players at 1280x720, aguilar (never trained on), render seed 168
+    (bench/matches/zenuwen4p-168): at 163.2 s p4 joined its 10C and 10S onto a far pile whose top
+    nobody had read (a 10, guessed KD at 0.10); the 10S was guessed there at 0.30 and the 7C turned up
+    where they came from read at 0.53. The rules cannot offer a join onto a card they do not know, so
+    the view was taken for nothing, the 7C was played later from the wrong pile (a move invented) and
+    the round's end lost. The join is now sought onto such a top, taken for a card of its value (which
+    suit no view tells, so it stays unread under the join)."""
+    found = _whole_match("zenuwen4p-168", "zenuwen", ZENUWEN_MATCH.format(players=4), until=174.0)
+    assert ("p4 pile4->pile5", 163.2) in [(str(f.move), f.t) for f in found if f.kind == "move"]
