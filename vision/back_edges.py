@@ -17,8 +17,9 @@ strongest step: on a dark table the pile's own top edge is far stronger than any
 Backs printed to their edges (no white margin, as the npm deck aguilar's lattice) show no step onto
 a margin: every back of a fan shows the same top slice of the design, so they are counted from the
 step at which the strip above the face-up card repeats itself (120 of 371 columns of the first
-aguilar render counted right before, 368 after). Backs with no pattern showing at all (a tight fan of
-wide-margin backs) are the known weak case.
+aguilar render counted right before, 368 after). A lone one, with nothing to repeat, is told by its
+pattern across the strip, which the table above the pile does not show (:func:`_lone_back`). Backs with
+no pattern showing at all (a tight fan of wide-margin backs) are the known weak case.
 """
 
 from __future__ import annotations
