@@ -143,6 +143,13 @@ def _paint_card(image: np.ndarray, h, zone, top_mm: float, texture: np.ndarray) 
     image[mask > 0] = painted[mask > 0]
 
 
+def _lattice_back() -> np.ndarray:
+    """A back printed to its edges (an all-over lattice, as the npm deck aguilar's), at 4 px/mm."""
+    yy, xx = np.mgrid[0:352, 0:252]
+    lattice = (np.hypot((xx % 26) - 13, (yy % 26) - 13) < 9) | (np.hypot(((xx + 13) % 26) - 13, ((yy + 13) % 26) - 13) < 9)
+    return np.where(lattice[..., None], np.array([150, 80, 30], np.uint8), np.array([235, 215, 190], np.uint8)).astype(np.uint8)
+
+
 def test_backs_printed_to_their_edges_are_counted_from_how_the_fan_repeats() -> None:
     """Backs with no white margin (an all-over lattice, as the npm deck aguilar's) show no card edge
     followed by a margin: the first ones counted none of them (aguilar Klondike: 120 of 371 columns
@@ -151,9 +158,7 @@ def test_backs_printed_to_their_edges_are_counted_from_how_the_fan_repeats() -> 
     its margin, which looked like one more back."""
     image, _, h, layout = frame_and_truth("klondike", 3)
     zone = layout.by_name("tableau5")
-    yy, xx = np.mgrid[0:352, 0:252]
-    lattice = (np.hypot((xx % 26) - 13, (yy % 26) - 13) < 9) | (np.hypot(((xx + 13) % 26) - 13, ((yy + 13) % 26) - 13) < 9)
-    back = np.where(lattice[..., None], np.array([150, 80, 30], np.uint8), np.array([235, 215, 190], np.uint8)).astype(np.uint8)
+    back = _lattice_back()
     court = np.full((352, 252, 3), 250, np.uint8)
     court[18:200, 40:212] = (40, 60, 160)  # the picture, 4.5 mm under the card's top edge
     corners = np.asarray(zone.polygon_mm, dtype=np.float64) @ np.asarray(zone.fan, dtype=np.float64)
@@ -176,9 +181,7 @@ def test_a_lone_back_printed_to_its_edges_is_counted_from_its_pattern() -> None:
     counts none."""
     image, _, h, layout = frame_and_truth("klondike", 3)
     zone = layout.by_name("tableau5")
-    yy, xx = np.mgrid[0:352, 0:252]
-    lattice = (np.hypot((xx % 26) - 13, (yy % 26) - 13) < 9) | (np.hypot(((xx + 13) % 26) - 13, ((yy + 13) % 26) - 13) < 9)
-    back = np.where(lattice[..., None], np.array([150, 80, 30], np.uint8), np.array([235, 215, 190], np.uint8)).astype(np.uint8)
+    back = _lattice_back()
     face = np.full((352, 252, 3), 250, np.uint8)
     face[40:300, 40:212] = (40, 60, 160)
     corners = np.asarray(zone.polygon_mm, dtype=np.float64) @ np.asarray(zone.fan, dtype=np.float64)
