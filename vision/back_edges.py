@@ -183,7 +183,7 @@ def _lone_back(strip: npt.NDArray[np.float32], top: float, face: float, start: f
     1920x1080, the far player's lone back under a KC, counted as none in every frame). None: no such
     pattern, or it begins further up than one back shows."""
     px = s.px_per_mm
-    texture = strip.std(axis=1)
+    texture: npt.NDArray[np.float32] = np.asarray(strip.std(axis=1), dtype=np.float32)
 
     def rows(a_mm: float, b_mm: float) -> npt.NDArray[np.float32]:
         return texture[max(int((a_mm - start) * px), 0):max(int((b_mm - start) * px), 0)]
