@@ -382,19 +382,22 @@ def _unguess(node: Node[ZenuwenState], final: ZenuwenState, findings: list[Findi
                     played[u] = c
                     places[j, len(centre[j]) - 1] = (u, c)
                     break
-    # and a pile top nobody read, covered by a join as a card of its value (:func:`_joins_onto_unread`)
-    seats = list(final.seats)
-    for u, c in guessed.items():
-        if u in hand or u in played or any(u == x for x, _ in places.values()):
-            continue
-        for p, seat in enumerate(seats):
-            at = next(((i, k) for i, zp in enumerate(seat.piles) for k in range(len(zp.cards) - 1) if zp.cards[k] == c), None)
-            if at is not None:
-                i, k = at
-                zpile = seat.piles[i]
-                seats[p] = replace(seat, piles=_set(seat.piles, i, replace(zpile, cards=zpile.cards[:k] + (u,) + zpile.cards[k + 1:])))
-                break
-    final = replace(final, seats=tuple(seats))
+    # and a pile top nobody read, covered by a join as a card of its value (:func:`_joins_onto_unread`):
+    # under the cards of a pile a join of the series landed on, nowhere else
+    joined = [(m.player, m.onto) for m in node.moves if isinstance(m, Join) and isinstance(m.onto, int)]
+    if joined:
+        seats = list(final.seats)
+        for u, c in guessed.items():
+            if u in hand or u in played or any(u == x for x, _ in places.values()):
+                continue
+            for p, i in joined:
+                zpile = seats[p].piles[i]
+                at = next((x for x in range(len(zpile.cards) - 1) if zpile.cards[x] == c), None)
+                if at is not None:
+                    cards = zpile.cards[:at] + (u,) + zpile.cards[at + 1:]
+                    seats[p] = replace(seats[p], piles=_set(seats[p].piles, i, replace(zpile, cards=cards)))
+                    break
+        final = replace(final, seats=tuple(seats))
     if findings is not None:
         guessed_names = {f"unseen{g.n}" for g in node.guesses}
         for n, f in enumerate(findings):
@@ -750,12 +753,13 @@ def _joins_onto_unread(
         return  # first in a series only: each one widens the search (four players, seed 57: too many ways to read a view)
     for p, seat in enumerate(state.seats):
         for dst, b in enumerate(seat.piles):
-            u, seen = b.top, judged(obs, pile_zone(p, dst))
-            if not _stirred(obs, pile_zone(p, dst)):
+            u, zone = b.top, pile_zone(p, dst)
+            if not isinstance(u, Unseen) or not _stirred(obs, zone):
                 continue
             # (read, or guessed as the very card the join lays there: :func:`_joined_known`)
+            seen = judged(obs, zone)
             c = None if seen is None else parse_seen(seen.top or (seen.top_guess if seen.top_confidence >= GUESS_FLOOR else None))
-            if not isinstance(u, Unseen) or c is None:
+            if c is None:
                 continue
             for src, a in enumerate(seat.piles):
                 source = pile_zone(p, src)
