@@ -159,6 +159,41 @@ def assign_piles(
     return FrameView(t, index, zones)
 
 
+FAN_GAP_MM = 4.0
+"""A faint reading this far along a fan from every card read there is a card of its own, not one of
+theirs read again (the tightest fan step in the tests is 4 mm, SAME_INDEX_MM in vision.stability)."""
+
+
+def fill_fan_gaps(view: FrameView, faint: Sequence[PhysicalCard], layout: ZoneLayout,
+                  margin_mm: float = 15.0, gap_mm: float = FAN_GAP_MM) -> None:
+    """A reading too weak to stand for a card, lying in a waste's fan between two cards read there and
+    apart from each, is the card between them: a draw-3 fan's middle card shows only its index, pressed
+    between its neighbours' (simplistic, Double Solitaire draw 3, seed 59: a waste's KD between its KC and
+    10C read at 0.18-0.22 in every frame, the steady states published without it 7/18). Between read
+    cards it cannot be the top card's other index, which lies beyond the top card; a reading already
+    joined to a card as its other index (:func:`join_split_readings`) or a code read anywhere in the
+    frame is not taken again. Only wastes: in a column a faint reading between two cards may be a
+    card's other index read otherwise, which its own reading there joins only sometimes."""
+    used = {p for z in view.zones.values() for c in z.cards for p in c.points_mm}
+    read = {c.card for z in view.zones.values() for c in z.cards}
+    for card in faint:
+        if card.card in read or card.card == BACK or any(p in used for p in card.points_mm):
+            continue
+        zone = layout.locate(card.centre_mm, margin_mm)
+        if zone is None or zone.fan is None or zone.role != "waste":
+            continue
+        zv = view.zones[zone.name]
+        places = [c.place for c in zv.cards]
+        place = card.rear_along(zone.fan)
+        if len(places) < 2 or not min(places) < place < max(places):
+            continue
+        if min(abs(place - p) for p in places) < gap_mm:
+            continue
+        zv.cards.append(CardInZone(card.card, place, card.confidence, card.points_mm))
+        zv.cards.sort(key=lambda c: c.place)
+        read.add(card.card)
+
+
 def moved_zones(now: FrameView, before: FrameView | None, tolerance_mm: float, corner_gap_mm: float = 50.0) -> set[str]:
     """Zones where a card that is seen in both frames moved by more than ``tolerance_mm``.
 

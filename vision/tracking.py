@@ -21,7 +21,7 @@ from vision.detections import Detection
 from vision.back_edges import back_edges
 from vision.pips import PipReader
 from vision.motion import MotionMeter
-from vision.pile_assignment import OFF, FrameView, assign_piles, moved_zones
+from vision.pile_assignment import OFF, FrameView, assign_piles, fill_fan_gaps, moved_zones
 from vision.stability import StabilityFilter
 from vision.table_state import TableState
 
@@ -141,7 +141,9 @@ class TableTracker:
         faint = faint_readings(detections, camera, below=s.min_confidence, above=s.min_confidence * FAINT_SHARE)
         view = assign_piles(cards, self.layout, t, index, self.previous,
                             margin_mm=s.zone_margin_mm, hysteresis_mm=s.hysteresis_mm, faint=faint)
-        for reading in faint_cards(faint, s.card_span_mm):
+        readings = faint_cards(faint, s.card_span_mm)
+        fill_fan_gaps(view, sorted(readings, key=lambda r: -r.confidence), self.layout, s.zone_margin_mm)
+        for reading in readings:
             zone = self._zone_name(reading.centre_mm)
             if zone in view.zones and not view.zones[zone].cards:
                 view.faint.setdefault(zone, []).append((reading.card, reading.confidence))
