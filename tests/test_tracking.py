@@ -322,6 +322,23 @@ def test_a_faint_reading_between_a_wastes_read_cards_is_the_covered_card_there()
     assert [c.card for c in between.zones["waste"].cards] == ["KC", "10C"]  # (too close to the KC: it, read again)
 
 
+def test_a_back_boxed_below_a_columns_first_face_adds_none_where_backs_are_boxed_above_it() -> None:
+    """Where the edges cannot be told (here a blank picture), the back boxes count. A box below the
+    first face-up card read is a court card's picture boxed as a back when backs are boxed above it
+    (aguilar Double Solitaire, seed 58: a KS on one back counted two); alone it is the pile boxed
+    whole, its back with the face on it, and counts (aguilar Klondike 804: a 6D on one back)."""
+    layout = template("klondike", 1, 7)
+    tracker = TableTracker(layout, _flat(), TrackerSettings(image_motion=False))
+    blank = np.full((720, 1280, 3), 90, np.uint8)
+    x = _zone_centre(layout, "tableau2")[0]
+    face = _det("KS", x - 20, 160)
+    above, below = _det("BACK", x, 140), Detection("BACK", (x - 25, 150, x + 25, 210), 0.4)
+    both = tracker.view(0.0, 0, [face, above, below], blank).zones["tableau2"]
+    alone = tracker.view(0.1, 1, [face, below], blank).zones["tableau2"]
+    assert [c.card for c in both.cards] == ["KS"] and both.backs == 1
+    assert alone.backs == 1
+
+
 def test_a_card_outside_every_zone_is_off() -> None:
     layout = template("klondike", 1, 7)
     view = assign_piles(group_cards([_det("QS", 900, 300)], _flat()), layout, 0.0, 0)

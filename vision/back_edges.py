@@ -47,8 +47,9 @@ class EdgeSettings:
     """How far above the zone's start the pile's top may lie."""
     face_edge_mm: float = 3.0
     """The face-up card's top edge lies at least this far above its index's centre..."""
-    face_index_mm: float = 14.0
-    """... and at most this far above it."""
+    face_index_mm: float = 16.0
+    """... and at most this far above it (aguilar's JS at 1920x1080: 13.8-14.0 mm, so that 14 took its
+    edge for a back's in one frame and not the next; a back's edge lies a back's step further up)."""
     min_gap_mm: float = 2.5
     """Two steps closer than this are one edge."""
     min_share: float = 0.4
@@ -285,6 +286,14 @@ def back_edges(
             # of the lattice 20 mm above it taken for the pile's top, counted from the back box alone)
             pile_top = top
         if face - (backs[0] if backs else pile_top) > (len(backs) + 1) * s.max_back_step_mm:
+            lone = _lone_back(strip, top, face, start, s) if not backs and pile_top < top else None
+            if lone is not None and lone <= top + s.min_back_step_mm:
+                # the first step up lay in the table above the zone (a wood grain running across the
+                # fan), and the pattern begins where the pile does, within one back's room of the
+                # face-up card: one back, not the lattice's own period repeating within it (aguilar
+                # Double Solitaire on wood, seed 58: a JS on one back counted two in every frame).
+                # (Beginning lower, it is the last of several backs, the pattern broken at its edge.)
+                return [lone]
             return _repeated_backs(strip, pile_top, face, start, s)
         if not backs and boxed and face - top >= s.min_back_step_mm:
             # no edge told, a back boxed, and room for one above the face-up card: the back boxes

@@ -173,7 +173,8 @@ class Scene:
               out: list[Detection], hand: npt.NDArray[np.float64] | None) -> None:
         n = self.noise
         if code == BACK:
-            points = [centre]
+            # a covered back is boxed where it shows, the strip at its top edge, as the detector boxes it
+            points = [centre - d * (CARD_H / 2 - BACK_STEP / 2)] if covered else [centre]
             size = (CARD_W * 0.8, BACK_STEP * 0.8) if covered else (CARD_W * 0.8, CARD_H * 0.8)
         else:
             points = self._index_points(centre, d, covered)

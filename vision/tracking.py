@@ -170,6 +170,12 @@ class TableTracker:
             # the published first card, unread in this frame, still lies under the first one read
             # (cards leave a fan from the top): the strip must reach its edge
             lowest = self.filter.first_face_place(zone.name)
+            # where backs are boxed above the first face-up card read, a box below it adds none: a court
+            # card's picture boxed as a back (aguilar Double Solitaire, seed 58: a KS on one back counted
+            # two). Alone, such a box is the pile boxed whole, its back with the face on it (aguilar
+            # Klondike 804: a 6D on one back).
+            if any(p < first for p in zv.back_places):
+                zv.back_places = [p for p in zv.back_places if p < first]
             edges = back_edges(image, h, zone, first if lowest is None else max(first, lowest), boxed=zv.back_places)
             if edges is not None:
                 zv.back_places = edges
