@@ -339,6 +339,20 @@ def test_a_back_boxed_below_a_columns_first_face_adds_none_where_backs_are_boxed
     assert alone.backs == 1
 
 
+def test_a_columns_top_card_read_only_at_its_foot_is_placed_at_its_near_index() -> None:
+    """A card's place in a fan is its index nearest the pile's top. The top card read only at its foot
+    (aguilar Klondike 802: a 4S's upper index unread, 86 mm past the 5H under it) is placed where its
+    upper index lies, a card's index span back (learnt from a card read at both); read at its upper
+    index alone it stays where it is."""
+    layout = template("klondike", 1, 7)
+    x = _zone_centre(layout, "tableau3")[0]
+    both = [_det("KC", 20, 140), _det("KC", 66, 202)]  # tableau1's top card: its indices 62 mm apart along the fan
+    foot = assign_piles(group_cards(both + [_det("5H", x - 20, 150), _det("4S", x + 26, 236)], _flat()), layout, 0.0, 0)
+    near = assign_piles(group_cards(both + [_det("5H", x - 20, 150), _det("4S", x - 20, 172)], _flat()), layout, 0.0, 0)
+    assert [(c.card, round(c.place)) for c in foot.zones["tableau3"].cards] == [("5H", 150), ("4S", 174)]
+    assert [(c.card, round(c.place)) for c in near.zones["tableau3"].cards] == [("5H", 150), ("4S", 172)]
+
+
 def test_a_card_outside_every_zone_is_off() -> None:
     layout = template("klondike", 1, 7)
     view = assign_piles(group_cards([_det("QS", 900, 300)], _flat()), layout, 0.0, 0)
@@ -799,7 +813,9 @@ def test_a_cards_other_index_read_too_faintly_to_count_still_joins_it() -> None:
     apart = tracker.view(0.0, 0, known + [_det("QH", 30, 230, 0.23), bottom]).zones["tableau1"].cards
     assert [c.card for c in joined] == [c.card for c in apart] == ["KC", "6H"]
     assert joined[1].confidence == pytest.approx(0.14) and apart[1].confidence == 0.37
-    assert joined[1].place < apart[1].place  # (at the upright index: the card's place in the fan)
+    # joined, at the upright index: the card's place in the fan; apart, read at its foot alone, a
+    # card's index span back from it (test_a_columns_top_card_read_only_at_its_foot_is_placed_at_its_near_index)
+    assert joined[1].place == apart[1].place == 200.0
 
 
 def test_a_foundation_card_read_two_ways_is_one_card_and_a_card_laid_on_it_is_new() -> None:

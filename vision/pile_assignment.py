@@ -9,7 +9,7 @@ the fan direction (a covered card shows only the index at its top edge; the top 
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Sequence
 
 import numpy as np
@@ -120,6 +120,22 @@ def join_split_readings(cards: list[PhysicalCard], before: frozenset[str] = froz
     return out
 
 
+def _place_far_index(view: ZoneView, zone: Zone, offsets: np.ndarray) -> None:
+    """A column's top card read only at its far index (the one at its foot, which only the top card
+    shows) gets the place of its near one. Its place is taken from the index nearest the pile's top:
+    read at its foot alone, it lay a card's index span too far along (aguilar Klondike 802: a 4S,
+    its upper index unread, placed 86 mm past the 5H under it; the 3H laid on the 4S, 38 mm past the
+    5H, then looked like the 4S read otherwise and was held back 10 s). Told by the gap to the card
+    below: more than the span between a card's two indices (from this frame's cards read at both),
+    which no fan's step comes near."""
+    if len(view.cards) < 2 or not len(offsets) or zone.fan is None:
+        return
+    top, below = view.cards[-1], view.cards[-2]
+    span = float(np.median(np.abs(offsets @ np.asarray(zone.fan, dtype=np.float64))))
+    if len(top.points_mm) == 1 and top.place - below.place > span:
+        view.cards[-1] = replace(top, place=top.place - span)
+
+
 def assign_piles(
     cards: list[PhysicalCard],
     layout: ZoneLayout,
@@ -147,9 +163,12 @@ def assign_piles(
                 view.back_places.append(place)
             continue
         view.cards.append(CardInZone(card.card, place, card.confidence, card.points_mm))
+    offsets = _corner_offsets(cards)
     for name, view in zones.items():
         view.cards.sort(key=lambda c: c.place)
         view.back_places.sort()
+        if name in by_name and by_name[name].role == "tableau":
+            _place_far_index(view, by_name[name], offsets)
         if view.cards and name in by_name and by_name[name].role == "waste":
             # nothing lies face down on a waste: a back seen among its faces is the fan's edge or the stock
             # beside it (Double Solitaire filmed from the table's end, the stock just beyond the waste:
