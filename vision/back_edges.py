@@ -285,7 +285,10 @@ def back_edges(
             # no pile top; aguilar Klondike on a checked cloth, seed 804: two backs under a 6C, a step
             # of the lattice 20 mm above it taken for the pile's top, counted from the back box alone)
             pile_top = top
-        if face - (backs[0] if backs else pile_top) > (len(backs) + 1) * s.max_back_step_mm:
+        # (with backs told, half a back's room more than they fill is an untold one: a JH on two aguilar
+        # backs on a checked cloth, the second one's edge a faint line, 38.5 mm from the first edge to
+        # the face's; none told, the last back may show more than a step, the face-up card laid lower)
+        if face - (backs[0] if backs else pile_top) > (len(backs) + (0.5 if backs else 1)) * s.max_back_step_mm:
             lone = _lone_back(strip, top, face, start, s) if not backs and pile_top < top else None
             if lone is not None and lone <= top + s.min_back_step_mm:
                 # the first step up lay in the table above the zone (a wood grain running across the
