@@ -201,3 +201,27 @@ def test_a_lone_back_printed_to_its_edges_is_counted_from_its_pattern() -> None:
         _paint_card(frame, h, zone, top + 18.0, face)
         edges = back_edges(frame, h, zone, top + 27.0)
         assert edges is not None and len(edges) == backs, (backs, edges)
+
+
+def test_a_card_turned_up_where_the_published_ones_left_is_counted_above_them(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The strip runs on to the published first face-up card, whose index a card laid on it may hide.
+    Not when none of the pile's published cards shows: they left, and a back was turned up above
+    where they lay (aguilar Klondike 799, frame 85: a JS turned up on four backs, the QD that had lain
+    there moved off at 220.9 mm; the strip run on to it through the JS found no face edge, and one
+    back box counted)."""
+    from vision.detections import Detection
+    from vision.table_state import PileState, SeenCard, TableState
+    from vision.tracking import TableTracker, TrackerSettings
+
+    image = cv2.imread(str(BACK_FRAMES / "aguilar-799_85.jpg"))
+    cal = load_calibration(BACK_FRAMES / "aguilar-799_85.calibration.json")
+    detections = [Detection(d["card"], tuple(d["box"]), d["confidence"])
+                  for d in json.loads((BACK_FRAMES / "aguilar-799_85.detections.json").read_text())]
+    tracker = TableTracker(cal.layout_for("klondike", None, 8), cal.homography(), TrackerSettings.for_game("klondike"))
+    monkeypatch.setattr(tracker.filter, "first_face_place", lambda zone: 220.9 if zone == "tableau6" else None)
+    left = TableState(8.0, 80, {"tableau6": PileState(4, (SeenCard("QD", 0.9),))})
+    tracker.filter.published = left
+    assert tracker.view(8.5, 85, detections, image).zones["tableau6"].backs == 4
+    tracker.filter.published = TableState(8.0, 80, {"tableau6": PileState(4, (SeenCard("JS", 0.6),))})
+    monkeypatch.setattr(tracker.filter, "first_face_place", lambda zone: 185.1 if zone == "tableau6" else None)
+    assert tracker.view(8.5, 85, detections, image).zones["tableau6"].backs == 4

@@ -168,8 +168,14 @@ class TableTracker:
                 continue
             first = min(c.place for c in zv.cards)
             # the published first card, unread in this frame, still lies under the first one read
-            # (cards leave a fan from the top): the strip must reach its edge
+            # (cards leave a fan from the top): the strip must reach its edge. Not when none of the
+            # pile's published cards shows: they left, and the card read is one turned up above where
+            # they lay (aguilar Klondike 799: a JS turned up on four backs, the strip run on to where
+            # the card moved off had lain, through the JS, and the count left to one back box)
             lowest = self.filter.first_face_place(zone.name)
+            pile = self.filter.published.piles.get(zone.name) if self.filter.published is not None else None
+            if pile is not None and not {c.card for c in zv.cards} & set(pile.codes):
+                lowest = None
             # where backs are boxed above the first face-up card read, a box below it adds none: a court
             # card's picture boxed as a back (aguilar Double Solitaire, seed 58: a KS on one back counted
             # two). Alone, such a box is the pile boxed whole, its back with the face on it (aguilar
