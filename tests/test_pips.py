@@ -15,7 +15,7 @@ import pytest
 from calibration.store import load_calibration
 from calibration.templates import template
 from vision.pile_assignment import CardInZone, FrameView, ZoneView
-from vision.pips import CARD_MM, PICTURE, FaceReading, PipReader, PipSettings, SuitLooks, count_face, count_pips, read_face
+from vision.pips import CARD_MM, PICTURE, FaceReading, PipReader, PipSettings, SuitLooks, count_face, count_pips, read_face, read_patch
 from vision.tracking import TrackerSettings
 
 CLIP = Path(__file__).resolve().parents[1] / "cardref" / "demo" / "clips" / "stress_slap"
@@ -119,6 +119,21 @@ def test_a_jumbo_index_reaching_into_the_face_is_no_pip() -> None:
     # face left with one blob once its corners are taken out is not an ace
     assert count_face(_jumbo_index(_painted([(31.5, 44)], size_mm=16), sign_mm=(12.0, 10.0))) is None
     assert count_face(_jumbo_index(_painted([(31.5, 44)], size_mm=16), sign_mm=(4.0, 10.0))) is None
+
+
+PATCHES = Path(__file__).resolve().parent / "data" / "vision" / "pips"
+
+
+@pytest.mark.parametrize("name, count", [("3S-side", 3), ("7S-side", 7), ("7H-far", 7), ("7C-bright", 7)])
+def test_a_jumbo_index_deck_s_tops_are_counted_at_every_seat_and_in_every_light(name: str, count: int) -> None:
+    """kennard_4c_big, three players at 1920x1080 (Zenuwen seed 186), a squared pile's zone as
+    :func:`read_pips` straightens it: half the tops at rest went uncounted, and a side seat's 3S read
+    2S by its index stayed a 2S all game. The two corners' index signs, each cut where the inner face
+    ends, are unalike in size (3S-side, 7S-side: 12 against 20-23 mm²) and one was counted as a pip;
+    the big index blurred into the cloth notches the card's outline (7H-far: it filled 0.85-0.88 of its
+    rectangle); under the brighter lamp of the last minute a card is as light as the linen, and only
+    its outline tells it (7C-bright)."""
+    assert read_patch(cv2.imread(str(PATCHES / f"{name}.jpg"))).count == count
 
 
 def test_a_picture_in_a_frame_narrower_than_the_face_is_a_picture() -> None:
@@ -272,11 +287,15 @@ def test_the_tracker_takes_the_pips_rank_and_keeps_the_index_suit(monkeypatch: p
     view = _view(zone, [], faint=[("5C", 0.1), ("6S", 0.05)])
     reader.check(view, image, None)  # type: ignore[arg-type]
     assert view.faint[zone] == [("8C", 0.1), ("8S", 0.05)]
-    # a number read on a picture is no reading: left as a guess, so the pile is not taken for empty
+    # a number read on a picture is no reading: left as a guess (so the pile is not taken for empty),
+    # scored below a picture card read there (a side seat's KD read KD at 0.18 and 4D at 0.23 in turn)
     counts[zone] = PICTURE
     view = _view(zone, [("6H", 0.4)])
     reader.check(view, image, None)  # type: ignore[arg-type]
-    assert view.zones[zone].cards == [] and view.faint[zone] == [("6H", 0.4)]
+    assert view.zones[zone].cards == [] and view.faint[zone] == [("6H", 0.2)]
+    view = _view(zone, [], faint=[("4D", 0.24), ("KD", 0.18)])
+    reader.check(view, image, None)  # type: ignore[arg-type]
+    assert view.faint[zone] == [("4D", 0.12), ("KD", 0.18)]
     view = _view(zone, [("KH", 0.4)])
     reader.check(view, image, None)  # type: ignore[arg-type]
     assert [c.card for c in view.zones[zone].cards] == ["KH"]
@@ -305,11 +324,45 @@ def test_a_squared_pile_read_as_a_number_on_a_picture_keeps_the_picture_card(mon
     view = replace(_view(zone, [("QC", 0.42), ("10S", 0.34)]), t=9.0)
     reader.check(view, image, None)  # type: ignore[arg-type]
     assert [c.card for c in view.zones[zone].cards] == ["QC"] and view.faint[zone] == [("10S", 0.34)]
-    # pips counted: both readings stay for the tracker to order (the count tells one face only)
+    # pips counted ten: the face is the 10S's, the QC read there is no card of the pile
     counts[zone] = 10
     view = replace(_view(zone, [("QC", 0.42), ("10S", 0.34)]), t=19.0)
     reader.check(view, image, None)  # type: ignore[arg-type]
+    assert [c.card for c in view.zones[zone].cards] == ["10S"] and view.faint[zone] == [("QC", 0.42)]
+    # pips that bear out no reading leave them all to the index (a card half laid on another)
+    counts[zone] = 4
+    view = replace(_view(zone, [("QC", 0.42), ("10S", 0.34)]), t=29.0)
+    reader.check(view, image, None)  # type: ignore[arg-type]
     assert [c.card for c in view.zones[zone].cards] == ["QC", "10S"]
+
+
+def test_a_squared_pile_read_as_two_numbers_keeps_the_one_its_pips_bear_out(monkeypatch: pytest.MonkeyPatch) -> None:
+    """kennard_4c_big, Zenuwen seed 186: an 8D's far index read 6D, and the pile was published as a 6D
+    under the 8D for ten seconds; a 7C's read 7S for as long. The pips' count tells the rank, their look
+    the suit."""
+    reader = PipReader(template("zenuwen", 3))
+    zone = "p1.pile5"
+    readings: dict[str, FaceReading] = {}
+    monkeypatch.setattr("vision.pips.read_pips", lambda image, h, z, s=None: readings[z.name])
+    image = np.zeros((4, 4, 3), np.uint8)
+    for n in list(range(2, 11)) * 2:
+        for suit in "SCHD":
+            readings[zone] = FaceReading(n, _like(suit, n % 2))
+            reader.check(replace(_view(zone, [(f"{n}{suit}", 0.7)]), t=float(n)), image, None)  # type: ignore[arg-type]
+    assert reader.trusted
+    readings[zone] = FaceReading(8, _like("D"))
+    view = replace(_view(zone, [("6D", 0.47), ("8D", 0.38)]), t=50.0)
+    reader.check(view, image, None)  # type: ignore[arg-type]
+    assert [c.card for c in view.zones[zone].cards] == ["8D"] and view.faint[zone] == [("6D", 0.47)]
+    readings[zone] = FaceReading(7, _like("C"))
+    view = replace(_view(zone, [("7C", 0.36), ("7S", 0.18)]), t=60.0)
+    reader.check(view, image, None)  # type: ignore[arg-type]
+    assert [c.card for c in view.zones[zone].cards] == ["7C"] and view.faint[zone] == [("7S", 0.18)]
+    # a look that tells no suit leaves both sevens
+    readings[zone] = FaceReading(7, None)
+    view = replace(_view(zone, [("7C", 0.36), ("7S", 0.18)]), t=70.0)
+    reader.check(view, image, None)  # type: ignore[arg-type]
+    assert [c.card for c in view.zones[zone].cards] == ["7C", "7S"]
 
 
 def test_a_count_is_looked_at_again_after_a_while_though_nothing_moves_over_the_pile(monkeypatch: pytest.MonkeyPatch) -> None:

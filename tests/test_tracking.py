@@ -303,6 +303,27 @@ def test_a_back_among_a_wastes_faces_is_not_counted_one_alone_is() -> None:
     assert alone.zones["waste"].backs == 1
 
 
+def test_a_back_boxed_on_a_face_up_squared_pile_is_that_face_a_stocks_stays() -> None:
+    """A squared pile shows one face, its top: under a face-up top no back shows (docs/states-format.md).
+    kennard_4c_big, Zenuwen seed 186: a side seat's AC, its bare middle boxed as a back at 0.26, was
+    published lying on a back for 30 s. Alone, a back there is the pile's top turned down, and on a
+    stock it stays whatever lies over it."""
+    layout = template("zenuwen", 3)
+    def centre(name: str) -> tuple[float, float]:
+        poly = layout.by_name(name).polygon_mm
+        return float(np.mean([p[0] for p in poly])), float(np.mean([p[1] for p in poly]))
+    for name in ("p2.pile2", "centre1"):
+        cx, cy = centre(name)
+        with_face = assign_piles(group_cards([_det("AC", cx - 15, cy - 20), _det("AC", cx + 15, cy + 20), _det("BACK", cx, cy)],
+                                             _flat(), decks=2), layout, 0.0, 0)
+        assert [c.card for c in with_face.zones[name].cards] == ["AC"] and with_face.zones[name].backs == 0
+        alone = assign_piles(group_cards([_det("BACK", cx, cy)], _flat()), layout, 0.0, 0)
+        assert alone.zones[name].backs == 1 and alone.zones[name].cards == []
+    cx, cy = centre("p2.stock")
+    stock = assign_piles(group_cards([_det("9H", cx, cy - 20), _det("BACK", cx, cy)], _flat()), layout, 0.0, 0)
+    assert stock.zones["p2.stock"].backs == 1
+
+
 def test_a_faint_reading_between_a_wastes_read_cards_is_the_covered_card_there() -> None:
     """A draw-3 fan's middle card shows only its index, pressed between its neighbours': read at
     0.18-0.22, under the tracker's 0.25, it was left out of every published state (simplistic, Double

@@ -175,7 +175,18 @@ def assign_piles(
             # slivers of the waste's edge boxed as backs, 13 of penguins seed 13's 13 wastes published
             # with two backs). A back alone there is a face the camera cannot read: it stays.
             view.back_places.clear()
+        if view.cards and name in by_name and by_name[name].role in FACE_UP_SQUARED:
+            # a squared pile shows one face, its top: under a face-up top no back shows (docs/states-format.md).
+            # A back boxed there is that face (an ace's bare middle: kennard_4c_big, Zenuwen seed 186, a
+            # side seat's AC published on a back for 30 s) or the stock beside it reaching in.
+            view.back_places.clear()
     return FrameView(t, index, zones)
+
+
+FACE_UP_SQUARED = frozenset({"pile", "centre", "foundation"})
+"""Squared piles whose cards lie face up (a Stress or Zenuwen pile, a centre pile, a foundation): a
+back there is the top only when no face is read. (Not a stock: a waste card reaching over it is no top
+of it.)"""
 
 
 FAN_GAP_MM = 4.0

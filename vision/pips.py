@@ -64,7 +64,11 @@ class PipSettings:
     """... its short side within these (poker cards are 63 mm wide, bridge cards 57, and the card's
     white may stop short of its edge) ..."""
     min_fill: float = 0.9
-    """... and the bright shape fills this share of it."""
+    """... and the bright shape's convex hull fills this share of it (the shape itself may be notched
+    where a jumbo index reaches the card's edge, blurred into the cloth: kennard_4c_big's far seat at
+    1920x1080, 0.85-0.88 of the rectangle, its pips never counted)."""
+    outline_edges: tuple[float, float] = (10.0, 30.0)
+    """Canny's thresholds for a card's outline where its white does not stand out (:func:`_outlined_quad`)."""
     cut_shares: tuple[float, ...] = (0.5, 0.7, 0.85)
     """Where between the table's grey and the card's white the card is cut out, in turn."""
     inner_mm: tuple[float, float, float, float] = (10.5, 7.0, 52.5, 81.0)
@@ -115,13 +119,18 @@ class PipSettings:
     it (:class:`PipReader`): the card is looked for beyond the zone, where what lies beside it (a light
     square of the cloth, in changing light) may be taken for part of it and counted in (simplistic,
     Stress at 30 fps, seed 127: a 4H counted 5 in one light was read 5H for four seconds after)."""
+    picture_guess: float = 0.5
+    """A number read where the pips say picture keeps this share of its score: a guess, below the
+    picture card read there (kennard_4c_big, Zenuwen seed 186: a side seat's KD read KD at 0.17-0.18
+    and 4D at 0.20-0.23 in turn, and published as a 4D for a minute)."""
     told_score: float = 0.35
     """A top whose rank the pips give and whose suit their look gives scores at least this: read,
     not surely (the live referee takes a card under 0.3 for unread, doubts one under 0.6)."""
 
 
 def _card_quad(grey: Image, s: PipSettings) -> npt.NDArray[np.float32] | None:
-    """The card's four corners in the patch (pixels), or None when no card-sized bright shape is told."""
+    """The card's four corners in the patch (pixels), or None when no card-sized shape is told: a
+    bright one, or where the card is about as light as the table, one its outline's edges close."""
     ring = max(int(3 * s.px_per_mm), 2)
     border = np.concatenate([grey[:ring].ravel(), grey[-ring:].ravel(), grey[:, :ring].ravel(), grey[:, -ring:].ravel()])
     table = float(np.median(border))
@@ -129,22 +138,38 @@ def _card_quad(grey: Image, s: PipSettings) -> npt.NDArray[np.float32] | None:
     r = int(15 * s.px_per_mm)
     white = float(np.percentile(grey[cy - r:cy + r, cx - r:cx + r], 90))
     if white - table < s.min_contrast:
-        return None
+        return _outlined_quad(grey, s)
     # a light check or a white cloth around the card joins it at the halfway grey: then brighter cuts
     for share in s.cut_shares:
         bright = (grey > table + share * (white - table)).astype(np.uint8)
         # the pips are holes in the card; what matters is the outline
         mask = cv2.morphologyEx(bright, cv2.MORPH_CLOSE, np.ones((5, 5), np.uint8))
         contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
-        if not contours:
-            continue
-        biggest = max(contours, key=cv2.contourArea)
-        (mx, my), (a, b), angle = cv2.minAreaRect(biggest)
-        short, long_ = sorted((a / s.px_per_mm, b / s.px_per_mm))
-        if (s.card_width_mm[0] <= short <= s.card_width_mm[1] and abs(long_ / CARD_MM[1] - 1) <= s.size_tolerance
-                and cv2.contourArea(biggest) >= s.min_fill * a * b):
-            return cv2.boxPoints(((mx, my), (a, b), angle)).astype(np.float32)
+        if contours and (quad := _card_shaped(max(contours, key=cv2.contourArea), s)) is not None:
+            return quad
     return None
+
+
+def _card_shaped(contour: npt.NDArray[np.int32], s: PipSettings) -> npt.NDArray[np.float32] | None:
+    """The corners of ``contour``'s smallest rectangle where that is a card's size and the shape fills it."""
+    (mx, my), (a, b), angle = cv2.minAreaRect(contour)
+    short, long_ = sorted((a / s.px_per_mm, b / s.px_per_mm))
+    if (s.card_width_mm[0] <= short <= s.card_width_mm[1] and abs(long_ / CARD_MM[1] - 1) <= s.size_tolerance
+            and cv2.contourArea(cv2.convexHull(contour)) >= s.min_fill * a * b):
+        return cv2.boxPoints(((mx, my), (a, b), angle)).astype(np.float32)
+    return None
+
+
+def _outlined_quad(grey: Image, s: PipSettings) -> npt.NDArray[np.float32] | None:
+    """A card as light as the table around it (a white cloth, or any light one under a brighter lamp:
+    kennard_4c_big on linen, Zenuwen seed 186, its last minute): told by its outline, the edges where
+    its printed border or its shadow meets the table, closed into a shape of a card's size."""
+    edges = cv2.Canny(cv2.GaussianBlur(grey, (5, 5), 0), s.outline_edges[0], s.outline_edges[1])
+    edges = cv2.dilate(edges, np.ones((3, 3), np.uint8))
+    contours, _ = cv2.findContours(edges, cv2.RETR_LIST, cv2.CHAIN_APPROX_SIMPLE)
+    shaped = [q for c in contours if cv2.contourArea(c) > 0 and (q := _card_shaped(c, s)) is not None]
+    # the ring of edges has an outer and an inner contour: the inner one is the card's own
+    return min(shaped, key=lambda q: cv2.contourArea(q)) if shaped else None
 
 
 def _portrait(patch: Image, quad: npt.NDArray[np.float32], px_per_mm: float) -> Image:
@@ -279,6 +304,14 @@ INDEX_WIDTH = 0.15
 """A jumbo index's rank or suit sign reaching into the inner face is at most this share of its width
 (9-10 % on kennard_big); a court picture's corner ornament is wider (27 % on simplistic's JH)."""
 
+PIP_ALIKE = 0.7
+"""A pip and its mirror image are this alike (area, width, height: the smaller over the larger) ..."""
+
+INDEX_ALIKE = 0.4
+"""... an index's sign and the other corner's, each cut where the inner face ends, only this alike: a
+card found a pixel off moves the cut (kennard_4c_big's side seat at 1920x1080: a 7S's spade cut to 12
+mm² at one corner, 23 mm² at the other, counted as a pip that broke the count in half the frames)."""
+
 
 def _without_big_indices(blobs: list[Blob], stats: Image, size: tuple[int, int], tolerance: float) -> list[Blob]:
     """``blobs`` without a jumbo index's rank and suit sign: a deck whose corner index is large reaches
@@ -288,17 +321,17 @@ def _without_big_indices(blobs: list[Blob], stats: Image, size: tuple[int, int],
     pip column touching it does), and has one where the card turned half round puts it (the other
     corner's index, touching the edge too)."""
 
-    def twin(a: Blob, b: Blob, x: float, y: float) -> bool:
+    def twin(a: Blob, b: Blob, x: float, y: float, likeness: float) -> bool:
         """Is ``b`` where ``a``'s mirror image lies (``x``, ``y``), and of its size and shape?"""
         alike = min(a.area_mm2, b.area_mm2) / max(a.area_mm2, b.area_mm2, 1e-9)
         wide = min(a.width, b.width) / max(a.width, b.width, 1e-9)
         high = min(a.height, b.height) / max(a.height, b.height, 1e-9)
-        return abs(b.x - x) <= tolerance and abs(b.y - y) <= tolerance and min(alike, wide, high) >= 0.7
+        return abs(b.x - x) <= tolerance and abs(b.y - y) <= tolerance and min(alike, wide, high) >= likeness
 
     edge = [b for b in blobs if _touches_edge(b, stats, size) and b.width <= INDEX_WIDTH]
     index = {b.label for b in edge
-             if not any(twin(b, o, 1 - b.x, b.y) for o in blobs if o is not b)
-             and any(twin(b, o, 1 - b.x, 1 - b.y) for o in edge if o is not b)}
+             if not any(twin(b, o, 1 - b.x, b.y, PIP_ALIKE) for o in blobs if o is not b)
+             and any(twin(b, o, 1 - b.x, 1 - b.y, INDEX_ALIKE) for o in edge if o is not b)}
     return [b for b in blobs if b.label not in index]
 
 
@@ -325,6 +358,13 @@ def read_pips(image: Image, h: TableHomography, zone: Zone, s: PipSettings | Non
         return FaceReading(None)
     w, hgt = int((x1 - x0) * s.px_per_mm), int((y1 - y0) * s.px_per_mm)
     patch = straightened(image, h, (float(x0), float(y0)), (0.0, 1.0), (1.0, 0.0), (w, hgt), s.px_per_mm, cv2.INTER_AREA)
+    return read_patch(patch, s)
+
+
+def read_patch(patch: Image, s: PipSettings | None = None) -> FaceReading:
+    """:func:`read_face` on the card found in ``patch``, a squared pile's zone and the table around it
+    straightened at ``px_per_mm``; a count of None where no card is found."""
+    s = s or PipSettings()
     quad = _card_quad(cv2.cvtColor(patch, cv2.COLOR_BGR2GRAY), s)
     if quad is None:
         return FaceReading(None)
@@ -437,19 +477,30 @@ class PipReader:
                 self.looks.learn(code[-1], reading.look)
         return reading
 
-    def _pictures_only(self, zone: Zone, zv: ZoneView, view: FrameView, image: Image, h: TableHomography) -> None:
-        """A squared pile read as several cards shows one face, its top: where the pips say that face is a
-        picture, the numbers read there are no card of the pile but guesses (kennard_4c_big, Stress seed
-        128: a QC's two big indices read QC at 0.42 and 10S at 0.34, published as a 10S lying on the QC,
-        learned, and played on)."""
+    def _one_top(self, zone: Zone, zv: ZoneView, view: FrameView, image: Image, h: TableHomography) -> None:
+        """A squared pile read as several cards shows one face, its top: the readings its pips do not
+        bear out are no card of the pile but its other index misread (kennard_4c_big, Zenuwen seed 186:
+        an 8D's far index read 6D, published as a 6D under the 8D for ten seconds). Where the pips say
+        that face is a picture, the numbers read there are guesses (kennard_4c_big, Stress seed 128: a
+        QC's two big indices read QC at 0.42 and 10S at 0.34, published as a 10S lying on the QC,
+        learned, and played on); where they count a number, readings of other ranks are, and of that
+        rank, those of another suit than the pips' look. Only when some reading is borne out: a pile
+        whose every reading the pips deny is left to the index (a card half laid on another)."""
         if not self.trusted:
             return  # (a reading of no sure card teaches no trust: not worth the 2 ms a pile)
-        if self._read(zone, zv.cards[-1].card, False, image, h, zone.name in view.moving, view.t).count != PICTURE:
+        reading = self._read(zone, zv.cards[-1].card, False, image, h, zone.name in view.moving, view.t)
+        if reading.count is None:
             return
-        numbers = [c for c in zv.cards if c.card[:-1] in NUMBERS]
-        if numbers and len(numbers) < len(zv.cards):
-            zv.cards[:] = [c for c in zv.cards if c.card[:-1] not in NUMBERS]
-            view.faint.setdefault(zone.name, []).extend((c.card, c.confidence) for c in numbers)
+        if reading.count == PICTURE:
+            kept = [c for c in zv.cards if c.card[:-1] not in NUMBERS]
+        else:
+            kept = [c for c in zv.cards if c.card[:-1] == _rank_of(int(reading.count))]
+            suit = self.looks.suit_of(reading.look) if reading.look is not None and len(kept) > 1 else None
+            if suit is not None and any(c.card[-1] == suit for c in kept):
+                kept = [c for c in kept if c.card[-1] == suit]
+        if kept and len(kept) < len(zv.cards):
+            view.faint.setdefault(zone.name, []).extend((c.card, c.confidence) for c in zv.cards if c not in kept)
+            zv.cards[:] = kept
 
     def check(self, view: FrameView, image: Image, h: TableHomography) -> None:
         """Re-read ``view``'s squared pile tops in place from ``image`` (whose size ``h`` is for)."""
@@ -461,7 +512,7 @@ class PipReader:
                 continue
             faint = view.faint.get(zone.name, [])
             if len(zv.cards) > 1:
-                self._pictures_only(zone, zv, view, image, h)
+                self._one_top(zone, zv, view, image, h)
                 continue
             if len(zv.cards) == 1:
                 code, sure = zv.cards[0].card, zv.cards[0].confidence >= s.sure_read
@@ -478,6 +529,9 @@ class PipReader:
                 if code[:-1] in NUMBERS and zv.cards:
                     card = zv.cards.pop()
                     view.faint.setdefault(zone.name, []).append((card.card, card.confidence))
+                if zone.name in view.faint:
+                    view.faint[zone.name] = [(c, score * s.picture_guess if c[:-1] in NUMBERS else score)
+                                             for c, score in view.faint[zone.name]]
                 continue
             rank = _rank_of(count)
             suit = self.looks.suit_of(reading.look, code[-1]) if reading.look is not None and not sure else None
