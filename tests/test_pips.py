@@ -323,7 +323,11 @@ def test_a_squared_pile_read_as_a_number_on_a_picture_keeps_the_picture_card(mon
     counts[zone] = PICTURE
     view = replace(_view(zone, [("QC", 0.42), ("10S", 0.34)]), t=9.0)
     reader.check(view, image, None)  # type: ignore[arg-type]
-    assert [c.card for c in view.zones[zone].cards] == ["QC"] and view.faint[zone] == [("10S", 0.34)]
+    assert [c.card for c in view.zones[zone].cards] == ["QC"] and view.faint[zone] == [("10S", 0.17)]
+    # two numbers read on a picture are two guesses (kennard, seed 182: a side seat's QD read 6D and 4D)
+    view = replace(_view(zone, [("6D", 0.3), ("4D", 0.28)]), t=12.0)
+    reader.check(view, image, None)  # type: ignore[arg-type]
+    assert view.zones[zone].cards == [] and view.faint[zone] == [("6D", 0.15), ("4D", 0.14)]
     # pips counted ten: the face is the 10S's, the QC read there is no card of the pile
     counts[zone] = 10
     view = replace(_view(zone, [("QC", 0.42), ("10S", 0.34)]), t=19.0)

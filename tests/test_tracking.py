@@ -839,6 +839,27 @@ def test_a_cards_other_index_read_too_faintly_to_count_still_joins_it() -> None:
     assert joined[1].place == apart[1].place == 200.0
 
 
+def test_a_card_read_two_ways_keeps_its_reading_until_the_other_is_much_surer() -> None:
+    """A card's two indices read as two codes keep the code the frame before had (a card does not
+    change while it lies), but not for ever: kennard's far seat (Zenuwen seed 182) showed a JS read
+    5S at its upside-down index before its upright one was read at all, and then JS at 0.50 against
+    5S at 0.26 for the whole round, published as a 5S throughout."""
+    layout = template("klondike", 1, 7)
+    tracker = TableTracker(layout, _flat(), TrackerSettings(image_motion=False))
+    known = [_det("6S", 100, 200), _det("6S", 146, 262)]
+    tops = []
+    for i in range(60):
+        if i < 20:
+            dets = known + [_det("5S", 20, 200, 0.3)]
+        elif i < 40:
+            dets = known + [_det("5S", 20, 200, 0.26), _det("JS", 66, 262, 0.4)]  # surer, not by much
+        else:
+            dets = known + [_det("5S", 20, 200, 0.26), _det("JS", 66, 262, 0.5)]
+        tracker.update(i / 30, i, dets)
+        tops.append(tracker.previous.zones["tableau1"].cards[-1].card)
+    assert tops[19] == tops[39] == "5S" and tops[40] == tops[-1] == "JS"
+
+
 def test_a_foundation_card_read_two_ways_is_one_card_and_a_card_laid_on_it_is_new() -> None:
     layout = template("klondike", 1, 7)
     tracker = TableTracker(layout, _flat(), TrackerSettings(image_motion=False))

@@ -81,6 +81,13 @@ def _corner_offsets(cards: list[PhysicalCard]) -> np.ndarray:
     return np.asarray(pairs, dtype=np.float64).reshape(-1, 2)
 
 
+KEEP_READING_MARGIN = 0.2
+"""A card whose indices read as two codes keeps the code the frame before had, unless the other reads
+surer by more than this: a reading kept only because it was kept before never gives way (kennard,
+three players at 1280x720, Zenuwen seed 182: the far seat's JS read JS at 0.50 and, upside down, 5S
+at 0.26, stayed a 5S from its first frames for the whole round)."""
+
+
 def join_split_readings(cards: list[PhysicalCard], before: frozenset[str] = frozenset(),
                         tolerance_mm: float = 6.0, faint: Sequence[PhysicalCard] = ()) -> list[PhysicalCard]:
     """Two lone indices that lie as a card's two indices lie (an offset learnt from the cards read alike
@@ -90,7 +97,8 @@ def join_split_readings(cards: list[PhysicalCard], before: frozenset[str] = froz
     confidence. A covered card's index lies a fan step away from where the top card's own index would
     be, and the next card of a row a card's width, so they are not taken. The other index may also be
     one of the ``faint`` readings, too weak to count as a card (penguins seed 13: a QH's upside-down
-    index read 6H at 0.37 and its upright one QH at 0.23, and the tracker published a 6H on the QH)."""
+    index read 6H at 0.37 and its upright one QH at 0.23, and the tracker published a 6H on the QH).
+    The reading the frame before had gives way to one surer by ``KEEP_READING_MARGIN``."""
     offsets = _corner_offsets(cards)
     if not len(offsets):
         return cards
@@ -107,7 +115,8 @@ def join_split_readings(cards: list[PhysicalCard], before: frozenset[str] = froz
             if min(float(np.linalg.norm(offsets - d, axis=1).min()), float(np.linalg.norm(offsets + d, axis=1).min())) > tolerance_mm:
                 continue
             if (one.card in before) != (other.card in before):
-                code = one.card if one.card in before else other.card
+                kept, new = (one, other) if one.card in before else (other, one)
+                code = new.card if new.confidence - kept.confidence > KEEP_READING_MARGIN else kept.card
             else:
                 code = one.card if one.confidence >= other.confidence else other.card
             out.remove(one)

@@ -484,20 +484,23 @@ class PipReader:
         that face is a picture, the numbers read there are guesses (kennard_4c_big, Stress seed 128: a
         QC's two big indices read QC at 0.42 and 10S at 0.34, published as a 10S lying on the QC,
         learned, and played on); where they count a number, readings of other ranks are, and of that
-        rank, those of another suit than the pips' look. Only when some reading is borne out: a pile
-        whose every reading the pips deny is left to the index (a card half laid on another)."""
+        rank, those of another suit than the pips' look. A count borne out by no reading leaves them
+        all to the index (a card half laid on another)."""
         if not self.trusted:
             return  # (a reading of no sure card teaches no trust: not worth the 2 ms a pile)
         reading = self._read(zone, zv.cards[-1].card, False, image, h, zone.name in view.moving, view.t)
         if reading.count is None:
             return
         if reading.count == PICTURE:
-            kept = [c for c in zv.cards if c.card[:-1] not in NUMBERS]
-        else:
-            kept = [c for c in zv.cards if c.card[:-1] == _rank_of(int(reading.count))]
-            suit = self.looks.suit_of(reading.look) if reading.look is not None and len(kept) > 1 else None
-            if suit is not None and any(c.card[-1] == suit for c in kept):
-                kept = [c for c in kept if c.card[-1] == suit]
+            # (as for a lone number read on a picture: every number is a guess, scored below a picture's)
+            numbers = [c for c in zv.cards if c.card[:-1] in NUMBERS]
+            view.faint.setdefault(zone.name, []).extend((c.card, c.confidence * self.settings.picture_guess) for c in numbers)
+            zv.cards[:] = [c for c in zv.cards if c not in numbers]
+            return
+        kept = [c for c in zv.cards if c.card[:-1] == _rank_of(int(reading.count))]
+        suit = self.looks.suit_of(reading.look) if reading.look is not None and len(kept) > 1 else None
+        if suit is not None and any(c.card[-1] == suit for c in kept):
+            kept = [c for c in kept if c.card[-1] == suit]
         if kept and len(kept) < len(zv.cards):
             view.faint.setdefault(zone.name, []).extend((c.card, c.confidence) for c in zv.cards if c not in kept)
             zv.cards[:] = kept
