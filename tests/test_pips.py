@@ -246,6 +246,9 @@ def test_with_one_suit_not_seen_yet_a_look_only_confirms_the_index_suit_it_lies_
     assert looks.suit_of(_like("H", 0.5), "D") is None and looks.suit_of(_like("H", 0.5)) is None
     # a club read as a spade (the suit not seen yet): its look lies far off every spade's
     assert looks.suit_of(_like("C"), "S") is None
+    # nor one under twice as far off the index's suit's looks as they lie apart (kennard_big seed 183:
+    # a 7D read 7H, its look 1.98 times as far off the hearts', was told a heart); 1.2 times is
+    assert looks.suit_of(_like("H", 2.2), "H") == "H" and looks.suit_of(_like("H", 2.8), "H") is None
     # a suit seen only twice is not confirmed yet: how far its looks lie from one another is not known
     looks = SuitLooks()
     for suit in "SHD":
@@ -367,6 +370,7 @@ def test_a_squared_pile_read_as_two_numbers_keeps_the_one_its_pips_bear_out(monk
     view = replace(_view(zone, [("7C", 0.36), ("7S", 0.18)]), t=70.0)
     reader.check(view, image, None)  # type: ignore[arg-type]
     assert [c.card for c in view.zones[zone].cards] == ["7C", "7S"]
+
 
 
 def test_a_count_is_looked_at_again_after_a_while_though_nothing_moves_over_the_pile(monkeypatch: pytest.MonkeyPatch) -> None:
