@@ -151,7 +151,7 @@ def _card_quad(grey: Image, s: PipSettings) -> npt.NDArray[np.float32] | None:
     return None
 
 
-def _card_shaped(contour: npt.NDArray[np.int32], s: PipSettings) -> npt.NDArray[np.float32] | None:
+def _card_shaped(contour: Image, s: PipSettings) -> npt.NDArray[np.float32] | None:
     """The corners of ``contour``'s smallest rectangle where that is a card's size and the shape fills it."""
     (mx, my), (a, b), angle = cv2.minAreaRect(contour)
     short, long_ = sorted((a / s.px_per_mm, b / s.px_per_mm))
