@@ -178,24 +178,21 @@ def assign_piles(
         view.back_places.sort()
         if name in by_name and by_name[name].role == "tableau":
             _place_far_index(view, by_name[name], offsets)
-        if view.cards and name in by_name and by_name[name].role == "waste":
-            # nothing lies face down on a waste: a back seen among its faces is the fan's edge or the stock
-            # beside it (Double Solitaire filmed from the table's end, the stock just beyond the waste:
-            # slivers of the waste's edge boxed as backs, 13 of penguins seed 13's 13 wastes published
-            # with two backs). A back alone there is a face the camera cannot read: it stays.
-            view.back_places.clear()
-        if view.cards and name in by_name and by_name[name].role in FACE_UP_SQUARED:
-            # a squared pile shows one face, its top: under a face-up top no back shows (docs/states-format.md).
-            # A back boxed there is that face (an ace's bare middle: kennard_4c_big, Zenuwen seed 186, a
-            # side seat's AC published on a back for 30 s) or the stock beside it reaching in.
+        if view.cards and name in by_name and by_name[name].role in NO_BACK_UNDER_FACES:
             view.back_places.clear()
     return FrameView(t, index, zones)
 
 
-FACE_UP_SQUARED = frozenset({"pile", "centre", "foundation"})
-"""Squared piles whose cards lie face up (a Stress or Zenuwen pile, a centre pile, a foundation): a
-back there is the top only when no face is read. (Not a stock: a waste card reaching over it is no top
-of it.)"""
+NO_BACK_UNDER_FACES = frozenset({"waste", "pile", "centre", "foundation"})
+"""Zones where no back shows once a face is read there, so a back boxed among faces is none; a back
+alone there is a face the camera cannot read, and stays. Nothing lies face down on a waste: a back
+among its faces is the fan's edge or the stock beside it (Double Solitaire filmed from the table's end,
+the stock just beyond the waste: slivers of the waste's edge boxed as backs, 13 of penguins seed 13's
+13 wastes published with two backs). A squared pile whose cards lie face up (a Stress or Zenuwen pile,
+a centre pile, a foundation) shows one face, its top, and no back under it (docs/states-format.md): a
+back boxed there is that face (an ace's bare middle: kennard_4c_big, Zenuwen seed 186, a side seat's
+AC published on a back for 30 s) or the stock beside it reaching in. Not a stock: a waste card reaching
+over it is no top of it."""
 
 
 FAN_GAP_MM = 4.0

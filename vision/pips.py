@@ -493,10 +493,7 @@ class PipReader:
         if reading.count is None:
             return
         if reading.count == PICTURE:
-            # (as for a lone number read on a picture: every number is a guess, scored below a picture's)
-            numbers = [c for c in zv.cards if c.card[:-1] in NUMBERS]
-            view.faint.setdefault(zone.name, []).extend((c.card, c.confidence * self.settings.picture_guess) for c in numbers)
-            zv.cards[:] = [c for c in zv.cards if c not in numbers]
+            self._numbers_as_guesses(zone, zv, view)
             return
         kept = [c for c in zv.cards if c.card[:-1] == _rank_of(int(reading.count))]
         suit = self.looks.suit_of(reading.look) if reading.look is not None and len(kept) > 1 else None
@@ -505,6 +502,16 @@ class PipReader:
         if kept and len(kept) < len(zv.cards):
             view.faint.setdefault(zone.name, []).extend((c.card, c.confidence) for c in zv.cards if c not in kept)
             zv.cards[:] = kept
+
+    def _numbers_as_guesses(self, zone: Zone, zv: ZoneView, view: FrameView) -> None:
+        """Where the pips say picture, every number read on the pile, as a card or faintly, is a guess:
+        a faint reading (so the pile is not taken for empty) at ``picture_guess`` of its score."""
+        numbers = [c for c in zv.cards if c.card[:-1] in NUMBERS]
+        zv.cards[:] = [c for c in zv.cards if c not in numbers]
+        faint = view.faint.get(zone.name, []) + [(c.card, c.confidence) for c in numbers]
+        if faint:
+            view.faint[zone.name] = [(c, score * self.settings.picture_guess if c[:-1] in NUMBERS else score)
+                                     for c, score in faint]
 
     def check(self, view: FrameView, image: Image, h: TableHomography) -> None:
         """Re-read ``view``'s squared pile tops in place from ``image`` (whose size ``h`` is for)."""
@@ -530,12 +537,7 @@ class PipReader:
             if count is None or not self.trusted:
                 continue
             if not isinstance(count, int):  # a picture
-                if code[:-1] in NUMBERS and zv.cards:
-                    card = zv.cards.pop()
-                    view.faint.setdefault(zone.name, []).append((card.card, card.confidence))
-                if zone.name in view.faint:
-                    view.faint[zone.name] = [(c, score * s.picture_guess if c[:-1] in NUMBERS else score)
-                                             for c, score in view.faint[zone.name]]
+                self._numbers_as_guesses(zone, zv, view)
                 continue
             rank = _rank_of(count)
             suit = self.looks.suit_of(reading.look, code[-1]) if reading.look is not None and not sure else None
