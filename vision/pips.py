@@ -37,7 +37,7 @@ import numpy.typing as npt
 
 from calibration.homography import TableHomography
 from calibration.zones import Zone, ZoneLayout
-from vision.pile_assignment import FrameView, ZoneView
+from vision.pile_assignment import CardInZone, FrameView, ZoneView
 from vision.straighten import straightened
 
 Image = npt.NDArray[Any]
@@ -55,6 +55,9 @@ class PipSettings:
     """Resolution of the straightened card."""
     around_mm: float = 6.0
     """How far beyond the zone the card may reach."""
+    white_share: float = 97.0
+    """The card's white is the 90th percentile of its middle, or this percentile of the zone and its
+    surround (a card fills most of it) where that is brighter by more than ``min_contrast``."""
     min_contrast: float = 15.0
     """Grey levels between the card's white and the table around it: less, and the card's outline is
     not told (a light table) and nothing is counted."""
@@ -104,6 +107,12 @@ class PipSettings:
     """... and disagreed with no more than this share of them."""
     looks_kept: int = 60
     """How many looks of each suit's pips (:class:`SuitLooks`) are kept, the latest ..."""
+    looks_per_card: int = 1
+    """A card lying on teaches its suit this many looks, however often it is read again: kennard at
+    1280x720, Zenuwen seed 182, a centre 3C read 3S at 0.60-0.69 for a minute filled the spades' looks
+    with its own, and clubs were told spades after (tops told a wrong suit, 182 and 183: 46 of 891
+    before, 8 of 818 with one look a card and the reach below measured from the median gap; three
+    looks a card, 31 of 866)."""
     looks_each: int = 2
     """... how many of every suit are needed before any suit is told by its look ..."""
     looks_near: int = 3
@@ -112,8 +121,9 @@ class PipSettings:
     """... and how much nearer (a ratio) a look must lie to one suit's than to any other's to be that suit;
     while one suit is not seen yet, ..."""
     look_reach: float = 1.5
-    """... no farther from the index's suit's looks than this many times as far as they lie from one
-    another (:meth:`SuitLooks.suit_of`). 2.0 took a side seat's 7D, read 7H before any diamond was
+    """... no farther from the index's suit's nearest look than this many times the median gap between
+    that suit's looks and their nearest (:meth:`SuitLooks.suit_of`; the widest gap before the
+    fifty-eighth session). 2.0 took a side seat's 7D, read 7H before any diamond was
     read surely, for a heart at 1.98 times (kennard_big, four players, Zenuwen seed 183: ten readings)."""
     reread_s: float = 0.5
     """A pile's count is kept at most this long while its index reads the same and nothing moves over
@@ -124,6 +134,10 @@ class PipSettings:
     """A number read where the pips say picture keeps this share of its score: a guess, below the
     picture card read there (kennard_4c_big, Zenuwen seed 186: a side seat's KD read KD at 0.17-0.18
     and 4D at 0.20-0.23 in turn, and published as a 4D for a minute)."""
+    unread_score: float = 0.02
+    """A squared pile whose top stopped being read while its face is still found holds a card at this
+    score (:meth:`PipReader._unread_top`): under the live referee's floor for a guess that agrees
+    (0.05), so the card is there but unread, never taken for the card last read there."""
     told_score: float = 0.35
     """A top whose rank the pips give and whose suit their look gives scores at least this: read,
     not surely (the live referee takes a card under 0.3 for unread, doubts one under 0.6)."""
@@ -138,6 +152,12 @@ def _card_quad(grey: Image, s: PipSettings) -> npt.NDArray[np.float32] | None:
     cy, cx = grey.shape[0] // 2, grey.shape[1] // 2
     r = int(15 * s.px_per_mm)
     white = float(np.percentile(grey[cy - r:cy + r, cx - r:cx + r], 90))
+    # a court card's middle is no white (kennard at 1280x720, Zenuwen seed 182: a QD on a light check
+    # cloth, its middle's 185 against the table's 171, was cut out with the checks around it); its
+    # border is, the brightest of the zone by far
+    border_white = float(np.percentile(grey, s.white_share))
+    if border_white - white > s.min_contrast:
+        white = border_white
     if white - table < s.min_contrast:
         return _outlined_quad(grey, s)
     # a light check or a white cloth around the card joins it at the halfway grey: then brighter cuts
@@ -227,6 +247,8 @@ class FaceReading:
     plain; and, for a number card (2-10), the look of its pips."""
     count: int | str | None
     look: Look | None = None
+    found: bool = False
+    """Whether a card face was found at all (:func:`read_patch`): a card lies there, read or not."""
 
 
 def _look(inner: Image, labels: Image, stats: Image, pips: list[Blob]) -> Look:
@@ -369,7 +391,7 @@ def read_patch(patch: Image, s: PipSettings | None = None) -> FaceReading:
     quad = _card_quad(cv2.cvtColor(patch, cv2.COLOR_BGR2GRAY), s)
     if quad is None:
         return FaceReading(None)
-    return read_face(_portrait(patch, quad, s.px_per_mm), s)
+    return replace(read_face(_portrait(patch, quad, s.px_per_mm), s), found=True)
 
 
 def count_pips(image: Image, h: TableHomography, zone: Zone, s: PipSettings | None = None) -> int | str | None:
@@ -422,7 +444,22 @@ class SuitLooks:
             return None
         spacing = np.linalg.norm(own[:, None] - own[None], axis=2)
         np.fill_diagonal(spacing, np.inf)
-        return best if float(apart[best][0]) <= s.look_reach * float(spacing.min(axis=1).max()) else None
+        # the median gap between a look and its nearest: a look or two far off the rest (another seat,
+        # a blur) would widen the reach for every look (kennard_big seed 183: a 7D taken for a heart)
+        return best if float(apart[best][0]) <= s.look_reach * float(np.median(spacing.min(axis=1))) else None
+
+
+def _one_face(readings: list[CardInZone]) -> CardInZone:
+    """Readings of one rank on a squared pile whose pips count that rank once are its one face read
+    several ways (kennard_big, four players, Zenuwen seed 183: a side seat's 7D read 7D at both indices
+    and 7H at a half of one, published as a 7H on a 7D for 30 s; the same card of two decks read
+    twice). The reading found at more indices stands, then the surer; where the suits contradict each
+    other only the margin between them is its confidence, as for a card whose two indices read two
+    codes (:func:`vision.pile_assignment.join_split_readings`), so that a close call reaches the
+    referee as unread and the rules settle it."""
+    best = max(readings, key=lambda c: (len(c.points_mm), c.confidence))
+    rival = max((c.confidence for c in readings if c.card != best.card), default=None)
+    return best if rival is None else replace(best, confidence=abs(best.confidence - rival))
 
 
 def _rank_of(count: int) -> str:
@@ -451,6 +488,8 @@ class PipReader:
         self.settings = settings or PipSettings()
         self.looks = SuitLooks(self.settings)
         self._known: dict[str, tuple[str, FaceReading, float]] = {}
+        self._taught: dict[str, tuple[str, int]] = {}
+        """zone -> the card lying there and how many of its looks were learned (``looks_per_card``)."""
         self.told: dict[str, tuple[str, str]] = {}
         """The tops told by their pips' rank and look at the last check: zone -> (the index's reading, the card told)."""
         self.agreed = 0
@@ -473,9 +512,14 @@ class PipReader:
             agrees = code[:-1] == _rank_of(count) if isinstance(count, int) else code[:-1] not in NUMBERS
             self.agreed += agrees
             self.disagreed += not agrees
-            # a look the looks already tell as another suit is the index's misreading, not a lesson
-            if agrees and reading.look is not None and self.looks.suit_of(reading.look, code[-1]) in (None, code[-1]):
+            # a look the looks already tell as another suit is the index's misreading, not a lesson;
+            # a card lying on is a few lessons (looks_per_card), not one every read
+            taught = self._taught.get(zone.name, ("", 0))
+            lessons = taught[1] if taught[0] == code else 0
+            if (agrees and reading.look is not None and lessons < self.settings.looks_per_card
+                    and self.looks.suit_of(reading.look, code[-1]) in (None, code[-1])):
                 self.looks.learn(code[-1], reading.look)
+                self._taught[zone.name] = (code, lessons + 1)
         return reading
 
     def _one_top(self, zone: Zone, zv: ZoneView, view: FrameView, image: Image, h: TableHomography) -> None:
@@ -496,12 +540,37 @@ class PipReader:
             self._numbers_as_guesses(zone, zv, view)
             return
         kept = [c for c in zv.cards if c.card[:-1] == _rank_of(int(reading.count))]
-        suit = self.looks.suit_of(reading.look) if reading.look is not None and len(kept) > 1 else None
-        if suit is not None and any(c.card[-1] == suit for c in kept):
-            kept = [c for c in kept if c.card[-1] == suit]
-        if kept and len(kept) < len(zv.cards):
-            view.faint.setdefault(zone.name, []).extend((c.card, c.confidence) for c in zv.cards if c not in kept)
+        look = reading.look
+        told = {self.looks.suit_of(look, c.card[-1]) for c in kept} - {None} if look is not None and len(kept) > 1 else set()
+        if len(told) == 1 and any(c.card[-1] in told for c in kept):
+            kept = [c for c in kept if c.card[-1] in told]
+        if len(kept) > 1:
+            kept = [_one_face(kept)]
+        if kept and (len(kept) < len(zv.cards) or kept[0] not in zv.cards):
+            others = [(c.card, c.confidence) for c in zv.cards if c.card != kept[0].card]
+            if others:
+                view.faint.setdefault(zone.name, []).extend(others)
             zv.cards[:] = kept
+
+    def _unread_top(self, zone: Zone, view: FrameView, image: Image, h: TableHomography) -> None:
+        """A pile whose top was read before and reads as nothing now: where a card's face is still
+        found there, a card lies there that the index does not read, not an empty pile; it becomes the zone's faint reading at ``unread_score`` (kennard at 1280x720, Zenuwen seed
+        182: a centre QD the detector stopped reading for 2.6 s was published as an empty centre pile,
+        and the referee, told a centre pile was gone, lost the round). The code is the last read there
+        (its rank the pips' count's): a reviewer's guess; the referee takes the card for unread."""
+        known = self._known.get(zone.name)
+        if known is None or not self.trusted:
+            return
+        # read again every frame, not kept: a card taken away must not stay for reread_s
+        reading = read_pips(image, h, zone, self.settings)
+        if not reading.found:
+            if zone.name not in view.moving:  # (a hand over it finds no face either: the card may stay)
+                self._known.pop(zone.name, None)
+            return
+        code = known[0]
+        if isinstance(reading.count, int) and code[:-1] != _rank_of(reading.count):
+            code = _rank_of(reading.count) + code[-1]
+        view.faint[zone.name] = [(code, self.settings.unread_score)]
 
     def _numbers_as_guesses(self, zone: Zone, zv: ZoneView, view: FrameView) -> None:
         """Where the pips say picture, every number read on the pile, as a card or faintly, is a guess:
@@ -530,7 +599,7 @@ class PipReader:
             elif faint:
                 code, sure = max(faint, key=lambda r: r[1])[0], False
             else:
-                self._known.pop(zone.name, None)
+                self._unread_top(zone, view, image, h)
                 continue
             reading = self._read(zone, code, sure, image, h, zone.name in view.moving, view.t)
             count = reading.count
