@@ -550,7 +550,10 @@ def _played_unread(
         seen = judged(obs, CENTRE_ZONES[j])
         if top is None or is_unseen(top) or seen is None or not seen.cards or seen.cards[-1] is not None:
             continue
-        guessed_other = seen.top_guess not in (None, top.code) and (
+        # (a guess of the top's own rank is the top read in another suit, not a card laid on it, which
+        # is a rank apart: kennard_4c_big, seed 133, a centre KC guessed KS at 0.22 was taken for an
+        # unseen refill played there, and the QD laid on the KC next was called illegal on it)
+        guessed_other = seen.top_guess not in (None, top.code) and seen.top_guess[:-1] != top.code[:-1] and (
             seen.confidences[-1:] >= (GUESS_FLOOR,) or seen.confidences[-1:] >= (AGREEING_GUESS_FLOOR,) and _may_go(state, seen.top_guess, top))
         if not guessed_other and seen.top_guess == top.code:
             continue

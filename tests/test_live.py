@@ -1560,6 +1560,18 @@ def test_a_card_whose_copies_are_known_buried_in_the_centre_is_laid_all_the_same
     assert [str(f.move) for f in laid] == ["p2 pile4->centre1"] and "2S laid earlier on centre2 or centre3 was misread" in laid[0].detail
 
 
+def test_a_centre_top_guessed_in_another_suit_is_no_card_laid_on_it() -> None:
+    """Stress, two rounds at 1280x720, kennard_4c_big (never trained on), fresh render seed 133
+    (bench/matches/stress-133): at 122.6 s centre1's KC, read at 0.35 before, was guessed KS at 0.22
+    while p2's 9D was laid in the row. The guess was taken for a card laid on the KC: an unseen refill
+    of p2's third pile played there (invented), and the QD played onto the KC at 128.9 s was called
+    illegal on that card. A card laid on a centre top is a rank apart from it; a guess of the top's own
+    rank is the top read in another suit."""
+    found = _whole_match_findings("stress-133", "stress", STRESS_MATCH, until=131.0)
+    said = [(str(f.move), f.kind) for f in found if 120 < f.t < 131 and f.kind in ("move", "illegal")]
+    assert said == [("p2 pile3->centre2", "move"), ("p2 pile1->centre2", "move"), ("p1 pile3->centre1", "move")]
+
+
 def test_an_unsure_read_beside_a_play_is_likelier_than_a_turn_onto_a_twin() -> None:
     """Zenuwen, three players at 1280x720, kennard (never trained on), fresh render seed 182
     (bench/matches/zenuwen3p-182): at 60.4 s p3 played its last card, a 7C, onto centre2's 8S while
