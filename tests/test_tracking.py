@@ -820,6 +820,22 @@ def test_a_cards_two_indices_read_as_two_codes_are_one_card() -> None:
     assert [c.card for c in view.zones["tableau2"].cards] == ["6S"]
 
 
+def test_on_a_pile_that_shows_one_face_two_readings_a_cards_span_apart_are_its_two_indices() -> None:
+    """kennard_4c_big, Stress seed 133: a row's 3S read 3S at one index and 5S at the other, 67 mm
+    apart where the frame's other cards' indices lay 73-78 mm apart (a big index's reading centre moves
+    with its rank): not joined, published as a 5S under the 3S, and a stack called illegal. On a row
+    pile, which shows one face, two lone readings a card's index span apart are that face; on a centre
+    pile, where a crooked card's index peeks out from under the top, only the offset itself joins."""
+    layout = template("stress", 2)
+    view = TableTracker(layout, _flat(), TrackerSettings(image_motion=False)).view(0.0, 0, [
+        _det("6S", 177, 232), _det("6S", 223, 292),  # p1.pile3, read alike at both: 76 mm
+        _det("3S", 97, 232, 0.56), _det("5S", 141, 283, 0.37),  # p1.pile2: 67 mm
+        _det("9D", 137, 127, 0.56), _det("4D", 181, 178, 0.37),  # centre1, as far apart
+    ])
+    assert [(c.card, round(c.confidence, 2)) for c in view.zones["p1.pile2"].cards] == [("3S", 0.19)]
+    assert sorted(c.card for c in view.zones["centre1"].cards) == ["4D", "9D"]
+
+
 def test_a_cards_other_index_read_too_faintly_to_count_still_joins_it() -> None:
     """Penguins seed 13 with the run-7 detector: a QH's upside-down index read 6H at 0.37 and its
     upright one QH at 0.23, under the tracker's 0.25: the column was published with a 6H lying on the

@@ -10,7 +10,7 @@ the fan direction (a covered card shows only the index at its top edge; the top 
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
-from typing import Sequence
+from typing import Callable, Sequence
 
 import numpy as np
 
@@ -88,8 +88,17 @@ three players at 1280x720, Zenuwen seed 182: the far seat's JS read JS at 0.50 a
 at 0.26, stayed a 5S from its first frames for the whole round)."""
 
 
+ONE_FACE_SPAN_MM = 10.0
+"""On a pile that shows one face, two lone readings lying a card's index span apart (within this of the
+median span of the frame's cards read at both indices, whichever way) are that face's two indices: a
+big index's reading centre moves with its rank (kennard_4c_big, Stress seed 133: a 3S's indices lay
+67 mm apart, the other cards' 73-78 mm, and its far one, read 5S during a stack beside it, was
+published as a 5S under the 3S and the stack called illegal)."""
+
+
 def join_split_readings(cards: list[PhysicalCard], before: frozenset[str] = frozenset(),
-                        tolerance_mm: float = 6.0, faint: Sequence[PhysicalCard] = ()) -> list[PhysicalCard]:
+                        tolerance_mm: float = 6.0, faint: Sequence[PhysicalCard] = (),
+                        one_face: Callable[[PhysicalCard, PhysicalCard], bool] | None = None) -> list[PhysicalCard]:
     """Two lone indices that lie as a card's two indices lie (an offset learnt from the cards read alike
     at both) are one card whose indices were read as two codes (the J of a JH read as a 5 at one
     corner; a 2C on a foundation read 2S at the other): it keeps the reading the frame ``before`` had
@@ -98,10 +107,13 @@ def join_split_readings(cards: list[PhysicalCard], before: frozenset[str] = froz
     be, and the next card of a row a card's width, so they are not taken. The other index may also be
     one of the ``faint`` readings, too weak to count as a card (penguins seed 13: a QH's upside-down
     index read 6H at 0.37 and its upright one QH at 0.23, and the tracker published a 6H on the QH).
-    The reading the frame before had gives way to one surer by ``KEEP_READING_MARGIN``."""
+    The reading the frame before had gives way to one surer by ``KEEP_READING_MARGIN``. Two readings
+    that ``one_face`` says lie on a pile showing one face need only lie a card's index span apart
+    (``ONE_FACE_SPAN_MM``)."""
     offsets = _corner_offsets(cards)
     if not len(offsets):
         return cards
+    span = float(np.median(np.linalg.norm(offsets, axis=1)))
     lone = [c for c in cards if c.card != BACK and len(c.points_mm) == 1]
     out = list(cards)
     for one in lone:
@@ -112,7 +124,8 @@ def join_split_readings(cards: list[PhysicalCard], before: frozenset[str] = froz
                 continue
             d = np.subtract(other.points_mm[0], one.points_mm[0])
             # (either way round: which of the two is the card's top index is not known)
-            if min(float(np.linalg.norm(offsets - d, axis=1).min()), float(np.linalg.norm(offsets + d, axis=1).min())) > tolerance_mm:
+            if (min(float(np.linalg.norm(offsets - d, axis=1).min()), float(np.linalg.norm(offsets + d, axis=1).min())) > tolerance_mm
+                    and not (one_face is not None and abs(float(np.linalg.norm(d)) - span) <= ONE_FACE_SPAN_MM and one_face(one, other))):
                 continue
             if (one.card in before) != (other.card in before):
                 kept, new = (one, other) if one.card in before else (other, one)
@@ -158,10 +171,19 @@ def assign_piles(
 ) -> FrameView:
     """The zones' cards in one frame; ``faint``: readings too weak to be cards (:func:`join_split_readings`)."""
     before = previous.where() if previous is not None else {}
-    cards = join_split_readings(cards, frozenset(before), faint=faint)
+    by_name = {z.name: z for z in layout.zones}
+
+    def one_face_pile(card: PhysicalCard) -> Zone | None:
+        zone = _locate(card, layout, by_name.get(before.get(card.card, "")), margin_mm, hysteresis_mm)
+        return zone if zone is not None and zone.role == "pile" and zone.fan is None else None
+
+    def one_face(a: PhysicalCard, b: PhysicalCard) -> bool:
+        pile = one_face_pile(a)
+        return pile is not None and pile is one_face_pile(b)
+
+    cards = join_split_readings(cards, frozenset(before), faint=faint, one_face=one_face)
     zones = {z.name: ZoneView() for z in layout.zones}
     zones[OFF] = ZoneView()
-    by_name = {z.name: z for z in layout.zones}
     for card in cards:
         prev_zone = by_name.get(before.get(card.card, ""))
         zone = _locate(card, layout, prev_zone, margin_mm, hysteresis_mm)
