@@ -246,7 +246,7 @@ def test_a_sure_reading_whose_look_is_told_as_another_suit_is_not_learned(monkey
     assert {suit: len(v) for suit, v in reader.looks._looks.items()} == learned
 
 
-def test_a_card_lying_on_teaches_its_suit_a_few_looks_however_often_it_is_read(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_card_lying_on_teaches_its_suit_once_however_often_it_is_read(monkeypatch: pytest.MonkeyPatch) -> None:
     """kennard at 1280x720, Zenuwen seed 182: a centre 3C read 3S at 0.60-0.69, re-read every half
     second for a minute, filled the spades' looks with its own, and clubs were told spades after."""
     reader, faces = _taught(monkeypatch, range(2, 4))

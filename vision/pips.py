@@ -513,7 +513,7 @@ class PipReader:
             self.agreed += agrees
             self.disagreed += not agrees
             # a look the looks already tell as another suit is the index's misreading, not a lesson;
-            # a card lying on is a few lessons (looks_per_card), not one every read
+            # a card lying on is looks_per_card lessons, not one every read
             taught = self._taught.get(zone.name, ("", 0))
             lessons = taught[1] if taught[0] == code else 0
             if (agrees and reading.look is not None and lessons < self.settings.looks_per_card
@@ -554,10 +554,11 @@ class PipReader:
 
     def _unread_top(self, zone: Zone, view: FrameView, image: Image, h: TableHomography) -> None:
         """A pile whose top was read before and reads as nothing now: where a card's face is still
-        found there, a card lies there that the index does not read, not an empty pile; it becomes the zone's faint reading at ``unread_score`` (kennard at 1280x720, Zenuwen seed
-        182: a centre QD the detector stopped reading for 2.6 s was published as an empty centre pile,
-        and the referee, told a centre pile was gone, lost the round). The code is the last read there
-        (its rank the pips' count's): a reviewer's guess; the referee takes the card for unread."""
+        found there, a card lies there that the index does not read, not an empty pile. It becomes the
+        zone's faint reading at ``unread_score`` (kennard at 1280x720, Zenuwen seed 182: a centre QD
+        the detector stopped reading for 2.6 s was published as an empty centre pile, and the referee,
+        told a centre pile was gone, lost its thread). The code is the last read there (its rank the
+        pips' count's): a reviewer's guess; the referee takes the card for unread."""
         known = self._known.get(zone.name)
         if known is None or not self.trusted:
             return
