@@ -546,7 +546,7 @@ class PipReader:
             kept = [c for c in kept if c.card[-1] in told]
         if len(kept) > 1:
             kept = [_one_face(kept)]
-        if kept and (len(kept) < len(zv.cards) or kept[0] not in zv.cards):
+        if kept:  # (one card left of the several read)
             others = [(c.card, c.confidence) for c in zv.cards if c.card != kept[0].card]
             if others:
                 view.faint.setdefault(zone.name, []).extend(others)
