@@ -5,8 +5,9 @@
     python bench/replay_referee.py --add DIR/seed-130 [...]   # keep a folder's tables in bench/matches/
 
 A folder kept by ``bench/bench_referee_truth.py --keep`` holds ``tables.jsonl``, every table state the
-live referee judged. This feeds them through a fresh ``LiveReferee`` (the slaps the camera saw taken
-from the folder's ``game.jsonl``, since they are not table states), writes ``replay.jsonl`` beside
+live referee judged and, since the fifty-ninth session, every look, quiet frame and slap it judged
+between them. This gives them in order to a fresh ``LiveReferee`` (``cardref.replay_tables``; for an
+older file, the slaps the camera saw taken from the folder's ``game.jsonl``), writes ``replay.jsonl`` beside
 them and scores it against ``moves.jsonl`` as the truth bench does. No video and no detector: a
 referee change is checked on a dozen kept matches in seconds, and the seconds per match are the
 referee's own cost. ``--trace T0 T1`` prints what each view between T0 and T1 was found to show, and with ``--views`` each
@@ -44,6 +45,7 @@ from bench_referee_truth import _key, add_up, read_jsonl, score, summary, true_m
 
 from cardref.gamelog.store import GameStore  # noqa: E402
 from cardref.live import QUIET_AFTER, LiveReferee  # noqa: E402
+from cardref.replay_tables import is_view, replay_lines  # noqa: E402
 from referee.observation import Finding  # noqa: E402
 from referee.followers import find_follower  # noqa: E402
 from vision.table_state import TableState  # noqa: E402
@@ -76,39 +78,40 @@ def _tops(table: TableState, truth: dict | None) -> str:
 
 def replay(folder: Path, until: float | None = None, trace: tuple[float, float] | None = None,
            views: bool = False, said: list[tuple[float, Finding]] | None = None) -> LiveReferee:
-    """A referee fed ``folder``'s tables (up to ``until``), its log written to ``folder/replay.jsonl``;
+    """A referee given ``folder``'s tables (up to ``until``), its log written to ``folder/replay.jsonl``;
     ``said`` gets each move and illegal move found with the time the referee said it (the table's
     that showed it, or the frame's that ticked it: :data:`cardref.live.QUIET_AFTER` after the last)."""
     render = json.loads((folder / "render.json").read_text())
     follower = find_follower(render["game"])
     rules = follower.rules_from_spec(render["rules"])
-    slaps = _camera_slaps(folder)
+    # (a tables file with the replay_tables header holds the camera's slaps itself)
+    slaps = [{"t": r["t"], **{k: r["data"]["move"][k] for k in ("player", "pile")}} for r in _camera_slaps(folder)]
     truth = _read_if_there(folder / "truth.jsonl") if views else []
+    lines = [x for x in read_jsonl(folder / "tables.jsonl") if until is None or x.get("t", 0.0) <= until]
     with tempfile.TemporaryDirectory() as games:
         store = GameStore(games, fsync=False)
         seats = int(getattr(rules, "players", 1) or 1)
         writer = store.new_game(render["game"], follower.rules_spec(rules), [f"Player {i + 1}" for i in range(seats)])
         referee = LiveReferee(render["game"], rules, writer=writer)
-        for line in read_jsonl(folder / "tables.jsonl"):
-            table = TableState.from_json(line)
-            if until is not None and table.t > until:
-                break
-            while slaps and slaps[0]["t"] <= table.t:
-                slap = slaps.pop(0)
-                referee.act("slap", slap["t"], player=slap["data"]["move"]["player"], pile=slap["data"]["move"]["pile"])
-            # (the frames before it ticked the referee's clock: a view left waiting on a quiet table was concluded)
-            last = referee.last_table
-            found = referee.tick(table.t)
-            if trace is not None and found and trace[0] <= table.t <= trace[1]:
-                print("        quiet: " + _findings(found))
-            if said is not None and last is not None:
-                said += [(last.t + QUIET_AFTER, f) for f in found if f.kind in ("move", "illegal")]
-            found = referee.feed(table)
+        for line, found in replay_lines(referee, lines, slaps):
+            t = float(line["t"])
             if said is not None:
-                said += [(table.t, f) for f in found if f.kind in ("move", "illegal")]
-            if trace is not None and trace[0] <= table.t <= trace[1]:
-                print(f"{table.t:7.2f} " + (_findings(found) or "nothing happened"))
+                # a quiet frame said it: the first after QUIET_AFTER (where it was not recorded, the next view's)
+                last = referee.last_table
+                at = min(t, last.t + QUIET_AFTER) if line.get("tick") and last is not None else t
+                said += [(at, f) for f in found if f.kind in ("move", "illegal")]
+            if trace is None or not trace[0] <= t <= trace[1]:
+                continue
+            if line.get("tick"):
+                if found:
+                    print("        quiet: " + _findings(found))
+            elif "act" in line:
+                print(f"{t:7.2f} {line['act']} {line.get('player', '')} {line.get('pile', '')}: " + (_findings(found) or "nothing"))
+            else:
+                look = "glimpse: " if line.get("glimpse") else ""
+                print(f"{t:7.2f} {look}" + (_findings(found) or "nothing happened"))
                 if views:
+                    table = TableState.from_json(line)
                     print(_tops(table, _truth_at(truth, table.t) if truth else None))
         if until is None:
             referee.settle()  # the recording ended (cardref analyze does the same)
@@ -154,7 +157,7 @@ def keep(folder: Path, into: Path = MATCHES) -> Path:
     (out / "slaps.jsonl").write_text("".join(json.dumps(r) + "\n" for r in _camera_slaps(folder)))
     truth = _read_if_there(folder / "truth.jsonl")
     at_views: list[dict] = []
-    for table in tables:  # every frame's truth is megabytes; the views need only theirs
+    for table in filter(is_view, tables):  # every frame's truth is megabytes; the views need only theirs
         row = _truth_at(truth, table["t"])
         if row is not None and (not at_views or row["t"] != at_views[-1]["t"]):
             at_views.append(row)

@@ -133,9 +133,12 @@ class LiveReferee:
     """Why the last view was not taken for the game's deal, while no deal has been seen (a table
     calibrated wrong, the wrong game, or a deal half covered): said to the pages, and by ``cardref
     analyze`` when a video ends without a game."""
-    on_feed: Callable[[TableState], None] | None = None
-    """Called with every table state :meth:`feed` is given, before it is judged (``cardref analyze
-    --tables-out``: the views that led to a verdict, to replay without the video)."""
+    on_input: Callable[[dict[str, Any]], None] | None = None
+    """Called with each thing the referee is given, as a JSON line, before it is judged: every table
+    state :meth:`feed` is given, each look :meth:`glimpse` takes, each quiet frame :meth:`tick`
+    concludes a view from, each input :meth:`act` and :meth:`seen_slap` judge (``cardref analyze
+    --tables-out``: what led to every verdict, in order, to judge again without the video:
+    :mod:`cardref.replay_tables`)."""
 
     lost: int = 0
     """Published states in a row that nothing explained (:data:`LOST_AFTER`)."""
@@ -218,8 +221,7 @@ class LiveReferee:
 
     def feed(self, table: TableState, jpeg: bytes | None = None) -> list[Finding]:
         """Judge one published table state; returns what was concluded (also logged and published)."""
-        if self.on_feed is not None:
-            self.on_feed(table)
+        self._given(table.to_json())
         self.last_table, self.last_jpeg = table, jpeg
         if self.named:
             table = self._with_named(table)
@@ -382,6 +384,7 @@ class LiveReferee:
         if table is None or table is self.quiet_judged or t - table.t < QUIET_AFTER:
             return []
         self.quiet_judged = table
+        self._given({"t": t, "tick": True})
         return self._settle(quiet=True)
 
     def _settle(self, quiet: bool) -> list[Finding]:
@@ -409,6 +412,7 @@ class LiveReferee:
         quick = any(f.kind == "call" and f.verdict.kind in self.follower.quick_calls for f in findings)
         if not quick or any(f.kind not in ("move", "call") for f in findings):
             return []
+        self._given({**table.to_json(), "glimpse": True})
         self.live = live
         self.last_t = max(self.last_t, table.t)
         for finding in findings:
@@ -442,6 +446,7 @@ class LiveReferee:
             raise ValueError(f"{self.game} takes no {name!r} input; it takes: {', '.join(self.follower.inputs) or 'none'}")
         if self.live is None:
             raise ValueError("the game has not started: the deal has not been seen yet")
+        self._given({"t": t, "act": name, **kwargs})
         self.live, findings = action(self.live, t=t, **kwargs)
         for finding in findings:
             self._record(finding, None)
@@ -449,6 +454,10 @@ class LiveReferee:
             self._send({"type": "state", "t": t, **self.state_message()})
             self._check_end(t, None)
         return findings
+
+    def _given(self, line: dict[str, Any]) -> None:
+        if self.on_input is not None:
+            self.on_input(line)
 
     def slappers(self) -> frozenset[int]:
         """The players (0-based) whose slap the game awaits now."""

@@ -13,6 +13,7 @@ import pytest
 
 from cardref.gamelog.store import GameStore
 from cardref.live import LOST_AFTER, QUIET_AFTER, REJOIN_AFTER, REJOINED, LiveReferee, observation_from_table, resume_point, taken_up
+from cardref.replay_tables import replay_lines
 from cardref.web.hub import Hub
 from referee import klondike, stress
 from referee.cards import Card
@@ -939,17 +940,12 @@ def _match_moves(name: str, until: float | None = None) -> list[Any]:
 def _whole_match_findings(name: str, game: str, rules: str, until: float | None = None,
                           ref: LiveReferee | None = None) -> list[Finding]:
     """What the referee (``ref``, default a new one without log) finds in a kept match's published
-    states up to ``until``, the true slaps keyed in."""
-    views = [TableState.from_json(x) for x in _match_lines(name, "tables") if until is None or x["t"] <= until]
-    slaps = sorted((m for m in _match_moves(name, until) if m.get("op") == "slap"), key=lambda m: m["t"])
+    states up to ``until``, the true slaps keyed in (a match kept before the tables held the camera's
+    slaps: cardref.replay_tables)."""
+    given = [x for x in _match_lines(name, "tables") if until is None or x.get("t", 0.0) <= until]
+    slaps = [m for m in _match_moves(name, until) if m.get("op") == "slap"]
     ref = ref or LiveReferee(game, rules)
-    found = []
-    for view in views:
-        while slaps and slaps[0]["t"] <= view.t:
-            slap = slaps.pop(0)
-            found += ref.act("slap", slap["t"], player=slap["player"], pile=slap["pile"])
-        found += ref.tick(view.t)  # the frames before the view, as the pipeline ticks the referee
-        found += ref.feed(view)
+    found = [f for _, found in replay_lines(ref, given, slaps) for f in found]
     return found + (ref.settle() if until is None else [])
 
 

@@ -212,10 +212,30 @@ def test_a_hand_reaching_over_the_neighbouring_pile_slaps_the_pile_under_it() ->
 
 
 def test_the_whole_stress_clip_is_refereed_from_the_camera_alone(tmp_path: Path) -> None:
-    """No key presses: moves, the stress calls, both slaps, the illegal play and its take-back."""
-    out = tmp_path / "game.jsonl"
+    """No key presses: moves, the stress calls, both slaps, the illegal play and its take-back. And
+    what the referee was given (``--tables-out``: views, the camera's slaps, the quiet frames that
+    concluded a view), given again to a fresh referee, brings the very same log."""
+    from cardref.gamelog.store import GameStore
+    from cardref.live import LiveReferee
+    from cardref.replay_tables import replay_lines
+
+    out, tables = tmp_path / "game.jsonl", tmp_path / "tables.jsonl"
     assert main(["analyze", str(CLIP / "video.mp4"), "--game", "stress", "--calibration", str(CLIP / "calibration.json"),
-                 "--out", str(out), "--games-dir", str(tmp_path / "games")]) == 0
+                 "--out", str(out), "--games-dir", str(tmp_path / "games"), "--tables-out", str(tables)]) == 0
+    given = [json.loads(line) for line in tables.read_text().splitlines()]
+    assert any(x.get("act") == "slap" and x.get("seen") for x in given)
+    store = GameStore(tmp_path / "again", fsync=False)
+    writer = store.new_game("stress", json.loads(out.read_text().splitlines()[0])["rules"], ["Player 1", "Player 2"])
+    referee = LiveReferee("stress", writer.header.rules, writer=writer)
+    for _ in replay_lines(referee, given):
+        pass
+    referee.settle()
+    writer.close()
+
+    def records(log: Path) -> list[tuple]:
+        return [(r["kind"], r["t"], r["data"]) for r in map(json.loads, log.read_text().splitlines()[1:]) if r["kind"] != "end"]
+
+    assert records(store.game_dir(writer.id) / "log.jsonl") == records(out)
     header, *lines = out.read_text().splitlines()
     assert json.loads(header)["players"] == ["Player 1", "Player 2"]  # no names given: one per seat
     log = [json.loads(line) for line in lines]

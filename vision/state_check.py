@@ -83,7 +83,10 @@ def _lines(path: str | Path) -> list[str]:
 
 
 def read_states(path: str | Path) -> list[TableState]:
-    return [TableState.from_json(json.loads(line)) for line in _lines(path) if line.strip()]
+    """The table states of a STATES.jsonl, or the ones a tables file's referee was fed (its other lines,
+    the looks it glimpsed and the inputs between the states, passed over: docs/states-format.md)."""
+    rows = (json.loads(line) for line in _lines(path) if line.strip())
+    return [TableState.from_json(row) for row in rows if "piles" in row and not row.get("glimpse")]
 
 
 def read_truth(path: str | Path) -> list[tuple[TableState, bool]]:

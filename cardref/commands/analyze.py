@@ -15,6 +15,7 @@ from __future__ import annotations
 import argparse
 import shutil
 import sys
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -42,7 +43,8 @@ def register(subparsers: Any) -> None:
                         "tracking and the referee run again in seconds, without the detector")
     p.add_argument("--tables-out", metavar="TABLES.jsonl",
                    help="also write every table state the referee judged, as it got them (docs/states-format.md "
-                        "lines): replayed through cardref.live.LiveReferee they give the same verdicts without the video")
+                        "lines), with the looks, quiet frames and slaps it judged between them: given back in order "
+                        "(cardref.replay_tables) they bring the same verdicts without the video")
     p.add_argument("--max-fps", type=float, metavar="FPS", default=DEFAULT_MAX_FPS,
                    help=f"look at no more than FPS frames per second of video (default {DEFAULT_MAX_FPS:g}; "
                         "0: every frame)")
@@ -56,6 +58,7 @@ def main(args: argparse.Namespace) -> int:
     from ..gamelog.store import GameStore
     from ..jsonl import write_line
     from ..live import LiveReferee
+    from ..replay_tables import HEADER
     from ..pipeline import Pipeline
 
     try:
@@ -120,9 +123,12 @@ def main(args: argparse.Namespace) -> int:
     seats = int(getattr(rules, "players", 1) or 1)
     players = [p.strip() for p in args.players.split(",") if p.strip()] or [f"Player {i + 1}" for i in range(seats)]
     writer = store.new_game(args.game, follower.rules_spec(rules), players, deal=None)
-    # each state as one line, flushed at once: a crash keeps every view judged so far
-    on_feed = (lambda table: write_line(tables, table.to_json())) if tables is not None else None
-    referee = LiveReferee(args.game, rules, writer=writer, on_feed=on_feed)
+    # each line flushed at once: a crash keeps everything judged so far
+    on_input = None
+    if tables is not None:
+        write_line(tables, HEADER)
+        on_input = partial(write_line, tables)
+    referee = LiveReferee(args.game, rules, writer=writer, on_input=on_input)
     on_detections = (lambda index, dets: write_detections(found, index, dets)) if found is not None else None
     pipeline = Pipeline(source, calibration, referee, detect=detect, realtime=False, replay=replay,
                         detector_weights=weights, on_detections=on_detections)
