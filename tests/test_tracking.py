@@ -662,6 +662,22 @@ def test_an_index_read_otherwise_where_a_covered_card_lay_is_that_card() -> None
     assert states == [("9C",), ("9C", "8H")]
 
 
+def test_an_index_whose_suit_a_card_laid_on_it_hides_is_that_card_read_short_of_it() -> None:
+    """The 7C, published alone, gets the 6D laid on it, which hides its big index's suit: from then on
+    only its rank shows, boxed nearer the card's edge, read 7S 11 mm short of where the 7C lay (beyond
+    the 10 mm of one place; kennard_big Klondike 807 at 1280x720: the column was published 7C 7S 6D
+    for the rest of the game). Nothing comes under a card: the column is 7C 6D. A reading of another
+    rank there is not the 7C read otherwise: it stays a card of its own."""
+    layout = template("klondike", 1, 7)
+    seven = [_det("7C", 20, 200, 0.8), _det("7C", 60, 268, 0.8)]
+    for short, rank in ((11, "7S"), (11, "6S")):
+        tracker = TableTracker(layout, _flat(), TrackerSettings(image_motion=False))
+        after = [_det(rank, 20, 200 - short, 0.3), _det("6D", 20, 232), _det("6D", 60, 300)]
+        states = [s.piles["tableau1"].codes for i in range(60)
+                  if (s := tracker.update(i / 30, i, seven if i < 20 else [] if i < 26 else after)) is not None]
+        assert states == [("7C",), ("7C", "6D") if rank == "7S" else ("7C", "6S", "6D")]
+
+
 def test_an_index_read_otherwise_half_a_card_lower_under_a_card_that_stayed_is_that_card() -> None:
     """Column 10C 9D 8S 7H; from then on the 8S is read 8D, 11 mm lower than it lay (beyond the 10 mm of
     one place), under the 7H that stayed: nothing can be laid under a card that stayed, so it is the

@@ -76,6 +76,12 @@ SAME_INDEX_MM = 2.0
 """Two readings in a fan this close along it are one index: a card laid on another, even so tightly
 that it hides the index under it, lies farther on (4 mm in the tightest test)."""
 
+HIDDEN_SUIT_MM = 20.0
+"""A card laid on a fan's card hides the lower part of its index, the suit first: what still shows, the
+rank, is boxed nearer the card's top edge, so that its place falls short of the card's by up to half a
+big index (10.7 mm for kennard_big at 1280x720). A new reading of a covered card's rank this far short
+of it is that card, its suit guessed (:meth:`StabilityFilter._twin_reading`)."""
+
 TWIN_STEP_SHARE = 0.7
 """A new reading in a tableau, between a published card's neighbours, is that card read otherwise when
 it lies closer to the card's place than this share of the fan step there (:meth:`StabilityFilter._twin_place`)."""
@@ -633,12 +639,15 @@ class StabilityFilter:
         """Where a covered card of a fan shows read as another card now (9C / 8C), the index in ``cards`` of
         that reading; the published card stays. Such a reading is new to the pile and either lies right
         where the card lay and is less sure, or, under a card above it that still shows, is its twin
-        (:meth:`_twin_place`). Farther off, it is a card the camera had not read there before."""
+        (:meth:`_twin_place`), or is of its rank and falls short of it by up to :data:`HIDDEN_SUIT_MM` (its
+        suit covered: a guess, less telling than the suit read before; nothing new comes under a card).
+        Farther off, it is a card the camera had not read there before."""
         best: tuple[float, int] | None = None
         for k, (x, p) in enumerate(zip(cards, places)):
             if x.card in before.codes or p is None:
                 continue
             near = was is not None and abs(p - was) < self.same_place_mm and x.confidence < covered.confidence
+            near |= was is not None and x.card[:-1] == covered.card[:-1] and -HIDDEN_SUIT_MM < p - was <= 0
             # (``above`` is the nearest card above it that shows, and it shows here: the caller keeps
             # no card whose nearest shown card above went elsewhere)
             if near or (above is not None and self._twin_place(zone, covered.card, p)):
