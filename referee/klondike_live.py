@@ -708,6 +708,8 @@ def _explain(live: LiveKlondike, obs: Observation, pairs: bool) -> tuple[LiveKlo
         agreed = _fewest_guess_conflicts(found, obs, known)
         if agreed is not None:
             move, verdict, b = agreed
+            if (two := _pair_as_guessed(live, obs, verdict)) is not None:
+                return two
             after, finding = _moved(live, verdict, b, obs)
             return after, [finding]
         names = ", ".join(str(m) for m, _, _ in found)
@@ -811,22 +813,72 @@ def _fewest_guess_conflicts(
     played up onto the 2S, guessed 3C there). A guess never decides a card, but it may tell two
     explanations apart."""
 
+    counts = [_guess_conflicts(verdict.state, obs, known) for _, verdict, _ in found]
+    fewest = [x for x, n in zip(found, counts) if n == min(counts)]
+    return fewest[0] if len(fewest) == 1 else None
+
+
+def _known_tops(state: KlondikeState, known: frozenset[Card]) -> dict[str, Card]:
+    """The known cards on top of the columns and the waste, by zone."""
+    view = _view(state)
+    tops = {tableau_zone(i): up[-1] for i, (_, up) in enumerate(view.tableau) if up}
+    if view.waste:
+        tops["waste"] = view.waste[-1]
+    return {zone: card for zone, card in tops.items() if card in known}
+
+
+def _guess_conflicts(state: KlondikeState, obs: Observation, known: frozenset[Card]) -> int:
+    """How far the camera's guesses at the pile tops it could not read are from the known cards
+    ``state`` puts there (:func:`guess_apart`, summed)."""
+
     def guess_at(zone: str) -> Card | None:
         return parse_seen(_top_guess(obs, zone))
 
-    def conflicts(state: KlondikeState) -> int:
-        view = _view(state)
-        tops = {tableau_zone(i): up[-1] for i, (_, up) in enumerate(view.tableau) if up}
-        if view.waste:
-            tops["waste"] = view.waste[-1]
-        n = sum(guess_apart(g, card) for zone, card in tops.items() if card in known and (g := guess_at(zone)) is not None)
-        # a foundation shows its top wherever it lies: the nearest known top is the one guessed at
-        up = [c for c in view.foundation_tops if c in known]
-        return n + sum(min(guess_apart(g, c) for c in up) for zone in FOUNDATION_ZONES if up and (g := guess_at(zone)) is not None)
+    n = sum(guess_apart(g, card) for zone, card in _known_tops(state, known).items() if (g := guess_at(zone)) is not None)
+    # a foundation shows its top wherever it lies: the nearest known top is the one guessed at
+    up = [c for c in _view(state).foundation_tops if c in known]
+    return n + sum(min(guess_apart(g, c) for c in up) for zone in FOUNDATION_ZONES if up and (g := guess_at(zone)) is not None)
 
-    counts = [conflicts(verdict.state) for _, verdict, _ in found]
-    fewest = [x for x, n in zip(found, counts) if n == min(counts)]
-    return fewest[0] if len(fewest) == 1 else None
+
+def _pair_as_guessed(live: LiveKlondike, obs: Observation, one: Legal[KlondikeState]
+                     ) -> tuple[LiveKlondike, list[Finding]] | None:
+    """Where the one move that explains a view leaves a known card on a pile top that the camera,
+    unable to read it, guesses as another rank, and the one pair of legal moves of known cards, one
+    after the other, that explains the view leaving no top guessed otherwise puts the very card
+    guessed there: the two moves. Unsure readings fit any card, so the fewer moves fit a view with a
+    move missed (kennard_big, draw 3, seed 807: the waste's 9C laid on column 3's 10D and the stock
+    recycled in one view, every card of the column read under 0.5, its top guessed 9C at 0.34; taken
+    for the recycle alone, the 9C left in the stock, the game was lost at the next pass). A guess of
+    another suit is too weak to add a move for."""
+    state, known = live.state, live.known
+    wrong = {zone for zone, card in _known_tops(one.state, known).items()
+             if (g := parse_seen(_top_guess(obs, zone))) is not None and g.rank != card.rank}
+    if not wrong:
+        return None
+    t = max(obs.t, state.time)
+    pairs = []
+    for m1 in klondike.legal_moves(state):
+        if any(c not in known for c in _involved(state, m1)):
+            continue
+        v1 = klondike.apply(state, replace(m1, t=t))
+        assert isinstance(v1, Legal)
+        for m2 in klondike.legal_moves(v1.state):
+            if any(c not in known for c in _involved(v1.state, m2)):
+                continue
+            v2 = klondike.apply(v1.state, replace(m2, t=t))
+            assert isinstance(v2, Legal)
+            tops = _known_tops(v2.state, known)
+            if _guess_conflicts(v2.state, obs, known) or not any(tops.get(z) == parse_seen(_top_guess(obs, z)) for z in wrong):
+                continue
+            b2 = _match(_view(v2.state), obs, known)
+            if b2 is not None:
+                pairs.append((v1, v2, b2))
+    if len({_view(v2.state) for _, v2, _ in pairs}) != 1:
+        return None
+    first, second, b = pairs[0]
+    middle, a = _moved(live, first, {}, obs)
+    after, c = _moved(middle, second, b, obs)
+    return after, [a, c]
 
 
 def _guessed_over(state: KlondikeState, known: frozenset[Card], guessed: Mapping[Card, str], obs: Observation

@@ -1237,6 +1237,18 @@ def test_an_illegal_move_found_with_only_the_cards_under_the_tops_left_unread_is
         (36.1, "illegal", "waste->t7", "K4"), (42.2, "taken_back", "waste->t7", "")]
 
 
+def test_a_card_laid_where_the_camera_guesses_it_is_not_left_in_the_stock_by_a_recycle() -> None:
+    """Klondike, draw 3, kennard_big (never trained on), 1280x720, fresh render seed 807 (fifty-eighth
+    session; bench/matches/klondike-807). At 156.1 s the waste's 9C is laid on column 3's 10D and at
+    159.5 s the stock recycled; the one view of both reads every card of the column under 0.5, its top
+    guessed 9C at 0.34. Unsure readings fit any card, so the recycle alone explained it, the 9C left in
+    the stock, and the next pass's draws were all missed. Two legal moves that put the very card
+    guessed on the top where the one move leaves another rank beat it."""
+    rules = json.loads((KEPT / "klondike-807" / "render.json").read_text())["rules"]
+    found = _whole_match_findings("klondike-807", "klondike", rules, until=161.0)
+    assert [str(f.move) for f in found if f.kind == "move" and 155 < f.t < 161] == ["waste->t3", "recycle"]
+
+
 def test_new_centre_cards_laid_twice_in_one_view_make_two_stuck_calls() -> None:
     """Stress, penguins, 1280x720, render seed 112 (forty-sixth session; bench/matches/stress-112). From
     177 s the players are stuck again and again and lay new centre cards five times; the 10H of the third
