@@ -343,6 +343,20 @@ def test_a_faint_reading_between_a_wastes_read_cards_is_the_covered_card_there()
     assert [c.card for c in between.zones["waste"].cards] == ["KC", "10C"]  # (too close to the KC: it, read again)
 
 
+def test_faint_readings_beyond_a_wastes_last_read_card_in_its_row_are_the_cards_drawn_onto_it() -> None:
+    """A draw of 3H QC 9S on a big-index deck: the 3H read at 0.47, the QC and 9S at 0.2-0.23, the steady
+    waste published as the 3H alone, which the referee learned as the top (kennard_4c_big, draw 3, seed
+    808: the 9S laid from there was taken for another draw; 30/58 moves, 10 invented). Readings beyond
+    the last card read, in its row of indices and within a fan's reach, are the cards drawn onto it. The
+    read card's other index, a card's length across, or a reading far on, is none."""
+    layout = template("klondike", 1, 7)
+    tracker = TableTracker(layout, _flat(), TrackerSettings(image_motion=False))
+    fan = [_det("3H", 92, 22, 0.47), _det("QC", 111, 22, 0.21), _det("9S", 129, 21, 0.23)]
+    noise = [_det("7D", 150, 90, 0.2), _det("4C", 200, 22, 0.2)]  # across (the 3H's other index), far on
+    states = [s for i in range(30) if (s := tracker.update(i / 30, i, fan + noise)) is not None]
+    assert states[-1].piles["waste"].codes == ("3H", "QC", "9S")
+
+
 def test_a_back_boxed_below_a_columns_first_face_adds_none_where_backs_are_boxed_above_it() -> None:
     """Where the edges cannot be told (here a blank picture), the back boxes count. A box below the
     first face-up card read is a court card's picture boxed as a back when backs are boxed above it
@@ -1088,3 +1102,30 @@ def test_a_squared_pile_read_only_too_faintly_is_a_card_not_read_not_an_empty_pi
     assert [x[:2] for x in faint] == [(("QD",), 0)] and faint[0][2] < 0.25
     assert [x[:2] for x in published([])] == [((), 0)]
     assert [x[:2] for x in published([_det("BACK", (x0 + x1) / 2, (y0 + y1) / 2), _det("QD", x0 + 8, y0 + 14, 0.2)])] == [((), 1)]
+
+
+def test_a_covered_card_stays_under_a_card_that_shows_here_whatever_shows_elsewhere() -> None:
+    """Double Solitaire, kennard, seed 60: p1's column JD 10S 9D, the 10S's index half covered and read KS
+    at 0.3, while p2 drew its own 9D. The 9D showing elsewhere was taken for the 9D having left with
+    the 10S, a run, so the 10S was not kept and the column published JD KS 9D (every later view of the
+    game unrecognised). A card above it that still shows here covers it, whatever deck's copy shows
+    elsewhere."""
+    from vision.pile_assignment import CardInZone, FrameView, ZoneView
+    from vision.stability import StabilityFilter
+
+    def view(i: int, column: list[tuple[str, float, float]], other: list[str]) -> FrameView:
+        zones = {"t1": ZoneView([CardInZone(c, p, k, ()) for c, p, k in column], [5.0]),
+                 "w2": ZoneView([CardInZone(c, 10.0 * n, 0.9, ()) for n, c in enumerate(other)], [])}
+        return FrameView(i / 30, i, zones)
+
+    tracker = StabilityFilter({"t1": True, "w2": True}, decks=2, keep_covered=frozenset({"t1"}))
+    published = []
+    for i in range(120):
+        if i < 30:
+            frame = view(i, [("JD", 10, 0.6), ("10S", 30, 0.5), ("9D", 50, 0.7)], [])
+        else:
+            frame = view(i, [("JD", 10, 0.6), ("KS", 31, 0.35), ("9D", 50, 0.7)], ["6H", "9D"])
+        if (state := tracker.push(frame)) is not None:
+            published.append((state.piles["t1"].codes, state.piles["w2"].codes))
+    assert published[0] == (("JD", "10S", "9D"), ())
+    assert published[-1] == (("JD", "10S", "9D"), ("6H", "9D"))

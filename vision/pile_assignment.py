@@ -222,6 +222,15 @@ FAN_GAP_MM = 4.0
 theirs read again (the tightest fan step in the tests is 4 mm, SAME_INDEX_MM in vision.stability)."""
 
 
+FAN_BEYOND_MM = 45.0
+"""How far beyond a waste's last card read a faint reading in line with its index may be the next card of
+the fan (a draw-3 fan steps 15-20 mm; the read card's own other index lies a card's width on)."""
+
+INDEX_ROW_MM = 20.0
+"""How far across a fan a faint reading may lie from the last card read's index and still be in its
+row of indices (the card's other index lies a card's length across, 70 mm and more)."""
+
+
 def fill_fan_gaps(view: FrameView, faint: Sequence[PhysicalCard], layout: ZoneLayout,
                   margin_mm: float = 15.0, gap_mm: float = FAN_GAP_MM) -> None:
     """A reading too weak to stand for a card, lying in a waste's fan between two cards read there and
@@ -230,8 +239,12 @@ def fill_fan_gaps(view: FrameView, faint: Sequence[PhysicalCard], layout: ZoneLa
     10C read at 0.18-0.22 in every frame, the steady states published without it 7/18). Between read
     cards it cannot be the top card's other index, which lies beyond the top card; a reading already
     joined to a card as its other index (:func:`join_split_readings`) or a code read anywhere in the
-    frame is not taken again. Only wastes: in a column a faint reading between two cards may be a
-    card's other index read otherwise, which its own reading there joins only sometimes."""
+    frame is not taken again. So too a reading beyond the last card read, in its row of indices and
+    within :data:`FAN_BEYOND_MM`: the cards drawn onto it (kennard_4c_big, draw 3, seed 808: a draw of
+    3H QC 9S, the 3H read at 0.47 and the QC and 9S at 0.2-0.23, published as the 3H alone; the referee
+    learned the 3H as the waste's top, and the 9S laid from there was taken for another draw). Only
+    wastes: in a column a faint reading between two cards may be a card's other index read otherwise,
+    which its own reading there joins only sometimes."""
     used = {p for z in view.zones.values() for c in z.cards for p in c.points_mm}
     read = {c.card for z in view.zones.values() for c in z.cards}
     for card in faint:
@@ -243,13 +256,25 @@ def fill_fan_gaps(view: FrameView, faint: Sequence[PhysicalCard], layout: ZoneLa
         zv = view.zones[zone.name]
         places = [c.place for c in zv.cards]
         place = card.rear_along(zone.fan)
-        if len(places) < 2 or not min(places) < place < max(places):
+        between = len(places) >= 2 and min(places) < place < max(places)
+        if not between and not (places and _next_in_fan(card, place, zv, zone.fan)):
             continue
         if min(abs(place - p) for p in places) < gap_mm:
             continue
         zv.cards.append(CardInZone(card.card, place, card.confidence, card.points_mm))
         zv.cards.sort(key=lambda c: c.place)
         read.add(card.card)
+
+
+def _next_in_fan(card: PhysicalCard, place: float, zv: ZoneView, fan: tuple[float, float]) -> bool:
+    """Whether a faint reading at ``place`` lies beyond the fan's last card read, within
+    :data:`FAN_BEYOND_MM` of it and in its row of indices (:data:`INDEX_ROW_MM`)."""
+    last = max(zv.cards, key=lambda c: c.place)
+    if not 0.0 < place - last.place <= FAN_BEYOND_MM:
+        return False
+    across = np.array([-fan[1], fan[0]])
+    return any(abs(float((np.asarray(p) - np.asarray(q)) @ across)) <= INDEX_ROW_MM
+               for p in card.points_mm for q in last.points_mm)
 
 
 def moved_zones(now: FrameView, before: FrameView | None, tolerance_mm: float, corner_gap_mm: float = 50.0) -> set[str]:
