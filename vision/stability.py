@@ -619,7 +619,10 @@ class StabilityFilter:
                 laid_on = gained if was is None else any(
                     x.card not in before.codes and p is not None and p > was + SAME_INDEX_MM
                     for x, p in zip(cards, places))
-                if c.card not in elsewhere and above not in elsewhere and (laid_on or above is not None):
+                # (a card above it that shows here and elsewhere is still here: with two decks the other
+                # copy, as a 9D drawn by the other player of Double Solitaire, kennard seed 60, whose
+                # column's 10S under its own 9D, read KS, was then published as a KS)
+                if c.card not in elsewhere and (above in codes or above not in elsewhere) and (laid_on or above is not None):
                     twin = self._twin_reading(zone, c, was, cards, places, before, above)
                     if twin is not None:
                         cards[twin] = SeenCard(c.card, c.confidence / 2)
