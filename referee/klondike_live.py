@@ -41,7 +41,7 @@ from typing import Any, Iterable, Iterator, Literal, Mapping, Sequence
 from . import klondike
 from .cards import DECK, Card
 from .klondike import SUIT_INDEX, KlondikeRules, KlondikeState, Move
-from .observation import EXPLAINED, MAX_READS_TO_DOUBT, Finding, Observation, SeenPile, count_reads, guess_apart, one_misread
+from .observation import EXPLAINED, HAND_WAIT, MAX_READS_TO_DOUBT, Finding, Observation, SeenPile, count_reads, guess_apart, one_misread
 from .observation import last_looks, parse_seen, pile_size, stands, stirred_after, stirred_since, surely_read
 from .verdict import Event, Illegal, Legal
 
@@ -620,6 +620,11 @@ def under_hand(move: Move, obs: Observation, prefix: str = "", foundations: Sequ
     return any((seen := obs.piles.get(z)) is not None and seen.held for z in zones)
 
 
+def _lands_under_hand(move: Move, obs: Observation) -> bool:
+    """Does the move lay its cards on a pile held (a hand over it) in the view?"""
+    return any((seen := obs.piles.get(z)) is not None and seen.held for z in _zones_of(move.dst, "", FOUNDATION_ZONES))
+
+
 def lands_where_still(move: Move, obs: Observation, prefix: str = "", foundations: Sequence[str] = FOUNDATION_ZONES) -> bool:
     """Does the move lay its cards on a pile the camera saw nothing move over (:attr:`SeenPile.still`)?
     No hand laid a card there (Double Solitaire, penguins, draw 3, seed 42: a 3H laid on a 4H, both
@@ -651,6 +656,7 @@ def _explain(live: LiveKlondike, obs: Observation, pairs: bool) -> tuple[LiveKlo
     unjudged: list[tuple[Move, Legal[KlondikeState], dict[Card, str]]] = []
     waiting: list[tuple[Move, Legal[KlondikeState], dict[Card, str]]] = []
     deferred: list[tuple[Move, Legal[KlondikeState], dict[Card, str]]] = []  # laid on a card shown unread
+    hidden: list[Move] = []  # against the rules, laid on a pile a hand covers
     notes: dict[Move, str] = {}  # what a move waited on says in the log, where not the usual
 
     def judge(move: Move, view: _View, turned: frozenset[Card] = frozenset()) -> None:
@@ -691,6 +697,8 @@ def _explain(live: LiveKlondike, obs: Observation, pairs: bool) -> tuple[LiveKlo
                     waiting.append((move, later, {c: code for c, code in after_b.items() if code != b[unsure]}))
                     notes[move] = (f"{move}: the card moved, read {b[unsure]} only unsurely, cannot lie there "
                                    f"({judged.rule}): taken as not read, so not judged")
+        elif isinstance(judged, Illegal) and _lands_under_hand(move, obs):
+            hidden.append(move)
         elif isinstance(judged, Illegal):
             refused.append((move, judged, view, b))
         elif all(m != move for m, _, _ in found):
@@ -740,6 +748,11 @@ def _explain(live: LiveKlondike, obs: Observation, pairs: bool) -> tuple[LiveKlo
         move, illegal, view, b = refused[0]
         after = replace(live, state=_learn(state, _before_move(state, b)), pending=move, pending_view=view)
         return after, [Finding("illegal", t, move=move, rule=illegal.rule, reason=illegal.reason, frame=frame)]
+    if hidden and not refused and not unjudged and not waiting:
+        # a move against the rules onto a pile a hand covers fits only because that pile is not seen:
+        # what lies there is told once the hand is gone (kennard_4c_big, draw 3, seed 808: the waste's
+        # 3S laid on column 4's 4D, read nowhere, was called laid on column 1's 5H under a hand, K4)
+        return live, [Finding("ambiguous", t, frame=frame, detail=HAND_WAIT)]
     if len(unjudged) == 1:
         # laid on a card nobody has read, which it now covers: no clearer view of that card will come
         # while it lies there, so the game goes on with the move not judged (penguins seed 8 with the

@@ -14,7 +14,7 @@ from referee import klondike, klondike_live
 from referee.klondike import KlondikeRules, Move
 from referee.klondike_live import expected_observation
 from referee.cards import DECK, Card
-from referee.observation import MAX_READS_TO_DOUBT, Observation, SeenPile
+from referee.observation import HAND_WAIT, MAX_READS_TO_DOUBT, Observation, SeenPile
 
 DATA = pathlib.Path(__file__).parent / "data"
 
@@ -991,3 +991,22 @@ def test_a_view_the_last_looks_leave_unexplained_keeps_what_moved_in_it() -> Non
     assert [(f.kind, f.rule) for f in found] == [("illegal", "K4")]
     _, found = klondike_live.observe(live, Observation(2.0, at_rest))  # the view before never seen
     assert [f.kind for f in found] != ["illegal"]
+
+
+def test_no_illegal_verdict_on_a_pile_a_hand_covers() -> None:
+    """Kennard_4c_big, draw 3, seed 808: the waste's 3S laid on column 4's 4D, read nowhere, while a hand
+    covered column 1's 5H, was called laid on the 5H against K4: the only pile it fitted was the one
+    nobody could see. A move against the rules onto a pile under a hand waits for the hand to go; then
+    the view tells (here the legal move, the 3S on the 4D)."""
+    from test_klondike import pos
+
+    before = pos(["9S | 5H", "8C | 4D", "| KS"], stock="7D", waste="2C 3S", draw=1)
+    after = pos(["9S | 5H", "8C | 4D 3S", "| KS"], stock="7D", waste="2C", draw=1)
+    live = klondike_live.LiveKlondike(before, frozenset(c for i, p in enumerate(before.tableau) for c in p[before.hidden[i]:])
+                                      | frozenset(before.waste))
+    piles = dict(expected_observation(after, t=1.0).piles)
+    hand = {**piles, "tableau1": SeenPile(held=True), "tableau2": SeenPile(("4D",), 1)}  # the 3S not found
+    live, findings = klondike_live.observe(live, Observation(1.0, hand))
+    assert [(f.kind, f.detail) for f in findings] == [("ambiguous", HAND_WAIT)]
+    live, findings = klondike_live.observe(live, Observation(1.5, piles))
+    assert [(f.kind, str(f.move)) for f in findings] == [("move", "waste->t2")]
