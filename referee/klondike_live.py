@@ -825,7 +825,6 @@ def _fewest_guess_conflicts(
     6S as before), a guess of another rank counting more than one of another suit (seed 53: a 3S
     played up onto the 2S, guessed 3C there). A guess never decides a card, but it may tell two
     explanations apart."""
-
     counts = [_guess_conflicts(verdict.state, obs, known) for _, verdict, _ in found]
     fewest = [x for x, n in zip(found, counts) if n == min(counts)]
     return fewest[0] if len(fewest) == 1 else None
