@@ -362,7 +362,15 @@ def _placing_unread(state: DoubleState, player: int, known: frozenset[Card]) -> 
     read = [j for j, column in enumerate(layout.tableau) if not column or column[-1] in known]
     if double_solitaire.placeable(state, player, read):
         return False
-    return len(read) < len(layout.tableau)
+    return len(read) < len(layout.tableau) and _may_lie_on_unread(layout.waste[-1], known)
+
+
+def _may_lie_on_unread(card: Card, known: frozenset[Card]) -> bool:
+    """May ``card`` go on a column top nobody has read: is a card of the next rank up, of the other
+    colour, one nobody has read yet (K4)? A king goes on no card (kennard, seed 60: a KD drawn, the turn
+    left open on a column top not read; the same player's next draw, out of turn against K17, was taken
+    for a legal one, and its take-back for another draw)."""
+    return card.rank < 13 and any(c.rank == card.rank + 1 and c.red != card.red and c not in known for c in DECK)
 
 
 def _onto_unread(state: DoubleState, player: int, dmove: DoubleMove, known: tuple[frozenset[Card], ...],

@@ -457,6 +457,22 @@ def test_a_draw_whose_placing_rests_on_an_unread_top_leaves_the_turn_open(seed: 
     assert live.state.turn == (1 if passes else 0)
 
 
+def test_a_drawn_king_goes_on_no_unread_top_so_the_turn_passes() -> None:
+    """Kennard, 1280x720, seed 60: a KD drawn while a column's top was never read left the turn open,
+    and the same player's next draw, out of turn (K17), was taken for a legal one (its take-back then for
+    another draw). A king goes on no card: whether it can be placed rests on no unread top (seed 25:
+    a KH that fits nowhere)."""
+    truth = ds.new_game(ds.deal(25))
+    deal = dl.expected_observation(truth, 0.0)
+    unread = replace(deal.piles["p1.tableau3"], cards=(None,))
+    live = dl.start(replace(deal, piles={**deal.piles, "p1.tableau3": unread}))
+    drawn = ds.apply(truth, DoubleMove(0, Move.draw(1.0)), turn_passing=False).state
+    assert drawn.layouts[0].waste[-1].code == "KH"
+    view = dl.expected_observation(drawn, 1.0)
+    live, found = dl.observe(live, replace(view, piles={**view.piles, "p1.tableau3": unread}))
+    assert [(f.kind, f.detail) for f in found] == [("move", "")] and not live.turn_open and live.state.turn == 1
+
+
 @pytest.mark.parametrize("seed, unread_zone, passes", [(7, "p1.tableau6", False), (1, "p1.tableau2", True)])
 def test_an_open_turn_passes_when_the_card_fits_on_no_unread_top_as_guessed(seed: int, unread_zone: str, passes: bool) -> None:
     """Penguins, draw 3, seed 36: a 7C drawn could only go on column 3's top, never read and guessed 6C
