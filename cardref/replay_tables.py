@@ -20,17 +20,15 @@ from __future__ import annotations
 from typing import Any, Iterable, Iterator, Sequence
 
 from referee.observation import Finding
+from vision.state_check import is_view
 from vision.table_state import TableState
 
 from .live import LiveReferee
 
+__all__ = ["HEADER", "is_view", "judge_line", "replay_lines"]
+
 HEADER: dict[str, Any] = {"tables": 2}
 """The first line of a tables file that holds every input, not only the table states."""
-
-
-def is_view(line: dict[str, Any]) -> bool:
-    """A table state the referee was fed (not a look glimpsed, a tick or an input)."""
-    return "piles" in line and not line.get("glimpse")
 
 
 def judge_line(referee: LiveReferee, line: dict[str, Any]) -> list[Finding]:

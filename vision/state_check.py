@@ -82,11 +82,18 @@ def _lines(path: str | Path) -> list[str]:
         return fh.read().splitlines()
 
 
+def is_view(row: dict[str, Any]) -> bool:
+    """Whether a line of a STATES.jsonl or of a tables file (``cardref analyze --tables-out``) is a table
+    state the referee was fed: not the header, a look glimpsed before a zone settled, a quiet frame or
+    an input (docs/states-format.md)."""
+    return "piles" in row and not row.get("glimpse")
+
+
 def read_states(path: str | Path) -> list[TableState]:
-    """The table states of a STATES.jsonl, or the ones a tables file's referee was fed (its other lines,
-    the looks it glimpsed and the inputs between the states, passed over: docs/states-format.md)."""
+    """The table states of a STATES.jsonl, or the ones a tables file's referee was fed (its other lines
+    passed over: :func:`is_view`)."""
     rows = (json.loads(line) for line in _lines(path) if line.strip())
-    return [TableState.from_json(row) for row in rows if "piles" in row and not row.get("glimpse")]
+    return [TableState.from_json(row) for row in rows if is_view(row)]
 
 
 def read_truth(path: str | Path) -> list[tuple[TableState, bool]]:
