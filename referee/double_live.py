@@ -905,6 +905,12 @@ def observe_pairs(live: LiveDouble, obs: Observation) -> tuple[LiveDouble, list[
     if len({_end(a) for a, _ in found}) > 1:
         names = "; ".join(sorted({f"{f[0].move}, {f[1].move}" for _, f in found}))
         return live, [Finding("ambiguous", t, frame=frame, detail=f"several pairs of moves fit: {names}")]
+    if live.turn_open:
+        # both players' moves, the order open: the drawer whose card's place was not told has most likely
+        # passed the turn (a card turned that fits is played, not drawn over; kennard, draw 3, seed 60: both
+        # players drew in one view, player 1 again first, and player 2's next draw was called out of turn)
+        passed = [pair for pair in found if pair[1][0].move.player != live.state.turn]
+        found = passed or found
     return found[0]
 
 

@@ -1007,3 +1007,24 @@ def test_a_card_laid_against_the_rules_under_a_hand_is_not_a_legal_draw_that_fit
              if 43 < view.t < 53 and f.kind in ("move", "illegal", "taken_back")]
     assert found == [(47.1, "illegal", "player 2: waste->t5", "K4"), (49.3, "taken_back", "player 2: waste->t5", ""),
                      (52.5, "move", "player 2: draw", "")]
+
+
+def test_two_draws_of_both_players_in_one_view_pass_the_turn_from_the_drawer() -> None:
+    """Draw 3, kennard, 1280x720, render seed 60 (fifty-ninth session; bench/matches/double_solitaire-60).
+    At 114.7 s player 1's draw leaves a 5D whose place rests on a column top never read: whoever moves
+    next has the turn. The next view shows a draw of each player (player 2's at 114.7 s, player 1's at
+    118.3 s, no view between them published); both orders fit, and player 1 drawing again was taken
+    first, so player 2's legal draw at 121.2 s was called out of turn (K17) and every draw after it
+    unrecognised (40/58). A drawer whose card's place was not told has most likely passed the turn:
+    the other player's draw comes first."""
+    import gzip
+
+    from cardref.replay_tables import replay_lines
+
+    kept = pathlib.Path(__file__).parent.parent / "bench" / "matches" / "double_solitaire-60"
+    lines = [json.loads(x) for x in gzip.decompress((kept / "tables.jsonl.gz").read_bytes()).decode().splitlines()]
+    ref = LiveReferee("double_solitaire", "draw=3")
+    found = [(f.t, f.kind, str(f.move)) for line, fs in replay_lines(ref, lines) if line.get("t", 0) < 125
+             for f in fs if f.t > 116 and f.kind in ("move", "illegal")]
+    assert found == [(118.3, "move", "player 2: draw"), (118.3, "move", "player 1: draw"), (121.3, "move", "player 2: draw"),
+                     (124.0, "move", "player 1: draw")]
