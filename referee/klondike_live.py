@@ -555,6 +555,10 @@ def _observe(live: LiveKlondike, obs: Observation, pairs: bool) -> tuple[LiveKlo
                     and ({findings[0].move.src, findings[0].move.dst} & columns
                          or (findings[0].move.src, findings[0].move.dst) in covered))):
                 return moved, findings
+            if "waste" in over:
+                run, findings = observe_stock_run(live, obs)
+                if findings and all(f.kind == "move" for f in findings):
+                    return run, findings
         return after, []
     if live.pending_view is not None and _match(live.pending_view, obs, known, faint) is not None:
         return live, []  # still the same illegal move on the table: said once already
@@ -1004,12 +1008,59 @@ def observe_further(live: LiveKlondike, obs: Observation) -> tuple[LiveKlondike,
     """The last looks at a view nothing else explains: the move the last view was waited on taken
     (:func:`observe_deferred`), columns the camera lost taken as they were (:func:`observe_lost`: no
     move empties a column with backs, so that is sure), then one card misread earlier
-    (:func:`observe_misread`), then two moves in one view (:func:`observe_pairs`), then the last move
-    taken back (:func:`observe_undone`)."""
+    (:func:`observe_misread`), then two moves in one view (:func:`observe_pairs`), then the stock run
+    through further (:func:`observe_stock_run`), then the last move taken back (:func:`observe_undone`)."""
     obs = stirred_since(live.stirred, obs)
-    after, findings = last_looks(live, obs, observe_deferred, observe_lost, observe_misread, observe_pairs, observe_undone)
+    after, findings = last_looks(live, obs, observe_deferred, observe_lost, observe_misread, observe_pairs, observe_stock_run,
+                                 observe_undone)
     # (as :func:`observe`: a view these looks leave unexplained keeps what moved in it, for the next)
     return replace(after, stirred=stirred_after(live.stirred, obs, after.guessed is not live.guessed)), findings
+
+
+STOCK_RUN_GUESS = 0.15
+"""The least score of the camera's guess at the waste's top that names the card a run of the stock
+(:func:`observe_stock_run`) ends on: :data:`referee.speed_live.GUESS_FLOOR`'s reasoning, a guess that
+decides."""
+
+
+def observe_stock_run(live: LiveKlondike, obs: Observation) -> tuple[LiveKlondike, list[Finding]]:
+    """Draws and recycles, two or more, that bring the waste's top to the card the camera reads or
+    guesses there, read in an earlier pass, nothing else moved: the views between them were never
+    published (kennard_big, draw 3, seed 807: a draw and the recycle after it were never seen steady,
+    the next draw's top JD guessed at 0.30 where the position had the 3S; the 3S's place fitted every
+    unsure reading, and the pass's four draws were lost). Only stock moves follow each other so: one
+    chain, in which a card is the waste's top once a pass, and the first place on it is taken."""
+    t = max(obs.t, live.state.time)
+    waste = obs.piles.get("waste")
+    if waste is None or waste.held or not waste.guesses:
+        return _unexplained(live, obs)
+    code, score = waste.guesses[-1], waste.confidences[-1] if waste.confidences else 0.0
+    if waste.cards and waste.cards[-1] is not None:
+        code, score = waste.cards[-1], 1.0
+    if code is None or score < STOCK_RUN_GUESS:
+        return _unexplained(live, obs)
+    faint = _faint(live)
+    state, run = live.state, []
+    for _ in range(2 * (len(state.stock) + len(state.waste)) + 2):  # (a pass and more, draw 1)
+        move = next((m for m in klondike.legal_moves(state) if m.op in ("draw", "recycle")), None)
+        if move is None:
+            break
+        verdict = klondike.apply(state, replace(move, t=t))
+        assert isinstance(verdict, Legal)
+        state = verdict.state
+        run.append(verdict)
+        top = state.waste[-1] if state.waste else None
+        if len(run) < 2 or top is None or top not in live.known or top.code != code:
+            continue
+        b = _match(_view(state), obs, live.known, faint)
+        if b is None:
+            break  # (the card's one place in the pass: the rest of the view is not as it leaves it)
+        after, findings = live, []
+        for i, step in enumerate(run):
+            after, finding = _moved(after, step, b if i == len(run) - 1 else {}, obs)
+            findings.append(finding)
+        return after, findings
+    return _unexplained(live, obs)
 
 
 def observe_deferred(live: LiveKlondike, obs: Observation) -> tuple[LiveKlondike, list[Finding]]:

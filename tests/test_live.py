@@ -1249,6 +1249,18 @@ def test_a_card_laid_where_the_camera_guesses_it_is_not_left_in_the_stock_by_a_r
     assert [str(f.move) for f in found if f.kind == "move" and 155 < f.t < 161] == ["waste->t3", "recycle"]
 
 
+def test_a_draw_and_a_recycle_never_seen_steady_are_found_from_the_next_draws_top() -> None:
+    """Klondike, draw 3, kennard_big, 1280x720, render seed 807 (bench/matches/klondike-807). The draw of
+    177.1 s and the recycle of 180.0 s were never published steady; the next view shows the draw of
+    183.5 s, its top JD guessed at 0.30 where the position had the 3S. Every unsure reading fitted the
+    3S's place, so nothing happened, and the pass's four draws were lost. Only stock moves follow each
+    other so, and the JD is the waste's top once a pass: the run of three moves is taken."""
+    rules = json.loads((KEPT / "klondike-807" / "render.json").read_text())["rules"]
+    found = _whole_match_findings("klondike-807", "klondike", rules)
+    assert [(f.t, str(f.move)) for f in found if f.kind == "move" and 176 < f.t < 195] == [
+        (183.6, "draw"), (183.6, "recycle"), (183.6, "draw"), (187.9, "draw"), (190.0, "draw"), (193.5, "draw")]
+
+
 def test_new_centre_cards_laid_twice_in_one_view_make_two_stuck_calls() -> None:
     """Stress, penguins, 1280x720, render seed 112 (forty-sixth session; bench/matches/stress-112). From
     177 s the players are stuck again and again and lay new centre cards five times; the 10H of the third
