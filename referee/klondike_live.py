@@ -906,10 +906,14 @@ def _guessed_over(state: KlondikeState, known: frozenset[Card], guessed: Mapping
     none of the known foundation tops (penguins, eight columns, draw 3, seed 53: the waste's 3S played
     up onto the 2S, read 3C at 0.38 there and the JS left on the waste read JC at 0.32; with the two
     unsure readings left unread, nothing happened fitted the view)? A guess at the waste's top of the
-    same rank in another suit is the unsure reading wavering, not a new card (penguins at 1280x720,
-    seed 7: a drawn 2S guessed 2C at 0.05-0.17 for fifteen seconds, then 2S at 0.21, was taken for a
-    draw nobody made, and the 2S put up against K7 after it was missed)."""
-    over = {"waste"} if _top_guessed_over(obs, "waste", state.waste[-1] if state.waste else None, known, guessed) else set()
+    same rank in another suit counts too (penguins, draw 1, seed 809: a QH drawn onto a QS read at
+    0.21, guessed QH at 0.13, was taken for the QS wavering, and the waste was a card short from
+    there): the caller keeps only piles something moved over (:func:`moved_over`), so an unsure
+    reading wavering where nothing moved is no new card (penguins at 1280x720, seed 7: a drawn 2S
+    guessed 2C at 0.05-0.17 for fifteen seconds, then 2S at 0.21, had been taken for a draw nobody
+    made)."""
+    top = state.waste[-1] if state.waste else None
+    over = {"waste"} if _top_guessed_over(obs, "waste", top, known, guessed, apart=1) else set()
     if foundation_guessed_over(obs, FOUNDATION_ZONES, {c.code for c in _view(state).foundation_tops if c in known}):
         over.add("foundation")
     return frozenset(over)
@@ -938,16 +942,16 @@ def changed_piles(move: Move) -> frozenset[str]:
     return frozenset("foundation" if end.startswith("f") else end for end in (move.src, move.dst))
 
 
-def _top_guessed_over(obs: Observation, zone: str, top: Card | None, known: frozenset[Card], guessed: Mapping[Card, str]
-                      ) -> bool:
+def _top_guessed_over(obs: Observation, zone: str, top: Card | None, known: frozenset[Card], guessed: Mapping[Card, str],
+                      apart: int = 2) -> bool:
     """Does the view show ``zone``'s top unread, with the camera's guess a card of another rank than the
-    position's ``top`` was read as, or guessed as when it was not read?"""
+    position's ``top`` was read as, or guessed as when it was not read (``apart`` 1: or another suit)?"""
     guess = _top_guess(obs, zone)
     before = None if top is None else top.code if top in known else guessed.get(top)
     if before is None or guess is None or guess in (before, TAKEN_FOR_A_BACK):
         return False
     g, b = parse_seen(guess), parse_seen(before)
-    return g is None or b is None or guess_apart(g, b) == 2  # another rank, not a suit misread
+    return g is None or b is None or guess_apart(g, b) >= apart
 
 
 def _columns_guessed_over(state: KlondikeState, known: frozenset[Card], guessed: Mapping[Card, str], obs: Observation

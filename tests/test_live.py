@@ -1261,6 +1261,19 @@ def test_a_draw_and_a_recycle_never_seen_steady_are_found_from_the_next_draws_to
         (183.6, "draw"), (183.6, "recycle"), (183.6, "draw"), (187.9, "draw"), (190.0, "draw"), (193.5, "draw")]
 
 
+def test_a_queen_drawn_onto_a_queen_of_another_suit_is_a_draw_where_a_hand_came_over_the_waste() -> None:
+    """Klondike, draw 1, penguins (held out), 1280x720, fresh render seed 809 (sixtieth session;
+    bench/matches/klondike-809). The QS drawn at 156.4 s is read QS at 0.21; the QH drawn onto it at
+    159.6 s is guessed QH at 0.13. A guess of the same rank in another suit was taken for the unsure
+    reading wavering, so nothing happened; the QH laid on column 7 was taken for the waste's one card,
+    and once the 4S under the QS left, the waste the camera saw empty (the penguins QS is found as a
+    back, if at all) fitted no position: 46/57. Where a hand came over the waste, a guess of another
+    suit is a card drawn too: every move found."""
+    rules = json.loads((KEPT / "klondike-809" / "render.json").read_text())["rules"]
+    found = _whole_match("klondike-809", "klondike", rules)
+    assert [(f.t, str(f.move)) for f in found if f.kind == "move" and 158 < f.t < 163] == [(159.6, "draw"), (162.7, "waste->t7")]
+
+
 def test_new_centre_cards_laid_twice_in_one_view_make_two_stuck_calls() -> None:
     """Stress, penguins, 1280x720, render seed 112 (forty-sixth session; bench/matches/stress-112). From
     177 s the players are stuck again and again and lay new centre cards five times; the 10H of the third
