@@ -192,6 +192,23 @@ def test_an_unsure_reading_where_indices_lie_side_by_side_is_read_again_around_i
     assert {d.card for d in waste.detect(img)} == {"9S", "3H", "8H"}
 
 
+def test_a_box_on_a_big_rank_alone_is_read_grown_over_its_suit() -> None:
+    """A draw-3 waste of kennard_4c_big (never trained on), Klondike seed 808 at 1280x720: the top 3S's
+    big index is boxed at its 3 alone (wider than tall) and read 5S or 3S at 0.24, under the reporting
+    threshold; its other index is not found, and the card was never published in five passes of the
+    stock. In a waste, such a box is read again grown over the suit under the rank. The picture is the
+    frame's waste, put back where it lay in a 1280x720 frame (the scale the miss needs)."""
+    frame = np.full((720, 1280, 3), 128, np.uint8)
+    frame[90:300, 240:540] = read_image(DATA / "waste_big_index.jpg")
+    waste = (243, 87, 540, 295)
+    found = CardDetector(config=DetectorConfig(tiles=(waste,), reread=(waste,))).detect(frame)
+    assert {"AH", "7S", "3S"} <= {d.card for d in found}
+    three = next(d for d in found if d.card == "3S")
+    assert three.box[2] - three.box[0] > three.box[3] - three.box[1]  # (the detector's own box is reported)
+    elsewhere = CardDetector(config=DetectorConfig(tiles=(waste,))).detect(frame)
+    assert "3S" not in {d.card for d in elsewhere}
+
+
 def test_cardref_detect_reads_an_unsure_index_of_a_still_picture_again(capsys: pytest.CaptureFixture[str]) -> None:
     """A still picture is read once and only being right counts, so ``cardref detect`` reads every
     unsure card reading again (the live pipeline only in a waste); ``--read-once`` does not."""
