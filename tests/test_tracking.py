@@ -885,6 +885,23 @@ def test_a_cards_other_index_read_too_faintly_to_count_still_joins_it() -> None:
     assert joined[1].place == apart[1].place == 200.0
 
 
+def test_two_far_indices_misread_alike_make_no_card() -> None:
+    """kennard_big, Klondike seed 807: column 3's JS and column 4's 3C, read at their near indices, were
+    both read JC at their far ones. One deck holds one JC, so the grouping made one card of the two
+    readings, 79 mm apart as no card's indices lie; it was published on the 3C, and no view fitted the
+    game from there. A card each of whose places lies as a card's two indices lie from another card's
+    reading is none; a JC read alike at both its own indices stays."""
+    layout = template("klondike", 1, 7)
+    dets = [_det("6S", 100, 200), _det("6S", 146, 262), _det("8D", 500, 200), _det("8D", 546, 262),  # (a card's indices' offset)
+            _det("JS", 180, 200, 0.5), _det("3C", 260, 200, 0.73),
+            _det("JC", 226, 262, 0.35), _det("JC", 306, 262, 0.34)]
+    view = TableTracker(layout, _flat(), TrackerSettings(image_motion=False)).view(0.0, 0, dets)
+    assert [[c.card for c in view.zones[f"tableau{i}"].cards] for i in (3, 4)] == [["JS"], ["3C"]]
+    real = dets[:6] + [_det("JC", 340, 200, 0.35), _det("JC", 386, 262, 0.34)]
+    view = TableTracker(layout, _flat(), TrackerSettings(image_motion=False)).view(0.0, 0, real)
+    assert [c.card for c in view.zones["tableau5"].cards] == ["JC"]
+
+
 def test_a_card_read_two_ways_keeps_its_reading_until_the_other_is_much_surer() -> None:
     """A card's two indices read as two codes keep the code the frame before had (a card does not
     change while it lies), but not for ever: kennard's far seat (Zenuwen seed 182) showed a JS read

@@ -142,6 +142,48 @@ def join_split_readings(cards: list[PhysicalCard], before: frozenset[str] = froz
     return out
 
 
+SITE_MM = 20.0
+"""Readings of one code closer than this are one index read twice (two boxes, two scales), not two."""
+
+
+def drop_far_index_phantoms(cards: list[PhysicalCard], tolerance_mm: float = 6.0) -> list[PhysicalCard]:
+    """A card made only of other cards' far indices misread alike is no card. The grouping makes one card
+    of a code's readings within a card's span (one deck holds it once), so two far indices misread as one
+    code become a card read at two places that lie as no card's two indices lie (kennard_big, Klondike
+    seed 807: column 3's JS and column 4's 3C, both read at their near index, were read JC at their far
+    ones, 79 mm apart; the JC was published on the 3C and no view fitted the game from there). Such a
+    card, each of whose places lies as a card's two indices lie from another card's reading, is dropped:
+    the offsets are learnt from the other cards read alike at both indices, at least two of them (a
+    phantom's own offset would otherwise join two cards' near indices, :func:`join_split_readings`)."""
+    per_card = [(c, np.subtract(c.points_mm[1], c.points_mm[0])) for c in cards if c.card != BACK and len(c.points_mm) == 2]
+    out = list(cards)
+    for card in cards:
+        sites = _sites(card.points_mm) if card.card != BACK else []
+        offsets = np.asarray([o for c, o in per_card if c is not card], dtype=np.float64).reshape(-1, 2)
+        if len(sites) < 2 or len(offsets) < 2:
+            continue
+
+        def apart(a: tuple[float, float], b: tuple[float, float], tol: float) -> bool:
+            d = np.subtract(b, a)
+            return min(float(np.linalg.norm(offsets - d, axis=1).min()), float(np.linalg.norm(offsets + d, axis=1).min())) <= tol
+
+        if any(apart(a, b, ONE_FACE_SPAN_MM) for i, a in enumerate(sites) for b in sites[i + 1:]):
+            continue  # (its places lie as one card's indices: a card, whatever else lies near)
+        others = [p for c in cards if c is not card and c.card not in (BACK, card.card) for p in c.points_mm]
+        if all(any(apart(site, p, tolerance_mm) for p in others) for site in sites):
+            out.remove(card)
+    return out
+
+
+def _sites(points: tuple[tuple[float, float], ...]) -> list[tuple[float, float]]:
+    """Points of one card's readings, those within :data:`SITE_MM` of an earlier one left out."""
+    sites: list[tuple[float, float]] = []
+    for p in points:
+        if all(np.hypot(p[0] - q[0], p[1] - q[1]) > SITE_MM for q in sites):
+            sites.append(p)
+    return sites
+
+
 def _place_far_index(view: ZoneView, zone: Zone, offsets: np.ndarray) -> None:
     """A column's top card read only at its far index (the one at its foot, which only the top card
     shows) gets the place of its near one. Its place is taken from the index nearest the pile's top:
@@ -181,7 +223,7 @@ def assign_piles(
         pile = one_face_pile(a)
         return pile is not None and pile is one_face_pile(b)
 
-    cards = join_split_readings(cards, frozenset(before), faint=faint, one_face=one_face)
+    cards = join_split_readings(drop_far_index_phantoms(cards), frozenset(before), faint=faint, one_face=one_face)
     zones = {z.name: ZoneView() for z in layout.zones}
     zones[OFF] = ZoneView()
     for card in cards:
