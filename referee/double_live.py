@@ -27,14 +27,14 @@ from .klondike import KlondikeState, Move
 from .klondike_live import StandIn, _match, _read, _view, columns_as_they_were, differing_piles, lone_unseen, moved_and_under, unread_waste
 from .klondike_live import layout_from_picture, picture_reads, read_as_another_suit, stand_in_for, swaps
 from .klondike_live import _guessed as klondike_guessed
-from .klondike_live import _zones_of
+from .klondike_live import _zones_of, misread_twins
 from .klondike_live import _guessed_over as guessed_over
 from .klondike_live import (
     _visible, changed_piles, columns_miscounted, foundation_guessed_over, moved_over, lands_where_still, reread_over, tableau_zone, under_hand, unread_face_on, waste_seen_as_back,
 )
 from .klondike_live import expected_observation as expected_layout
 from .klondike_live import start as start_layout
-from .observation import EXPLAINED, HAND_WAIT, MAX_READS_TO_DOUBT, Finding, Observation, SeenPile, count_reads, last_looks, one_misread
+from .observation import DOUBT_BELOW, EXPLAINED, HAND_WAIT, MAX_READS_TO_DOUBT, Finding, Observation, SeenPile, count_reads, last_looks, one_misread
 from .observation import guess_apart, parse_seen, stands, stirred_after, stirred_since
 from .verdict import Event, Legal
 
@@ -499,6 +499,8 @@ def _count_reads(reads: tuple[Mapping[str, int], Mapping[str, int]], obs: Observ
 
 def _observe(live: LiveDouble, obs: Observation) -> tuple[LiveDouble, list[Finding]]:
     obs = stirred_since(live.stirred, obs)  # (every look at the view comes through here)
+    for p in range(PLAYERS):
+        obs = misread_twins(obs, live.state.layouts[p], live.known[p], seat_prefix(p))
     t, frame = max(obs.t, _time(live.state)), obs.frame
     waited = live.deferred
     live = replace(live, deferred=None) if waited is not None else live  # waited on for this view only
@@ -592,6 +594,7 @@ def _explain(live: LiveDouble, obs: Observation) -> tuple[LiveDouble, list[Findi
     t, frame = max(obs.t, _time(live.state)), obs.frame
     movers = (live.state.turn, 1 - live.state.turn) if live.started else (0, 1)
     anyone = not live.started or live.turn_open  # whoever moves has the turn
+    unsure = None if anyone else _turn_kept_on_unsure(live, obs)
     legal: list[tuple[LiveDouble, list[Finding]]] = []
     conflicts: list[int] = []  # per legal move: how far the view's reading is from the camera's guesses
     illegal: list[tuple[LiveDouble, list[Finding]]] = []
@@ -612,7 +615,7 @@ def _explain(live: LiveDouble, obs: Observation) -> tuple[LiveDouble, list[Findi
             known = _known_after(live.known, binds)
             before, seen = learn(live.state, binds), learn(table, binds)
             dmove = DoubleMove(player, replace(move, t=t))
-            state = replace(before, turn=player) if anyone else before
+            state = replace(before, turn=player) if anyone or (unsure and player != live.state.turn) else before
             # out of turn, a move is against K17 whatever its cards (penguins seed 13: a stock turned out
             # of turn, its queens taken for a back, waited to be read and was never called)
             if (anyone or player == live.state.turn) and _unread(before, seen, player, move, known):
@@ -646,7 +649,8 @@ def _explain(live: LiveDouble, obs: Observation) -> tuple[LiveDouble, list[Findi
             verdict = double_solitaire.apply(state, dmove)
             if isinstance(verdict, Legal):
                 after = _after_move(live, verdict, known)
-                legal.append((after, [Finding("move", t, move=dmove, verdict=verdict, frame=frame)]))
+                note = f"{dmove}: {unsure}" if unsure and player != live.state.turn else ""
+                legal.append((after, [Finding("move", t, move=dmove, verdict=verdict, frame=frame, detail=note)]))
                 conflicts.append(_guess_conflicts(live, binds))
             elif not _guess_still_there(live, player, move, obs) and not under_hand(move, obs, seat_prefix(player), FOUNDATION_ZONES):
                 # (not a move whose piles are under a hand: penguins, draw 3, seed 40, a draw's 7S never
@@ -723,6 +727,27 @@ def _explain(live: LiveDouble, obs: Observation) -> tuple[LiveDouble, list[Findi
     if illegal:
         return illegal[0]
     return _unexplained(live, obs)
+
+
+def _turn_kept_on_unsure(live: LiveDouble, obs: Observation) -> str | None:
+    """Whose turn it is rests on a card read only unsurely: the last move was the turn-holder's draw,
+    kept as the turn because its card could be placed, and the view reads the waste's top under
+    ``DOUBT_BELOW`` (or not at all). A move of the other player is then no move out of turn (K17):
+    what the card was, the other player's move tells (aguilar, seed 61 at 1280x720: a 6H drawn, read
+    5H at 0.43, could go on a 6C; player 2's next draw, legal, was called out of turn and every
+    view after it unrecognised). The note the move is logged with; None where the turn is sure."""
+    if not live.started or live.undo is None:
+        return None
+    drawer, last = live.state.turn, live.undo[1].move
+    if not isinstance(last, DoubleMove) or last.player != drawer or last.move.op != "draw":
+        return None
+    waste = obs.piles.get(seat_prefix(drawer) + "waste")
+    if waste is None or waste.held or not waste.cards:
+        return None
+    sure = waste.confidences[-1] if len(waste.confidences) == len(waste.cards) else 1.0
+    if waste.cards[-1] is not None and sure >= DOUBT_BELOW:
+        return None
+    return f"player {drawer + 1}'s turned card is read only unsurely, so whose turn it was is taken from this move"
 
 
 def _laid_under_hand(dmove: DoubleMove, obs: Observation) -> bool:

@@ -41,7 +41,7 @@ from typing import Any, Iterable, Iterator, Literal, Mapping, Sequence
 from . import klondike
 from .cards import DECK, Card
 from .klondike import SUIT_INDEX, KlondikeRules, KlondikeState, Move
-from .observation import EXPLAINED, HAND_WAIT, MAX_READS_TO_DOUBT, Finding, Observation, SeenPile, count_reads, guess_apart, one_misread
+from .observation import DOUBT_BELOW, EXPLAINED, HAND_WAIT, MAX_READS_TO_DOUBT, Finding, Observation, SeenPile, count_reads, guess_apart, one_misread
 from .observation import last_looks, parse_seen, pile_size, stands, stirred_after, stirred_since, surely_read
 from .verdict import Event, Illegal, Legal
 
@@ -512,6 +512,7 @@ def _observe(live: LiveKlondike, obs: Observation, pairs: bool) -> tuple[LiveKlo
     t, frame = max(obs.t, live.state.time), obs.frame
     live = replace(live, deferred=None) if live.deferred is not None else live
     state, known = live.state, live.known
+    obs = misread_twins(obs, state, known)
     back_on_waste = waste_seen_as_back(obs)
     if back_on_waste:
         obs = unread_face_on(obs, "waste")
@@ -1225,6 +1226,34 @@ def unread_waste(state: KlondikeState, known: frozenset[Card], reads: Mapping[st
     laid on a column; every view after was unrecognised). Such a card was seen when it was drawn (a
     draw is found only where the waste shows its card)."""
     return frozenset(c for c in state.waste[-2:] if c not in known and (reads is None or not reads.get(c.code)))
+
+
+def misread_twins(obs: Observation, state: KlondikeState, known: frozenset[Card], prefix: str = "") -> Observation:
+    """``obs`` with an unsure reading (under ``DOUBT_BELOW``) of a known face-up card taken as not read
+    where the view reads that card in its own place too, and more surely: one deck holds it once, so the
+    reading away from it is another card misread (aguilar, Double Solitaire seed 61 at 1280x720: player
+    1's waste top 10S read 8S at 0.32 while column 3's 8S read 8S at 0.55; no view fitted, and player
+    2's QH laid on a KC in it was lost, and the game with it). Not where the reading at home is the less
+    sure: the card known there may be the misread one (kennard, seed 60: a far 10S read 8S at 0.31-0.38
+    all game, learned as the 8S; the 8S drawn later read 8S at 0.49-0.58). ``prefix``: the seat's, on
+    its own piles' zones."""
+    home: dict[str, str] = {c.code: prefix + tableau_zone(i) for i, (p, h) in enumerate(zip(state.tableau, state.hidden))
+                            for c in p[h:] if c in known}
+    home.update({c.code: prefix + "waste" for c in state.waste if c in known})
+    zones = {z: p for z, p in obs.piles.items() if z.startswith(prefix) and not p.held}
+
+    def sureness(pile: SeenPile, k: int) -> float:
+        return pile.confidences[k] if len(pile.confidences) == len(pile.cards) else 1.0
+
+    at_home = {c: max((sureness(zones[z], k) for k, code in enumerate(zones[z].cards) if code == c), default=None)
+               for c, z in home.items() if z in zones}
+    changed = {}
+    for z, pile in zones.items():
+        cards = tuple(None if c is not None and home.get(c, z) != z and (sure := at_home.get(c)) is not None
+                      and sureness(pile, k) < min(DOUBT_BELOW, sure) else c for k, c in enumerate(pile.cards))
+        if cards != pile.cards:
+            changed[z] = replace(pile, cards=cards)
+    return replace(obs, piles={**obs.piles, **changed}) if changed else obs
 
 
 def waste_seen_as_back(obs: Observation, zone: str = "waste") -> bool:

@@ -1028,3 +1028,26 @@ def test_two_draws_of_both_players_in_one_view_pass_the_turn_from_the_drawer() -
              for f in fs if f.t > 116 and f.kind in ("move", "illegal")]
     assert found == [(118.3, "move", "player 2: draw"), (118.3, "move", "player 1: draw"), (121.3, "move", "player 2: draw"),
                      (124.0, "move", "player 1: draw")]
+
+
+def test_a_card_read_away_from_its_place_less_surely_than_there_is_another_card_misread() -> None:
+    """Draw 3, aguilar, 1280x720, fresh render seed 61 (sixtieth session; bench/matches/double_solitaire-61).
+    At 57.7 s player 2 lays a QH on a KC. In that view player 1's waste top 10S reads 8S at 0.32, while
+    the 8S in player 1's column 3 reads 8S at 0.55: with the waste's reading no position fitted, the QH
+    was lost and every view from there unrecognised (24/54). One deck holds the 8S once: the reading
+    away from where it lies, and less sure, is another card misread, taken as not read. Then at 104.8 s
+    player 2 draws after player 1's draw turned a 6H read 5H at 0.43, a card that fitted a 6C: the turn
+    had been kept with player 1, and the legal draw was called out of turn. Whose turn it was rests on
+    a card read only unsurely, so the other player's move tells it."""
+    import gzip
+
+    from cardref.replay_tables import replay_lines
+
+    kept = pathlib.Path(__file__).parent.parent / "bench" / "matches" / "double_solitaire-61"
+    lines = [json.loads(x) for x in gzip.decompress((kept / "tables.jsonl.gz").read_bytes()).decode().splitlines()]
+    ref = LiveReferee("double_solitaire", "draw=3")
+    found = [(f.t, f.kind, str(f.move)) for line, fs in replay_lines(ref, lines) if line.get("t", 0) < 106
+             for f in fs if f.kind in ("move", "illegal", "unrecognised")]
+    assert (57.7, "move", "player 2: t6->t4") in found
+    assert found[-1] == (104.8, "move", "player 2: draw")
+    assert not [f for f in found if f[1] != "move"]
