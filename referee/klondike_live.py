@@ -907,14 +907,17 @@ def _guessed_over(state: KlondikeState, known: frozenset[Card], guessed: Mapping
     none of the known foundation tops (penguins, eight columns, draw 3, seed 53: the waste's 3S played
     up onto the 2S, read 3C at 0.38 there and the JS left on the waste read JC at 0.32; with the two
     unsure readings left unread, nothing happened fitted the view)? A guess at the waste's top of the
-    same rank in another suit counts too (penguins, draw 1, seed 809: a QH drawn onto a QS read at
-    0.21, guessed QH at 0.13, was taken for the QS wavering, and the waste was a card short from
-    there): the caller keeps only piles something moved over (:func:`moved_over`), so an unsure
-    reading wavering where nothing moved is no new card (penguins at 1280x720, seed 7: a drawn 2S
-    guessed 2C at 0.05-0.17 for fifteen seconds, then 2S at 0.21, had been taken for a draw nobody
-    made)."""
+    same rank in another suit counts too where the view says something moved over the waste (penguins,
+    draw 1, seed 809: a QH drawn onto a QS read at 0.21, guessed QH at 0.13, was taken for the QS
+    wavering, and the waste was a card short from there); an unsure reading wavering where nothing
+    moved, or in views that do not say, is no new card (penguins at 1280x720, seed 7: a drawn 2S
+    guessed 2C at 0.05-0.17 for fifteen seconds, then 2S at 0.21, was taken for a draw nobody made)."""
     top = state.waste[-1] if state.waste else None
-    over = {"waste"} if _top_guessed_over(obs, "waste", top, known, guessed, apart=1) else set()
+    waste = obs.piles.get("waste")
+    # (another suit only where the camera saw something move over the waste: views that do not say so,
+    # penguins seed 7's among them, keep the rank rule)
+    apart = 1 if waste is not None and waste.still is False else 2
+    over = {"waste"} if _top_guessed_over(obs, "waste", top, known, guessed, apart=apart) else set()
     if foundation_guessed_over(obs, FOUNDATION_ZONES, {c.code for c in _view(state).foundation_tops if c in known}):
         over.add("foundation")
     return frozenset(over)
