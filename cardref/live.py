@@ -238,7 +238,11 @@ class LiveReferee:
             self._send({"type": "state", "t": table.t, **self.state_message()})
             if self.writer is not None:
                 self.writer.note(table.t, "deal seen: game starts", frame=jpeg, state=self.follower.public_state(self.live))
-            return []
+            if self.follower.opening is None:
+                return []
+            self.live, opened = self.follower.opening(self.live)
+            self._conclude(opened, table.t, jpeg)
+            return opened
         if self.ended is not None:
             return []
         budget, lost = self.follower.feed_budget, False

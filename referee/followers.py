@@ -80,6 +80,9 @@ class Follower:
     """The same for a referee that has lost the game (several states in a row nothing explained,
     ``cardref.live.LOST_AFTER``): each such state would otherwise spend the whole ``feed_budget``, and
     a live referee fall ever further behind the camera. None: ``feed_budget`` still."""
+    opening: Callable[[Any], tuple[Any, list[Finding]]] | None = None
+    """The moves the first view shows made before the layout was seen (Zenuwen's first turn): the
+    running picture after ``start`` without them, and them, logged at once."""
     table: str = ""
     """The zone template the game is laid out on, when not its own name (Double Solitaire: Klondike's
     for two players, calibration/templates.py)."""
@@ -155,6 +158,7 @@ FOLLOWERS: dict[str, Follower] = {
         let_stand=zenuwen_live.let_stand,
         resume=zenuwen_live.resume,
         rejoin=zenuwen_live.rejoin,
+        opening=zenuwen_live.opening,
         feed_budget=zenuwen_live.FEED_BUDGET,
         lost_budget=zenuwen_live.LOST_BUDGET,
     ),

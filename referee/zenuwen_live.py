@@ -907,6 +907,9 @@ class LiveZenuwen(Live[ZenuwenState, PendingIllegal]):
     """The referee's running picture of a real Zenuwen game."""
 
     glimpsed: frozenset[tuple[str, str]] = frozenset()
+    opened: tuple[Finding, ...] = ()
+    """Moves made before the referee saw the layout that :func:`start` read from it (the first turn),
+    not yet logged (:func:`opening`)."""
     """(centre zone, card) read in the views left unused since the last view taken: a card laid and
     covered before a view was taken was seen all the same (:func:`_unseen_plays`)."""
     undecided: tuple[tuple[LiveZenuwen, tuple[Finding, ...]], ...] = ()
@@ -2751,9 +2754,25 @@ def start(observation: Observation, rules: ZenuwenRules | None = None) -> LiveZe
         raise ValueError(f"cannot start: seen more often than {rules.deck_count} deck(s) hold: {', '.join(over)}")
     layout = Layout(tuple(seats), tuple(centre) if any(centre) else None)
     v = zenuwen.new_game(layout, rules, observation.t)
+    opened: tuple[Finding, ...] = ()
+    if all(len(pile) == 1 for pile in centre):
+        # every centre pile shows the card its owner turned: the turn (Z5) was made before the camera
+        # saw the layout, and is the game's first move (four players, seed 183: the deal seen only
+        # once the centre was turned, the turn missing from the log)
+        before = Layout(tuple(replace(seat, stock=pile + seat.stock) for seat, pile in zip(seats, centre)), None)
+        turned = zenuwen.apply(zenuwen.new_game(before, rules, observation.t).state, Turn(observation.t))
+        if isinstance(turned, Legal) and turned.state.centre == v.state.centre:
+            v = turned
+            opened = (Finding("move", observation.t, move=turned.move, verdict=turned, frame=observation.frame),)
     tops = _seen_tops({}, observation)
-    return LiveZenuwen(v.state, waiting=_waiting(v.state), reads=count_reads({}, observation), sure=surely_read(frozenset(), observation),
-                       seen_tops=tops, shown=frozenset(tops))
+    return LiveZenuwen(v.state, moves=len(opened), waiting=_waiting(v.state), reads=count_reads({}, observation),
+                       sure=surely_read(frozenset(), observation), seen_tops=tops, shown=frozenset(tops), opened=opened)
+
+
+def opening(live: LiveZenuwen) -> tuple[LiveZenuwen, list[Finding]]:
+    """The moves :func:`start` found made before the layout was seen (the first turn), to be logged
+    once: the picture without them, and them."""
+    return replace(live, opened=()), list(live.opened)
 
 
 def _choices(state: ZenuwenState, t: float) -> list[tuple[list[Legal[ZenuwenState]], ZenuwenState]]:

@@ -2415,3 +2415,21 @@ def test_a_turn_onto_a_centre_top_nobody_read_is_followed() -> None:
     after, found = zenuwen_live.observe(LiveZenuwen(state), view(turned, 63.0))
     assert moves_of(found) == [("turn",)], brief(found)
     assert [pile[-1].code for pile in after.state.centre] == ["8D", "2S"]
+
+
+def test_a_layout_first_seen_with_the_centre_turned_logs_the_turn() -> None:
+    """Four players, kennard_big, 1920x1080, render seed 183 (bench/matches/zenuwen4p-183): the side
+    seats' big indices were read under 0.3 until 3.6 s, and the first view the deal was taken from
+    already showed every centre pile turned. The game started from it with the turn made and no turn
+    in the log: the match's one missed move. The turn is the game's first move, logged at once."""
+    import gzip
+    import pathlib
+
+    from cardref.live import LiveReferee
+    from cardref.replay_tables import replay_lines
+
+    kept = pathlib.Path(__file__).parent.parent / "bench" / "matches" / "zenuwen4p-183"
+    lines = [json.loads(x) for x in gzip.decompress((kept / "tables.jsonl.gz").read_bytes()).decode().splitlines()]
+    ref = LiveReferee("zenuwen", "players=4,decks=2")
+    found = [(f.t, f.kind, str(f.move)) for line, fs in replay_lines(ref, lines) if line.get("t", 0) < 8 for f in fs if f.kind == "move"]
+    assert found[:2] == [(3.6, "move", "all turn a card"), (7.3, "move", "p1 pile2->centre4")]
