@@ -34,7 +34,7 @@ from .klondike_live import (
 )
 from .klondike_live import expected_observation as expected_layout
 from .klondike_live import start as start_layout
-from .observation import DOUBT_BELOW, EXPLAINED, HAND_WAIT, MAX_READS_TO_DOUBT, Finding, Observation, SeenPile, count_reads, last_looks, one_misread
+from .observation import EXPLAINED, HAND_WAIT, MAX_READS_TO_DOUBT, Finding, Observation, SeenPile, count_reads, last_looks, one_misread
 from .observation import guess_apart, parse_seen, stands, stirred_after, stirred_since
 from .verdict import Event, Legal
 
@@ -742,10 +742,7 @@ def _turn_kept_on_unsure(live: LiveDouble, obs: Observation) -> str | None:
     if not isinstance(last, DoubleMove) or last.player != drawer or last.move.op != "draw":
         return None
     waste = obs.piles.get(seat_prefix(drawer) + "waste")
-    if waste is None or waste.held or not waste.cards:
-        return None
-    sure = waste.confidences[-1] if len(waste.confidences) == len(waste.cards) else 1.0
-    if waste.cards[-1] is not None and sure >= DOUBT_BELOW:
+    if waste is None or waste.held or not waste.cards or (waste.top is not None and not waste.top_weak):
         return None
     return f"player {drawer + 1}'s turned card is read only unsurely, so whose turn it was is taken from this move"
 

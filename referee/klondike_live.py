@@ -1244,16 +1244,12 @@ def misread_twins(obs: Observation, state: KlondikeState, known: frozenset[Card]
                             for c in p[h:] if c in known}
     home.update({c.code: prefix + "waste" for c in state.waste if c in known})
     zones = {z: p for z, p in obs.piles.items() if z.startswith(prefix) and not p.held}
-
-    def sureness(pile: SeenPile, k: int) -> float:
-        return pile.confidences[k] if len(pile.confidences) == len(pile.cards) else 1.0
-
-    at_home = {c: max((sureness(zones[z], k) for k, code in enumerate(zones[z].cards) if code == c), default=None)
+    at_home = {c: max((zones[z].confidence(k) for k, code in enumerate(zones[z].cards) if code == c), default=None)
                for c, z in home.items() if z in zones}
     changed = {}
     for z, pile in zones.items():
         cards = tuple(None if c is not None and home.get(c, z) != z and (sure := at_home.get(c)) is not None
-                      and sureness(pile, k) < min(DOUBT_BELOW, sure) else c for k, c in enumerate(pile.cards))
+                      and pile.confidence(k) < min(DOUBT_BELOW, sure) else c for k, c in enumerate(pile.cards))
         if cards != pile.cards:
             changed[z] = replace(pile, cards=cards)
     return replace(obs, piles={**obs.piles, **changed}) if changed else obs

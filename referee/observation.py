@@ -158,11 +158,15 @@ class SeenPile:
     def top(self) -> str | None:
         return self.cards[-1] if self.cards else None
 
+    def confidence(self, k: int) -> float:
+        """How surely card ``k`` (bottom first; -1 the top) is read, or guessed where it is not (1.0 where
+        no confidences are given, as in a view written by hand)."""
+        return self.confidences[k] if len(self.confidences) == len(self.cards) else 1.0
+
     @property
     def top_confidence(self) -> float:
-        """How surely the top card is read, or guessed where it is not (1.0 where no confidences are
-        given, as in a view written by hand or an empty pile)."""
-        return self.confidences[-1] if self.cards and len(self.confidences) == len(self.cards) else 1.0
+        """:meth:`confidence` of the top card (1.0 for an empty pile)."""
+        return self.confidence(-1) if self.cards else 1.0
 
     @property
     def top_weak(self) -> bool:

@@ -907,11 +907,11 @@ class LiveZenuwen(Live[ZenuwenState, PendingIllegal]):
     """The referee's running picture of a real Zenuwen game."""
 
     glimpsed: frozenset[tuple[str, str]] = frozenset()
+    """(centre zone, card) read in the views left unused since the last view taken: a card laid and
+    covered before a view was taken was seen all the same (:func:`_unseen_plays`)."""
     opened: tuple[Finding, ...] = ()
     """Moves made before the referee saw the layout that :func:`start` read from it (the first turn),
     not yet logged (:func:`opening`)."""
-    """(centre zone, card) read in the views left unused since the last view taken: a card laid and
-    covered before a view was taken was seen all the same (:func:`_unseen_plays`)."""
     undecided: tuple[tuple[LiveZenuwen, tuple[Finding, ...]], ...] = ()
     """A view that several move series explain (a card of which two players hold a copy in the hand,
     say): the picture after each series with what it concluded, until a later view or input fits only

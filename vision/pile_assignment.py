@@ -73,6 +73,12 @@ def _locate(card: PhysicalCard, layout: ZoneLayout, previous: Zone | None, margi
     return layout.locate(centre, margin_mm)
 
 
+def _lie_as_indices(d: np.ndarray, offsets: np.ndarray, tolerance_mm: float) -> bool:
+    """Does the step ``d`` between two readings lie as one of ``offsets`` (a card's two indices), either
+    way round (which of the two is the card's top index is not known)?"""
+    return min(float(np.linalg.norm(offsets - d, axis=1).min()), float(np.linalg.norm(offsets + d, axis=1).min())) <= tolerance_mm
+
+
 def _corner_offsets(cards: list[PhysicalCard]) -> np.ndarray:
     """The table offsets between a card's two indices, from this frame's cards read alike at both (one
     deck design and one camera: the same for all cards turned the same way; a seat's cards turned
@@ -123,8 +129,7 @@ def join_split_readings(cards: list[PhysicalCard], before: frozenset[str] = froz
             if other is one or (other not in out and other not in faint) or other.card == one.card:
                 continue
             d = np.subtract(other.points_mm[0], one.points_mm[0])
-            # (either way round: which of the two is the card's top index is not known)
-            if (min(float(np.linalg.norm(offsets - d, axis=1).min()), float(np.linalg.norm(offsets + d, axis=1).min())) > tolerance_mm
+            if (not _lie_as_indices(d, offsets, tolerance_mm)
                     and not (one_face is not None and abs(float(np.linalg.norm(d)) - span) <= ONE_FACE_SPAN_MM and one_face(one, other))):
                 continue
             if (one.card in before) != (other.card in before):
@@ -155,22 +160,16 @@ def drop_far_index_phantoms(cards: list[PhysicalCard], tolerance_mm: float = 6.0
     card, each of whose places lies as a card's two indices lie from another card's reading, is dropped:
     the offsets are learnt from the other cards read alike at both indices, at least two of them (a
     phantom's own offset would otherwise join two cards' near indices, :func:`join_split_readings`)."""
-    per_card = [(c, np.subtract(c.points_mm[1], c.points_mm[0])) for c in cards if c.card != BACK and len(c.points_mm) == 2]
     out = list(cards)
     for card in cards:
         sites = _sites(card.points_mm) if card.card != BACK else []
-        offsets = np.asarray([o for c, o in per_card if c is not card], dtype=np.float64).reshape(-1, 2)
+        offsets = _corner_offsets([c for c in cards if c is not card])
         if len(sites) < 2 or len(offsets) < 2:
             continue
-
-        def apart(a: tuple[float, float], b: tuple[float, float], tol: float) -> bool:
-            d = np.subtract(b, a)
-            return min(float(np.linalg.norm(offsets - d, axis=1).min()), float(np.linalg.norm(offsets + d, axis=1).min())) <= tol
-
-        if any(apart(a, b, ONE_FACE_SPAN_MM) for i, a in enumerate(sites) for b in sites[i + 1:]):
+        if any(_lie_as_indices(np.subtract(b, a), offsets, ONE_FACE_SPAN_MM) for i, a in enumerate(sites) for b in sites[i + 1:]):
             continue  # (its places lie as one card's indices: a card, whatever else lies near)
         others = [p for c in cards if c is not card and c.card not in (BACK, card.card) for p in c.points_mm]
-        if all(any(apart(site, p, tolerance_mm) for p in others) for site in sites):
+        if all(any(_lie_as_indices(np.subtract(p, site), offsets, tolerance_mm) for p in others) for site in sites):
             out.remove(card)
     return out
 
