@@ -618,18 +618,19 @@ def _expand(
             yield from _joins_onto_unread(node, obs, diff, t)
         if state.phase is not Phase.PLAY:
             return
-        # a join the camera half saw: the source's top its old guess, the target's its own
-        for p, src, dst, card, under in joins:
+        # a join the camera half saw: the source's top its old guess, the target's its own (or known)
+        for p, src, dst, card, under, guessed in joins:
             a, b = state.seats[p].piles[src].top, state.seats[p].piles[dst].top
-            if node.count[p] >= MAX_PER_PLAYER or not isinstance(a, Unseen) or not isinstance(b, Unseen):
+            if node.count[p] >= MAX_PER_PLAYER or not isinstance(a, Unseen) or not isinstance(b, Unseen) and b != under:
                 continue
             known = real_counts(state)
-            if known[card] >= state.rules.deck_count or known[under] >= state.rules.deck_count - (card == under):
+            if known[card] >= state.rules.deck_count or isinstance(b, Unseen) and known[under] >= state.rules.deck_count - (card == under):
                 continue
             join = Join(p, src, dst, t)
-            v = zenuwen.apply(substitute_cards(state, {a: card, b: under}), join)
+            subs = ((a, card), (b, under)) if isinstance(b, Unseen) else ((a, card),)
+            v = zenuwen.apply(substitute_cards(state, dict(subs)), join)
             if isinstance(v, Legal):
-                yield node.then(v.state, v.move, p, ((a, card), (b, under)), _touches(join, state), ENGINE.called(v))
+                yield node.then(v.state, v.move, p, subs, _touches(join, state), ENGINE.called(v), guess=guessed)
         # a card not seen before lands on a centre pile: a pile top turned up but not yet seen, or
         # a hand card taken up face down (Z9)
         real: Counter[Card] | None = None
@@ -1225,31 +1226,65 @@ def _reread(state: ZenuwenState, obs: Observation, seen_tops: Mapping[str, str])
     return frozenset(out)
 
 
-HalfSeenJoin = tuple[int, int, int, Card, Card]
-"""(player, source pile, target pile, the source's old guess, the target's old guess)."""
+class HalfSeenJoin(NamedTuple):
+    """A join the camera half saw (:func:`_half_seen_joins`)."""
+
+    player: int
+    source: int
+    target: int
+    card: Card
+    """The source's old guess: the card joined."""
+    under: Card
+    """The target's top: known, or its old guess, or (``guessed``) a stand-in of the joined card's rank."""
+    guessed: bool = False
 
 
 def _half_seen_joins(state: ZenuwenState, obs: Observation, seen_tops: Mapping[str, str], reread: frozenset[str]) -> list[HalfSeenJoin]:
     """Joins the camera half saw: a pile whose top nobody read (:func:`_reread`: read now as another
-    card than guessed before) whose old guess the view now reads on another pile of the same player,
-    one that showed another card of that rank before, its top nobody read either (penguins, seed
-    129: a QD joined onto a QC, neither ever read; the next view read the QD on the QC's pile and the
-    JD under it in its own, and "nothing happened, the piles are the QD and the JD" explained that
-    with no move)."""
+    card than guessed before; or under a hand, or showing only backs) whose old guess the view now
+    reads on another pile of the same player, one that showed another card of that rank before, its
+    top nobody read either (penguins, seed 129: a QD joined onto a QC, neither ever read; the next
+    view read the QD on the QC's pile and the JD under it in its own, and "nothing happened, the
+    piles are the QD and the JD" explained that with no move), or known (three players at 1280x720,
+    kennard, seed 182: p2's 8C, guessed so for a minute, joined onto the 8D, only guessed there),
+    or guessed as another rank, the old guess read there (the same game: p3's JH read on the JS,
+    guessed 5S at 0.01, while the hand was over the JH's pile; "nothing happened, the top nobody
+    read there is the JH" was taken, and the round was lost when the JH left the JS showing)."""
     out: list[HalfSeenJoin] = []
+    real: Counter[Card] | None = None
     for p, seat in enumerate(state.seats):
         for src, a in enumerate(seat.piles):
             zone = pile_zone(p, src)
             old = parse_seen(seen_tops.get(zone))
-            if zone not in reread or old is None or not isinstance(a.top, Unseen):
+            if zone not in reread and not _top_may_have_left(obs, zone) or old is None or not isinstance(a.top, Unseen):
                 continue
             for dst, b in enumerate(seat.piles):
                 there = judged(obs, pile_zone(p, dst))
-                was = parse_seen(seen_tops.get(pile_zone(p, dst)))
-                if (dst != src and isinstance(b.top, Unseen) and there is not None and there.top == old.code
-                        and was is not None and was != old and was.rank == old.rank):
-                    out.append((p, src, dst, old, was))
+                if dst == src or b.top is None or there is None or (there.top or there.top_guess) != old.code:
+                    continue
+                was = b.top if not isinstance(b.top, Unseen) else parse_seen(seen_tops.get(pile_zone(p, dst)))
+                if was is not None and was != old and was.rank == old.rank:
+                    out.append(HalfSeenJoin(p, src, dst, old, was))
+                elif isinstance(b.top, Unseen) and there.top == old.code:
+                    # read there surely enough to name, over a top guessed as another rank: the guess
+                    # was wrong, its rank is the joined card's, its suit no view tells
+                    real = real if real is not None else real_counts(state)
+                    stand = _of_rank(old, real, state.rules.deck_count)
+                    if stand is not None:
+                        out.append(HalfSeenJoin(p, src, dst, old, stand, guessed=True))
     return out
+
+
+def _top_may_have_left(obs: Observation, zone: str) -> bool:
+    """Does the view show the pile under a hand, or only by its backs (a top the camera saw as a face
+    before has left then: the card under it is not turned yet)?"""
+    seen = obs.piles.get(zone)
+    return seen is not None and (seen.held or not seen.cards and bool(seen.backs))
+
+
+def _of_rank(card: Card, real: Counter[Card], decks: int) -> Card | None:
+    """Another suit of ``card``'s rank that the decks in play still hold a copy of, if any."""
+    return next((x for suit in "SHDC" if (x := Card.parse(RANKS[card.rank - 1] + suit)) != card and real[x] < decks), None)
 
 
 def _pile_tops(state: ZenuwenState) -> dict[str, Card | None]:
@@ -1383,10 +1418,12 @@ def _judge(
     if joins:
         # no position in which a half-seen join's source top is another card: the card read next
         # door left it (the search looks further than "nothing happened" then)
-        sources = [(u, card) for p, src, _, card, _ in joins if isinstance(u := state.seats[p].piles[src].top, Unseen)]
+        sources = [(u, j.card) for j in joins if isinstance(u := state.seats[j.player].piles[j.source].top, Unseen)]
 
         def joined(goal: Callable[[ZenuwenState], dict[Unseen, Card] | None]) -> Callable[[ZenuwenState], dict[Unseen, Card] | None]:
             def check(s: ZenuwenState) -> dict[Unseen, Card] | None:
+                if any(s.seats[j.player].piles[j.source].top is u for j, (u, _) in zip(joins, sources)):
+                    return None  # (a pile under a hand or shown by its backs fits a top nobody read that stayed)
                 found = goal(s)
                 return found if found is None or all(found.get(u, card) == card for u, card in sources) else None
             return check
@@ -2453,14 +2490,20 @@ def _read_only_landing(state: ZenuwenState, pending: PendingIllegal, obs: Observ
     at 1920x1080, kennard, seed 184: p3's 4D played, the card turned up under it not read yet, and
     centre3's JS read 2D at 0.33 in view after view: that 2D was called laid on the JS from p3's pile
     against Z6); a clearer view may read it surely (four players at 1920x1080, seed 52: p1's 8C laid
-    on a 6S against Z6, read surely in the next view)."""
+    on a 6S against Z6, read surely in the next view). A hand card nobody has read either (three players
+    at 1280x720, kennard, seed 182: centre2's 8C read 6C at 0.4-0.58 for 16 s, then p3's last pile
+    cards judged taken into the hand and a 6C from it laid on the 9C against Z6)."""
     move = pending.move
-    if not isinstance(move, Play) or move.from_hand or not isinstance(move.source, int):
+    if not isinstance(move, Play) or not move.from_hand and not isinstance(move.source, int):
         return False
     zone = _landing(move)
     seen = judged(obs, zone) if zone is not None else None
+    if seen is None or not (seen.top is None or seen.top_weak):
+        return False
+    if move.from_hand or not isinstance(move.source, int):
+        return True
     top = state.seats[move.player].piles[move.source].top
-    return seen is not None and (seen.top is None or seen.top_weak) and top is not None and is_unseen(top)
+    return top is not None and is_unseen(top)
 
 
 def _in_view(pending: PendingIllegal, obs: Observation) -> bool:

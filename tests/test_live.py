@@ -1659,6 +1659,29 @@ def test_a_card_learned_from_unsure_reads_played_away_is_not_a_view_of_nothing()
     assert not [f for f in found if f.kind == "ambiguous" and 158 < f.t < 161]
 
 
+def test_far_joins_the_camera_half_saw_are_found_and_the_round_is_followed() -> None:
+    """Zenuwen, three players at 1280x720, kennard (never trained on), render seed 182
+    (bench/matches/zenuwen3p-182): p2's 8C, guessed so for a minute where it lay, was joined onto the
+    8D at 19.7 s and only guessed there; p3's JH was joined onto a JS guessed 5S at 33.3 s, read there
+    while the hand was still over the pile it left. Both were taken for nothing happening, a play
+    given to the wrong player, and from 77 s on the round was lost (30/55). Both joins are found, and
+    every move up to the deliberate 3C laid against Z6 at 90 s."""
+    found = _whole_match("zenuwen3p-182", "zenuwen", ZENUWEN_MATCH.format(players=3), until=92.0, unrecognised=2)
+    joins = [(str(f.move), f.t) for f in found if f.kind == "move" and "->pile" in str(f.move)]
+    assert ("p2 pile3->pile1", 19.8) in joins and ("p3 pile3->pile1", 33.3) in joins
+    assert [(str(f.move), f.rule) for f in found if f.kind == "illegal"] == [("p1 pile3->centre1", "Z6")]
+
+
+def test_a_hand_card_read_unsurely_where_it_landed_bears_no_verdict() -> None:
+    """Zenuwen 182 again, the whole match: p1's 8C laid on centre2's 9C at 114 s was read 6C at
+    0.4-0.58 there from then on and the play missed; at 129 s p3's last pile cards were judged taken
+    into the hand and a 6C from it laid on the 9C against Z6. A hand card nobody read, read only
+    unsurely where it landed, bears no verdict (as a pile top nobody read): the deliberate 3C is the
+    only illegal move called."""
+    found = _whole_match_findings("zenuwen3p-182", "zenuwen", ZENUWEN_MATCH.format(players=3))
+    assert [(str(f.move), f.rule) for f in found if f.kind == "illegal"] == [("p1 pile3->centre1", "Z6")]
+
+
 def test_a_join_onto_a_pile_top_nobody_read_is_found_where_the_moved_top_shows() -> None:
     """Zenuwen, four players at 1280x720, aguilar (never trained on), render seed 168
     (bench/matches/zenuwen4p-168): at 163.2 s p4 joined its 10C and 10S onto a far pile whose top

@@ -1048,6 +1048,107 @@ def test_a_join_of_two_piles_nobody_read_is_found_from_what_the_camera_guessed_b
     assert checked >= 4
 
 
+
+def _guessed_top(obs: Observation, zone: str, code: str, confidence: float) -> Observation:
+    """``obs`` with ``zone``'s top not read, only guessed as ``code``."""
+    shown = obs.piles[zone]
+    return replace(obs, piles={**obs.piles, zone: replace(shown, cards=(None,), guesses=(code,), confidences=(confidence,))})
+
+
+def _quietly(live: LiveZenuwen, obs: Observation) -> tuple[LiveZenuwen, list[Finding]]:
+    """``obs`` judged, then, if left for a clearer view, concluded on the table staying quiet (as the
+    live referee does after ``cardref.live.QUIET_AFTER``)."""
+    live, f = zenuwen_live.observe(live, obs)
+    if not f and live.deferred:
+        live, f = zenuwen_live.settle(live, replace(obs, t=obs.t + 1.0), quiet=True)
+    return live, f
+
+
+def _joinable(seed: int) -> tuple[ZenuwenState, int, int, int] | None:
+    """A three-player deal, turned, with a join one player can make from a pile with a card under its
+    top onto another pile of theirs, not its twin: the position and (player, source, target)."""
+    truth, _ = apply(zenuwen.new_game(zenuwen.deal(seed, 3)).state, Turn(1.0))
+    for m in zenuwen.legal_moves(truth):
+        if not isinstance(m, Join) or not isinstance(m.source, int) or not isinstance(m.onto, int):
+            continue
+        piles = truth.seats[m.player].piles
+        if len(piles[m.source].cards) > 1 and piles[m.source].top != piles[m.onto].top:  # (not twins: two decks)
+            return truth, m.player, m.source, m.onto
+    return None
+
+
+def test_a_far_pile_guessed_for_minutes_then_read_on_a_known_pile_of_its_rank_was_joined_there() -> None:
+    """Three players at 1280x720, kennard, seed 182: p2's 8C, never read, guessed 8C in a dozen views,
+    joined onto the 8D read surely before; the next view read the 6D turned up under it and only
+    guessed the 8C on the 8D (0.22). "Nothing happened: the 8D misread, the unread top a 6D" was
+    taken, the 8C played from the 8D's pile next was given to another player, and the round was lost
+    from 77 s on. A top guessed before, gone from its pile and guessed now on a known card of its rank,
+    is the join the camera half saw."""
+    checked = 0
+    for seed in range(1, 40):
+        found = _joinable(seed)
+        if found is None:
+            continue
+        truth, p, src, dst = found
+        card = truth.seats[p].piles[src].top
+        assert card is not None
+        live = zenuwen_live.start(zenuwen_live_start_view(truth, p, src, card.code), truth.rules)
+        live, f = zenuwen_live.observe(live, _guessed_top(view(truth, 1.0), pile_zone(p, src), card.code, 0.1))
+        if f:
+            continue  # (the layout's turn judged otherwise: nothing to do with the join)
+        after, _ = apply(truth, Join(p, src, dst, 2.0))
+        live, f = _quietly(live, _guessed_top(view(after, 2.0), pile_zone(p, dst), card.code, 0.22))
+        assert moves_of(f) == [("join", p, src, dst)], (seed, brief(f))
+        assert live.state.seats[p].piles[dst].top == card
+        checked += 1
+    assert checked >= 4
+
+
+def zenuwen_live_start_view(truth: ZenuwenState, p: int, src: int, code: str) -> Observation:
+    """The turned layout's view with pile ``src`` of player ``p`` only guessed (as ``code``)."""
+    return _guessed_top(view(truth, 0.5), pile_zone(p, src), code, 0.1)
+
+
+def test_a_card_read_on_a_pile_guessed_otherwise_while_a_hand_is_over_the_pile_it_was_guessed_on_was_joined() -> None:
+    """Three players at 1280x720, kennard, seed 182: p3's JH, guessed on its pile, joined onto a JS
+    guessed 5S at 0.01; the view read the JH on the JS's pile while the hand was still over the pile
+    it left, and "nothing happened, the top nobody read there is the JH" was taken: the JH played
+    later left the JS showing, which nothing explained (25 moves missed). A pile's old guess read
+    on a pile of the same player guessed as another rank, a hand over the pile it was guessed on, is
+    that card joined there; the suit of the card under it no view tells."""
+    checked = 0
+    for seed in range(1, 40):
+        found = _joinable(seed)
+        if found is None:
+            continue
+        truth, p, src, dst = found
+        card = truth.seats[p].piles[src].top
+        under = truth.seats[p].piles[dst].top
+        assert card is not None and under is not None
+        wrong = next(c for c in ("5S", "9H", "2C") if Card.parse(c).rank != card.rank)
+
+        def guessed(obs: Observation) -> Observation:
+            return _guessed_top(_guessed_top(obs, pile_zone(p, src), card.code, 0.2), pile_zone(p, dst), wrong, 0.02)
+
+        live = zenuwen_live.start(guessed(view(truth, 0.5)), truth.rules)
+        live, f = zenuwen_live.observe(live, guessed(view(truth, 1.0)))
+        if f:
+            continue
+        after, _ = apply(truth, Join(p, src, dst, 2.0))
+        seen = view(after, 2.0)
+        seen = replace(seen, piles={**seen.piles, pile_zone(p, src): SeenPile(held=True),
+                                    pile_zone(p, dst): SeenPile((card.code,), 0, guesses=(card.code,), confidences=(0.44,))})
+        live, f = zenuwen_live.observe(live, seen)
+        if not f:  # (left for a view without the hand)
+            live, f = _quietly(live, view(after, 3.0))
+        assert moves_of(f) == [("join", p, src, dst)], (seed, brief(f))
+        joined = live.state.seats[p].piles[dst]
+        assert joined.top == card and len(joined.cards) == len(truth.seats[p].piles[dst].cards) + 1
+        live, f = zenuwen_live.observe(live, view(after, 5.0))
+        assert f == [], (seed, brief(f))
+        checked += 1
+    assert checked >= 4
+
 def _to_a_stuck_play(turns_up: bool = False) -> tuple[ZenuwenState, LiveZenuwen, Play]:
     """Two players (deal 4), random legal plays followed from perfect views until one play would make
     everybody stuck (``turns_up``: one that leaves a card on top of its pile): the position, the
