@@ -6,7 +6,7 @@ import json
 import math
 import random
 from dataclasses import dataclass, replace
-from typing import Any, Callable
+from typing import Any, Callable, Iterator
 
 import pytest
 
@@ -1064,17 +1064,20 @@ def _quietly(live: LiveZenuwen, obs: Observation) -> tuple[LiveZenuwen, list[Fin
     return live, f
 
 
-def _joinable(seed: int) -> tuple[ZenuwenState, int, int, int] | None:
-    """A three-player deal, turned, with a join one player can make from a pile with a card under its
-    top onto another pile of theirs, not its twin: the position and (player, source, target)."""
-    truth, _ = apply(zenuwen.new_game(zenuwen.deal(seed, 3)).state, Turn(1.0))
-    for m in zenuwen.legal_moves(truth):
-        if not isinstance(m, Join) or not isinstance(m.source, int) or not isinstance(m.onto, int):
-            continue
-        piles = truth.seats[m.player].piles
-        if len(piles[m.source].cards) > 1 and piles[m.source].top != piles[m.onto].top:  # (not twins: two decks)
-            return truth, m.player, m.source, m.onto
-    return None
+def _joinable_deals() -> Iterator[tuple[int, ZenuwenState, int, int, int, Card]]:
+    """Three-player deals, turned, each with a join one player can make from a pile with a card under
+    its top onto another pile of theirs, not its twin: the seed, the position, (player, source,
+    target) and the card joined."""
+    for seed in range(1, 40):
+        truth, _ = apply(zenuwen.new_game(zenuwen.deal(seed, 3)).state, Turn(1.0))
+        for m in zenuwen.legal_moves(truth):
+            if not isinstance(m, Join) or not isinstance(m.source, int) or not isinstance(m.onto, int):
+                continue
+            piles = truth.seats[m.player].piles
+            top = piles[m.source].top
+            if top is not None and len(piles[m.source].cards) > 1 and top != piles[m.onto].top:  # (not twins: two decks)
+                yield seed, truth, m.player, m.source, m.onto, top
+                break
 
 
 def test_a_far_pile_guessed_for_minutes_then_read_on_a_known_pile_of_its_rank_was_joined_there() -> None:
@@ -1085,28 +1088,17 @@ def test_a_far_pile_guessed_for_minutes_then_read_on_a_known_pile_of_its_rank_wa
     from 77 s on. A top guessed before, gone from its pile and guessed now on a known card of its rank,
     is the join the camera half saw."""
     checked = 0
-    for seed in range(1, 40):
-        found = _joinable(seed)
-        if found is None:
-            continue
-        truth, p, src, dst = found
-        card = truth.seats[p].piles[src].top
-        assert card is not None
-        live = zenuwen_live.start(zenuwen_live_start_view(truth, p, src, card.code), truth.rules)
-        live, f = zenuwen_live.observe(live, _guessed_top(view(truth, 1.0), pile_zone(p, src), card.code, 0.1))
+    for seed, truth, p, src, dst, joined in _joinable_deals():
+        live = zenuwen_live.start(_guessed_top(view(truth, 0.5), pile_zone(p, src), joined.code, 0.1), truth.rules)
+        live, f = zenuwen_live.observe(live, _guessed_top(view(truth, 1.0), pile_zone(p, src), joined.code, 0.1))
         if f:
             continue  # (the layout's turn judged otherwise: nothing to do with the join)
         after, _ = apply(truth, Join(p, src, dst, 2.0))
-        live, f = _quietly(live, _guessed_top(view(after, 2.0), pile_zone(p, dst), card.code, 0.22))
+        live, f = _quietly(live, _guessed_top(view(after, 2.0), pile_zone(p, dst), joined.code, 0.22))
         assert moves_of(f) == [("join", p, src, dst)], (seed, brief(f))
-        assert live.state.seats[p].piles[dst].top == card
+        assert live.state.seats[p].piles[dst].top == joined
         checked += 1
     assert checked >= 4
-
-
-def zenuwen_live_start_view(truth: ZenuwenState, p: int, src: int, code: str) -> Observation:
-    """The turned layout's view with pile ``src`` of player ``p`` only guessed (as ``code``)."""
-    return _guessed_top(view(truth, 0.5), pile_zone(p, src), code, 0.1)
 
 
 def test_a_card_read_on_a_pile_guessed_otherwise_while_a_hand_is_over_the_pile_it_was_guessed_on_was_joined() -> None:
@@ -1117,18 +1109,11 @@ def test_a_card_read_on_a_pile_guessed_otherwise_while_a_hand_is_over_the_pile_i
     on a pile of the same player guessed as another rank, a hand over the pile it was guessed on, is
     that card joined there; the suit of the card under it no view tells."""
     checked = 0
-    for seed in range(1, 40):
-        found = _joinable(seed)
-        if found is None:
-            continue
-        truth, p, src, dst = found
-        card = truth.seats[p].piles[src].top
-        under = truth.seats[p].piles[dst].top
-        assert card is not None and under is not None
-        wrong = next(c for c in ("5S", "9H", "2C") if Card.parse(c).rank != card.rank)
+    for seed, truth, p, src, dst, joined in _joinable_deals():
+        wrong = next(c for c in ("5S", "9H", "2C") if Card.parse(c).rank != joined.rank)
 
         def guessed(obs: Observation) -> Observation:
-            return _guessed_top(_guessed_top(obs, pile_zone(p, src), card.code, 0.2), pile_zone(p, dst), wrong, 0.02)
+            return _guessed_top(_guessed_top(obs, pile_zone(p, src), joined.code, 0.2), pile_zone(p, dst), wrong, 0.02)
 
         live = zenuwen_live.start(guessed(view(truth, 0.5)), truth.rules)
         live, f = zenuwen_live.observe(live, guessed(view(truth, 1.0)))
@@ -1137,13 +1122,13 @@ def test_a_card_read_on_a_pile_guessed_otherwise_while_a_hand_is_over_the_pile_i
         after, _ = apply(truth, Join(p, src, dst, 2.0))
         seen = view(after, 2.0)
         seen = replace(seen, piles={**seen.piles, pile_zone(p, src): SeenPile(held=True),
-                                    pile_zone(p, dst): SeenPile((card.code,), 0, guesses=(card.code,), confidences=(0.44,))})
+                                    pile_zone(p, dst): SeenPile((joined.code,), 0, guesses=(joined.code,), confidences=(0.44,))})
         live, f = zenuwen_live.observe(live, seen)
         if not f:  # (left for a view without the hand)
             live, f = _quietly(live, view(after, 3.0))
         assert moves_of(f) == [("join", p, src, dst)], (seed, brief(f))
-        joined = live.state.seats[p].piles[dst]
-        assert joined.top == card and len(joined.cards) == len(truth.seats[p].piles[dst].cards) + 1
+        pile = live.state.seats[p].piles[dst]
+        assert pile.top == joined and len(pile.cards) == len(truth.seats[p].piles[dst].cards) + 1
         live, f = zenuwen_live.observe(live, view(after, 5.0))
         assert f == [], (seed, brief(f))
         checked += 1
