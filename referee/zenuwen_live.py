@@ -252,6 +252,24 @@ def match(state: ZenuwenState, obs: Observation) -> dict[Unseen, Card] | None:
     return fits(obs, obs.piles, check, Binder(lambda: real_counts(state), state.rules.deck_count))
 
 
+def _match_suits_aside(state: ZenuwenState, obs: Observation) -> dict[Unseen, Card] | None:
+    """:func:`match`, a centre top read unsurely as another suit of the position's card taken for that
+    card: Z6 ignores suits, so a move judged against it is judged the same whichever suit the card is
+    (three players at 1280x720, kennard_4c, seed 190: p2's 2D, learned as 2S, laid on a 4C and read 2D
+    at 0.52 there, was no move at all and its take-back none either). Not a card the pile held
+    already: that is the pile as it was (190 again: a 2C read on top as before, taken for p2's 2D
+    laid on it against Z6)."""
+    piles = {}
+    for j, cpile in enumerate(state.centre):
+        seen = judged(obs, centre_zone(j))
+        read = parse_seen(seen.top) if seen is not None else None
+        top = cpile[-1] if cpile else None
+        if (seen is not None and read is not None and top is not None and not is_unseen(top) and seen.top_weak
+                and read != top and read.rank == top.rank and read not in cpile[:-1]):
+            piles[centre_zone(j)] = replace(seen, cards=seen.cards[:-1] + (top.code,))
+    return match(state, replace(obs, piles={**obs.piles, **piles}) if piles else obs)
+
+
 def differing_zones(state: ZenuwenState, obs: Observation) -> frozenset[str]:
     real = real_counts(state)
 
@@ -1478,7 +1496,7 @@ def _judge(
         starts = seen_laid + [start_node] + [n for n in kids if n not in seen_laid]
         return ENGINE.illegal_explanation(live, view, starts, lambda s: _physical(s, t, view, unread_tops=s is state),
                                           lambda pending, seen: _in_view(pending, seen) and not _twin_under_hand(state, pending, seen),
-                                          match, t, _waiting)
+                                          _match_suits_aside, t, _waiting)
 
     @cache
     def illegal_move() -> tuple[LiveZenuwen, list[Finding]] | None:

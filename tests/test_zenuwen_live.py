@@ -2221,6 +2221,26 @@ def test_an_illegal_card_guessed_as_itself_where_it_landed_was_seen_landing() ->
     assert "illegal" not in [x.kind for x in f] and after.pending is None
 
 
+
+def test_an_illegal_card_read_unsurely_as_another_suit_where_it_landed_is_called() -> None:
+    """Three players at 1280x720, kennard_4c, seed 190: p2's 2D, learned as 2S on its pile, laid on a
+    4C against Z6 and read 2D at 0.52 there: no move explained the view, and the illegal play and its
+    take-back went unseen. Z6 ignores suits, so a card read unsurely as another suit of the laid card's
+    rank where it landed is that card: illegal."""
+    live, truth = turned()
+    p, i, j = play_where(truth, fits=False)
+    physical = zenuwen_live._physical_move(truth, Play(p, i, j, 2.0))
+    assert physical is not None
+    wrong = view(physical, 2.0, frozenset({(p, i)}))
+    laid = truth.seats[p].piles[i].top
+    assert laid is not None
+    other = next(c for c in (f"{laid.code[:-1]}{suit}" for suit in "SHDC") if c != laid.code)
+    shown = replace(wrong.piles[centre_zone(j)], cards=(other,), guesses=(other,), confidences=(0.52,))
+    after, f = zenuwen_live.observe(live, replace(wrong, piles={**wrong.piles, centre_zone(j): shown}))
+    assert [(x.kind, x.rule) for x in f] == [("illegal", "Z6")] and key(f[0].move) == ("play", p, i, j)
+    after, f = zenuwen_live.observe(after, view(truth, 3.0))
+    assert [x.kind for x in f] == ["taken_back"]
+
 def test_a_pile_read_as_another_card_is_not_two_plays_that_leave_the_centre_as_it_was() -> None:
     """Three players (two decks), seed 26: the far seat's 2S, learned as 2C, read 2S later. Its 2C laid
     on the AD and the card under it, nobody has seen, being the other AD laid on that would leave
