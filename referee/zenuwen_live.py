@@ -1485,7 +1485,8 @@ def _judge(
                                                          unread_joins=True), goals, depth, needs=needs)
             if plausible(h[0], {**dict(h[0].subs), **h[2]})]
 
-    def illegal_in(view: Observation) -> tuple[LiveZenuwen, list[Finding]] | None:
+    def illegal_in(view: Observation, fits: Callable[[ZenuwenState, Observation], dict[Unseen, Card] | None] = match
+                   ) -> tuple[LiveZenuwen, list[Finding]] | None:
         if pend is not None or state.phase not in (Phase.TURN, Phase.PLAY, Phase.CHOOSE, Phase.NEXT):
             return None
         # no guessed hand cards; a legal play whose card a view left unused read where it lands comes
@@ -1496,11 +1497,11 @@ def _judge(
         starts = seen_laid + [start_node] + [n for n in kids if n not in seen_laid]
         return ENGINE.illegal_explanation(live, view, starts, lambda s: _physical(s, t, view, unread_tops=s is state),
                                           lambda pending, seen: _in_view(pending, seen) and not _twin_under_hand(state, pending, seen),
-                                          _match_suits_aside, t, _waiting)
+                                          fits, t, _waiting)
 
     @cache
-    def illegal_move() -> tuple[LiveZenuwen, list[Finding]] | None:
-        found = illegal_in(obs)
+    def illegal_move(suits_aside: bool = False) -> tuple[LiveZenuwen, list[Finding]] | None:
+        found = illegal_in(obs, _match_suits_aside if suits_aside else match)
         if found is not None and found[0].pending is not None and _read_only_landing(state, found[0].pending, obs):
             # a verdict on a card nobody read but unsurely where it landed waits for a clearer view,
             # and is not drawn if none comes (fresh seed 184 against seed 52's 8C, read surely next)
@@ -1699,8 +1700,10 @@ def _judge(
                 return fewer
         return _conclude(live, obs, best[0], t, defer)
 
+    # (a centre top read as another suit of the card laid: only where nothing else explains the view; a
+    # misread of another card there, with the card laid elsewhere, is the likelier)
     found = (illegal_move() or last_looks() or (_stepped(live, obs, doubt, weak) if defer else None)
-             or (_buried_misread(live, obs, diff) if doubt else None))
+             or (_buried_misread(live, obs, diff) if doubt else None) or (illegal_move(True) if doubt else None))
     if found is not None:
         return found
 

@@ -2228,7 +2228,10 @@ def test_an_illegal_card_read_unsurely_as_another_suit_where_it_landed_is_called
     take-back went unseen. Z6 ignores suits, so a card read unsurely as another suit of the laid card's
     rank where it landed is that card: illegal."""
     live, truth = turned()
-    p, i, j = play_where(truth, fits=False)
+    tops = truth.tops()
+    p, i, j = next((p, i, j) for p, seat in enumerate(truth.seats) for i, pile in enumerate(seat.piles)
+                   for j, top in enumerate(tops) if len(pile.cards) > 1 and pile.top is not None and top is not None
+                   and not zenuwen.fits(pile.top, top))  # (its pile shows a back after it: not a card lost to view)
     physical = zenuwen_live._physical_move(truth, Play(p, i, j, 2.0))
     assert physical is not None
     wrong = view(physical, 2.0, frozenset({(p, i)}))
@@ -2236,7 +2239,8 @@ def test_an_illegal_card_read_unsurely_as_another_suit_where_it_landed_is_called
     assert laid is not None
     other = next(c for c in (f"{laid.code[:-1]}{suit}" for suit in "SHDC") if c != laid.code)
     shown = replace(wrong.piles[centre_zone(j)], cards=(other,), guesses=(other,), confidences=(0.52,))
-    after, f = zenuwen_live.observe(live, replace(wrong, piles={**wrong.piles, centre_zone(j): shown}))
+    laid_view = replace(wrong, piles={**wrong.piles, centre_zone(j): shown})
+    after, f = zenuwen_live.observe(live, laid_view)
     assert [(x.kind, x.rule) for x in f] == [("illegal", "Z6")] and key(f[0].move) == ("play", p, i, j)
     after, f = zenuwen_live.observe(after, view(truth, 3.0))
     assert [x.kind for x in f] == ["taken_back"]
