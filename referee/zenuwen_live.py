@@ -2515,15 +2515,15 @@ def _read_only_landing(state: ZenuwenState, pending: PendingIllegal, obs: Observ
     at 1280x720, kennard, seed 182: centre2's 8C read 6C at 0.4-0.58 for 16 s, then p3's last pile
     cards judged taken into the hand and a 6C from it laid on the 9C against Z6)."""
     move = pending.move
-    if not isinstance(move, Play) or not move.from_hand and not isinstance(move.source, int):
+    if not isinstance(move, Play):
         return False
     zone = _landing(move)
     seen = judged(obs, zone) if zone is not None else None
     if seen is None or not (seen.top is None or seen.top_weak):
         return False
-    if move.from_hand or not isinstance(move.source, int):
+    if move.from_hand:
         return True
-    top = state.seats[move.player].piles[move.source].top
+    top = state.seats[move.player].piles[move.source].top if isinstance(move.source, int) else None
     return top is not None and is_unseen(top)
 
 
