@@ -785,8 +785,7 @@ def _joins_onto_unread(
                 if src == dst or a.top != c or source not in diff | node.touched or not _stirred(obs, source):
                     continue
                 real = real if real is not None else real_counts(state)
-                stand = next((x for suit in "SHDC" if real[x := Card.parse(RANKS[c.rank - 1] + suit)] < state.rules.deck_count
-                              and x != c), None)
+                stand = _of_rank(c, real, state.rules.deck_count)
                 if stand is None:
                     continue
                 join = Join(p, src, dst, t)
