@@ -519,6 +519,18 @@ def _looks_unchanged(
     return count
 
 
+def _joined_onto_twins(moves: Sequence[Any], changed: frozenset[str], state: ZenuwenState) -> int:
+    """How many of ``moves`` (from ``state``) join a card onto a pile that looks as it did, its known top
+    the twin of the card joined: the pile it left shows the move (:func:`_looks_unchanged` counts them
+    with the moves that nothing in the view shows)."""
+    count = 0
+    for _, m, before, _ in _replayed(moves, state):
+        if isinstance(m, Join) and isinstance(m.onto, int) and pile_zone(m.player, m.onto) not in changed:
+            onto = before.seats[m.player].piles[m.onto].top
+            count += onto is not None and not is_unseen(onto)
+    return count
+
+
 def _known(card: Card, revealed: Mapping[Unseen, Card]) -> Card:
     return revealed.get(card, card) if isinstance(card, Unseen) else card
 
@@ -1405,7 +1417,8 @@ def _centre_guess_conflicts(final: ZenuwenState, obs: Observation) -> int:
 
 
 def _judge(
-    live: LiveZenuwen, obs: Observation, doubt: bool = True, defer: bool = True, weak: bool = True, remember: bool = True
+    live: LiveZenuwen, obs: Observation, doubt: bool = True, defer: bool = True, weak: bool = True, remember: bool = True,
+    twin: bool = False,
 ) -> tuple[LiveZenuwen, list[Finding]]:
     """:func:`observe` without counting the reads; ``doubt``: a view that neither a legal series nor
     an illegal move explains gets the last looks, whose legal explanations alone are taken: the piles
@@ -1414,7 +1427,8 @@ def _judge(
     (:func:`_weak_read`). ``defer``: a view a hand may hide a move in may be left unused
     (:func:`_conclude`). ``remember``: a view that nothing happened explains only because it does
     not judge what the view left unused before it read is judged with those readings
-    (:func:`_remembered`)."""
+    (:func:`_remembered`). A view looked at past a misread (``weak`` off) has spent its coincidence
+    of two decks, unless ``twin``: then a join onto the twin of the card joined may still explain it."""
     if live.undecided:
         t = max(obs.t, live.state.t)
         return _decide(live, lambda alt: observe(alt, obs), lambda: observe(replace(live, undecided=()), obs), t, unclear(obs))
@@ -1476,7 +1490,7 @@ def _judge(
         moves = node.moves
         coincidences = (_looks_unchanged(moves, changed, state, revealed) + _covered_turns(node, state, live.glimpsed)
                         + _guessed_as_covered(node.state, state, obs))
-        allowed = 1 if weak else 0
+        allowed = 1 if weak else min(1, _joined_onto_twins(moves, changed, state)) if twin else 0
         return (not _guessed_onto_unchanged(moves, changed, state) and coincidences <= allowed
                 and not _unseen_plays(moves, state, obs, live.glimpsed, changed).twins)
 
@@ -1550,6 +1564,12 @@ def _judge(
             # seed 186: p2's 3S, read 2S at 0.32 in 23 views, played onto a 2C and read 3S there at
             # 0.60, its pile's KD read at 0.32, was taken for nothing, view after view, and the 4D
             # laid on the 3S next was called against Z6)
+            weak = None
+        if weak is not None and found is not None and _misreads(weak[1]) and _moves(weak[1]) + _misreads(weak[1]) + 1 >= moves + _misreads(found[1]):
+            # the weak look doubted a learned card too: with the read it took as not read, two doubts;
+            # one move more is likelier than the second (three players at 1280x720, kennard_4c, seed
+            # 190: p2's 2D, learned 2S, played onto an AS read at 0.68, its pile's 6H read at 0.42
+            # after; with the 6H not read, the AS was taken as misread for the 2D, and the play lost)
             weak = None
         if weak is not None and weak[0].deferred <= live.deferred and (
                 unused or _moves(weak[1]) < moves or (found is not None and _moves(weak[1]) == moves and _turned_twin(state, found[0].state))):
@@ -2379,6 +2399,11 @@ def _moves(findings: Sequence[Finding]) -> int:
     return sum(f.kind in ("move", "illegal") for f in findings)
 
 
+def _misreads(findings: Sequence[Finding]) -> int:
+    """How many learned cards the findings take as misread."""
+    return sum(MISREAD in f.detail for f in findings)
+
+
 def _fewest_moves(
     answers: Sequence[tuple[LiveZenuwen, list[Finding]]], sureness: Sequence[float] = ()
 ) -> tuple[LiveZenuwen, list[Finding]] | None:
@@ -2436,7 +2461,16 @@ def _weak_read(live: LiveZenuwen, obs: Observation, diff: frozenset[str]) -> tup
         if seen is None or not seen.top_weak:
             continue
         unread = replace(obs, piles={**obs.piles, zone: _unread_top(seen)})
-        after, findings = _judge(live, unread, weak=False)
+        # another suit of the card known there, read unsurely, is the commonest misread and changes
+        # no verdict: a join onto a twin, which the pile it left shows, may still explain the view
+        # (three players at 1280x720, kennard_4c, seed 190: p3's 4D joined onto its twin while p2's 2D,
+        # learned 2S, read 2D at 0.40; taken for nothing, the 4D's pile read 10H after was taken later
+        # for two plays nobody made). A card taken from a pile that shows its twin after, which nothing
+        # shows, may not (seed 34: a centre 8D read at 0.55 where the 8H lay, and a 3D "joined" from a
+        # pile that showed its 3D still, for a far guess)
+        now, top = parse_seen(seen.top), _pile_at(live.state, zone)[-1:]
+        suit_only = now is not None and bool(top) and not is_unseen(top[0]) and top[0].rank == now.rank
+        after, findings = _judge(live, unread, weak=False, twin=suit_only)
         if _taken_legal(live, after, findings):
             answers.append((after, findings))
             sureness.append(seen.confidences[-1])

@@ -1682,6 +1682,20 @@ def test_a_hand_card_read_unsurely_where_it_landed_bears_no_verdict() -> None:
     assert [(str(f.move), f.rule) for f in found if f.kind == "illegal"] == [("p1 pile3->centre1", "Z6")]
 
 
+def test_a_join_onto_its_twin_and_a_play_of_a_card_learned_as_another_suit_are_followed() -> None:
+    """Zenuwen, three players at 1280x720, kennard_4c (never trained on), render seed 190
+    (bench/matches/zenuwen3p-190): p2's 2D was learned as 2S. At 99.6 s p3 joined a 4D onto its twin
+    while the 2D read 2D at 0.40: a suit misread and a join onto a twin were taken for two doubts
+    too many, the view for nothing, and the 4D's pile, read 10H after, for two plays nobody made. At
+    112.8 s the 2D was played onto an AS read at 0.68, its pile's 6H read at 0.42: with the 6H not
+    read, the AS was taken as misread for a 2D and the play lost (49/55, 9 invented, 3 legal moves
+    called illegal). Every move is found, and every call."""
+    found = _whole_match("zenuwen3p-190", "zenuwen", ZENUWEN_MATCH.format(players=3))
+    moves = [(str(f.move), f.t) for f in found if f.kind == "move"]
+    assert ("p3 pile3->pile5", 99.6) in moves and ("p2 pile3->centre3", 112.8) in moves
+    assert [(str(f.move), f.rule) for f in found if f.kind == "illegal"] == [("p2 pile3->centre1", "Z6")]
+
+
 def test_a_join_onto_a_pile_top_nobody_read_is_found_where_the_moved_top_shows() -> None:
     """Zenuwen, four players at 1280x720, aguilar (never trained on), render seed 168
     (bench/matches/zenuwen4p-168): at 163.2 s p4 joined its 10C and 10S onto a far pile whose top
