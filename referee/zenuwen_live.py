@@ -1509,7 +1509,7 @@ def _judge(
         seen_laid = [n for n in kids if _glimpsed_play(n.moves[-1], state, live.glimpsed)]
         starts = seen_laid + [start_node] + [n for n in kids if n not in seen_laid]
         return ENGINE.illegal_explanation(live, view, starts, lambda s: _physical(s, t, view, unread_tops=s is state),
-                                          lambda pending, seen: _in_view(pending, seen) and not _twin_under_hand(state, pending, seen),
+                                          lambda pending, seen: _in_view(pending, seen, live.seen_tops) and not _twin_under_hand(state, pending, seen),
                                           fits, t, _waiting)
 
     @cache
@@ -2560,7 +2560,7 @@ def _read_only_landing(state: ZenuwenState, pending: PendingIllegal, obs: Observ
     return top is not None and is_unseen(top)
 
 
-def _in_view(pending: PendingIllegal, obs: Observation) -> bool:
+def _in_view(pending: PendingIllegal, obs: Observation, seen_tops: Mapping[str, str] | None = None) -> bool:
     """Was the card of an illegal move seen leaving and read where it landed? A card laid where the
     camera cannot read it is no ground for a verdict (zen3 with run 7: an AC taken up in a hand, its
     pile showing a back, was judged joined against the rules onto a pile whose top the view did not
@@ -2568,13 +2568,17 @@ def _in_view(pending: PendingIllegal, obs: Observation) -> bool:
     second pile while the pile it lay on showed a card not read, judged joined there against Z3).
     A card read where it lay, and guessed as that very card where it landed, too unsurely to read,
     was seen landing (four players, seed 27: a 2C laid on a 4H, guessed 2C there at 0.12-0.29, then
-    read 2S). A card whose pile still shows it, read unsurely where it landed, was not seen leaving
+    read 2S), unless the camera made that of the pile before (``seen_tops``, :func:`_seen_tops`): the
+    guess says nothing of a move then (four players at 1280x720, kennard, seed 172 as analysed in the
+    sixty-second session: a far pile guessed 6H at 0.1-0.2 for a minute, and the 6H learned for the
+    pile beside it, whose top read 6C at 0.38, was judged joined onto it against Z3). A card whose pile still shows it, read unsurely where it landed, was not seen leaving
     (three players, seed 26: a centre JD read 5D at 0.42, and a pile's 5D judged laid on it against Z6,
     its twin turned up under it)."""
     move = pending.move
     zone = _landing(move)
     seen = judged(obs, zone) if zone is not None else None
-    if seen is None or seen.top is None and (pending.card is None or seen.top_guess != pending.card.code):
+    if seen is None or seen.top is None and (pending.card is None or seen.top_guess != pending.card.code
+                                             or zone is not None and (seen_tops or {}).get(zone) == pending.card.code):
         return False
     if isinstance(move, Play) and move.from_hand or not isinstance(move.source, int):
         return True
