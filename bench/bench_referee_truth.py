@@ -96,13 +96,18 @@ def true_moves(truth: list[dict]) -> list[dict]:
     return [m for m in truth if m["kind"] in ("legal", "illegal") and not m.get("late")]
 
 
+def retracted_seqs(records: list[dict]) -> set[int]:
+    """The sequence numbers of the records a game log's corrections retract."""
+    return {r["target"] for r in records if r.get("kind") == "correction" and r.get("data", {}).get("action") == "retract"}
+
+
 def score(folder: Path, log_name: str = "game.jsonl") -> dict:
     """Compare ``game.jsonl`` (cardref analyze; or another log there) with ``moves.jsonl`` (cardref
     render) in ``folder``. A move the log retracts (a card put back, the referee going back with the
     table) is not one found."""
     truth = read_jsonl(folder / "moves.jsonl")
     records = read_jsonl(folder / log_name)
-    retracted = {r["target"] for r in records if r.get("kind") == "correction" and r.get("data", {}).get("action") == "retract"}
+    retracted = retracted_seqs(records)
     log = [r for r in records if r.get("seq") not in retracted]
     want = [_key(m, m["kind"]) for m in true_moves(truth)]
     got = _in_truth_order([r for r in log if r.get("kind") in ("move", "illegal")], want)

@@ -41,7 +41,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from bench_referee_truth import _key, add_up, read_jsonl, score, summary, true_moves  # noqa: E402
+from bench_referee_truth import _key, add_up, read_jsonl, retracted_seqs, score, summary, true_moves  # noqa: E402
 
 from cardref.gamelog.store import GameStore  # noqa: E402
 from cardref.live import QUIET_AFTER, LiveReferee  # noqa: E402
@@ -171,7 +171,9 @@ def print_diff(folder: Path, log_name: str = "replay.jsonl") -> None:
     truth does not have at that place, with its time (moves one view found in another order than the
     truth show as both)."""
     truth = true_moves(read_jsonl(folder / "moves.jsonl"))
-    log = [r for r in read_jsonl(folder / log_name) if r.get("kind") in ("move", "illegal")]
+    records = read_jsonl(folder / log_name)
+    retracted = retracted_seqs(records)  # (as score counts them: a move put back is not one found)
+    log = [r for r in records if r.get("kind") in ("move", "illegal") and r.get("seq") not in retracted]
     want = [_key(m, m["kind"]) for m in truth]
     got = [_key(r["data"]["move"], "legal" if r["kind"] == "move" else "illegal") for r in log]
     matcher = difflib.SequenceMatcher(a=want, b=got, autojunk=False)

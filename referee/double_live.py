@@ -36,7 +36,7 @@ from .klondike_live import expected_observation as expected_layout
 from .klondike_live import start as start_layout
 from .observation import EXPLAINED, HAND_WAIT, MAX_READS_TO_DOUBT, Finding, Observation, SeenPile, count_reads, last_looks, one_misread
 from .observation import guess_apart, parse_seen, stands, stirred_after, stirred_since
-from .verdict import Event, Legal
+from .verdict import Event, Illegal, Legal
 
 FOUNDATION_ZONES = tuple(f"foundation{i + 1}" for i in range(MAX_FOUNDATIONS))
 
@@ -839,8 +839,28 @@ def observe_undone(live: LiveDouble, obs: Observation) -> tuple[LiveDouble, list
     if [f.kind for f in findings] not in ([], ["move"], ["call"], ["move", "call"]):
         return _unexplained(live, obs)
     move = DoubleMove(verdict.move.player, replace(verdict.move.move, t=None))
-    return after, [Finding("taken_back", max(obs.t, _time(live.state)), move=move, verdict=verdict, frame=obs.frame,
-                           detail=f"{move} was taken back: the table is as it was before it"), *findings]
+    t = max(obs.t, _time(live.state))
+    back = Finding("taken_back", t, move=move, verdict=verdict, frame=obs.frame,
+                   detail=f"{move} was taken back: the table is as it was before it")
+    out_of_turn = _out_of_turn(before, verdict.move)
+    if out_of_turn is not None:
+        # a move taken as legal only because whose turn it was rested on a card read unsurely, put
+        # back by its player: it was made out of turn (penguins, draw 3, seed 62: player 1's draw
+        # turned a JC, read at 0.33 and so could be placed; player 2's draw, taken from it as the
+        # turn passing, was put back, and the K17 it broke never called)
+        late = Finding("illegal", t, move=move, rule=out_of_turn.rule, reason=out_of_turn.reason, frame=obs.frame,
+                       detail=f"{move} was put back: it was made out of turn, which the card read unsurely hid")
+        return after, [back, late, Finding("taken_back", t, move=move, frame=obs.frame), *findings]
+    return after, [back, *findings]
+
+
+def _out_of_turn(before: LiveDouble, move: DoubleMove) -> Illegal | None:
+    """The rule ``move`` broke, made from ``before`` by the player whose turn it was not: a move
+    :func:`_turn_kept_on_unsure` let stand (None for any other move, or one the rules allow)."""
+    if not before.started or before.turn_open or move.player == before.state.turn:
+        return None
+    verdict = double_solitaire.apply(before.state, move)
+    return verdict if isinstance(verdict, Illegal) else None
 
 
 def observe_lost(live: LiveDouble, obs: Observation) -> tuple[LiveDouble, list[Finding]]:

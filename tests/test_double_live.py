@@ -1051,3 +1051,25 @@ def test_a_card_read_away_from_its_place_less_surely_than_there_is_another_card_
     assert (57.7, "move", "player 2: t6->t4") in found
     assert found[-1] == (104.8, "move", "player 2: draw")
     assert not [f for f in found if f[1] != "move"]
+
+
+def test_a_move_let_stand_on_an_unsure_turn_and_put_back_was_made_out_of_turn() -> None:
+    """Draw 3, penguins, 1280x720, fresh render seed 62 (sixty-second session;
+    bench/matches/double_solitaire-62). At 99.3 s player 1's draw turns a JC, read at 0.33 only, that
+    can be placed: the turn stays. Player 2 draws at 102.5 s, against K17; with the JC read unsurely,
+    whose turn it was is taken from that draw, which stands. At 107.1 s player 2 puts it back: a move
+    let stand so and put back by its player was made out of turn, and is called so (K17) as it is
+    taken back."""
+    import gzip
+
+    from cardref.replay_tables import replay_lines
+
+    kept = pathlib.Path(__file__).parent.parent / "bench" / "matches" / "double_solitaire-62"
+    lines = [json.loads(x) for x in gzip.decompress((kept / "tables.jsonl.gz").read_bytes()).decode().splitlines()]
+    ref = LiveReferee("double_solitaire", "draw=3")
+    found = [f for line, fs in replay_lines(ref, lines) if line.get("t", 0) < 108 for f in fs if f.t > 102]
+    assert [(f.t, f.kind, str(f.move)) for f in found if f.kind != "call"] == [
+        (102.6, "move", "player 2: draw"), (107.2, "taken_back", "player 2: draw"), (107.2, "illegal", "player 2: draw"),
+        (107.2, "taken_back", "player 2: draw")]
+    assert [f.rule for f in found if f.kind == "illegal"] == ["K17"]
+    assert ref.waiting_seq is None  # nothing left to wait for: it is back already
