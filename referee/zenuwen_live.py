@@ -1565,7 +1565,8 @@ def _judge(
             # 0.60, its pile's KD read at 0.32, was taken for nothing, view after view, and the 4D
             # laid on the 3S next was called against Z6)
             weak = None
-        if weak is not None and found is not None and _misreads(weak[1]) and _moves(weak[1]) + _misreads(weak[1]) + 1 >= moves + _misreads(found[1]):
+        doubts = _misreads(weak[1]) if weak is not None else 0
+        if weak is not None and found is not None and doubts and _moves(weak[1]) + doubts + 1 >= moves + _misreads(found[1]):
             # the weak look doubted a learned card too: with the read it took as not read, two doubts;
             # one move more is likelier than the second (three players at 1280x720, kennard_4c, seed
             # 190: p2's 2D, learned 2S, played onto an AS read at 0.68, its pile's 6H read at 0.42
@@ -2571,14 +2572,15 @@ def _in_view(pending: PendingIllegal, obs: Observation, seen_tops: Mapping[str, 
     read 2S), unless the camera made that of the pile before (``seen_tops``, :func:`_seen_tops`): the
     guess says nothing of a move then (four players at 1280x720, kennard, seed 172 as analysed in the
     sixty-second session: a far pile guessed 6H at 0.1-0.2 for a minute, and the 6H learned for the
-    pile beside it, whose top read 6C at 0.38, was judged joined onto it against Z3). A card whose pile still shows it, read unsurely where it landed, was not seen leaving
-    (three players, seed 26: a centre JD read 5D at 0.42, and a pile's 5D judged laid on it against Z6,
-    its twin turned up under it)."""
+    pile beside it, whose top read 6C at 0.38, was judged joined onto it against Z3). A card whose pile
+    still shows it, read unsurely where it landed, was not seen leaving (three players, seed 26: a
+    centre JD read 5D at 0.42, and a pile's 5D judged laid on it against Z6, its twin turned up under
+    it)."""
     move = pending.move
     zone = _landing(move)
     seen = judged(obs, zone) if zone is not None else None
-    if seen is None or seen.top is None and (pending.card is None or seen.top_guess != pending.card.code
-                                             or zone is not None and (seen_tops or {}).get(zone) == pending.card.code):
+    guessed_before = zone is not None and pending.card is not None and (seen_tops or {}).get(zone) == pending.card.code
+    if seen is None or seen.top is None and (pending.card is None or seen.top_guess != pending.card.code or guessed_before):
         return False
     if isinstance(move, Play) and move.from_hand or not isinstance(move.source, int):
         return True
