@@ -497,12 +497,10 @@ def _looks_unchanged(
     looks different counts too when it was learned as the twin of the card it lies on."""
     count = 0
     for _, m, before, after in _replayed(moves, state):
-        if isinstance(m, Join) and isinstance(m.onto, int) and pile_zone(m.player, m.onto) not in changed:
-            # joined onto a pile that looks as it did: the card joined is the twin of its top (three
-            # players, penguins, seed 162: p3's 2S lifted to be played, read 2C at 0.34 before, taken
-            # for joined onto the 2D beside it and learned as the other 2D; 40 views unrecognised)
-            onto = before.seats[m.player].piles[m.onto].top
-            count += onto is not None and not is_unseen(onto)
+        # joined onto a pile that looks as it did: the card joined is the twin of its top (three
+        # players, penguins, seed 162: p3's 2S lifted to be played, read 2C at 0.34 before, taken
+        # for joined onto the 2D beside it and learned as the other 2D; 40 views unrecognised)
+        count += _joins_onto_twin(m, before, changed)
         left = _left_pile(m)
         if left is not None:
             # (a pile top nobody read has no twin to tell: the card the view reads there may be the next)
@@ -519,16 +517,19 @@ def _looks_unchanged(
     return count
 
 
-def _joined_onto_twins(moves: Sequence[Any], changed: frozenset[str], state: ZenuwenState) -> int:
-    """How many of ``moves`` (from ``state``) join a card onto a pile that looks as it did, its known top
-    the twin of the card joined: the pile it left shows the move (:func:`_looks_unchanged` counts them
+def _joins_onto_twin(move: Any, before: ZenuwenState, changed: frozenset[str]) -> bool:
+    """Does ``move`` (made from ``before``) join a card onto a pile that looks as it did, its known top
+    the twin of the card joined? The pile it left shows the move (:func:`_looks_unchanged` counts it
     with the moves that nothing in the view shows)."""
-    count = 0
-    for _, m, before, _ in _replayed(moves, state):
-        if isinstance(m, Join) and isinstance(m.onto, int) and pile_zone(m.player, m.onto) not in changed:
-            onto = before.seats[m.player].piles[m.onto].top
-            count += onto is not None and not is_unseen(onto)
-    return count
+    if not isinstance(move, Join) or not isinstance(move.onto, int) or pile_zone(move.player, move.onto) in changed:
+        return False
+    onto = before.seats[move.player].piles[move.onto].top
+    return onto is not None and not is_unseen(onto)
+
+
+def _joined_onto_twins(moves: Sequence[Any], changed: frozenset[str], state: ZenuwenState) -> int:
+    """How many of ``moves`` (from ``state``) :func:`_joins_onto_twin`."""
+    return sum(_joins_onto_twin(m, before, changed) for _, m, before, _ in _replayed(moves, state))
 
 
 def _known(card: Card, revealed: Mapping[Unseen, Card]) -> Card:
@@ -2423,7 +2424,7 @@ def _fewest_moves(
     keep = [n for n, x in enumerate(said) if x not in said[:n]]
     answers = [answers[n] for n in keep]
     sureness = [sureness[n] for n in keep] if sureness else sureness
-    counts = [(after.deferred > 0, sum((f.kind == "move") + (MISREAD in f.detail) for f in findings)) for after, findings in answers]
+    counts = [(after.deferred > 0, sum(f.kind == "move" for f in findings) + _misreads(findings)) for after, findings in answers]
     fewest = [n for n, c in enumerate(counts) if c == min(counts)]
     if len(fewest) > 1 and sureness:
         least = min(sureness[n] for n in fewest)
@@ -2561,7 +2562,7 @@ def _read_only_landing(state: ZenuwenState, pending: PendingIllegal, obs: Observ
     return top is not None and is_unseen(top)
 
 
-def _in_view(pending: PendingIllegal, obs: Observation, seen_tops: Mapping[str, str] | None = None) -> bool:
+def _in_view(pending: PendingIllegal, obs: Observation, seen_tops: Mapping[str, str]) -> bool:
     """Was the card of an illegal move seen leaving and read where it landed? A card laid where the
     camera cannot read it is no ground for a verdict (zen3 with run 7: an AC taken up in a hand, its
     pile showing a back, was judged joined against the rules onto a pile whose top the view did not
@@ -2579,7 +2580,7 @@ def _in_view(pending: PendingIllegal, obs: Observation, seen_tops: Mapping[str, 
     move = pending.move
     zone = _landing(move)
     seen = judged(obs, zone) if zone is not None else None
-    guessed_before = zone is not None and pending.card is not None and (seen_tops or {}).get(zone) == pending.card.code
+    guessed_before = zone is not None and pending.card is not None and seen_tops.get(zone) == pending.card.code
     if seen is None or seen.top is None and (pending.card is None or seen.top_guess != pending.card.code or guessed_before):
         return False
     if isinstance(move, Play) and move.from_hand or not isinstance(move.source, int):

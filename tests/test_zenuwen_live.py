@@ -365,12 +365,14 @@ def test_four_players_holding_the_same_hand_card_are_told_apart_later(seed: int,
 # --- scripted positions ----------------------------------------------------------------------------
 
 
-def play_where(truth: ZenuwenState, fits: bool) -> tuple[int, int, int]:
-    """The first (player, pile, centre pile) where that pile's top does (or does not) fit the centre top."""
+def play_where(truth: ZenuwenState, fits: bool, covered: bool = False) -> tuple[int, int, int]:
+    """The first (player, pile, centre pile) where that pile's top does (or does not) fit the centre top
+    (``covered``: a pile with a card under its top, which shows a back once the top has left)."""
     tops = truth.tops()
     return next((p, i, j) for p, seat in enumerate(truth.seats) for i, pile in enumerate(seat.piles)
                 for j, top in enumerate(tops)
-                if pile.top is not None and top is not None and zenuwen.fits(pile.top, top) == fits)
+                if (len(pile.cards) > 1 or not covered) and pile.top is not None and top is not None
+                and zenuwen.fits(pile.top, top) == fits)
 
 
 def turned(seed: int = 3, players: int = 2) -> tuple[LiveZenuwen, ZenuwenState]:
@@ -439,10 +441,7 @@ def test_a_card_laid_against_the_rules_is_called_when_its_pile_shows_a_back_gues
     landed (four players at 1920x1080, seed 74: a 5C laid on a 3D, its pile guessed 4D at 0.19, was an
     unrecognised change instead of a Z6)."""
     live, truth = turned()
-    tops = truth.tops()
-    p, i, j = next((p, i, j) for p, seat in enumerate(truth.seats) for i, pile in enumerate(seat.piles)
-                   for j, top in enumerate(tops) if len(pile.cards) > 1 and pile.top is not None and top is not None
-                   and not zenuwen.fits(pile.top, top))
+    p, i, j = play_where(truth, fits=False, covered=True)
     physical = zenuwen_live._physical_move(truth, Play(p, i, j, 2.0))
     assert physical is not None
     laid = truth.seats[p].piles[i].top
@@ -2244,17 +2243,13 @@ def test_an_illegal_card_guessed_as_itself_where_it_landed_was_seen_landing() ->
     assert "illegal" not in [x.kind for x in f] and after.pending is None
 
 
-
 def test_an_illegal_card_read_unsurely_as_another_suit_where_it_landed_is_called() -> None:
     """Three players at 1280x720, kennard_4c, seed 190: p2's 2D, learned as 2S on its pile, laid on a
     4C against Z6 and read 2D at 0.52 there: no move explained the view, and the illegal play and its
     take-back went unseen. Z6 ignores suits, so a card read unsurely as another suit of the laid card's
     rank where it landed is that card: illegal."""
     live, truth = turned()
-    tops = truth.tops()
-    p, i, j = next((p, i, j) for p, seat in enumerate(truth.seats) for i, pile in enumerate(seat.piles)
-                   for j, top in enumerate(tops) if len(pile.cards) > 1 and pile.top is not None and top is not None
-                   and not zenuwen.fits(pile.top, top))  # (its pile shows a back after it: not a card lost to view)
+    p, i, j = play_where(truth, fits=False, covered=True)  # (its pile shows a back after it: not a card lost to view)
     physical = zenuwen_live._physical_move(truth, Play(p, i, j, 2.0))
     assert physical is not None
     wrong = view(physical, 2.0, frozenset({(p, i)}))
@@ -2267,6 +2262,7 @@ def test_an_illegal_card_read_unsurely_as_another_suit_where_it_landed_is_called
     assert [(x.kind, x.rule) for x in f] == [("illegal", "Z6")] and key(f[0].move) == ("play", p, i, j)
     after, f = zenuwen_live.observe(after, view(truth, 3.0))
     assert [x.kind for x in f] == ["taken_back"]
+
 
 def test_a_pile_read_as_another_card_is_not_two_plays_that_leave_the_centre_as_it_was() -> None:
     """Three players (two decks), seed 26: the far seat's 2S, learned as 2C, read 2S later. Its 2C laid
