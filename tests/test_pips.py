@@ -157,6 +157,26 @@ def test_a_picture_in_a_frame_narrower_than_the_face_is_a_picture() -> None:
     assert count_face(framed) == PICTURE
 
 
+def test_a_picture_fallen_apart_but_for_its_middle_is_a_picture() -> None:
+    """kennard_4c at a far seat of 1280x720 (Zenuwen seed 169): a KH's picture cut into five blobs,
+    four reaching the face's edges and none of 400 mm², the middle one about 300. Its index read 6H
+    at 0.3-0.6 and the pile was learned so. A blob that size on the long middle line and away from
+    the edges is no pip; a number card's pips run together across the middle reach its sides, and
+    leave the count unsure as before (aguilar's 9 at a far seat)."""
+    kh = read_patch(cv2.imread(str(PATCHES / "KH-far.jpg")))
+    assert kh.found and kh.count == PICTURE
+    k = PipSettings().px_per_mm
+    nine = _painted([(19, 18), (44, 18), (19, 35), (44, 35), (19, 53), (44, 53), (19, 70), (44, 70)])
+    cv2.rectangle(nine, (int(10.5 * k), int(37 * k)), (int(52.5 * k), int(51 * k)), (20, 20, 20), -1)
+    assert count_face(nine) is None
+    middle = np.full_like(nine, 245)
+    for x0, x1 in ((10.5, 25.0), (26.0, 37.0), (38.0, 52.5)):  # the picture's left, middle and right
+        cv2.rectangle(middle, (int(x0 * k), int(30 * k)), (int(x1 * k), int(58 * k)), (150, 60, 60), -1)
+    assert count_face(middle) == PICTURE
+    # an ace's big sign as large, alone on the face, is an ace as before
+    assert count_face(_painted([(31.5, 44)], size_mm=22)) == 1
+
+
 def test_the_cloth_beyond_a_card_cut_out_too_long_is_no_pip() -> None:
     """Simplistic on a check cloth, Stress seed 127: a 4H cut out together with a light square of the
     cloth beyond its end showed the cloth's dark as a flat band along the inner face's end, and was

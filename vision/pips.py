@@ -95,6 +95,15 @@ class PipSettings:
     """... and so is one this large, whatever its shape (a pip is 20-100 mm², an ace's big sign more),
     away from the inner face's edges (there, pips run together with a shadow or the cloth): a court
     picture drawn in a frame narrower than the face (kennard_4c_big: 0.67 of it)."""
+    picture_middle_mm2: float = 250.0
+    """... and one this large on the long middle line (its centre within ``picture_middle`` of it), also
+    away from the edges, with at least as much ink around it: a number card's middle pips are single
+    pips, and where its pips run together at a far seat they reach the face's sides (aguilar's 9 at
+    1280x720: one blob the face's whole width); an ace's big sign stands alone. A court picture may
+    fall apart into blobs that each reach an edge but for the one in the middle (kennard_4c at a far
+    seat of 1280x720, Zenuwen 169: a KH and a KC cut into five of 150-380 mm², the middle one 270-300;
+    their indices read 6H and 5C)."""
+    picture_middle: float = 0.15
     mirror_tolerance: float = 0.08
     """How far (share of the inner face) a pip may lie from its mirror image's place."""
     max_mm_per_pixel: float = 2.0
@@ -278,8 +287,12 @@ def read_face(card: Image, s: PipSettings | None = None) -> FaceReading:
     blobs = sorted((Blob(stats[i, cv2.CC_STAT_AREA] / k ** 2, stats[i, cv2.CC_STAT_WIDTH] / w,
                          stats[i, cv2.CC_STAT_HEIGHT] / hgt, centres[i][0] / w, centres[i][1] / hgt, i)
                     for i in range(1, n)), reverse=True)
+    ink_mm2 = sum(b.area_mm2 for b in blobs if b.area_mm2 >= s.pip_area_mm2)
     if any(b.width >= s.picture_span[0] and b.height >= s.picture_span[1]
-           or b.area_mm2 >= s.picture_area_mm2 and not _touches_edge(b, stats, (w, hgt)) for b in blobs):
+           or not _touches_edge(b, stats, (w, hgt)) and (
+               b.area_mm2 >= s.picture_area_mm2
+               or b.area_mm2 >= s.picture_middle_mm2 and abs(b.x - 0.5) <= s.picture_middle and ink_mm2 >= 2 * b.area_mm2)
+           for b in blobs):
         return FaceReading(PICTURE)
     # (the index's parts before the specks are dropped: a jumbo index's sign may be cut to a speck's size)
     kept = _without_big_indices(blobs, stats, (w, hgt), s.mirror_tolerance)
