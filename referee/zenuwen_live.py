@@ -591,12 +591,13 @@ def _shows_under(pile: ZPile, obs: Observation, zone: str) -> bool:
 def _expand(
     obs: Observation, diff: frozenset[str], t: float, strict: bool = True, depth: int = MAX_DEPTH,
     glimpsed: frozenset[tuple[str, str]] = frozenset(), joins: Sequence[HalfSeenJoin] = (), unread_joins: bool = False,
+    guessed_tops: Mapping[str, str] = {},
 ) -> Callable[[Node[ZenuwenState]], Iterator[Node[ZenuwenState]]]:
     """Children of a search node. ``strict``: a card may leave only a pile that looks different in
     the view; not strict (the second try, two decks only): also a pile whose next card happens to be
     another copy of the card that left. ``glimpsed``: (centre zone, card) read in views left unused,
     which a pile top nobody read may have been (covered since). ``unread_joins``: also the joins of
-    :func:`_unread_joins`."""
+    :func:`_unread_joins`. ``guessed_tops``: the camera's guesses of the pile tops (``LiveZenuwen.seen_tops``)."""
 
     hidden = unjudged(obs)  # a hand over it, or a card not read: it may have changed unseen
     # the cards that may have landed on each centre pile: the one the view reads on top, and those
@@ -707,6 +708,11 @@ def _expand(
         # the view reads there: judged as a card of a rank that fits it, and left unseen (zen4: the
         # first turn's cards were read only while a hand hovered elsewhere, and the 5C played onto
         # one of them before the next clear view left every later view unexplained)
+        # The pile top may be one nobody read that the camera guessed as that card, gone from a pile
+        # that looks different (three players at 1280x720, kennard_4c, seed 169: a far KC guessed at
+        # 0.15-0.39 for a minute, laid on the QH of a turn whose JH nobody read; the QH was read in the
+        # views that waited on the JH, and the KC on it was taken for some card laid on the KS before
+        # the turn, the stuck call before it withdrawn).
         for j, cpile in enumerate(state.centre):
             seen = judged(obs, centre_zone(j))
             c = parse_seen(seen.top) if seen is not None else None
@@ -717,16 +723,24 @@ def _expand(
                 if node.count[p] >= MAX_PER_PLAYER:
                     continue
                 for i, pile in enumerate(seat.piles):
-                    if pile.top != c or is_unseen(pile.top):
+                    top, zone = pile.top, pile_zone(p, i)
+                    if isinstance(top, Unseen):
+                        real = real if real is not None else real_counts(state)
+                        if guessed_tops.get(zone) != c.code or zone not in diff or real[c] >= state.rules.deck_count:
+                            continue
+                        named: tuple[tuple[Unseen, Card], ...] = ((top, c),)
+                    elif top != c or top is None:
                         continue
-                    if centre_zone(j) not in diff and pile_zone(p, i) not in diff:
+                    else:
+                        named = ()
+                    if centre_zone(j) not in diff and zone not in diff:
                         continue  # (two decks: the card read there may be the twin of a top that left)
                     move = Play(p, i, j, t)
                     for stand in _stand_ins(state, c):
-                        v = zenuwen.apply(substitute_cards(state, {u: stand}), move)
+                        v = zenuwen.apply(substitute_cards(state, {**dict(named), u: stand}), move)
                         if isinstance(v, Legal):
-                            yield node.then(v.state, move, p, ((u, stand),), _touches(move, state),
-                                            ENGINE.called(v), guess=True)
+                            yield node.then(v.state, move, p, named + ((u, stand),), _touches(move, state),
+                                            ENGINE.called(v), guess=(u,))
 
     return expand
 
@@ -1496,7 +1510,7 @@ def _judge(
                 and not _unseen_plays(moves, state, obs, live.glimpsed, changed).twins)
 
     hits = [h for h in breadth_first(start_node, _expand(obs, diff | reread, t, depth=depth, glimpsed=live.glimpsed, joins=joins,
-                                                         unread_joins=True), goals, depth, needs=needs)
+                                                         unread_joins=True, guessed_tops=live.seen_tops), goals, depth, needs=needs)
             if plausible(h[0], {**dict(h[0].subs), **h[2]})]
 
     def illegal_in(view: Observation, fits: Callable[[ZenuwenState, Observation], dict[Unseen, Card] | None] = match

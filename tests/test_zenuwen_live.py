@@ -2562,3 +2562,24 @@ def test_a_layout_first_seen_with_the_centre_turned_logs_the_turn() -> None:
     ref = LiveReferee("zenuwen", "players=4,decks=2")
     found = [(f.t, f.kind, str(f.move)) for line, fs in replay_lines(ref, lines) if line.get("t", 0) < 8 for f in fs if f.kind == "move"]
     assert found[:2] == [(3.6, "move", "all turn a card"), (7.3, "move", "p1 pile2->centre4")]
+
+
+def test_a_far_top_guessed_as_the_card_laid_on_a_turned_card_nobody_read_was_played_after_the_turn() -> None:
+    """Three players, kennard_4c, 1280x720, render seed 169 (bench/matches/zenuwen3p-169). p3's far
+    KC was never read (guessed KC at 0.15-0.39 for a minute) when, stuck, everyone turned a card at
+    135.2 s: a JH nobody read, a QS and a QH, and p3 laid the KC on the QH. The only series found took
+    the KC's pile top for a card laid on the KS before the turn and withdrew the stuck call (8/10
+    calls, 45/55 moves). A pile top nobody read that the camera guessed as the card laid on a turned
+    card nobody read, gone from a pile that looks different, is that card: the turn, then the KC."""
+    import gzip
+    import pathlib
+
+    from cardref.live import LiveReferee
+    from cardref.replay_tables import replay_lines
+
+    kept = pathlib.Path(__file__).parent.parent / "bench" / "matches" / "zenuwen3p-169"
+    lines = [json.loads(x) for x in gzip.decompress((kept / "tables.jsonl.gz").read_bytes()).decode().splitlines()]
+    ref = LiveReferee("zenuwen", "players=3,decks=2,empty_stock=turn_opponents,pile_choice=winner_chooses")
+    found = [(f.kind, str(f.move)) for line, fs in replay_lines(ref, lines) if line.get("t", 0) < 139
+             for f in fs if f.t > 136 and f.kind in ("move", "illegal", "withdrawn")]
+    assert found == [("move", "all turn a card"), ("move", "p3 pile4->centre3")]
