@@ -1433,7 +1433,7 @@ def _centre_guess_conflicts(final: ZenuwenState, obs: Observation) -> int:
 
 def _judge(
     live: LiveZenuwen, obs: Observation, doubt: bool = True, defer: bool = True, weak: bool = True, remember: bool = True,
-    twin: bool = False,
+    twin: bool = False, gone_from: frozenset[tuple[int, int]] = frozenset(),
 ) -> tuple[LiveZenuwen, list[Finding]]:
     """:func:`observe` without counting the reads; ``doubt``: a view that neither a legal series nor
     an illegal move explains gets the last looks, whose legal explanations alone are taken: the piles
@@ -1443,7 +1443,8 @@ def _judge(
     (:func:`_conclude`). ``remember``: a view that nothing happened explains only because it does
     not judge what the view left unused before it read is judged with those readings
     (:func:`_remembered`). A view looked at past a misread (``weak`` off) has spent its coincidence
-    of two decks, unless ``twin``: then a join onto the twin of the card joined may still explain it."""
+    of two decks, unless ``twin``: then a join onto the twin of the card joined may still explain it.
+    ``gone_from``: (player, pile) whose top has left (:func:`_turned_down_since`)."""
     if live.undecided:
         t = max(obs.t, live.state.t)
         return _decide(live, lambda alt: observe(alt, obs), lambda: observe(replace(live, undecided=()), obs), t, unclear(obs))
@@ -1475,6 +1476,15 @@ def _judge(
             return check
 
         goals = [joined(g) for g in goals]
+    if gone_from:
+        places = [(p, i, state.seats[p].piles[i].cards) for p, i in gone_from]
+
+        def gone(goal: Callable[[ZenuwenState], dict[Unseen, Card] | None]) -> Callable[[ZenuwenState], dict[Unseen, Card] | None]:
+            def check(s: ZenuwenState) -> dict[Unseen, Card] | None:
+                return None if any(s.seats[p].piles[i].cards == cards for p, i, cards in places) else goal(s)
+            return check
+
+        goals = [gone(g) for g in goals]
     if pend is not None:
         diff |= _touches(pend.move, state)
     start_node = Node(state, count=(0,) * state.players)
@@ -1657,6 +1667,13 @@ def _judge(
             if guessed is not None:
                 return guessed
             if remember and live.deferred and live.last is not None:
+                # a pile the view left unused showed turned down shows a card face up again: its top
+                # left, which only that view showed; concluded now, as no later view will show it
+                turned = _turned_down_since(state, obs, live.last)
+                if turned:
+                    after, findings = _judge(live, obs, doubt, False, weak, remember=False, gone_from=turned)
+                    if _taken_legal(live, after, findings) and findings:
+                        return after, findings
                 # a view left unused showed a change that this one, nothing happened as it looks, does
                 # not show because it cannot: what it does not judge is as that view read it (zen3 seed
                 # 21: a join left unused, its pile's new card read in the next view too faintly)
@@ -1895,6 +1912,25 @@ def _remembered(obs: Observation, before: Observation) -> Observation:
         if was is not None and was.top is not None:
             piles[zone] = was
     return obs if piles == obs.piles else replace(obs, piles=piles)
+
+
+def _turned_down_since(state: ZenuwenState, obs: Observation, before: Observation) -> frozenset[tuple[int, int]]:
+    """The patience piles whose face-up top the view left unused just before (``before``) showed
+    face down, no hand over it, and this view shows face up again, not read as that top: its top
+    left, and the card under it was turned up (three players at 1280x720, kennard_4c_big, seed 903:
+    p2's 6H joined onto the other 6H, its pile showing a back in a view left unused for the turn,
+    then the QC turned, guessed QS at 0.20: the view fitted nothing happened, a card nobody read
+    taken for the 6H, and the join was said ten seconds late)."""
+    out = set()
+    for p, seat in enumerate(state.seats):
+        for i, pile in enumerate(seat.piles):
+            top, zone = pile.top, pile_zone(p, i)
+            was, now = judged(before, zone), judged(obs, zone)
+            if (top is None or was is None or now is None or was.cards or not was.backs or not now.cards
+                    or now.cards[-1] is not None and not is_unseen(top) and now.cards[-1] == top.code):
+                continue
+            out.add((p, i))
+    return frozenset(out)
 
 
 def _guessed_play(live: LiveZenuwen, obs: Observation, t: float, gone_only: bool = False) -> tuple[LiveZenuwen, list[Finding]] | None:

@@ -2583,3 +2583,25 @@ def test_a_far_top_guessed_as_the_card_laid_on_a_turned_card_nobody_read_was_pla
     found = [(f.kind, str(f.move)) for line, fs in replay_lines(ref, lines) if line.get("t", 0) < 139
              for f in fs if f.t > 136 and f.kind in ("move", "illegal", "withdrawn")]
     assert found == [("move", "all turn a card"), ("move", "p3 pile4->centre3")]
+
+
+def test_a_pile_shown_turned_down_in_a_view_left_unused_lost_its_top() -> None:
+    """Three players, kennard_4c_big, 1280x720, render seed 903 (bench/matches/zenuwen3p-903). At 48.2 s
+    p2 joined a 6H onto the other 6H: the pile it went onto looked as before, the pile it left showed a
+    back in a view left unused for the card to turn, then the QC turned up there, guessed QS at 0.20.
+    That view fitted nothing happening (a card nobody read on the pile, taken for the 6H), and the
+    join was said ten seconds later, when the QC was played. A back shown, no hand over it, where the
+    top lay face up says the top left: the view is concluded with it gone."""
+    import gzip
+    import pathlib
+
+    from cardref.live import LiveReferee
+    from cardref.replay_tables import replay_lines
+
+    kept = pathlib.Path(__file__).parent.parent / "bench" / "matches" / "zenuwen3p-903"
+    lines = [json.loads(x) for x in gzip.decompress((kept / "tables.jsonl.gz").read_bytes()).decode().splitlines()]
+    ref = LiveReferee("zenuwen", "players=3,decks=2,empty_stock=turn_opponents,pile_choice=winner_chooses")
+    found = [(round(f.t, 1), str(f.move)) for line, fs in replay_lines(ref, lines) if line.get("t", 0) < 60
+             for f in fs if f.t > 46 and f.kind == "move"]
+    assert found[0] == (48.2, "p2 pile5->pile3")
+    assert ("p2 pile5->centre1") in [m for _, m in found]
