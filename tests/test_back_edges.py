@@ -115,7 +115,10 @@ def test_backs_are_counted_on_hard_tables_and_backs(case: dict) -> None:
     the pile's top (a column of two counted from its back box), and on wood at 1920x1080 (Double
     Solitaire, seed 58), where a grain running across the fan made a step above a lone back, whose
     lattice then repeated within it as two backs, and a JS whose index lies 14 mm below its edge;
-    a JH on two of them on a checked cloth, the second one's edge a faint line. Each column's first index place is
+    a JH on two of them on a checked cloth, the second one's edge a faint line; `simplistic` Double
+    Solitaire on felt (seed 63), whose far half lies at 1.0-1.26 mm per pixel (no count was made
+    there) and whose light checked backs at 0.97 show steps of 3-4 grey levels a pixel (none counted).
+    Each column's first index place is
     the shipped detector's reading of the frame; with the counting of the fifteenth session 8 of these
     35 columns were miscounted (all undercounts)."""
     image = cv2.imread(str(BACK_FRAMES / case["frame"]))
