@@ -1,4 +1,4 @@
-"""Face-down cards of Klondike columns counted from single frames of truth videos (run by hand).
+"""Face-down cards of Klondike and Double Solitaire columns counted from single frames of truth videos (run by hand).
 
     cardref render klondike --seed 501 --deck simplistic --rules draw=1 --seconds 40 --out DIR
     python bench/bench_back_counts.py DIR... [--every 6] [--cache FOLDER] [--show]
@@ -8,7 +8,10 @@ and one frame of the tracker (`TableTracker.view`, backs from their edges: visio
 each column whose first face-up index the detector read, the count is compared with the truth's:
 right, over or under. The stability filter is not in the loop: this is what one frame gives it.
 ``--cache`` keeps each frame's detections, so that changes to the counting can be measured again in
-seconds.
+seconds. ``--recorded`` takes each frame's detections from the folder's ``detections.jsonl.gz`` where
+there is one (``cardref analyze --detections-out``, which ``bench_referee_truth.py --keep`` keeps): what
+the live pipeline's detector found, its re-reads of fanned piles included, which the shipped detector
+alone does not reproduce (a Double Solitaire column whose first index it misses is not scored).
 """
 
 from __future__ import annotations
@@ -22,7 +25,7 @@ from pathlib import Path
 import cv2
 
 
-def count(folder: Path, every: int, cache: Path | None, show: bool) -> Counter[str]:
+def count(folder: Path, every: int, cache: Path | None, show: bool, recorded: bool = False) -> Counter[str]:
     from calibration.store import load_calibration
     from vision.detector import default_detector
     from vision.tracking import TableTracker, TrackerSettings
@@ -34,6 +37,10 @@ def count(folder: Path, every: int, cache: Path | None, show: bool) -> Counter[s
     frames = set([i for i, t in enumerate(truth) if t["at_rest"]][::every])
     kept = cache / f"{folder.parent.name}_{folder.name}_{every}.pkl" if cache else None
     detections = pickle.loads(kept.read_bytes()) if kept and kept.exists() else {}
+    if recorded and (folder / "detections.jsonl.gz").exists():
+        from vision.detection_replay import load_replay
+
+        detections, kept = dict(load_replay(folder / "detections.jsonl.gz")), None
     result: Counter[str] = Counter()
     video = cv2.VideoCapture(str(folder / "video.mp4"))
     for i in range(max(frames, default=-1) + 1):
@@ -43,8 +50,8 @@ def count(folder: Path, every: int, cache: Path | None, show: bool) -> Counter[s
         if i not in frames:
             continue
         if i not in detections:
-            detections[i] = default_detector().detect(image)
-        tracker = TableTracker(layout, cal.homography(), TrackerSettings.for_game("klondike"))
+            detections[i] = [] if recorded and kept is None else default_detector().detect(image)
+        tracker = TableTracker(layout, cal.homography(), TrackerSettings.for_game(render["game"]))
         view = tracker.view(truth[i]["t"], i, detections[i], image)
         for zone in layout.zones:
             pile, seen = truth[i]["piles"][zone.name], view.zones[zone.name]
@@ -67,6 +74,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--every", type=int, default=6, help="look at every n-th frame at rest")
     ap.add_argument("--cache", type=Path, help="folder to keep detections in between runs")
     ap.add_argument("--show", action="store_true", help="print every miscounted column")
+    ap.add_argument("--recorded", action="store_true", help="the folder's detections.jsonl.gz where there is one")
     args = ap.parse_args(argv)
     for folder in args.folders:
         missing = [n for n in ("render.json", "truth.jsonl", "calibration.json", "video.mp4") if not (folder / n).is_file()]
@@ -74,7 +82,7 @@ def main(argv: list[str] | None = None) -> int:
             ap.error(f"{folder}: not a cardref render folder (missing {', '.join(missing)})")
     total: Counter[str] = Counter()
     for folder in args.folders:
-        result = count(folder, args.every, args.cache, args.show)
+        result = count(folder, args.every, args.cache, args.show, args.recorded)
         render = json.loads((folder / "render.json").read_text())
         n = sum(result.values())
         print(f"{folder}: {render['deck']} on {render['texture']}: {result['right']}/{n} right, "

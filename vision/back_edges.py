@@ -75,7 +75,7 @@ class EdgeSettings:
     times with the true boxes, 10/10 at 1.0; the Klondike clips the same, 10/10 and 8/8. At 1.0 the
     far half of a Double Solitaire table filmed at 1280x720, 1.0-1.26 mm per pixel, was left to them
     too: of two such renders' columns at rest, single frames over the recorded detections, 473 of 794
-    counted right; 699 at 1.4, 725 with the floor below.)"""
+    counted right; 699 at 1.4, 725 with the floor below (``bench/bench_back_counts.py --recorded``).)"""
     look_mm: float = 8.0
     face_share: float = 0.94
     """From ``margin_mm`` to ``look_mm`` after its edge a face-up card is on average at least this share
