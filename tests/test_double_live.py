@@ -9,6 +9,7 @@ import random
 from dataclasses import replace
 
 import pytest
+from kept_matches import kept_tables
 from noisy_views import blurred
 
 from cardref.gamelog.store import GameStore
@@ -949,10 +950,7 @@ def test_a_back_seen_on_an_empty_waste_at_the_deal_is_not_a_draw() -> None:
     taken for a draw nobody read, in place of player 1's first move, and the draw player 2 made out of
     turn at 19.9 s for nothing happening (6/13 moves, illegal 0/2). A waste that showed a back at the
     deal, when nothing can lie there, shows nothing while the game leaves it empty."""
-    import gzip
-
-    kept = pathlib.Path(__file__).parent.parent / "bench" / "matches" / "double_solitaire-47"
-    views = [TableState.from_json(json.loads(x)) for x in gzip.decompress((kept / "tables.jsonl.gz").read_bytes()).decode().splitlines()]
+    views = [TableState.from_json(x) for x in kept_tables("double_solitaire-47")]
     ref = LiveReferee("double_solitaire", "draw=3")
     found = [(f.t, f.kind, str(f.move), f.rule) for view in views for f in ref.feed(view) if f.kind in ("move", "illegal")]
     assert found[0][:3] == (4.4, "move", "player 1: t4->t5")
@@ -965,10 +963,7 @@ def test_of_two_moves_that_fit_the_one_the_camera_guesses_where_it_lands_is_take
     under it. A draw whose top is a 3C, the 7D under the guess, fitted the view as well: the two were
     left undecided view after view, and the move was lost (11/15, a draw invented). The camera's
     guesses of the view's unread tops tell them apart."""
-    import gzip
-
-    kept = pathlib.Path(__file__).parent.parent / "bench" / "matches" / "double_solitaire-49"
-    views = [TableState.from_json(json.loads(x)) for x in gzip.decompress((kept / "tables.jsonl.gz").read_bytes()).decode().splitlines()]
+    views = [TableState.from_json(x) for x in kept_tables("double_solitaire-49")]
     ref = LiveReferee("double_solitaire", "draw=3")
     found = [(f.t, f.kind, str(f.move)) for view in views if view.t < 40 for f in ref.feed(view) if f.kind in ("move", "ambiguous")]
     assert [x for x in found if 30 < x[0] < 37] == [(32.0, "move", "player 2: draw"), (35.2, "move", "player 2: waste->t6")]
@@ -981,10 +976,7 @@ def test_a_card_laid_against_k4_is_not_waited_on_as_moved_with_a_card_nobody_rea
     with the 6S fitted the view too, the card turned up under them read as the 6S: a move of a card
     nobody read, waited on until the take-back, and the illegal move was never called. That move would
     have turned up a card and left two backs: the view counts three."""
-    import gzip
-
-    kept = pathlib.Path(__file__).parent.parent / "bench" / "matches" / "double_solitaire-51"
-    views = [TableState.from_json(json.loads(x)) for x in gzip.decompress((kept / "tables.jsonl.gz").read_bytes()).decode().splitlines()]
+    views = [TableState.from_json(x) for x in kept_tables("double_solitaire-51")]
     ref = LiveReferee("double_solitaire", "draw=1")
     found = [(f.t, f.kind, str(f.move), f.rule) for view in views for f in ref.feed(view) if f.kind in ("illegal", "taken_back")]
     assert found == [(47.5, "illegal", "player 2: t4->t3", "K4"), (52.3, "taken_back", "player 2: t4->t3", "")]
@@ -998,10 +990,7 @@ def test_a_card_laid_against_the_rules_under_a_hand_is_not_a_legal_draw_that_fit
     move was not called and its take-back read as the draw's. Only the pile under the hand tells the
     two apart, so the referee waits for it; once the hand has gone, the guess there names the card
     that left the waste, where the draw leaves a king."""
-    import gzip
-
-    kept = pathlib.Path(__file__).parent.parent / "bench" / "matches" / "double_solitaire-49"
-    views = [TableState.from_json(json.loads(x)) for x in gzip.decompress((kept / "tables.jsonl.gz").read_bytes()).decode().splitlines()]
+    views = [TableState.from_json(x) for x in kept_tables("double_solitaire-49")]
     ref = LiveReferee("double_solitaire", "draw=3")
     found = [(f.t, f.kind, str(f.move), f.rule) for view in views for f in ref.feed(view)
              if 43 < view.t < 53 and f.kind in ("move", "illegal", "taken_back")]
@@ -1017,12 +1006,9 @@ def test_two_draws_of_both_players_in_one_view_pass_the_turn_from_the_drawer() -
     first, so player 2's legal draw at 121.2 s was called out of turn (K17) and every draw after it
     unrecognised (40/58). A drawer whose card's place was not told has most likely passed the turn:
     the other player's draw comes first."""
-    import gzip
-
     from cardref.replay_tables import replay_lines
 
-    kept = pathlib.Path(__file__).parent.parent / "bench" / "matches" / "double_solitaire-60"
-    lines = [json.loads(x) for x in gzip.decompress((kept / "tables.jsonl.gz").read_bytes()).decode().splitlines()]
+    lines = kept_tables("double_solitaire-60")
     ref = LiveReferee("double_solitaire", "draw=3")
     found = [(f.t, f.kind, str(f.move)) for line, fs in replay_lines(ref, lines) if line.get("t", 0) < 125
              for f in fs if f.t > 116 and f.kind in ("move", "illegal")]
@@ -1039,12 +1025,9 @@ def test_a_card_read_away_from_its_place_less_surely_than_there_is_another_card_
     player 2 draws after player 1's draw turned a 6H read 5H at 0.43, a card that fitted a 6C: the turn
     had been kept with player 1, and the legal draw was called out of turn. Whose turn it was rests on
     a card read only unsurely, so the other player's move tells it."""
-    import gzip
-
     from cardref.replay_tables import replay_lines
 
-    kept = pathlib.Path(__file__).parent.parent / "bench" / "matches" / "double_solitaire-61"
-    lines = [json.loads(x) for x in gzip.decompress((kept / "tables.jsonl.gz").read_bytes()).decode().splitlines()]
+    lines = kept_tables("double_solitaire-61")
     ref = LiveReferee("double_solitaire", "draw=3")
     found = [(f.t, f.kind, str(f.move)) for line, fs in replay_lines(ref, lines) if line.get("t", 0) < 106
              for f in fs if f.kind in ("move", "illegal", "unrecognised")]
@@ -1060,12 +1043,9 @@ def test_a_move_let_stand_on_an_unsure_turn_and_put_back_was_made_out_of_turn() 
     whose turn it was is taken from that draw, which stands. At 107.1 s player 2 puts it back: a move
     let stand so and put back by its player was made out of turn, and is called so (K17) as it is
     taken back."""
-    import gzip
-
     from cardref.replay_tables import replay_lines
 
-    kept = pathlib.Path(__file__).parent.parent / "bench" / "matches" / "double_solitaire-62"
-    lines = [json.loads(x) for x in gzip.decompress((kept / "tables.jsonl.gz").read_bytes()).decode().splitlines()]
+    lines = kept_tables("double_solitaire-62")
     ref = LiveReferee("double_solitaire", "draw=3")
     found = [f for line, fs in replay_lines(ref, lines) if line.get("t", 0) < 108 for f in fs if f.t > 102]
     assert [(f.t, f.kind, str(f.move)) for f in found if f.kind != "call"] == [

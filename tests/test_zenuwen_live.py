@@ -10,6 +10,7 @@ from typing import Any, Callable, Iterator
 
 import pytest
 
+from kept_matches import kept_tables
 from noisy_views import blurred, held
 from referee import speed_live, stress_live, zenuwen, zenuwen_live
 from referee.cards import SUITS, Card, card
@@ -2551,14 +2552,10 @@ def test_a_layout_first_seen_with_the_centre_turned_logs_the_turn() -> None:
     seats' big indices were read under 0.3 until 3.6 s, and the first view the deal was taken from
     already showed every centre pile turned. The game started from it with the turn made and no turn
     in the log: the match's one missed move. The turn is the game's first move, logged at once."""
-    import gzip
-    import pathlib
-
     from cardref.live import LiveReferee
     from cardref.replay_tables import replay_lines
 
-    kept = pathlib.Path(__file__).parent.parent / "bench" / "matches" / "zenuwen4p-183"
-    lines = [json.loads(x) for x in gzip.decompress((kept / "tables.jsonl.gz").read_bytes()).decode().splitlines()]
+    lines = kept_tables("zenuwen4p-183")
     ref = LiveReferee("zenuwen", "players=4,decks=2")
     found = [(f.t, f.kind, str(f.move)) for line, fs in replay_lines(ref, lines) if line.get("t", 0) < 8 for f in fs if f.kind == "move"]
     assert found[:2] == [(3.6, "move", "all turn a card"), (7.3, "move", "p1 pile2->centre4")]
@@ -2571,14 +2568,10 @@ def test_a_far_top_guessed_as_the_card_laid_on_a_turned_card_nobody_read_was_pla
     the KC's pile top for a card laid on the KS before the turn and withdrew the stuck call (8/10
     calls, 45/55 moves). A pile top nobody read that the camera guessed as the card laid on a turned
     card nobody read, gone from a pile that looks different, is that card: the turn, then the KC."""
-    import gzip
-    import pathlib
-
     from cardref.live import LiveReferee
     from cardref.replay_tables import replay_lines
 
-    kept = pathlib.Path(__file__).parent.parent / "bench" / "matches" / "zenuwen3p-169"
-    lines = [json.loads(x) for x in gzip.decompress((kept / "tables.jsonl.gz").read_bytes()).decode().splitlines()]
+    lines = kept_tables("zenuwen3p-169")
     ref = LiveReferee("zenuwen", "players=3,decks=2,empty_stock=turn_opponents,pile_choice=winner_chooses")
     found = [(f.kind, str(f.move)) for line, fs in replay_lines(ref, lines) if line.get("t", 0) < 139
              for f in fs if f.t > 136 and f.kind in ("move", "illegal", "withdrawn")]
@@ -2592,14 +2585,10 @@ def test_a_pile_shown_turned_down_in_a_view_left_unused_lost_its_top() -> None:
     That view fitted nothing happening (a card nobody read on the pile, taken for the 6H), and the
     join was said ten seconds later, when the QC was played. A back shown, no hand over it, where the
     top lay face up says the top left: the view is concluded with it gone."""
-    import gzip
-    import pathlib
-
     from cardref.live import LiveReferee
     from cardref.replay_tables import replay_lines
 
-    kept = pathlib.Path(__file__).parent.parent / "bench" / "matches" / "zenuwen3p-903"
-    lines = [json.loads(x) for x in gzip.decompress((kept / "tables.jsonl.gz").read_bytes()).decode().splitlines()]
+    lines = kept_tables("zenuwen3p-903")
     ref = LiveReferee("zenuwen", "players=3,decks=2,empty_stock=turn_opponents,pile_choice=winner_chooses")
     found = [(round(f.t, 1), str(f.move)) for line, fs in replay_lines(ref, lines) if line.get("t", 0) < 60
              for f in fs if f.t > 46 and f.kind == "move"]
