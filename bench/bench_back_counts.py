@@ -37,10 +37,11 @@ def count(folder: Path, every: int, cache: Path | None, show: bool, recorded: bo
     frames = set([i for i, t in enumerate(truth) if t["at_rest"]][::every])
     kept = cache / f"{folder.parent.name}_{folder.name}_{every}.pkl" if cache else None
     detections = pickle.loads(kept.read_bytes()) if kept and kept.exists() else {}
-    if recorded and (folder / "detections.jsonl.gz").exists():
+    replayed = recorded and (folder / "detections.jsonl.gz").exists()
+    if replayed:
         from vision.detection_replay import load_replay
 
-        detections, kept = dict(load_replay(folder / "detections.jsonl.gz")), None
+        detections, kept = dict(load_replay(folder / "detections.jsonl.gz")), None  # (nothing to cache)
     result: Counter[str] = Counter()
     video = cv2.VideoCapture(str(folder / "video.mp4"))
     for i in range(max(frames, default=-1) + 1):
@@ -50,7 +51,7 @@ def count(folder: Path, every: int, cache: Path | None, show: bool, recorded: bo
         if i not in frames:
             continue
         if i not in detections:
-            detections[i] = [] if recorded and kept is None else default_detector().detect(image)
+            detections[i] = [] if replayed else default_detector().detect(image)  # (a frame the analysis skipped)
         tracker = TableTracker(layout, cal.homography(), TrackerSettings.for_game(render["game"]))
         view = tracker.view(truth[i]["t"], i, detections[i], image)
         for zone in layout.zones:

@@ -729,7 +729,7 @@ def _expand(
                         if guessed_tops.get(zone) != c.code or zone not in diff or real[c] >= state.rules.deck_count:
                             continue
                         named: tuple[tuple[Unseen, Card], ...] = ((top, c),)
-                    elif top != c or top is None:
+                    elif top != c:
                         continue
                     else:
                         named = ()
