@@ -420,7 +420,42 @@ def _without_false_backs(live: LiveDouble, obs: Observation) -> Observation:
 def observe(live: LiveDouble, obs: Observation) -> tuple[LiveDouble, list[Finding]]:
     """Judge one steady view: the new running picture and what was concluded."""
     obs = _faces_taken_for_backs(_without_false_backs(live, obs))
-    return _took(obs, *_observe(live, obs))
+    after, findings = _observe(live, obs)
+    if [f.kind for f in findings] == ["illegal"] and findings[0].move is not None:
+        wavering = _laid_on_wavering(live, findings[0].move)
+        if wavering is not None:
+            p = findings[0].move.player
+            doubting = _doubting(live, p, wavering)
+            drew = live.undo is not None and live.undo[1].move == DoubleMove(p, Move.draw())
+            if drew and not live.turn_open and live.state.turn != p:
+                # the turn passed on the player's draw as a card that fitted nowhere, the doubted card
+                # taken as read: whose turn follows is open again
+                doubting = replace(doubting, turn_open=True, state=replace(doubting.state, turn=p))
+            doubted, found = _observe(doubting, obs)
+            kinds = [f.kind for f in found]
+            if wavering not in doubted.known[p] and (kinds == ["ambiguous"] or kinds in EXPLAINED and "illegal" not in kinds):
+                # (ambiguous: the move waits for a clearer view of the card it lands on)
+                after, findings = doubted, found if kinds == ["ambiguous"] else _misread(found, p, wavering)
+    return _took(obs, after, findings)
+
+
+def _laid_on_wavering(live: LiveDouble, dmove: DoubleMove) -> Card | None:
+    """The column top a move against the rules lays a known card on, where the camera has read on the
+    player's piles a card learned nowhere that the move would be legal on: the top may be a misread
+    of that card (penguins, draw 3, seed 63: a 10D read 10D, then 6D in a dozen views, 10D, 6D again;
+    the 9C laid on it was called against K4, and every later view was unrecognised). None otherwise."""
+    move, known = dmove.move, live.known[dmove.player]
+    if move.op != "move" or not move.dst.startswith("t"):
+        return None
+    cards = moved_and_under(live.state.layouts[dmove.player], move)
+    if len(cards) != 2 or not set(cards) <= known:
+        return None
+    moved, under = cards
+    for code, n in live.reads[dmove.player].items():
+        other = Card.parse(code)
+        if n > 0 and other not in known and other.rank == moved.rank + 1 and other.red != moved.red:
+            return under
+    return None
 
 
 def _took(obs: Observation, live: LiveDouble, findings: list[Finding]) -> tuple[LiveDouble, list[Finding]]:
@@ -463,6 +498,35 @@ def _guess_still_there(live: LiveDouble, player: int, move: Move, obs: Observati
         return False
     guess = live.guessed[player].get(card)
     return (not seen.cards and bool(seen.backs)) or guess is not None and guess in (seen.top, seen.top_guess)
+
+
+def _covered_still_guessed(state: DoubleState, dmove: DoubleMove, obs: Observation) -> bool:
+    """On a second look, past the view's unsure readings: does the column ``dmove`` lays a card on still
+    show, as the camera read it, the known card the move would cover there? Nothing was laid on it then
+    (penguins, draw 3, seed 63: player 1's 3D, read at 0.42 on its foundation, taken off onto a 4C that
+    the view read at 0.55 on top of its column, three times in ten seconds: invented moves)."""
+    zone = _laid_on(dmove)
+    seen = obs.piles.get(zone) if zone is not None else None
+    cards = moved_and_under(state.layouts[dmove.player], dmove.move)
+    return seen is not None and not seen.held and bool(cards) and seen.top_guess == cards[-1].code and len(cards) == (
+        1 if dmove.move.src[:1] == "f" else 2)
+
+
+def _played_up_guessed_otherwise(state: DoubleState, dmove: DoubleMove, obs: Observation) -> bool:
+    """Is ``dmove`` a card played up that the view reads on no foundation, where the camera guesses
+    each foundation top it shows unread as a card of another rank? A move against the rules is no
+    explanation then: nothing shows that card went there (penguins, draw 3, seed 63: player 1's AC
+    played up, read AC at 0.28, was taken for player 2's 6D, a 10D misread, played up against K7, a
+    card turned up in its column read 10D; every later view was unrecognised)."""
+    move = dmove.move
+    if move.op != "move" or move.dst != "foundation":
+        return False
+    moved = moved_and_under(state.layouts[dmove.player], move)[:1]
+    shown = [seen for z in FOUNDATION_ZONES if (seen := obs.piles.get(z)) is not None and seen.cards]
+    if not moved or any(seen.held or seen.top == moved[0].code for seen in shown):
+        return False
+    guesses = [parse_seen(seen.top_guess) for seen in shown if seen.top is None]
+    return bool(guesses) and all(g is not None and guess_apart(g, moved[0]) == 2 for g in guesses)
 
 
 def _guess_conflicts(live: LiveDouble, binds: Binds) -> int:
@@ -525,6 +589,9 @@ def _observe(live: LiveDouble, obs: Observation) -> tuple[LiveDouble, list[Findi
             moved, found = _explain(live, obs)
             if [f.kind for f in found] == ["move"] and _changed_piles(found[0].move) & over:
                 return moved, found
+            misread = _moved_off_misread_waste(live, obs, over)
+            if misread is not None:
+                return misread
             if waited is not None:
                 moved, found = observe_deferred(replace(live, deferred=waited), obs)
                 if found and all(f.kind == "move" for f in found):
@@ -647,12 +714,15 @@ def _explain(live: LiveDouble, obs: Observation) -> tuple[LiveDouble, list[Findi
                         (_after_move(live, later, known), [Finding("move", t, move=dmove, verdict=later, frame=frame, detail=detail)]))
                 continue
             verdict = double_solitaire.apply(state, dmove)
+            if isinstance(verdict, Legal) and obs.second_look and _covered_still_guessed(before, dmove, obs):
+                continue
             if isinstance(verdict, Legal):
                 after = _after_move(live, verdict, known)
                 note = f"{dmove}: {unsure}" if unsure and player != live.state.turn else ""
                 legal.append((after, [Finding("move", t, move=dmove, verdict=verdict, frame=frame, detail=note)]))
                 conflicts.append(_guess_conflicts(live, binds))
-            elif not _guess_still_there(live, player, move, obs) and not under_hand(move, obs, seat_prefix(player), FOUNDATION_ZONES):
+            elif (not _guess_still_there(live, player, move, obs) and not _played_up_guessed_otherwise(before, dmove, obs)
+                  and not under_hand(move, obs, seat_prefix(player), FOUNDATION_ZONES)):
                 # (not a move whose piles are under a hand: penguins, draw 3, seed 40, a draw's 7S never
                 # read, the 8D under it taken for its top; the 7S laid on an 8H while a hand was over the
                 # column beside it was judged as the 8H laid there against K4, a pile nobody could see)
@@ -896,26 +966,55 @@ def observe_misread(live: LiveDouble, obs: Observation) -> tuple[LiveDouble, lis
     doubtful = []
     for p, layout in enumerate(live.state.layouts):
         on_show = _visible(layout) | {pile[-1].card for pile in live.state.foundations if pile[-1].owner == p}
-        other_suit = read_as_another_suit(layout, obs, live.known[p], seat_prefix(p))
+        other_suit = read_as_another_suit(layout, obs, live.known[p], seat_prefix(p), live.reads[p])
         doubtful += [(p, c) for c in sorted(on_show & live.known[p], key=lambda c: c.code)
                      if live.reads[p].get(c.code, 0) <= MAX_READS_TO_DOUBT or c in other_suit]
 
     def look(doubt: tuple[int, Card]) -> tuple[LiveDouble, list[Finding]] | None:
         p, card = doubt
-        known = _set(live.known, p, live.known[p] - {card})
-        doubted = replace(live, known=known)
-        waste = live.state.layouts[p].waste
-        if not live.turn_open and live.state.turn != p and waste and waste[-1] == card:
-            # the turn passed on this card, the draw's, as one that cannot be placed (K17): taken as not
-            # read, whose turn follows is open again (penguins, draw 3, seed 40: a draw's 7S never read,
-            # the 8D under it learned as its top, and the 7S laid on an 8H was called out of turn)
-            doubted = replace(doubted, turn_open=True, state=replace(live.state, turn=p))
-        after, findings = _observe(doubted, obs)
+        after, findings = _observe(_doubting(live, p, card), obs)
         if [f.kind for f in findings] not in EXPLAINED or card in after.known[p]:
             return None
-        return after, [replace(f, detail=f"player {p + 1}'s card read {card.code} earlier was misread") for f in findings]
+        return after, _misread(findings, p, card)
 
     return one_misread(doubtful, look) or _unexplained(live, obs)
+
+
+def _doubting(live: LiveDouble, player: int, card: Card) -> LiveDouble:
+    """The running picture with ``card``, read earlier on ``player``'s piles, taken as never read."""
+    doubted = replace(live, known=_set(live.known, player, live.known[player] - {card}))
+    waste = live.state.layouts[player].waste
+    if not live.turn_open and live.state.turn != player and waste and waste[-1] == card:
+        # the turn passed on this card, the draw's, as one that cannot be placed (K17): taken as not
+        # read, whose turn follows is open again (penguins, draw 3, seed 40: a draw's 7S never read,
+        # the 8D under it learned as its top, and the 7S laid on an 8H was called out of turn)
+        doubted = replace(doubted, turn_open=True, state=replace(live.state, turn=player))
+    return doubted
+
+
+def _misread(findings: list[Finding], player: int, card: Card) -> list[Finding]:
+    return [replace(f, detail=f"player {player + 1}'s card read {card.code} earlier was misread") for f in findings]
+
+
+def _moved_off_misread_waste(live: LiveDouble, obs: Observation, over: frozenset[str]) -> tuple[LiveDouble, list[Finding]] | None:
+    """A view that shows the position, but with a waste's top unread and guessed another card than the
+    one read there (``over``), explained by one legal move off that waste once its top, read in no more
+    than ``MAX_READS_TO_DOUBT`` views, is taken as misread. Nothing happening fits such a view as well,
+    and assumes a misread now instead of one earlier; the move says where the unread card went
+    (penguins, draw 3, seed 62: a QS drawn, read 9H at 0.39 in two views, laid on a KD where it read
+    at 0.29, the KS under it guessed on the waste; taken for nothing happening, every view was
+    unrecognised from the next recycle on, 24 moves lost). None: no such move, or several."""
+    found: list[tuple[LiveDouble, list[Finding]]] = []
+    for p, layout in enumerate(live.state.layouts):
+        top = layout.waste[-1] if layout.waste else None
+        if (_seat_pile(p, "waste") not in over or top is None or top not in live.known[p]
+                or live.reads[p].get(top.code, 0) > MAX_READS_TO_DOUBT):
+            continue
+        moved, findings = _explain(_doubting(live, p, top), obs)
+        if ([f.kind for f in findings] == ["move"] and findings[0].move is not None and findings[0].move.player == p
+                and findings[0].move.move.src == "waste" and top not in moved.known[p]):
+            found.append((moved, _misread(findings, p, top)))
+    return found[0] if len(found) == 1 else None
 
 
 def observe_pairs(live: LiveDouble, obs: Observation) -> tuple[LiveDouble, list[Finding]]:

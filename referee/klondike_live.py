@@ -421,20 +421,24 @@ def _visible(state: KlondikeState) -> set[Card]:
 
 
 def read_as_another_suit(layout: KlondikeState, obs: Observation, known: frozenset[Card] | set[Card],
-                         prefix: str = "") -> set[Card]:
+                         prefix: str = "", reads: Mapping[str, int] | None = None) -> set[Card]:
     """The learned column tops and waste top that the view, where they lie, reads as another suit of
     their rank, a card not learned anywhere: one of the two readings is wrong, and the one learned may
     be it however many views read it so (Double Solitaire, penguins seed 34: a deal's 2S read 2D in
     three views, 2S at 0.38-0.45 in the views after; with another move in one of them, every view was
-    unrecognised, and the illegal move in it was missed). ``prefix`` names a Double Solitaire seat's
-    zones."""
+    unrecognised, and the illegal move in it was missed). With ``reads`` (code -> views that read it),
+    a reading of any other card that earlier views gave too counts as well: the camera wavers between
+    the two there (Double Solitaire, penguins seed 63: a 10D read 6D, 10D, 6D; the 10D doubted when a
+    view read 6D, the 6D read in three views was past doubting when the next read 10D, and a move
+    against the rules was made up of it). ``prefix`` names a Double Solitaire seat's zones."""
     tops = [(tableau_zone(i), pile[-1]) for i, (pile, h) in enumerate(zip(layout.tableau, layout.hidden)) if len(pile) > h]
     tops += [("waste", layout.waste[-1])] if layout.waste else []
     found = set()
     for zone, card in tops:
         seen = obs.piles.get(prefix + zone)
         read = parse_seen(seen.top) if seen is not None and not seen.held else None
-        if card in known and read is not None and read.rank == card.rank and read != card and read not in known:
+        wavered = reads is not None and read is not None and reads.get(read.code, 0) > 0
+        if card in known and read is not None and (read.rank == card.rank or wavered) and read != card and read not in known:
             found.add(card)
     return found
 
@@ -1166,7 +1170,7 @@ def observe_misread(live: LiveKlondike, obs: Observation) -> tuple[LiveKlondike,
     state = live.state
     on_show = _visible(state) | set(_view(state).foundation_tops)
     doubtful = [c for c in on_show & live.known if live.reads.get(c.code, 0) <= MAX_READS_TO_DOUBT]
-    doubtful += read_as_another_suit(state, obs, live.known) - set(doubtful)
+    doubtful += read_as_another_suit(state, obs, live.known, reads=live.reads) - set(doubtful)
 
     def look(card: Card) -> tuple[LiveKlondike, list[Finding]] | None:
         after, findings = observe(replace(live, known=live.known - {card}), obs, pairs=False)

@@ -1053,3 +1053,42 @@ def test_a_move_let_stand_on_an_unsure_turn_and_put_back_was_made_out_of_turn() 
         (107.2, "taken_back", "player 2: draw")]
     assert [f.rule for f in found if f.kind == "illegal"] == ["K17"]
     assert ref.waiting_seq is None  # nothing left to wait for: it is back already
+
+
+def test_a_waste_top_read_twice_moved_where_the_view_guesses_it_was_misread() -> None:
+    """Draw 3, penguins, 1280x720, render seed 62 (bench/matches/double_solitaire-62). At 118.0 s player
+    1 draws a QS, read 9H at 0.39 and 0.41 in two views. At 121.1 s the QS goes onto a KD, read there
+    at 0.29 only, and the KS under it on the waste at 0.29: with both unread, nothing happening fitted
+    the view, and from the next recycle on every view was unrecognised (24 moves lost). The waste's
+    top, guessed another card now, read in two views only, is taken as misread when one legal move off
+    the waste then explains the view."""
+    from cardref.replay_tables import replay_lines
+
+    lines = kept_tables("double_solitaire-62")
+    ref = LiveReferee("double_solitaire", "draw=3")
+    found = [f for line, fs in replay_lines(ref, lines) if line.get("t", 0) < 150 for f in fs if f.t > 120]
+    moves = [(f.t, str(f.move)) for f in found if f.kind == "move"]
+    assert moves[0] == (121.1, "player 1: waste->t2")
+    assert "read 9H earlier was misread" in found[0].detail
+    assert (124.5, "player 1: recycle") in moves and len(moves) >= 8
+    assert not [f for f in found if f.kind in ("unrecognised", "illegal")]
+
+
+def test_moves_on_a_card_the_camera_wavers_over_are_not_called_against_the_rules() -> None:
+    """Draw 3, penguins, 1280x720, render seed 63 (bench/matches/double_solitaire-63): player 2's 10D
+    reads 10D, then 6D in a dozen views, 10D, 6D again. At 65.3 s player 1 plays an AC up, read AC at
+    0.28 on its foundation, with the 10D read again: that was taken for the 6D played up against K7 and
+    a 10D turned up under it, since the 6D, read in three views, was past doubting. A card played up
+    that the view guesses as another rank on every unread foundation top is no illegal explanation, and
+    a reading the camera gave before counts as a wavering one. At 81.7 s player 2 lays the 9C on the
+    10D: called against K4, on the "6D", until a reading the camera gave there before made it legal:
+    the move waits for a clearer view and is taken laid on a card not read."""
+    from cardref.replay_tables import replay_lines
+
+    lines = kept_tables("double_solitaire-63")
+    ref = LiveReferee("double_solitaire", "draw=3")
+    found = [(f.t, f.kind, str(f.move)) for line, fs in replay_lines(ref, lines) if line.get("t", 0) < 90
+             for f in fs if f.t > 60 and f.kind in ("move", "illegal", "unrecognised")]
+    assert (65.3, "move", "player 1: waste->foundation") in found
+    assert (82.5, "move", "player 2: waste->t6") in found
+    assert not [f for f in found if f[1] != "move"]
