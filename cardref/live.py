@@ -37,8 +37,9 @@ LOST_AFTER = 3
 referee counts itself lost and searches each state with the follower's smaller ``lost_budget``."""
 
 REJOIN_AFTER = 5
-"""Published states in a row that nothing explained after which a follower that can (``rejoin``: Stress
-from the next view of the whole table as it lies, Zenuwen from the next round's layout) takes the game
+"""Published states in a row that nothing explained after which a follower that can (``rejoin``: Stress,
+Klondike and Double Solitaire from the next view of the whole table as it lies, Zenuwen from the next
+round's layout) takes the game
 up again, with a note in the log: a referee that lost the game stops saying every later view is
 unrecognised."""
 REJOINED = "lost the game: took the table up again as it lies"

@@ -25,7 +25,7 @@ from .cards import DECK, Card
 from .double_solitaire import MAX_FOUNDATIONS, PLAYERS, DoubleMove, DoubleRules, DoubleState, FoundationCard
 from .klondike import KlondikeState, Move
 from .klondike_live import StandIn, _match, _read, _view, columns_as_they_were, differing_piles, lone_unseen, moved_and_under, unread_waste
-from .klondike_live import layout_from_picture, picture_reads, read_as_another_suit, stand_in_for, swaps
+from .klondike_live import layout_from_picture, picture_as_seen, picture_reads, read_as_another_suit, stand_in_for, swaps
 from .klondike_live import _guessed as klondike_guessed
 from .klondike_live import _zones_of, misread_twins
 from .klondike_live import _guessed_over as guessed_over
@@ -152,6 +152,38 @@ def resume(picture: Mapping[str, Any], rules: DoubleRules | None = None, t: floa
     live = LiveDouble(state, (known[0], known[1]), started=moves > 0, moves=moves, turn_open=moves > 0 and turn is None,
                       reads=({c.code: 1 for c in known[0]}, {c.code: 1 for c in known[1]}))
     return live
+
+
+def rejoin(live: LiveDouble, obs: Observation) -> LiveDouble | None:
+    """The running picture taken afresh from one view of the table, for a referee that has lost the
+    game (nothing explained several views in a row, ``cardref.live.REJOIN_AFTER``): each player's layout
+    as Klondike's is (:func:`referee.klondike_live.picture_as_seen`), the shared foundations as they
+    were. Without it one misread, or a move the camera missed, left every later view unrecognised
+    (penguins, draw 3, seed 63: 37 views from 102 s on). None: a hand over the table, foundation tops
+    that the view reads otherwise than the position has them (the piles' owners would be guesses), or
+    a view no position fits."""
+    if any(pile.held for pile in obs.piles.values()):
+        return None
+    tops = [pile[-1].card for pile in live.state.foundations]
+    read = sorted(f.top for z in FOUNDATION_ZONES if (f := obs.piles.get(z)) is not None and f.top is not None)
+    if any(Counter(read)[code] > sum(c.code == code for c in tops) for code in read):
+        return None
+    picture = dict(public_state(live))
+    players = []
+    for p, seat in enumerate(list(picture["players"])):  # type: ignore[call-overload]
+        mine = sum(fc.owner == p for pile in live.state.foundations for fc in pile)
+        seen = picture_as_seen(seat, seat_view(obs, p), played_up=mine)
+        if seen is None:
+            return None
+        players.append(seen)
+    picture["players"] = players
+    try:
+        kr = live.state.rules
+        rules = DoubleRules(draw=kr.draw, passes=kr.passes, foundation_to_tableau=kr.foundation_to_tableau, partial_runs=kr.partial_runs)
+        again = resume(picture, rules, obs.t)
+    except ValueError:
+        return None  # a card read twice: a misread in this view
+    return again if match(again.state, obs, again.known, _unseen_waste(again)) is not None else None
 
 
 def expected_observation(state: DoubleState, t: float = 0.0) -> Observation:

@@ -65,8 +65,9 @@ class Follower:
     rejoin: Callable[[Any, Observation], Any] | None = None
     """The running picture taken afresh from one view of the whole table (None when the view does not
     show enough), for a referee that has lost the game (``cardref.live.REJOIN_AFTER``): the game goes
-    on from the table as it lies instead of every later view going unrecognised. None: the game's
-    follower cannot (its piles hide too much)."""
+    on from the table as it lies instead of every later view going unrecognised (Klondike and Double
+    Solitaire: the columns as read, their backs and the waste's depth as they were). None: the game's
+    follower cannot."""
     quick_zones: frozenset[str] = frozenset()
     """Zones worth a first look before the table settles (``StabilityFilter.glimpse``) ..."""
     quick_calls: frozenset[str] = frozenset()
@@ -108,6 +109,7 @@ FOLLOWERS: dict[str, Follower] = {
         observe_undone=klondike_live.observe_undone,
         let_stand=klondike_live.let_stand,
         resume=klondike_live.resume,
+        rejoin=klondike_live.rejoin,
     ),
     "double_solitaire": Follower(
         "double_solitaire",
@@ -123,6 +125,7 @@ FOLLOWERS: dict[str, Follower] = {
         observe_undone=double_live.observe_undone,
         let_stand=double_live.let_stand,
         resume=double_live.resume,
+        rejoin=double_live.rejoin,
         table="klondike",
     ),
     "stress": Follower(

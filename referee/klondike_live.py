@@ -154,6 +154,82 @@ def resume(picture: Mapping[str, Any], rules: KlondikeRules | None = None, t: fl
     return LiveKlondike(state, known, moves=moves, reads={c.code: 1 for c in known})
 
 
+def picture_as_seen(picture: Mapping[str, Any], obs: Observation, played_up: int | None = None) -> dict[str, Any] | None:
+    """A layout's picture (:func:`public_state`'s) redrawn as one view shows the table, for a referee
+    that has lost the game (:func:`rejoin`): each column's face-up cards as the view reads them (unread
+    ones as ``None``), its face-down count as it was, one fewer where none of its face-up cards is left
+    and the view counts fewer backs (the column was cleared and a card turned: the camera's count of
+    backs alone is too unsure to go by); the waste's top cards as read, the stock and the cards under
+    them what is left of the deck, the waste as long as it was where the view shows both; each suit's
+    foundation count from a top the view reads, or, given ``played_up``, that many of the deck's cards
+    off the layout (on Double Solitaire's shared piles, which are not the layout's). None: a hand over the layout, a column of backs with no card on them, or more cards than a
+    deck holds."""
+    zones = [tableau_zone(i) for i in range(len(picture["tableau"]))] + ["waste", "stock"]
+    if any(obs.piles.get(z, SeenPile()).held for z in zones + (list(FOUNDATION_ZONES) if played_up is None else [])):
+        return None
+    tableau: list[tuple[int, list[str | None]]] = []
+    for column, zone in zip(picture["tableau"], zones):
+        seen = obs.piles.get(zone, SeenPile())
+        down = pile_size(column["down"])
+        if not seen.cards:
+            if seen.backs:
+                return None
+            down = 0
+        elif down and (seen.backs or 0) < down and seen.top is not None and not set(column["up"]) & set(seen.cards):
+            down -= 1
+        tableau.append((down, _column_as_seen(list(column["up"]), list(seen.cards))))
+    counts = {s: int(n) for s, n in dict(picture.get("foundations", {})).items()}
+    if played_up is None:
+        for z in FOUNDATION_ZONES:
+            top = parse_seen(obs.piles.get(z, SeenPile()).top)
+            if top is not None:
+                counts[top.suit] = top.rank
+    waste = list(obs.piles.get("waste", SeenPile()).cards)
+    stock = obs.piles.get("stock", SeenPile())
+    rest = 52 - sum(down + len(up) for down, up in tableau) - (sum(counts.values()) if played_up is None else played_up)
+    if stock.backs == 0 and not stock.cards:
+        under = rest - len(waste)
+    elif not waste:
+        under = 0
+    else:
+        under = min(max(pile_size(picture.get("waste", [])) - len(waste), 0), rest - len(waste) - 1)
+    if under < 0 or rest - len(waste) - under < 0:
+        return None
+    return {**picture, "tableau": [{"down": down, "up": up} for down, up in tableau], "foundations": counts, "waste": [None] * under + waste,
+            "stock": rest - len(waste) - under}
+
+
+def _column_as_seen(was: list[str | None], seen: list[str | None]) -> list[str | None]:
+    """A column's face-up cards as a view shows them (:func:`picture_as_seen`), the cards it leaves
+    unread taken from the column as it was where the view fits it: the same cards, fewer of them
+    read (the small indices of a cascade), with its top read anew or more cards laid on it."""
+    if not seen:
+        return seen
+    if len(seen) <= len(was):
+        base, under = was[: len(was) - len(seen)], was[len(was) - len(seen):]
+        if all(s is None or s == w for s, w in zip(seen[:-1], under[:-1])):
+            return base + [w if s is None else s for s, w in zip(seen, under)]
+    elif all(s is None or s == w for s, w in zip(seen, was)):
+        return [w if s is None else s for s, w in zip(seen, was)] + seen[len(was):]
+    return seen
+
+
+def rejoin(live: LiveKlondike, obs: Observation) -> LiveKlondike | None:
+    """The running picture taken afresh from one view of the table (:func:`picture_as_seen`), for a
+    referee that has lost the game (nothing explained several views in a row,
+    ``cardref.live.REJOIN_AFTER``): one misread, or a move the camera missed, would otherwise leave
+    every later view unrecognised. The cards the view reads are known, every other one a placeholder,
+    as for a game taken up again (:func:`resume`). None: the view does not show enough."""
+    picture = picture_as_seen(public_state(live), obs)
+    if picture is None:
+        return None
+    try:
+        again = resume(picture, live.state.rules, obs.t)
+    except ValueError:
+        return None  # a card read twice: a misread in this view
+    return again if _match(_view(again.state), obs, again.known) is not None else None
+
+
 def _read_cards(codes: Sequence[object]) -> list[Card | None]:
     return [None if c is None else Card.parse(str(c)) for c in codes]
 

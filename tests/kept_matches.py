@@ -16,3 +16,19 @@ def kept_tables(name: str) -> list[dict[str, Any]]:
     header, the looks and the quiet frames), as ``cardref.replay_tables.replay_lines`` takes them."""
     text = gzip.decompress((MATCHES / name / "tables.jsonl.gz").read_bytes()).decode()
     return [json.loads(line) for line in text.splitlines()]
+
+
+def kept_rules(name: str) -> str:
+    """The rules kept match ``name`` was played by (its ``render.json``)."""
+    return str(json.loads((MATCHES / name / "render.json").read_text())["rules"])
+
+
+def swapped_tops(tableau: tuple[tuple[Any, ...], ...], hidden: tuple[int, ...], known: frozenset[Any]) -> tuple[tuple[Any, ...], ...]:
+    """A layout's columns with the tops of the first two whose face-up tops are known swapped: a
+    position the referee got wrong, for the tests of a referee that has lost the game."""
+    tops = [i for i, (column, h) in enumerate(zip(tableau, hidden)) if len(column) > h and column[-1] in known][:2]
+    assert len(tops) == 2, "no two known column tops to swap"
+    i, j = tops
+    columns = list(tableau)
+    columns[i], columns[j] = tableau[i][:-1] + tableau[j][-1:], tableau[j][:-1] + tableau[i][-1:]
+    return tuple(columns)

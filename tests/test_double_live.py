@@ -1092,3 +1092,25 @@ def test_moves_on_a_card_the_camera_wavers_over_are_not_called_against_the_rules
     assert (65.3, "move", "player 1: waste->foundation") in found
     assert (82.5, "move", "player 2: waste->t6") in found
     assert not [f for f in found if f[1] != "move"]
+
+
+def test_a_referee_that_lost_the_game_takes_both_layouts_up_again_as_they_lie() -> None:
+    """Kennard, kept match double_solitaire-57: player 1's position made wrong at 19 s (two column
+    tops swapped, every reading forgotten). Without ``rejoin`` one move of the eight after it was
+    found; taken up again from a view of the table as it lies, both layouts as the view reads them
+    and the shared foundations as they were, the referee follows the game on."""
+    from cardref.replay_tables import replay_lines
+    from kept_matches import kept_rules, swapped_tops
+
+    ref = LiveReferee("double_solitaire", kept_rules("double_solitaire-57"))
+    found: list[str] = []
+    for line, fs in replay_lines(ref, kept_tables("double_solitaire-57")):
+        live = ref.live
+        if not found and line.get("t", 0) > 19 and live is not None:
+            one = live.state.layouts[0]
+            one = replace(one, tableau=swapped_tops(one.tableau, one.hidden, live.known[0]))
+            ref.live = replace(live, state=replace(live.state, layouts=(one, live.state.layouts[1])), reads=({}, {}))
+            found.append("swapped")
+        found += [f.kind for f in fs if found and f.kind in ("move", "illegal", "rejoined")]
+    assert found.count("rejoined") == 1
+    assert found[found.index("rejoined") + 1:].count("move") >= 3

@@ -1010,3 +1010,28 @@ def test_no_illegal_verdict_on_a_pile_a_hand_covers() -> None:
     assert [(f.kind, f.detail) for f in findings] == [("ambiguous", HAND_WAIT)]
     live, findings = klondike_live.observe(live, Observation(1.5, piles))
     assert [(f.kind, str(f.move)) for f in findings] == [("move", "waste->t2")]
+
+
+def test_a_referee_that_lost_the_game_takes_the_table_up_again_as_it_lies() -> None:
+    """Penguins, kept match klondike-805: the position made wrong at 19 s (two column tops swapped,
+    every reading forgotten), no later view fits it. Without ``rejoin`` every view from there was
+    unrecognised (0 of the 10 moves after 19 s); once five in a row are, the referee takes the table
+    up again from the next view of it as it lies (the columns read there, their backs as they were,
+    the cards nobody read placeholders), logs that it did, and follows the moves after it."""
+    from cardref.live import LiveReferee
+    from cardref.replay_tables import replay_lines
+    from kept_matches import kept_rules, kept_tables, swapped_tops
+
+    ref = LiveReferee("klondike", kept_rules("klondike-805"))
+    found = []
+    for line, fs in replay_lines(ref, kept_tables("klondike-805")):
+        live = ref.live
+        if not found and line.get("t", 0) > 19 and live is not None:
+            ref.live = replace(live, state=replace(live.state, tableau=swapped_tops(live.state.tableau, live.state.hidden, live.known)),
+                               reads={})
+            found.append((line["t"], "swapped", ""))
+        found += [(f.t, f.kind, str(f.move)) for f in fs if found and f.kind in ("move", "illegal", "rejoined")]
+    kinds = [k for _, k, _ in found]
+    assert kinds.count("rejoined") == 1
+    after = kinds[kinds.index("rejoined") + 1:]
+    assert after.count("move") >= 5 and "illegal" not in after
