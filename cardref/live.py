@@ -327,7 +327,14 @@ class LiveReferee:
                     # cards under them left unread rests on what the first look rests on (Klondike
                     # penguins, eight columns, seed 794: a 2S laid on a 3C against K4, the fan under
                     # it read in the wrong order, 3C 4D 2S; the full second look, the waste's new top
-                    # left unread too, took it for a draw)
+                    # left unread too, took it for a draw), unless one card read earlier, misread,
+                    # explains the view with no move against the rules (Double Solitaire penguins,
+                    # seed 63: a 3C read 3S, then 3C, then 3S again, taken for its column moved onto
+                    # another against K4)
+                    if self.follower.observe_misread is not None:
+                        moved, misread = self.follower.observe_misread(before, obs)
+                        if [f.kind for f in misread] in ([], ["move"]):
+                            live, second = moved, misread
                     self.live, findings = live, second
                     break
                 if not second and self.follower.observe_misread is not None:

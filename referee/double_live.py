@@ -226,7 +226,15 @@ def _match_foundations(state: DoubleState, obs: Observation, known: tuple[frozen
         card = Card.parse(code)
         pile = next((pile for pile in unread if card not in known[pile[-1].owner] and _may_top(pile, card, known)), None)
         if pile is None:
-            return None
+            # a known top read as another suit of its rank, that no other zone shows: a suit misread
+            # (penguins, draw 3, seed 63: an AC read AS at up to 0.6 while the AS lay under a 2S, and
+            # every view unrecognised from there); a card of that rank played up in its place would
+            # have gone onto a pile of another suit
+            twin = [c for c in want if want[c] > 0 and Card.parse(c).rank == card.rank]
+            if len(twin) != 1:
+                return None
+            want[twin[0]] -= 1
+            continue
         unread.remove(pile)
         binds[pile[-1].owner][pile[-1].card] = code
     return binds

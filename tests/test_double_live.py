@@ -1114,3 +1114,21 @@ def test_a_referee_that_lost_the_game_takes_both_layouts_up_again_as_they_lie() 
         found += [f.kind for f in fs if found and f.kind in ("move", "illegal", "rejoined")]
     assert found.count("rejoined") == 1
     assert found[found.index("rejoined") + 1:].count("move") >= 3
+
+
+def test_a_foundation_top_read_as_another_suit_of_its_rank_is_a_misread() -> None:
+    """Penguins, draw 3, render seed 63 (bench/matches/double_solitaire-63). From 100 s the camera reads
+    player 1's AC on its foundation as AS at up to 0.6 (the AS lies under a 2S), and the 3C on player
+    1's column 6 wavers between 3C and 3S. Player 2 draws out of turn at 100.8 s and puts it back at
+    105.7 s: every view was unrecognised from there. A known foundation top read as another suit of its
+    rank that no zone shows is a suit misread; and an illegal move found with the cards under the tops
+    left unread gives way to one card read earlier taken as misread with nothing against the rules (at
+    106 s: the 3C column taken for moved onto another against K4)."""
+    from cardref.replay_tables import replay_lines
+
+    lines = kept_tables("double_solitaire-63")
+    ref = LiveReferee("double_solitaire", "draw=3")
+    found = [f for line, fs in replay_lines(ref, lines) if line.get("t", 0) < 108 for f in fs if f.t > 100]
+    assert [(f.t, f.kind, str(f.move), f.rule) for f in found if f.kind in ("illegal", "taken_back", "move")] == [
+        (101.1, "illegal", "player 2: draw", "K17"), (105.7, "taken_back", "player 2: draw", "")]
+    assert not [f for f in found if f.kind == "unrecognised"]
