@@ -1431,6 +1431,25 @@ def _centre_guess_conflicts(final: ZenuwenState, obs: Observation) -> int:
     return n
 
 
+Goal = Callable[[ZenuwenState], "dict[Unseen, Card] | None"]
+"""What a series of moves must reach (:func:`referee.speed_live.targets`): in a position, the unread
+cards the view reveals if it shows that position, else None."""
+
+
+def _narrowed(goals: Sequence[Goal], ruled_out: Callable[[ZenuwenState], bool],
+              keeps: Callable[[dict[Unseen, Card]], bool] = lambda found: True) -> list[Goal]:
+    """Each goal, failing in the positions ``ruled_out`` says the table cannot be in, and where what it
+    reveals is not what ``keeps`` accepts."""
+    def narrowed(goal: Goal) -> Goal:
+        def check(s: ZenuwenState) -> dict[Unseen, Card] | None:
+            if ruled_out(s):
+                return None
+            found = goal(s)
+            return found if found is None or keeps(found) else None
+        return check
+    return [narrowed(g) for g in goals]
+
+
 def _judge(
     live: LiveZenuwen, obs: Observation, doubt: bool = True, defer: bool = True, weak: bool = True, remember: bool = True,
     twin: bool = False, gone_from: frozenset[tuple[int, int]] = frozenset(),
@@ -1466,25 +1485,12 @@ def _judge(
         # no position in which a half-seen join's source top is another card: the card read next
         # door left it (the search looks further than "nothing happened" then)
         sources = [(u, j.card) for j in joins if isinstance(u := state.seats[j.player].piles[j.source].top, Unseen)]
-
-        def joined(goal: Callable[[ZenuwenState], dict[Unseen, Card] | None]) -> Callable[[ZenuwenState], dict[Unseen, Card] | None]:
-            def check(s: ZenuwenState) -> dict[Unseen, Card] | None:
-                if any(s.seats[j.player].piles[j.source].top is u for j, (u, _) in zip(joins, sources)):
-                    return None  # (a pile under a hand or shown by its backs fits a top nobody read that stayed)
-                found = goal(s)
-                return found if found is None or all(found.get(u, card) == card for u, card in sources) else None
-            return check
-
-        goals = [joined(g) for g in goals]
+        # (a pile under a hand or shown by its backs fits a top nobody read that stayed)
+        goals = _narrowed(goals, lambda s: any(s.seats[j.player].piles[j.source].top is u for j, (u, _) in zip(joins, sources)),
+                          lambda found: all(found.get(u, card) == card for u, card in sources))
     if gone_from:
         places = [(p, i, state.seats[p].piles[i].cards) for p, i in gone_from]
-
-        def gone(goal: Callable[[ZenuwenState], dict[Unseen, Card] | None]) -> Callable[[ZenuwenState], dict[Unseen, Card] | None]:
-            def check(s: ZenuwenState) -> dict[Unseen, Card] | None:
-                return None if any(s.seats[p].piles[i].cards == cards for p, i, cards in places) else goal(s)
-            return check
-
-        goals = [gone(g) for g in goals]
+        goals = _narrowed(goals, lambda s: any(s.seats[p].piles[i].cards == cards for p, i, cards in places))
     if pend is not None:
         diff |= _touches(pend.move, state)
     start_node = Node(state, count=(0,) * state.players)
