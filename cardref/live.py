@@ -264,6 +264,7 @@ class LiveReferee:
             again = self.follower.rejoin(self.live, obs)
             if again is not None:
                 self.live, self.lost = again, 0
+                self.waiting_seq = None  # (a move waited on to be taken back is no longer: the table is as it lies)
                 findings = [Finding("rejoined", table.t, frame=table.frame, detail=REJOINED)]
         if [f.kind for f in findings] == ["unrecognised"] and self.lost < LOST_AFTER and any(p.held for p in obs.piles.values()):
             # what nothing explains while a hand covers part of the table may lie under the hand: said
