@@ -354,6 +354,14 @@ class LiveReferee:
                         break
                     if [f.kind for f in misread] == ["move"]:
                         live, second = moved, misread
+                if doubtful is unders and [f.kind for f in second] == ["move"] and self.follower.observe_misread is not None:
+                    # and so does a move found so: a move changes two piles, a misread one (Double
+                    # Solitaire penguins, seed 63: the 3C read 3S, then 3C again, taken for its column
+                    # laid on a card nobody read)
+                    moved, misread = self.follower.observe_misread(before, obs)
+                    if not misread:
+                        self.live, findings = moved, misread
+                        break
                 if "move" in [f.kind for f in second] and self.follower.observe_undone is not None:
                     # the table as it was before the last move, on the view's own readings, is that
                     # move taken back: it assumes less than a move past every unsure reading (Double

@@ -1121,14 +1121,17 @@ def test_a_foundation_top_read_as_another_suit_of_its_rank_is_a_misread() -> Non
     player 1's AC on its foundation as AS at up to 0.6 (the AS lies under a 2S), and the 3C on player
     1's column 6 wavers between 3C and 3S. Player 2 draws out of turn at 100.8 s and puts it back at
     105.7 s: every view was unrecognised from there. A known foundation top read as another suit of its
-    rank that no zone shows is a suit misread; and an illegal move found with the cards under the tops
-    left unread gives way to one card read earlier taken as misread with nothing against the rules (at
-    106 s: the 3C column taken for moved onto another against K4)."""
+    rank that no zone shows is a suit misread; and a move, or an illegal move, found with the cards under
+    the tops left unread gives way to one card read earlier taken as misread with nothing happening (at
+    106 s the 3C column was taken for moved onto another against K4, at 111 s for laid on a card nobody
+    read)."""
     from cardref.replay_tables import replay_lines
 
     lines = kept_tables("double_solitaire-63")
     ref = LiveReferee("double_solitaire", "draw=3")
-    found = [f for line, fs in replay_lines(ref, lines) if line.get("t", 0) < 108 for f in fs if f.t > 100]
+    found = [f for line, fs in replay_lines(ref, lines) if line.get("t", 0) < 118 for f in fs if f.t > 100]
     assert [(f.t, f.kind, str(f.move), f.rule) for f in found if f.kind in ("illegal", "taken_back", "move")] == [
-        (101.1, "illegal", "player 2: draw", "K17"), (105.7, "taken_back", "player 2: draw", "")]
+        (101.1, "illegal", "player 2: draw", "K17"), (105.7, "taken_back", "player 2: draw", ""),
+        (109.7, "move", "player 1: t5->t2 x2", ""), (112.8, "move", "player 1: waste->t3", ""),
+        (117.2, "move", "player 1: waste->t3", "")]
     assert not [f for f in found if f.kind == "unrecognised"]
