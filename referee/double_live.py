@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass, field, replace
-from typing import Any, Iterator, Mapping
+from typing import Any, Iterator, Mapping, cast
 
 from . import double_solitaire, klondike
 from .cards import DECK, Card
@@ -159,9 +159,9 @@ def rejoin(live: LiveDouble, obs: Observation) -> LiveDouble | None:
     game (nothing explained several views in a row, ``cardref.live.REJOIN_AFTER``): each player's layout
     as Klondike's is (:func:`referee.klondike_live.picture_as_seen`), the shared foundations as they
     were. Without it one misread, or a move the camera missed, left every later view unrecognised
-    (penguins, draw 3, seed 63: 37 views from 102 s on). None: a hand over the table, foundation tops
-    that the view reads otherwise than the position has them (the piles' owners would be guesses), or
-    a view no position fits."""
+    (kennard, seed 57, player 1's position made wrong at 19 s: one of the eight moves after it found,
+    four with it). None: a hand over the table, foundation tops that the view reads otherwise than
+    the position has them (the piles' owners would be guesses), or a view no position fits."""
     if any(pile.held for pile in obs.piles.values()):
         return None
     tops = [pile[-1].card for pile in live.state.foundations]
@@ -170,9 +170,8 @@ def rejoin(live: LiveDouble, obs: Observation) -> LiveDouble | None:
         return None
     picture = dict(public_state(live))
     players = []
-    for p, seat in enumerate(list(picture["players"])):  # type: ignore[call-overload]
-        mine = sum(fc.owner == p for pile in live.state.foundations for fc in pile)
-        seen = picture_as_seen(seat, seat_view(obs, p), played_up=mine)
+    for p, seat in enumerate(cast(list[dict[str, Any]], picture["players"])):
+        seen = picture_as_seen(seat, seat_view(obs, p), played_up=live.state.cards_up(p))
         if seen is None:
             return None
         players.append(seen)
@@ -547,9 +546,12 @@ def _covered_still_guessed(state: DoubleState, dmove: DoubleMove, obs: Observati
     the view read at 0.55 on top of its column, three times in ten seconds: invented moves)."""
     zone = _laid_on(dmove)
     seen = obs.piles.get(zone) if zone is not None else None
+    if seen is None or seen.held:
+        return False
     cards = moved_and_under(state.layouts[dmove.player], dmove.move)
-    return seen is not None and not seen.held and bool(cards) and seen.top_guess == cards[-1].code and len(cards) == (
-        1 if dmove.move.src[:1] == "f" else 2)
+    # (the card a foundation's card is laid on is all moved_and_under gives for such a move)
+    covered = cards[-1:] if len(cards) == (1 if dmove.move.src[:1] == "f" else 2) else []
+    return bool(covered) and seen.top_guess == covered[0].code
 
 
 def _played_up_guessed_otherwise(state: DoubleState, dmove: DoubleMove, obs: Observation) -> bool:

@@ -162,8 +162,8 @@ def picture_as_seen(picture: Mapping[str, Any], obs: Observation, played_up: int
     backs alone is too unsure to go by); the waste's top cards as read, the stock and the cards under
     them what is left of the deck, the waste as long as it was where the view shows both; each suit's
     foundation count from a top the view reads, or, given ``played_up``, that many of the deck's cards
-    off the layout (on Double Solitaire's shared piles, which are not the layout's). None: a hand over the layout, a column of backs with no card on them, or more cards than a
-    deck holds."""
+    off the layout (on Double Solitaire's shared piles, which are not the layout's). None: a hand over
+    the layout, a column of backs with no card on them, or more cards than a deck holds."""
     zones = [tableau_zone(i) for i in range(len(picture["tableau"]))] + ["waste", "stock"]
     if any(obs.piles.get(z, SeenPile()).held for z in zones + (list(FOUNDATION_ZONES) if played_up is None else [])):
         return None
@@ -195,8 +195,8 @@ def picture_as_seen(picture: Mapping[str, Any], obs: Observation, played_up: int
         under = min(max(pile_size(picture.get("waste", [])) - len(waste), 0), rest - len(waste) - 1)
     if under < 0 or rest - len(waste) - under < 0:
         return None
-    return {**picture, "tableau": [{"down": down, "up": up} for down, up in tableau], "foundations": counts, "waste": [None] * under + waste,
-            "stock": rest - len(waste) - under}
+    return {**picture, "tableau": [{"down": down, "up": up} for down, up in tableau], "foundations": counts,
+            "waste": [None] * under + waste, "stock": rest - len(waste) - under}
 
 
 def _column_as_seen(was: list[str | None], seen: list[str | None]) -> list[str | None]:
