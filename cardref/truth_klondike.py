@@ -145,7 +145,11 @@ def _greedy(state: KlondikeState, rng: np.random.Generator, stale: int) -> Move 
         return best
     if stale > len(state.stock) + len(state.waste) + 2:
         return None
-    return Move.draw() if state.stock else (Move.recycle() if state.waste else None)
+    if state.stock:
+        return Move.draw()
+    # (a recycle only while the passes allow one, K10: Vegas draw 3 allows three passes, and seed 814
+    # went on past them)
+    return Move.recycle() if state.waste and isinstance(klondike.apply(state, Move.recycle()), Legal) else None
 
 
 def _illegal_candidates(state: KlondikeState) -> list[tuple[float, Move, Illegal]]:

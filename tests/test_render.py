@@ -405,3 +405,23 @@ def test_the_camera_referee_fed_a_shipped_clips_true_boxes_referees_its_moves(cl
             assert Move.from_json(h["move"]) == Move.from_json({**m, "t": None}), (h, m)
         if m["kind"] == "illegal":
             assert h["rule"] == m["rule"]
+
+
+def test_a_planned_game_recycles_only_while_the_passes_allow() -> None:
+    """The greedy player of the truth videos (``cardref.truth_klondike.plan``) drew and recycled
+    whatever the rules: Vegas draw 3 (three passes, K10) with seed 814 planned a fourth pass, and the
+    render stopped on it as an illegal move. It stops when the passes are spent instead."""
+    from cardref.truth_klondike import plan
+
+    rules = klondike.KlondikeRules.from_spec("draw=3,scoring=vegas")
+    steps = plan(klondike.deal(814, rules.columns), rules, None, 1000, 0, 814)
+    state = klondike.new_game(klondike.deal(814, rules.columns), rules)
+    recycles = 0
+    for step in steps:
+        if step.kind != "legal":
+            continue
+        recycles += step.move.op == "recycle"
+        verdict = klondike.apply(state, step.move)
+        assert verdict.ok, f"{step.move}: {getattr(verdict, 'reason', '')}"
+        state = verdict.state
+    assert recycles == 2  # the third pass is the last
