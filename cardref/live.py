@@ -354,6 +354,15 @@ class LiveReferee:
                         break
                     if [f.kind for f in misread] == ["move"]:
                         live, second = moved, misread
+                    elif doubtful is not unders and self.follower.observe_further is not None:
+                        # or moves the view shows read, one after another (Double Solitaire penguins,
+                        # seed 67: a 2S laid on a 3D, never seen there, then both moved onto a 4C; the
+                        # look with every reading under 0.6 left unread took the QC turned up, read at
+                        # 0.50, and the 6H, at 0.45, for nothing happening, and the game was lost)
+                        moved, further = self.follower.observe_further(before, obs)
+                        if further and all(f.kind == "move" for f in further):
+                            self.live, findings = moved, further
+                            break
                 if doubtful is unders and [f.kind for f in second] == ["move"] and self.follower.observe_misread is not None:
                     # and so does a move found so: a move changes two piles, a misread one (Double
                     # Solitaire penguins, seed 63: the 3C read 3S, then 3C again, taken for its column

@@ -1135,3 +1135,20 @@ def test_a_foundation_top_read_as_another_suit_of_its_rank_is_a_misread() -> Non
         (109.7, "move", "player 1: t5->t2 x2", ""), (112.8, "move", "player 1: waste->t3", ""),
         (117.2, "move", "player 1: waste->t3", "")]
     assert not [f for f in found if f.kind == "unrecognised"]
+
+
+def test_two_moves_the_view_reads_beat_nothing_happening_past_every_unsure_reading() -> None:
+    """Penguins, draw 3, fresh render seed 67 (sixty-fourth session; bench/matches/double_solitaire-67).
+    At 12.9 s player 1 lays the 2S on a 3D, never seen there (the column still shows the 3D); at 16.8 s
+    both go onto a 4C. That view reads the QC turned up where the 2S lay at 0.50 and the 6H under the
+    3D at 0.45: no move explains it alone, and the look with every reading under 0.6 left unread took
+    it for nothing happening; every view after was unrecognised (8/55). The two moves the view shows
+    read, one after the other, are taken."""
+    from cardref.replay_tables import replay_lines
+
+    lines = kept_tables("double_solitaire-67")
+    ref = LiveReferee("double_solitaire", "draw=3")
+    found = [(f.t, f.kind, str(f.move)) for line, fs in replay_lines(ref, lines) if line.get("t", 0) < 37
+             for f in fs if f.kind in ("move", "illegal", "unrecognised")]
+    assert (16.8, "move", "player 1: t3->t4") in found and (16.8, "move", "player 1: t4->t1 x2") in found
+    assert found[-1] == (36.8, "move", "player 2: t6->t7")
