@@ -27,7 +27,7 @@ from .klondike import KlondikeState, Move
 from .klondike_live import StandIn, _match, _read, _view, columns_as_they_were, differing_piles, lone_unseen, moved_and_under, unread_waste
 from .klondike_live import layout_from_picture, picture_as_seen, picture_reads, read_as_another_suit, stand_in_for, swaps
 from .klondike_live import _guessed as klondike_guessed
-from .klondike_live import _zones_of, misread_twins
+from .klondike_live import Fanned, _zones_of, fanned_after, misread_twins, waste_top_lost
 from .klondike_live import _guessed_over as guessed_over
 from .klondike_live import (
     _visible, changed_piles, columns_miscounted, foundation_guessed_over, moved_over, lands_where_still, reread_over, tableau_zone, under_hand, unread_face_on, waste_seen_as_back,
@@ -78,6 +78,10 @@ class LiveDouble:
     stirred: frozenset[str] = field(default=frozenset(), compare=False)
     """Zones the camera saw something move over in the views since the last one the referee took
     (:attr:`SeenPile.still` counts from there)."""
+    fanned: tuple[Fanned, Fanned] = field(default=(Fanned(), Fanned()), compare=False)
+    """Per player: the waste's top, and the cards the views taken since it came read under it (a draw-3
+    fan's older cards), so that a view showing one of them as the top, the top lost from view, is not
+    taken for a draw (:func:`referee.klondike_live.waste_top_lost`)."""
     false_backs: frozenset[str] = field(default=frozenset(), compare=False)
     """Waste zones where the camera saw a back at the deal, when nothing lay there: the edge of the
     stock beside it seen over the zone's border (penguins, draw 3, seed 47: player 2's waste showed a
@@ -507,7 +511,9 @@ def _took(obs: Observation, live: LiveDouble, findings: list[Finding]) -> tuple[
     # 4H no longer found and the 3H read 5S at 0.43, taken for nothing happening; the 3H read there once
     # the hand left, on a column then taken for one nothing had come near)
     stirred = stirred_after(live.stirred, obs, not obs.second_look)
-    return replace(live, reads=_count_reads(live.reads, obs), guessed=_guesses(live, obs), stirred=stirred), findings
+    fanned = tuple(fanned_after(live.fanned[p], live.state.layouts[p].waste, obs, seat_prefix(p) + "waste") for p in range(PLAYERS))
+    return replace(live, reads=_count_reads(live.reads, obs), guessed=_guesses(live, obs), stirred=stirred,
+                   fanned=(fanned[0], fanned[1])), findings
 
 
 def _guesses(live: LiveDouble, obs: Observation) -> tuple[Mapping[Card, str], Mapping[Card, str]]:
@@ -607,6 +613,7 @@ def _observe(live: LiveDouble, obs: Observation) -> tuple[LiveDouble, list[Findi
     obs = stirred_since(live.stirred, obs)  # (every look at the view comes through here)
     for p in range(PLAYERS):
         obs = misread_twins(obs, live.state.layouts[p], live.known[p], seat_prefix(p))
+        obs = waste_top_lost(obs, seat_prefix(p) + "waste", live.state.layouts[p].waste, live.known[p], live.fanned[p])
     t, frame = max(obs.t, _time(live.state)), obs.frame
     waited = live.deferred
     live = replace(live, deferred=None) if waited is not None else live  # waited on for this view only
@@ -1129,7 +1136,7 @@ def _after_move(live: LiveDouble, verdict: Legal[DoubleState], known: tuple[froz
                 turn_open: bool = False) -> LiveDouble:
     """The running picture after one more legal move, nothing waiting to be taken back."""
     return LiveDouble(verdict.state, known, True, moves=live.moves + 1, turn_open=turn_open, reads=live.reads,
-                      undo=(replace(live, undo=None), verdict), false_backs=live.false_backs)
+                      undo=(replace(live, undo=None), verdict), false_backs=live.false_backs, fanned=live.fanned)
 
 
 def _settled(live: LiveDouble, obs: Observation) -> tuple[LiveDouble, list[Finding]]:

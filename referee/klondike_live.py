@@ -36,7 +36,7 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass, field, replace
-from typing import Any, Iterable, Iterator, Literal, Mapping, Sequence
+from typing import Any, Iterable, Iterator, Literal, Mapping, NamedTuple, Sequence
 
 from . import klondike
 from .cards import DECK, Card
@@ -73,6 +73,16 @@ def _view(state: KlondikeState) -> _View:
     )
 
 
+class Fanned(NamedTuple):
+    """A waste's top as the views taken since it came showed it (:func:`waste_top_lost`)."""
+
+    top: Card | None = None
+    under: frozenset[str] = frozenset()
+    """The cards read under it: a draw-3 fan's older cards."""
+    faint: bool = False
+    """The last view taken did not read it there."""
+
+
 @dataclass(frozen=True, slots=True)
 class LiveKlondike:
     """The referee's running picture of a real game: the position, which cards have been seen, and
@@ -97,6 +107,8 @@ class LiveKlondike:
     stirred: frozenset[str] = field(default=frozenset(), compare=False)
     """Zones the camera saw something move over in the views since the last one whose guesses the
     referee kept (:attr:`SeenPile.still` counts from there: :func:`stirred_since`)."""
+    fanned: Fanned = field(default=Fanned(), compare=False)
+    """The waste's top and the cards read under it since it came (:func:`waste_top_lost`)."""
 
 
 MAX_UNREAD_AT_START = 4
@@ -570,8 +582,10 @@ def observe(live: LiveKlondike, obs: Observation, pairs: bool = True) -> tuple[L
     ``pairs``: when no single move explains it, try two (:func:`observe_pairs`)."""
     obs = stirred_since(live.stirred, obs)
     after, findings = _observe(live, obs, pairs)
+    taken = not any(f.kind in ("unrecognised", "ambiguous") for f in findings)
+    fanned = fanned_after(live.fanned, after.state.waste, obs) if taken else live.fanned
     # (stillness counts from the view whose guesses are kept: guesses and stillness are weighed together)
-    return replace(after, stirred=stirred_after(live.stirred, obs, after.guessed is not live.guessed)), findings
+    return replace(after, stirred=stirred_after(live.stirred, obs, after.guessed is not live.guessed), fanned=fanned), findings
 
 
 def moved_over(piles: Iterable[str], obs: Observation, foundations: Sequence[str] = FOUNDATION_ZONES) -> frozenset[str]:
@@ -592,7 +606,7 @@ def _observe(live: LiveKlondike, obs: Observation, pairs: bool) -> tuple[LiveKlo
     t, frame = max(obs.t, live.state.time), obs.frame
     live = replace(live, deferred=None) if live.deferred is not None else live
     state, known = live.state, live.known
-    obs = misread_twins(obs, state, known)
+    obs = waste_top_lost(misread_twins(obs, state, known), "waste", state.waste, known, live.fanned)
     back_on_waste = waste_seen_as_back(obs)
     if back_on_waste:
         obs = unread_face_on(obs, "waste")
@@ -1343,6 +1357,36 @@ def waste_seen_as_back(obs: Observation, zone: str = "waste") -> bool:
     return waste is not None and not waste.held and not waste.cards and bool(waste.backs)
 
 
+def fanned_after(was: Fanned, waste: Sequence[Card], obs: Observation, zone: str = "waste") -> Fanned:
+    """``was`` after one more view taken, the waste now ``waste``."""
+    top = waste[-1] if waste else None
+    seen = obs.piles.get(zone)
+    if seen is None or seen.held:
+        return was if top == was.top else Fanned(top)
+    under = frozenset(c for c in seen.cards[:-1] if c is not None)
+    return Fanned(top, (was.under if top == was.top else frozenset()) | under, top is not None and seen.top != top.code)
+
+
+def waste_top_lost(obs: Observation, zone: str, waste: Sequence[Card], known: frozenset[Card] | set[Card],
+                   fanned: Fanned) -> Observation:
+    """``obs`` with an unread card put back on ``zone``'s top where the view shows, as the waste's top,
+    a card that the views taken since the waste's top came read under it (``fanned``), and that top, a
+    known card that the last view taken showed unread already, nowhere: the camera lost the fan's top,
+    not a card drawn onto it, nor the top played where it goes unread (penguins Double Solitaire, draw
+    3, seed 67: a 6S fanned over an AH, read at 0.33 and then ever less surely, dropped from the view;
+    the AH left alone was taken for a draw out of turn, and the game was lost)."""
+    seen = obs.piles.get(zone)
+    top = waste[-1] if waste else None
+    if (seen is None or seen.held or top is None or top != fanned.top or not fanned.faint or top not in known
+            or seen.top is None or not {c for c in seen.cards if c is not None} <= fanned.under):
+        return obs  # (a card read there that was not under the top is a new fan's)
+    if any(pile.held or top.code in (pile.top, pile.top_guess) for z, pile in obs.piles.items() if z != zone):
+        return obs  # the top is seen, or guessed, elsewhere, or may lie under a hand: it may have moved
+    guesses = seen.guesses + (None,) if len(seen.guesses) == len(seen.cards) else ()
+    confidences = seen.confidences + (0.0,) if len(seen.confidences) == len(seen.cards) else ()
+    return replace(obs, piles={**obs.piles, zone: replace(seen, cards=seen.cards + (None,), guesses=guesses, confidences=confidences)})
+
+
 def unread_face_on(obs: Observation, zone: str) -> Observation:
     """``obs`` with ``zone`` showing one face-up card not read, that the camera took for a back."""
     return replace(obs, piles={**obs.piles, zone: SeenPile((None,), 0, guesses=(TAKEN_FOR_A_BACK,))})
@@ -1480,7 +1524,8 @@ def _moved(live: LiveKlondike, verdict: Legal[KlondikeState], b: dict[Card, str]
     known = live.known | _read(b)
     guessed = _guessed(live.guessed, b, new_state, known, obs)
     after = LiveKlondike(new_state, known, None, None, live.moves + 1, guessed, count_reads(live.reads, obs),
-                         _ranks_guessed(live.ranks_guessed, guessed, b, known), undo=(replace(live, undo=None), verdict))
+                         _ranks_guessed(live.ranks_guessed, guessed, b, known), undo=(replace(live, undo=None), verdict),
+                         fanned=live.fanned)
     t = verdict.move.t if verdict.move.t is not None else new_state.time
     return after, Finding("move", t, move=replace(verdict.move, t=None), verdict=verdict, frame=obs.frame,
                           learned=learned)

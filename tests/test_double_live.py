@@ -1152,3 +1152,18 @@ def test_two_moves_the_view_reads_beat_nothing_happening_past_every_unsure_readi
              for f in fs if f.kind in ("move", "illegal", "unrecognised")]
     assert (16.8, "move", "player 1: t3->t4") in found and (16.8, "move", "player 1: t4->t1 x2") in found
     assert found[-1] == (36.8, "move", "player 2: t6->t7")
+
+
+def test_a_fans_top_lost_from_view_is_no_draw() -> None:
+    """Penguins, draw 3, render seed 67 (bench/matches/double_solitaire-67): player 1's draw at 24.5 s
+    fans a 6S over an AH; the 6S reads 0.33, then ever less surely, and from 41.6 s the camera shows
+    the AH alone. That was taken for a draw out of turn (K17), and then for a second draw of player 1
+    with player 2's legal one. A waste showing as its top a card read under its top since that top
+    came, the top itself seen nowhere, is the fan's top lost from view."""
+    from cardref.replay_tables import replay_lines
+
+    lines = kept_tables("double_solitaire-67")
+    ref = LiveReferee("double_solitaire", "draw=3")
+    found = [(f.t, f.kind, str(f.move)) for line, fs in replay_lines(ref, lines) if line.get("t", 0) < 48
+             for f in fs if f.t > 40 and f.kind in ("move", "illegal", "unrecognised")]
+    assert found == [(41.6, "move", "player 2: t4->t1"), (44.2, "move", "player 2: draw"), (47.6, "move", "player 1: draw")]
