@@ -359,10 +359,14 @@ class LiveReferee:
                         # seed 67: a 2S laid on a 3D, never seen there, then both moved onto a 4C; the
                         # look with every reading under 0.6 left unread took the QC turned up, read at
                         # 0.50, and the 6H, at 0.45, for nothing happening, and the game was lost)
+                        # -- the same moves whether its unsure readings are read or not (seed 67 at
+                        # 123 s: a 2S on its foundation read 2D at 0.36, taken for two cards played up)
                         moved, further = self.follower.observe_further(before, obs)
                         if further and all(f.kind == "move" for f in further):
-                            self.live, findings = moved, further
-                            break
+                            _, again = self.follower.observe_further(before, doubtful)
+                            if [(f.kind, str(f.move)) for f in again] == [(f.kind, str(f.move)) for f in further]:
+                                self.live, findings = moved, further
+                                break
                 if doubtful is unders and [f.kind for f in second] == ["move"] and self.follower.observe_misread is not None:
                     # and so does a move found so: a move changes two piles, a misread one (Double
                     # Solitaire penguins, seed 63: the 3C read 3S, then 3C again, taken for its column
