@@ -220,12 +220,13 @@ def _match_foundations(state: DoubleState, obs: Observation, known: tuple[frozen
         return None
     want = Counter(fc.card.code for fc in tops if fc.card in known[fc.owner])
     unread = [pile for pile in state.foundations if pile[-1].card not in known[pile[-1].owner]]  # played up unread
+    rest = []
     for code in seen:
-        if code is None:
-            continue
-        if want[code] > 0:
+        if code is not None and want[code] > 0:
             want[code] -= 1
-            continue
+        elif code is not None:
+            rest.append(code)
+    for code in rest:  # (after every top read as it is: a twin below is one no zone shows)
         card = Card.parse(code)
         pile = next((pile for pile in unread if card not in known[pile[-1].owner] and _may_top(pile, card, known)), None)
         if pile is None:

@@ -1167,3 +1167,19 @@ def test_a_fans_top_lost_from_view_is_no_draw() -> None:
     found = [(f.t, f.kind, str(f.move)) for line, fs in replay_lines(ref, lines) if line.get("t", 0) < 48
              for f in fs if f.t > 40 and f.kind in ("move", "illegal", "unrecognised")]
     assert found == [(41.6, "move", "player 2: t4->t1"), (44.2, "move", "player 2: draw"), (47.6, "move", "player 1: draw")]
+
+
+def test_a_foundation_top_read_as_its_twins_suit_is_matched_after_the_tops_read_as_they_are() -> None:
+    """Penguins, draw 3, render seed 67 (bench/matches/double_solitaire-67): from 123 s the camera
+    reads player 2's 2S on its foundation as 2D, beside player 1's 2H. The suit misread was looked for
+    among the tops of its rank not yet matched while the 2H's own zone came later: two candidates,
+    no match, and player 1's draw at 125.1 s was taken for the 2S of player 1's column played up."""
+    from cardref.replay_tables import replay_lines
+
+    lines = kept_tables("double_solitaire-67")
+    ref = LiveReferee("double_solitaire", "draw=3")
+    found = [(f.t, f.kind, str(f.move)) for line, fs in replay_lines(ref, lines) if line.get("t", 0) < 139
+             for f in fs if f.t > 120 and f.kind in ("move", "illegal", "unrecognised")]
+    assert found == [(122.0, "move", "player 1: waste->foundation"), (125.1, "move", "player 1: draw"),
+                     (128.4, "move", "player 2: recycle"), (132.0, "move", "player 2: draw"),
+                     (135.4, "move", "player 1: recycle"), (138.7, "move", "player 1: draw")]
