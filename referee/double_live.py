@@ -547,10 +547,13 @@ def _guess_still_there(live: LiveDouble, player: int, move: Move, obs: Observati
 
 
 def _covered_still_guessed(state: DoubleState, dmove: DoubleMove, obs: Observation) -> bool:
-    """On a second look, past the view's unsure readings: does the column ``dmove`` lays a card on still
-    show, as the camera read it, the known card the move would cover there? Nothing was laid on it then
-    (penguins, draw 3, seed 63: player 1's 3D, read at 0.42 on its foundation, taken off onto a 4C that
-    the view read at 0.55 on top of its column, three times in ten seconds: invented moves)."""
+    """Does the column ``dmove`` lays a card on still show, as the camera read or guessed it, the known
+    card the move would cover there? Nothing was laid on it then: no legal move on a second look, past
+    the view's unsure readings (penguins, draw 3, seed 63: player 1's 3D, read at 0.42 on its
+    foundation, taken off onto a 4C that the view read at 0.55 on top of its column, three times in ten
+    seconds: invented moves), and no move against the rules on any look (seed 67 at 152 s: a draw that
+    matched no position, its 9S learned as 9D in the pass before, taken for the waste's 5H laid on a
+    column whose 2S the camera still guessed there)."""
     zone = _laid_on(dmove)
     seen = obs.piles.get(zone) if zone is not None else None
     if seen is None or seen.held:
@@ -772,7 +775,7 @@ def _explain(live: LiveDouble, obs: Observation) -> tuple[LiveDouble, list[Findi
                 legal.append((after, [Finding("move", t, move=dmove, verdict=verdict, frame=frame, detail=note)]))
                 conflicts.append(_guess_conflicts(live, binds))
             elif (not _guess_still_there(live, player, move, obs) and not _played_up_guessed_otherwise(before, dmove, obs)
-                  and not under_hand(move, obs, seat_prefix(player), FOUNDATION_ZONES)):
+                  and not _covered_still_guessed(before, dmove, obs) and not under_hand(move, obs, seat_prefix(player), FOUNDATION_ZONES)):
                 # (not a move whose piles are under a hand: penguins, draw 3, seed 40, a draw's 7S never
                 # read, the 8D under it taken for its top; the 7S laid on an 8H while a hand was over the
                 # column beside it was judged as the 8H laid there against K4, a pile nobody could see)

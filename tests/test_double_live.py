@@ -1183,3 +1183,18 @@ def test_a_foundation_top_read_as_its_twins_suit_is_matched_after_the_tops_read_
     assert found == [(122.0, "move", "player 1: waste->foundation"), (125.1, "move", "player 1: draw"),
                      (128.4, "move", "player 2: recycle"), (132.0, "move", "player 2: draw"),
                      (135.4, "move", "player 1: recycle"), (138.7, "move", "player 1: draw")]
+
+
+def test_a_move_against_the_rules_covering_a_card_still_guessed_there_is_no_explanation() -> None:
+    """Penguins, draw 3, render seed 67 (bench/matches/double_solitaire-67): player 1's 9S, drawn at
+    54 s, was learned as 9D. Drawn again at 152.4 s and read 9S, the draw matched no position, and the
+    view was taken for the waste's 5H laid against K4 on a column whose 2S the camera still guessed
+    there. A move against the rules that covers a card the view still shows where it lay is no
+    explanation: the look past the view's unsure readings finds the draw."""
+    from cardref.replay_tables import replay_lines
+
+    lines = kept_tables("double_solitaire-67")
+    ref = LiveReferee("double_solitaire", "draw=3")
+    found = [f for line, fs in replay_lines(ref, lines) if line.get("t", 0) < 156 for f in fs
+             if f.t > 150 and f.kind in ("move", "illegal", "unrecognised")]
+    assert [(f.t, f.kind, str(f.move)) for f in found] == [(152.4, "move", "player 1: draw"), (155.9, "move", "player 2: draw")]
