@@ -21,7 +21,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any, Iterator, Mapping, cast
 
 from . import double_solitaire, klondike
-from .cards import DECK, Card
+from .cards import DECK, Card, card_of
 from .double_solitaire import MAX_FOUNDATIONS, PLAYERS, DoubleMove, DoubleRules, DoubleState, FoundationCard
 from .klondike import KlondikeState, Move
 from .klondike_live import StandIn, _match, _read, _view, columns_as_they_were, differing_piles, lone_unseen, moved_and_under, unread_waste
@@ -168,14 +168,17 @@ def rejoin(live: LiveDouble, obs: Observation) -> LiveDouble | None:
     the position has them (the piles' owners would be guesses), or a view no position fits."""
     if any(pile.held for pile in obs.piles.values()):
         return None
-    tops = [pile[-1].card for pile in live.state.foundations]
-    read = sorted(f.top for z in FOUNDATION_ZONES if (f := obs.piles.get(z)) is not None and f.top is not None)
-    if any(Counter(read)[code] > sum(c.code == code for c in tops) for code in read):
+    foundations = _foundations_as_seen(live, obs)
+    if foundations is None:
         return None
+    live = replace(live, state=replace(live.state, foundations=foundations),
+                   known=(live.known[0] | {fc.card for pile in foundations for fc in pile if fc.owner == 0},
+                          live.known[1] | {fc.card for pile in foundations for fc in pile if fc.owner == 1}))
     picture = dict(public_state(live))
     players = []
     for p, seat in enumerate(cast(list[dict[str, Any]], picture["players"])):
-        seen = picture_as_seen(seat, seat_view(obs, p), played_up=live.state.cards_up(p))
+        up = [fc.card.code for pile in live.state.foundations for fc in pile if fc.owner == p and fc.card in live.known[p]]
+        seen = picture_as_seen(seat, seat_view(obs, p), played_up=live.state.cards_up(p), elsewhere=up)
         if seen is None:
             return None
         players.append(seen)
@@ -187,6 +190,33 @@ def rejoin(live: LiveDouble, obs: Observation) -> LiveDouble | None:
     except ValueError:
         return None  # a card read twice: a misread in this view
     return again if match(again.state, obs, again.known, _unseen_waste(again)) is not None else None
+
+
+def _foundations_as_seen(live: LiveDouble, obs: Observation) -> tuple[tuple[FoundationCard, ...], ...] | None:
+    """The shared foundations as the view reads their tops (:func:`rejoin`): a top read that is no
+    pile's top goes on the one pile of its suit it follows, with the cards between (played up unseen,
+    by the player whose card that pile's top is: a guess the view cannot settle). None: a top no pile
+    can take, or fewer tops than piles."""
+    piles = [list(pile) for pile in live.state.foundations]
+    read = Counter(f.top for z in FOUNDATION_ZONES if (f := obs.piles.get(z)) is not None and f.top is not None)
+    shown = sum(1 for z in FOUNDATION_ZONES if (f := obs.piles.get(z)) is not None and f.cards)
+    for pile in piles:
+        if read[pile[-1].card.code] > 0:
+            read[pile[-1].card.code] -= 1
+    for code, n in sorted(read.items()):
+        card = Card.parse(code)
+        for _ in range(n):
+            below = [pile for pile in piles if pile[-1].card.suit == card.suit and pile[-1].card.rank < card.rank]
+            if card.rank == 1 and not below:
+                piles.append([FoundationCard(card, 0)])  # (whose ace: a guess)
+                continue
+            if len(below) != 1:
+                return None
+            pile = below[0]
+            pile += [FoundationCard(card_of(r, card.suit), pile[-1].owner) for r in range(pile[-1].card.rank + 1, card.rank + 1)]
+    if shown != len(piles):
+        return None
+    return tuple(tuple(pile) for pile in piles)
 
 
 def expected_observation(state: DoubleState, t: float = 0.0) -> Observation:

@@ -166,7 +166,8 @@ def resume(picture: Mapping[str, Any], rules: KlondikeRules | None = None, t: fl
     return LiveKlondike(state, known, moves=moves, reads={c.code: 1 for c in known})
 
 
-def picture_as_seen(picture: Mapping[str, Any], obs: Observation, played_up: int | None = None) -> dict[str, Any] | None:
+def picture_as_seen(picture: Mapping[str, Any], obs: Observation, played_up: int | None = None,
+                    elsewhere: Iterable[str] = ()) -> dict[str, Any] | None:
     """A layout's picture (:func:`public_state`'s) redrawn as one view shows the table, for a referee
     that has lost the game (:func:`rejoin`): each column's face-up cards as the view reads them (unread
     ones as ``None``), its face-down count as it was, one fewer where none of its face-up cards is left
@@ -174,8 +175,10 @@ def picture_as_seen(picture: Mapping[str, Any], obs: Observation, played_up: int
     backs alone is too unsure to go by); the waste's top cards as read, the stock and the cards under
     them what is left of the deck, the waste as long as it was where the view shows both; each suit's
     foundation count from a top the view reads, or, given ``played_up``, that many of the deck's cards
-    off the layout (on Double Solitaire's shared piles, which are not the layout's). None: a hand over
-    the layout, a column of backs with no card on them, or more cards than a deck holds."""
+    off the layout (on Double Solitaire's shared piles, which are not the layout's; ``elsewhere``: those
+    of them read). A card read twice, or read on the layout and up on a foundation, is taken as not
+    read. None: a hand over the layout, a column of backs with no card on them, or more cards than a
+    deck holds."""
     zones = [tableau_zone(i) for i in range(len(picture["tableau"]))] + ["waste", "stock"]
     if any(obs.piles.get(z, SeenPile()).held for z in zones + (list(FOUNDATION_ZONES) if played_up is None else [])):
         return None
@@ -207,22 +210,37 @@ def picture_as_seen(picture: Mapping[str, Any], obs: Observation, played_up: int
         under = min(max(pile_size(picture.get("waste", [])) - len(waste), 0), rest - len(waste) - 1)
     if under < 0 or rest - len(waste) - under < 0:
         return None
+    # (one of the two readings is a misread, and nothing says which)
+    founded = set(elsewhere) | ({DECK[SUIT_INDEX[suit] * 13 + r - 1].code for suit, n in counts.items() for r in range(1, n + 1)}
+                                if played_up is None else set())
+    shown = Counter(c for _, cards in tableau for c in cards if c is not None) + Counter(c for c in waste if c is not None)
+    twice = {c for c, n in shown.items() if n > 1 or c in founded}
+    tableau = [(down, [None if c in twice else c for c in cards]) for down, cards in tableau]
+    waste = [None if c in twice else c for c in waste]
     return {**picture, "tableau": [{"down": down, "up": up} for down, up in tableau], "foundations": counts,
             "waste": [None] * under + waste, "stock": rest - len(waste) - under}
 
 
 def _column_as_seen(was: list[str | None], seen: list[str | None]) -> list[str | None]:
     """A column's face-up cards as a view shows them (:func:`picture_as_seen`), the cards it leaves
-    unread taken from the column as it was where the view fits it: the same cards, fewer of them
-    read (the small indices of a cascade), with its top read anew or more cards laid on it."""
-    if not seen:
+    unread taken from the column as it was where the view fits it: the same top with cards under it
+    unread or missed (the small indices of a cascade), cards taken off its top, or cards laid on it."""
+
+    def fits(shown: list[str | None], cards: list[str | None]) -> bool:
+        return all(s is None or s == c for s, c in zip(shown, cards))
+
+    def filled(shown: list[str | None], cards: list[str | None]) -> list[str | None]:
+        return [c if s is None else s for s, c in zip(shown, cards)]
+
+    n = len(seen)
+    if not seen or not was:
         return seen
-    if len(seen) <= len(was):
-        base, under = was[: len(was) - len(seen)], was[len(was) - len(seen):]
-        if all(s is None or s == w for s, w in zip(seen[:-1], under[:-1])):
-            return base + [w if s is None else s for s, w in zip(seen, under)]
-    elif all(s is None or s == w for s, w in zip(seen, was)):
-        return [w if s is None else s for s, w in zip(seen, was)] + seen[len(was):]
+    if n <= len(was) and seen[-1] is not None and seen[-1] == was[-1] and fits(seen, was[-n:]):
+        return was[:-n] + filled(seen, was[-n:])
+    if n <= len(was) and seen[-1] is not None and fits(seen, was[:n]):
+        return filled(seen, was[:n])  # cards taken off its top
+    if n > len(was) and fits(seen, was):
+        return filled(seen, was) + seen[len(was):]  # cards laid on it
     return seen
 
 

@@ -1198,3 +1198,21 @@ def test_a_move_against_the_rules_covering_a_card_still_guessed_there_is_no_expl
     found = [f for line, fs in replay_lines(ref, lines) if line.get("t", 0) < 156 for f in fs
              if f.t > 150 and f.kind in ("move", "illegal", "unrecognised")]
     assert [(f.t, f.kind, str(f.move)) for f in found] == [(152.4, "move", "player 1: draw"), (155.9, "move", "player 2: draw")]
+
+
+def test_a_lost_game_is_taken_up_again_with_the_cards_played_up_meanwhile() -> None:
+    """Penguins, draw 3, render seed 67 (bench/matches/double_solitaire-67): from 158 s the second pass
+    through player 1's stock does not fit the order the first pass learned with its misreads, and every
+    view was unrecognised to the end, while player 2 played a 3S and a 4S up. The referee takes the
+    table up again as it lies: the foundation tops the view reads that are no pile's go on the pile of
+    their suit they follow, a column shown shorter is one whose top cards left, a card read twice is
+    read nowhere; the moves after it are followed."""
+    from cardref.replay_tables import replay_lines
+
+    lines = kept_tables("double_solitaire-67")
+    ref = LiveReferee("double_solitaire", "draw=3")
+    found = [(f.t, f.kind, str(f.move)) for line, fs in replay_lines(ref, lines) for f in fs
+             if f.t > 158 and f.kind in ("move", "illegal", "rejoined")]
+    assert found[0][1] == "rejoined"
+    assert [k for _, k, _ in found[1:]] == ["move"] * 6
+    assert found[-1] == (198.4, "move", "player 2: draw")
