@@ -39,9 +39,8 @@ referee counts itself lost and searches each state with the follower's smaller `
 REJOIN_AFTER = 5
 """Published states in a row that nothing explained after which a follower that can (``rejoin``: Stress,
 Klondike and Double Solitaire from the next view of the whole table as it lies, Zenuwen from the next
-round's layout) takes the game
-up again, with a note in the log: a referee that lost the game stops saying every later view is
-unrecognised."""
+round's layout) takes the game up again, with a note in the log: a referee that lost the game stops
+saying every later view is unrecognised."""
 REJOINED = "lost the game: took the table up again as it lies"
 
 PLAYED_ON_AFTER = 2
