@@ -31,7 +31,6 @@ called can make a logged slap early or late (analyse the folder again with the b
 from __future__ import annotations
 
 import argparse
-import difflib
 import gzip
 import json
 import sys
@@ -41,7 +40,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from bench_referee_truth import _key, add_up, read_jsonl, retracted_seqs, score, summary, true_moves  # noqa: E402
+from bench_referee_truth import _key, add_up, common_pairs, read_jsonl, retracted_seqs, score, summary, true_moves  # noqa: E402
 
 from cardref.gamelog.store import GameStore  # noqa: E402
 from cardref.live import QUIET_AFTER, LiveReferee  # noqa: E402
@@ -176,14 +175,13 @@ def print_diff(folder: Path, log_name: str = "replay.jsonl") -> None:
     log = [r for r in records if r.get("kind") in ("move", "illegal") and r.get("seq") not in retracted]
     want = [_key(m, m["kind"]) for m in truth]
     got = [_key(r["data"]["move"], "legal" if r["kind"] == "move" else "illegal") for r in log]
-    matcher = difflib.SequenceMatcher(a=want, b=got, autojunk=False)
-    for op, a0, a1, b0, b1 in matcher.get_opcodes():
-        if op == "equal":
-            continue
-        for m, k in zip(truth[a0:a1], want[a0:a1]):
-            print(f"  missed {m['t']:7.2f} {_shown(k)} {' '.join(m.get('cards', []))}")
-        for r, k in zip(log[b0:b1], got[b0:b1]):
-            print(f"  found  {r['t']:7.2f} {_shown(k)}")
+    pairs = common_pairs(want, got)
+    paired_a, paired_b = {i for i, _ in pairs}, {j for _, j in pairs}
+    lines = [(m["t"], f"  missed {m['t']:7.2f} {_shown(k)} {' '.join(m.get('cards', []))}")
+             for i, (m, k) in enumerate(zip(truth, want)) if i not in paired_a]
+    lines += [(r["t"], f"  found  {r['t']:7.2f} {_shown(k)}") for j, (r, k) in enumerate(zip(log, got)) if j not in paired_b]
+    for _, line in sorted(lines, key=lambda x: x[0]):
+        print(line)
 
 
 LATE_S = 2.0
@@ -196,8 +194,7 @@ def lateness(folder: Path, said: list[tuple[float, Finding]]) -> list[float]:
     :func:`print_diff` pairs them (a draw missed does not make every later draw late)."""
     truth = true_moves(read_jsonl(folder / "moves.jsonl"))
     found = [(t, _key(f.move.to_json(), "legal" if f.kind == "move" else "illegal")) for t, f in said if f.move is not None]
-    matcher = difflib.SequenceMatcher(a=[_key(m, m["kind"]) for m in truth], b=[k for _, k in found], autojunk=False)
-    return [found[b + n][0] - truth[a + n]["t"] for a, b, size in matcher.get_matching_blocks() for n in range(size)]
+    return [found[j][0] - truth[i]["t"] for i, j in common_pairs([_key(m, m["kind"]) for m in truth], [k for _, k in found])]
 
 
 def _shown(key: tuple) -> str:
