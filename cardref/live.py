@@ -309,6 +309,15 @@ class LiveReferee:
         """The follower's looks at one published state, in turn until one explains it; sets the new
         picture and returns what was concluded."""
         before = self.live
+        looked: dict[Callable[..., tuple[Any, list[Finding]]], tuple[Any, list[Finding]]] = {}
+
+        def on_view(look: Callable[..., tuple[Any, list[Finding]]]) -> tuple[Any, list[Finding]]:
+            # a follower's costlier look at the view as read, each taken once for this state however
+            # many of the second looks below weigh it
+            if look not in looked:
+                looked[look] = look(before, obs)
+            return looked[look]
+
         self.live, findings = self.follower.observe(before, obs)
         if [f.kind for f in findings] == ["unrecognised"]:
             # a second look with the doubtful readings left unread: if the rules then settle the view
@@ -332,7 +341,7 @@ class LiveReferee:
                     # seed 63: a 3C read 3S, then 3C, then 3S again, taken for its column moved onto
                     # another against K4)
                     if self.follower.observe_misread is not None:
-                        moved, misread = self.follower.observe_misread(before, obs)
+                        moved, misread = on_view(self.follower.observe_misread)
                         if [f.kind for f in misread] in ([], ["move"]):
                             live, second = moved, misread
                     self.live, findings = live, second
@@ -343,7 +352,7 @@ class LiveReferee:
                     # assumes less (Klondike penguins, draw 3, seed 752: a 10H read QH at 0.30 moved
                     # onto a JC, read there at 0.38 and the 10D turned up under it at 0.54, was taken for
                     # nothing happening; the next move left every view unrecognised for ten seconds)
-                    moved, misread = self.follower.observe_misread(before, obs)
+                    moved, misread = on_view(self.follower.observe_misread)
                     if [f.kind for f in misread] == ["illegal"]:
                         # judged on the view's own readings, so it may stand against the rules
                         # (Double Solitaire, penguins seed 34: a deal's 2S learned as 2D, read 2S in
@@ -360,7 +369,7 @@ class LiveReferee:
                         # 0.50, and the 6H, at 0.45, for nothing happening, and the game was lost)
                         # -- the same moves whether its unsure readings are read or not (seed 67 at
                         # 123 s: a 2S on its foundation read 2D at 0.36, taken for two cards played up)
-                        moved, further = self.follower.observe_further(before, obs)
+                        moved, further = on_view(self.follower.observe_further)
                         if further and all(f.kind == "move" for f in further):
                             _, again = self.follower.observe_further(before, doubtful)
                             if [(f.kind, str(f.move)) for f in again] == [(f.kind, str(f.move)) for f in further]:
@@ -370,7 +379,7 @@ class LiveReferee:
                     # and so does a move found so: a move changes two piles, a misread one (Double
                     # Solitaire penguins, seed 63: the 3C read 3S, then 3C again, taken for its column
                     # laid on a card nobody read)
-                    moved, misread = self.follower.observe_misread(before, obs)
+                    moved, misread = on_view(self.follower.observe_misread)
                     if not misread:
                         self.live, findings = moved, misread
                         break
@@ -389,7 +398,7 @@ class LiveReferee:
                     self.live, findings = live, second
                     break
         if [f.kind for f in findings] == ["unrecognised"] and self.follower.observe_further is not None:
-            self.live, findings = self.follower.observe_further(before, obs)
+            self.live, findings = on_view(self.follower.observe_further)
         return findings
 
     def _conclude(self, findings: list[Finding], t: float, jpeg: bytes | None) -> None:

@@ -39,7 +39,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any, Iterable, Iterator, Literal, Mapping, NamedTuple, Sequence
 
 from . import klondike
-from .cards import DECK, Card
+from .cards import DECK, Card, card_of
 from .klondike import SUIT_INDEX, KlondikeRules, KlondikeState, Move
 from .observation import DOUBT_BELOW, EXPLAINED, HAND_WAIT, MAX_READS_TO_DOUBT, Finding, Observation, SeenPile, count_reads, guess_apart, one_misread
 from .observation import last_looks, parse_seen, pile_size, stands, stirred_after, stirred_since, surely_read
@@ -211,7 +211,7 @@ def picture_as_seen(picture: Mapping[str, Any], obs: Observation, played_up: int
     if under < 0 or rest - len(waste) - under < 0:
         return None
     # (one of the two readings is a misread, and nothing says which)
-    founded = set(elsewhere) | ({DECK[SUIT_INDEX[suit] * 13 + r - 1].code for suit, n in counts.items() for r in range(1, n + 1)}
+    founded = set(elsewhere) | ({card_of(r, suit).code for suit, n in counts.items() for r in range(1, n + 1)}
                                 if played_up is None else set())
     shown = Counter(c for _, cards in tableau for c in cards if c is not None) + Counter(c for c in waste if c is not None)
     twice = {c for c, n in shown.items() if n > 1 or c in founded}
