@@ -14,10 +14,11 @@ from __future__ import annotations
 import logging
 from contextlib import nullcontext
 from dataclasses import dataclass, field, replace
-from typing import Any, Callable
+from typing import Any, Callable, Iterator
 
 from referee.cards import Card
 from referee.followers import FOLLOWERS, find_follower
+from referee.looks import judge_view
 from referee.observation import DOUBT_BELOW, HAND_WAIT, Finding, Observation, SeenPile
 from referee.speed_live import SearchBudget, search_budget
 from referee.verdict import Event, Illegal, Legal
@@ -306,99 +307,14 @@ class LiveReferee:
                 and budget - searched.left >= lost_budget)
 
     def _judge(self, table: TableState, obs: Observation) -> list[Finding]:
-        """The follower's looks at one published state, in turn until one explains it; sets the new
+        """The follower's looks at one published state (:func:`referee.looks.judge_view`); sets the new
         picture and returns what was concluded."""
-        before = self.live
-        looked: dict[Callable[..., tuple[Any, list[Finding]]], tuple[Any, list[Finding]]] = {}
 
-        def on_view(look: Callable[..., tuple[Any, list[Finding]]]) -> tuple[Any, list[Finding]]:
-            # a follower's costlier look at the view as read, each taken once for this state however
-            # many of the second looks below weigh it
-            if look not in looked:
-                looked[look] = look(before, obs)
-            return looked[look]
+        def second_looks() -> Iterator[Observation]:
+            yield observation_from_table(table, self.min_confidence, self.doubt_below, second_look=True)
+            yield observation_from_table(table, self.doubt_below, second_look=True)
 
-        self.live, findings = self.follower.observe(before, obs)
-        if [f.kind for f in findings] == ["unrecognised"]:
-            # a second look with the doubtful readings left unread: if the rules then settle the view
-            # (nothing happened, a move, a take-back), a misread was all it was (a 2C read 2S at 0.43).
-            # First only the cards under the piles' tops, which say nothing of a move: the tops do
-            # (Double Solitaire, seed 5: a "KC" at 0.31 under a column's 4H, a reading of nothing, hid
-            # a draw whose new waste top, read at 0.52, the full second look left unread, so the draw
-            # was taken for nothing happening)
-            unders = observation_from_table(table, self.min_confidence, self.doubt_below, second_look=True)
-            for doubtful in (unders, observation_from_table(table, self.doubt_below, second_look=True)):
-                if doubtful.piles == obs.piles:
-                    continue
-                live, second = self.follower.observe(before, doubtful)
-                if doubtful is unders and [f.kind for f in second] == ["illegal"]:
-                    # every top read as the first look read it: an illegal move found with only the
-                    # cards under them left unread rests on what the first look rests on (Klondike
-                    # penguins, eight columns, seed 794: a 2S laid on a 3C against K4, the fan under
-                    # it read in the wrong order, 3C 4D 2S; the full second look, the waste's new top
-                    # left unread too, took it for a draw), unless one card read earlier, misread,
-                    # explains the view with no move against the rules (Double Solitaire penguins,
-                    # seed 63: a 3C read 3S, then 3C, then 3S again, taken for its column moved onto
-                    # another against K4)
-                    if self.follower.observe_misread is not None:
-                        moved, misread = on_view(self.follower.observe_misread)
-                        if [f.kind for f in misread] in ([], ["move"]):
-                            live, second = moved, misread
-                    self.live, findings = live, second
-                    break
-                if not second and self.follower.observe_misread is not None:
-                    # nothing happened, every unsure reading that says otherwise a misread now, or one
-                    # legal move, one card read unsurely in an earlier view a misread: the second
-                    # assumes less (Klondike penguins, draw 3, seed 752: a 10H read QH at 0.30 moved
-                    # onto a JC, read there at 0.38 and the 10D turned up under it at 0.54, was taken for
-                    # nothing happening; the next move left every view unrecognised for ten seconds)
-                    moved, misread = on_view(self.follower.observe_misread)
-                    if [f.kind for f in misread] == ["illegal"]:
-                        # judged on the view's own readings, so it may stand against the rules
-                        # (Double Solitaire, penguins seed 34: a deal's 2S learned as 2D, read 2S in
-                        # the view where the other player laid a 9D on a 7S; the look with every
-                        # reading under 0.6 left unread took it for nothing happening)
-                        self.live, findings = moved, misread
-                        break
-                    if [f.kind for f in misread] == ["move"]:
-                        live, second = moved, misread
-                    elif doubtful is not unders and self.follower.observe_further is not None:
-                        # or moves the view shows read, one after another (Double Solitaire penguins,
-                        # seed 67: a 2S laid on a 3D, never seen there, then both moved onto a 4C; the
-                        # look with every reading under 0.6 left unread took the QC turned up, read at
-                        # 0.50, and the 6H, at 0.45, for nothing happening, and the game was lost)
-                        # -- the same moves whether its unsure readings are read or not (seed 67 at
-                        # 123 s: a 2S on its foundation read 2D at 0.36, taken for two cards played up)
-                        moved, further = on_view(self.follower.observe_further)
-                        if further and all(f.kind == "move" for f in further):
-                            _, again = self.follower.observe_further(before, doubtful)
-                            if [(f.kind, str(f.move)) for f in again] == [(f.kind, str(f.move)) for f in further]:
-                                self.live, findings = moved, further
-                                break
-                if doubtful is unders and [f.kind for f in second] == ["move"] and self.follower.observe_misread is not None:
-                    # and so does a move found so: a move changes two piles, a misread one (Double
-                    # Solitaire penguins, seed 63: the 3C read 3S, then 3C again, taken for its column
-                    # laid on a card nobody read)
-                    moved, misread = on_view(self.follower.observe_misread)
-                    if not misread:
-                        self.live, findings = moved, misread
-                        break
-                if "move" in [f.kind for f in second] and self.follower.observe_undone is not None:
-                    # the table as it was before the last move, on the view's own readings, is that
-                    # move taken back: it assumes less than a move past every unsure reading (Double
-                    # Solitaire, penguins seed 36: a stock turned out of turn and put back, taken for
-                    # a second draw with the 7C read at 0.39 on the waste left unread)
-                    undone, back = self.follower.observe_undone(before, obs)
-                    if [f.kind for f in back] == ["taken_back"]:
-                        live, second = undone, back
-                kinds = [f.kind for f in second]
-                if all(k in ("move", "taken_back", "call") for k in kinds) and ("call" not in kinds or "move" in kinds):
-                    # (with the calls its moves make: Stress, penguins, seed 79, the winner's last
-                    # card read 6C at 0.33 on the JC it went onto, a misread, and the round's end)
-                    self.live, findings = live, second
-                    break
-        if [f.kind for f in findings] == ["unrecognised"] and self.follower.observe_further is not None:
-            self.live, findings = on_view(self.follower.observe_further)
+        self.live, findings = judge_view(self.follower, self.live, obs, second_looks)
         return findings
 
     def _conclude(self, findings: list[Finding], t: float, jpeg: bytes | None) -> None:

@@ -45,10 +45,10 @@ class Follower:
     (Klondike: two moves in one view)."""
     observe_misread: Callable[[Any, Observation], tuple[Any, list[Finding]]] | None = None
     """The view judged with one card read in earlier views taken as misread (Klondike): weighed
-    against the second look's nothing happened (cardref/live.py)."""
+    against the second look's nothing happened (:mod:`referee.looks`)."""
     observe_undone: Callable[[Any, Observation], tuple[Any, list[Finding]]] | None = None
     """The view judged as the last legal move taken back (Klondike, Double Solitaire): weighed against
-    a move the second look finds past doubtful readings (cardref/live.py)."""
+    a move the second look finds past doubtful readings (:mod:`referee.looks`)."""
     settle: Callable[[Any, Observation, bool], tuple[Any, list[Finding]]] | None = None
     """The last view judged as final, when no later view will come (a recording ended): what was
     left waiting for a clearer view is concluded from it. With ``quiet`` (the table has been still

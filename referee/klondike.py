@@ -16,7 +16,7 @@ from collections import deque
 from dataclasses import dataclass, field, replace
 from typing import Any, Iterator, Mapping, Sequence
 
-from .cards import DECK, SUIT_NAMES, SUITS, Card, CardError, parse_card_list, rank_name, shuffled_decks
+from .cards import DECK, SUIT_NAMES, SUITS, Card, CardError, card_of, parse_card_list, rank_name, shuffled_decks
 from .options import OptionError, choice, int_choice, option, parse_bool, parse_options, to_spec
 from .verdict import Event, Illegal, Legal, NotationError
 
@@ -342,7 +342,7 @@ def _check(state: KlondikeState, move: Move) -> Illegal | _Plan | None:
             return Illegal(move, "K7", f"the {SUIT_NAMES[suit]} foundation is empty")
         if count != 1:
             return Illegal(move, "K7", "only the top card of a foundation can come back, one at a time")
-        moving = (_card(top, suit),)
+        moving = (card_of(top, suit),)
         src_kind = "foundation"
 
     lead = moving[0]
@@ -420,10 +420,6 @@ def _recycle_refusal(state: KlondikeState, move: Move) -> Illegal | None:
     return None
 
 
-def _card(rank: int, suit: str) -> Card:
-    return DECK[SUIT_INDEX[suit] * 13 + rank - 1]
-
-
 # --- applying ------------------------------------------------------------------------------------
 
 # Standard (Windows) points by (from, to), K14.
@@ -473,7 +469,7 @@ def apply_by_hand(state: KlondikeState, move: Move) -> Legal[KlondikeState] | No
         src_index, src_kind = SUIT_INDEX[_FOUNDATION_SOURCES[src]], "foundation"
         if not state.foundations[src_index] or count != 1:
             return None
-        moving = (_card(state.foundations[src_index], _FOUNDATION_SOURCES[src]),)
+        moving = (card_of(state.foundations[src_index], _FOUNDATION_SOURCES[src]),)
     else:
         return None
     if dst == "foundation":

@@ -40,7 +40,7 @@ from typing import Any, Iterable, Iterator, Literal, Mapping, NamedTuple, Sequen
 
 from . import klondike
 from .cards import DECK, Card, card_of
-from .klondike import SUIT_INDEX, KlondikeRules, KlondikeState, Move
+from .klondike import KlondikeRules, KlondikeState, Move
 from .observation import DOUBT_BELOW, EXPLAINED, HAND_WAIT, MAX_READS_TO_DOUBT, Finding, Observation, SeenPile, count_reads, guess_apart, one_misread
 from .observation import last_looks, parse_seen, pile_size, stands, stirred_after, stirred_since, surely_read
 from .verdict import Event, Illegal, Legal
@@ -64,7 +64,7 @@ class _View:
 
 
 def _view(state: KlondikeState) -> _View:
-    tops = tuple(DECK[SUIT_INDEX[s] * 13 + r - 1] for s, r in zip("SHDC", state.foundations) if r)
+    tops = tuple(card_of(r, s) for s, r in zip("SHDC", state.foundations) if r)
     return _View(
         tuple((h, p[h:]) for p, h in zip(state.tableau, state.hidden)),
         state.waste,
@@ -211,8 +211,7 @@ def picture_as_seen(picture: Mapping[str, Any], obs: Observation, played_up: int
     if under < 0 or rest - len(waste) - under < 0:
         return None
     # (one of the two readings is a misread, and nothing says which)
-    founded = set(elsewhere) | ({card_of(r, suit).code for suit, n in counts.items() for r in range(1, n + 1)}
-                                if played_up is None else set())
+    founded = set(elsewhere) | ({c.code for c in foundation_cards(counts)} if played_up is None else set())
     shown = Counter(c for _, cards in tableau for c in cards if c is not None) + Counter(c for c in waste if c is not None)
     twice = {c for c, n in shown.items() if n > 1 or c in founded}
     tableau = [(down, [None if c in twice else c for c in cards]) for down, cards in tableau]
@@ -270,6 +269,11 @@ def picture_reads(picture: Mapping[str, Any]) -> list[Card]:
     return [c for c in shown if c is not None]
 
 
+def foundation_cards(counts: Mapping[str, int]) -> list[Card]:
+    """The cards up on the foundations, by how many of each suit (the ace up)."""
+    return [card_of(r, suit) for suit, n in counts.items() for r in range(1, n + 1)]
+
+
 def layout_from_picture(picture: Mapping[str, Any], rules: KlondikeRules, t: float = 0.0,
                         elsewhere: Sequence[Card] = ()) -> tuple[KlondikeState, frozenset[Card]]:
     """A layout from its picture (:func:`resume`) and the cards read on it and on its foundations (a
@@ -281,8 +285,7 @@ def layout_from_picture(picture: Mapping[str, Any], rules: KlondikeRules, t: flo
     waste = _read_cards(picture.get("waste", []))
     up = picture.get("foundations", {})
     counts = [int(up.get(s, 0)) if isinstance(up, Mapping) else 0 for s in "SHDC"]
-    founded = [DECK[SUIT_INDEX[s] * 13 + r - 1] for s, n in zip("SHDC", counts) for r in range(1, n + 1)]
-    read = picture_reads(picture) + founded
+    read = picture_reads(picture) + foundation_cards(dict(zip("SHDC", counts)))
     twice = sorted({c.code for c, k in Counter([*read, *elsewhere]).items() if k > 1})
     if twice:
         raise ValueError(f"{', '.join(twice)} shown twice")
@@ -572,7 +575,7 @@ def _physical_views(state: KlondikeState) -> Iterator[tuple[Move, _View]]:
             tab = view.tableau[:i] + ((new_backs, remaining),) + view.tableau[i + 1 :]
             sources.append((Move.move(f"t{i + 1}", "t1", count), up[-count:], replace(view, tableau=tab)))
     for k, top in enumerate(view.foundation_tops):
-        below = () if top.rank == 1 else (DECK[SUIT_INDEX[top.suit] * 13 + top.rank - 2],)
+        below = () if top.rank == 1 else (card_of(top.rank - 1, top.suit),)
         tops = view.foundation_tops[:k] + below + view.foundation_tops[k + 1 :]
         sources.append((Move.move(f"foundation:{top.suit}", "t1"), (top,), replace(view, foundation_tops=tops)))
     for template, moving, lifted in sources:
@@ -719,11 +722,11 @@ def _laid_up(state: KlondikeState, move: Move, view: _View) -> tuple[Card | None
     if len(after) == len(before) + 1:
         empty = [s for s, n in zip("SHDC", state.foundations) if not n]
         suit = card.suit if card.suit in empty else (empty[0] if empty else None)
-        return card, None if suit is None else DECK[SUIT_INDEX[suit] * 13]
+        return card, None if suit is None else card_of(1, suit)
     covered = [old for old, new in zip(before, after) if old != new]
     if len(covered) != 1 or covered[0].rank == 13:
         return card, None
-    return card, DECK[SUIT_INDEX[covered[0].suit] * 13 + covered[0].rank]
+    return card, card_of(covered[0].rank + 1, covered[0].suit)
 
 
 def under_hand(move: Move, obs: Observation, prefix: str = "", foundations: Sequence[str] = FOUNDATION_ZONES) -> bool:
@@ -1643,7 +1646,7 @@ def expected_observation(state: KlondikeState, t: float = 0.0, waste_shown: int 
         piles[tableau_zone(i)] = SeenPile(tuple(c.code for c in p[h:]), h)
     piles["waste"] = SeenPile(tuple(c.code for c in state.waste[-waste_shown:]) if state.waste else ())
     piles["stock"] = SeenPile((), 1 if state.stock else 0)
-    tops = [DECK[SUIT_INDEX[s] * 13 + r - 1].code for s, r in zip("SHDC", state.foundations) if r]
+    tops = [card_of(r, s).code for s, r in zip("SHDC", state.foundations) if r]
     for k, zone in enumerate(FOUNDATION_ZONES):
         piles[zone] = SeenPile((tops[k],) if k < len(tops) else ())
     return Observation(t, piles)
