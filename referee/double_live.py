@@ -164,7 +164,7 @@ def rejoin(live: LiveDouble, obs: Observation) -> LiveDouble | None:
     as Klondike's is (:func:`referee.klondike_live.picture_as_seen`), the shared foundations as they
     were. Without it one misread, or a move the camera missed, left every later view unrecognised
     (kennard, seed 57, player 1's position made wrong at 19 s: one of the eight moves after it found,
-    four with it). None: a hand over the table, foundation tops that the view reads otherwise than
+    four with it). None: a hand over anything but the columns, foundation tops that the view reads otherwise than
     the position has them (the piles' owners would be guesses), or a view no position fits."""
     if any(pile.held for pile in obs.piles.values()):
         return None
@@ -195,20 +195,38 @@ def rejoin(live: LiveDouble, obs: Observation) -> LiveDouble | None:
 def _foundations_as_seen(live: LiveDouble, obs: Observation) -> tuple[tuple[FoundationCard, ...], ...] | None:
     """The shared foundations as the view reads their tops (:func:`rejoin`): a top read that is no
     pile's top goes on the one pile of its suit it follows, with the cards between (played up unseen,
-    by the player whose card that pile's top is: a guess the view cannot settle). None: a top no pile
-    can take, or fewer tops than piles."""
-    piles = [list(pile) for pile in live.state.foundations]
+    by the player whose card that pile's top is: a guess the view cannot settle), or, an ace, starts a
+    pile; a card read in more zones than the decks have copies of it not covered on a foundation is,
+    for each read too many, a known top of its rank that no zone reads, misread as another suit, as
+    :func:`_match_foundations` takes it (penguins, draw 3, seed 63: an AC read AS at up to 0.57 beside
+    the other deck's AS just played up, one AS under a 2S; the game lost at 117 s was never taken up
+    again, 24 moves missed). None: a top no pile can take, or more piles than zones showing a card."""
+    state = live.state
     read = Counter(f.top for z in FOUNDATION_ZONES if (f := obs.piles.get(z)) is not None and f.top is not None)
     shown = sum(1 for z in FOUNDATION_ZONES if (f := obs.piles.get(z)) is not None and f.cards)
+    piles = [list(pile) for pile in state.foundations]
+    unread = [read[pile[-1].card.code] == 0 for pile in piles]
     for pile in piles:
         if read[pile[-1].card.code] > 0:
             read[pile[-1].card.code] -= 1
+    covered = Counter(fc.card.code for pile in piles for fc in pile[:-1])
     for code, n in sorted(read.items()):
         card = Card.parse(code)
-        for _ in range(n):
+        for k in range(n):
+            if k >= PLAYERS - covered[code] - sum(pile[-1].card.code == code for pile in state.foundations):
+                twin = next((i for i, pile in enumerate(piles) if unread[i] and pile[-1].card.rank == card.rank), None)
+                if twin is None:
+                    return None
+                unread[twin] = False
+                continue
             below = [pile for pile in piles if pile[-1].card.suit == card.suit and pile[-1].card.rank < card.rank]
             if card.rank == 1 and not below:
-                piles.append([FoundationCard(card, 0)])  # (whose ace: a guess)
+                # (whose ace: a guess, but not the player whose ace of that suit is up already)
+                owner = next((p for p in range(PLAYERS) if FoundationCard(card, p) not in {fc for pile in piles for fc in pile}), None)
+                if owner is None:
+                    return None
+                piles.append([FoundationCard(card, owner)])
+                unread.append(False)
                 continue
             if len(below) != 1:
                 return None
@@ -567,11 +585,16 @@ def _guess_still_there(live: LiveDouble, player: int, move: Move, obs: Observati
     i = int(move.src[1:]) - 1
     column = live.state.layouts[player].tableau[i]
     card = column[-move.count] if len(column) >= move.count else None
-    if card is None or card in live.known[player]:
+    if card is None:
         return False
     seen = obs.piles.get(seat_prefix(player) + tableau_zone(i))
     if seen is None or seen.held:
         return False
+    if card in live.known[player]:
+        # a known card the camera still guesses where it lay (penguins, draw 3, seed 63 at 181 s: a 7S
+        # guessed 7S at 0.22 on its column, taken for played up against K7 as the 7D the other player
+        # played up, whose emptied column was taken for one whose card was not found)
+        return move.count == 1 and seen.top is None and seen.top_guess == card.code
     guess = live.guessed[player].get(card)
     return (not seen.cards and bool(seen.backs)) or guess is not None and guess in (seen.top, seen.top_guess)
 
@@ -621,6 +644,12 @@ def _guess_conflicts(live: LiveDouble, binds: Binds) -> int:
             if guess is not None and read is not None:
                 n += guess_apart(guess, read)
     return n
+
+
+def _guesses_borne_out(live: LiveDouble, binds: Binds) -> int:
+    """How many cards nobody had read the view reads as the very card the camera guessed they were in
+    the last view taken."""
+    return sum(live.guessed[p].get(card) == code for p in range(PLAYERS) for card, code in binds[p].items())
 
 
 def _shown_guess_conflicts(live: LiveDouble, obs: Observation) -> int:
@@ -676,9 +705,16 @@ def _observe(live: LiveDouble, obs: Observation) -> tuple[LiveDouble, list[Findi
             if misread is not None:
                 return misread
             if waited is not None:
-                moved, found = observe_deferred(replace(live, deferred=waited), obs)
-                if found and all(f.kind == "move" for f in found):
-                    return moved, found
+                moved, waited_found = observe_deferred(replace(live, deferred=waited), obs)
+                if waited_found and all(f.kind == "move" for f in waited_found):
+                    return moved, waited_found
+            if [(f.kind, f.detail) for f in found] == [("ambiguous", HAND_WAIT)]:
+                # the move waits for the hand to leave, and so does nothing happened: taken, this view
+                # would say nothing moved over the pile the camera guesses a new card on (penguins,
+                # draw 3, seed 63 at 196 s: a draw whose 10S was guessed 6S over a 9C read at 0.35,
+                # while a hand was over a column; the next view, without it, showed the waste still,
+                # and the other player's draw was called out of turn)
+                return live, found
         return _settled(after, obs)
     if live.pending_state is not None and match(live.pending_state, obs, live.known, unseen) is not None:
         return live, []  # the illegal move is still on the table: said once already
@@ -747,6 +783,7 @@ def _explain(live: LiveDouble, obs: Observation) -> tuple[LiveDouble, list[Findi
     unsure = None if anyone else _turn_kept_on_unsure(live, obs)
     legal: list[tuple[LiveDouble, list[Finding]]] = []
     conflicts: list[int] = []  # per legal move: how far the view's reading is from the camera's guesses
+    borne: list[int] = []  # per legal move: how many of the camera's guesses the view's reading bears out
     illegal: list[tuple[LiveDouble, list[Finding]]] = []
     unread: list[DoubleMove] = []
     shown_unread: list[tuple[DoubleMove, Legal[DoubleState], tuple[frozenset[Card], frozenset[Card]]]] = []
@@ -781,6 +818,7 @@ def _explain(live: LiveDouble, obs: Observation) -> tuple[LiveDouble, list[Findi
                     after = _after_move(live, verdict, known, turn_open=True)
                     legal.append((after, [Finding("move", t, move=dmove, verdict=verdict, frame=frame, detail=detail)]))
                     conflicts.append(_guess_conflicts(live, binds))
+                    borne.append(_guesses_borne_out(live, binds))
                     continue
                 unread.append(dmove)
                 miscounted[dmove] = _miscounted(table, obs)
@@ -804,8 +842,10 @@ def _explain(live: LiveDouble, obs: Observation) -> tuple[LiveDouble, list[Findi
                 note = f"{dmove}: {unsure}" if unsure and player != live.state.turn else ""
                 legal.append((after, [Finding("move", t, move=dmove, verdict=verdict, frame=frame, detail=note)]))
                 conflicts.append(_guess_conflicts(live, binds))
+                borne.append(_guesses_borne_out(live, binds))
             elif (not _guess_still_there(live, player, move, obs) and not _played_up_guessed_otherwise(before, dmove, obs)
-                  and not _covered_still_guessed(before, dmove, obs) and not under_hand(move, obs, seat_prefix(player), FOUNDATION_ZONES)):
+                  and not _covered_still_guessed(before, dmove, obs) and not under_hand(move, obs, seat_prefix(player), FOUNDATION_ZONES)
+                  and not _turn_may_pass_under_hand(live.state, dmove, verdict.rule, obs)):
                 # (not a move whose piles are under a hand: penguins, draw 3, seed 40, a draw's 7S never
                 # read, the 8D under it taken for its top; the 7S laid on an 8H while a hand was over the
                 # column beside it was judged as the 8H laid there against K4, a pile nobody could see)
@@ -829,13 +869,21 @@ def _explain(live: LiveDouble, obs: Observation) -> tuple[LiveDouble, list[Findi
     if legal:
         if len({_end(a) for a, _ in legal}) == 1:
             return legal[0]
-        fewest = [m for m, n in zip(legal, conflicts) if n == min(conflicts)]
-        if len({_end(a) for a, _ in fewest}) > 1:
+        at = [k for k, n in enumerate(conflicts) if n == min(conflicts)]
+        if len({_end(legal[k][0]) for k in at}) > 1:
             # then the camera's guesses of this view's unread tops against the cards each leaves there
             # (penguins, draw 3, seed 49: a 6C moved from the waste onto a 7D, guessed 6C at 0.16 there,
             # the waste showing the 3C under it, tied with a draw whose top was a 3C, the 7D under the guess)
-            apart = [_shown_guess_conflicts(a, obs) for a, _ in fewest]
-            fewest = [m for m, n in zip(fewest, apart) if n == min(apart)]
+            apart = [_shown_guess_conflicts(legal[k][0], obs) for k in at]
+            at = [k for k, n in zip(at, apart) if n == min(apart)]
+        if len({_end(legal[k][0]) for k in at}) > 1:
+            # then a card the camera guessed, unread, as the very card the view reads where it went,
+            # over one it had made nothing of (simplistic, draw 3, seed 69: a 4H guessed 4H at 0.06-0.19
+            # laid on a 5S, tied with two unread column tops that no view had guessed; the game waited,
+            # and was lost when the next move came)
+            most = max(borne[k] for k in at)
+            at = [k for k in at if borne[k] == most]
+        fewest = [legal[k] for k in at]
         if not obs.second_look and len({_end(a) for a, _ in fewest}) == 1:
             # the view read a card the camera guessed as another before, unread, in one explanation and
             # not in the other (penguins seed 14: an AS drawn unread, guessed AS, played up; or the other
@@ -898,6 +946,16 @@ def _turn_kept_on_unsure(live: LiveDouble, obs: Observation) -> str | None:
     if waste is None or waste.held or not waste.cards or (waste.top is not None and not waste.top_weak):
         return None
     return f"player {drawer + 1}'s turned card is read only unsurely, so whose turn it was is taken from this move"
+
+
+def _turn_may_pass_under_hand(state: DoubleState, dmove: DoubleMove, rule: str | None, obs: Observation) -> bool:
+    """Is ``dmove`` against K17 only for being out of turn, while a hand is over the stock or waste of
+    the player whose turn it is? That hand may be drawing a card that passes the turn (penguins, draw
+    3, seed 63 at 181 s: player 1's draw under a hand, player 2's 7D played up in the same view, called
+    out of turn; the game was lost)."""
+    if rule != "K17" or dmove.player == state.turn:
+        return False
+    return any((seen := obs.piles.get(seat_prefix(state.turn) + z)) is not None and seen.held for z in ("stock", "waste"))
 
 
 def _laid_under_hand(dmove: DoubleMove, obs: Observation) -> bool:

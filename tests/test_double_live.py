@@ -1216,3 +1216,41 @@ def test_a_lost_game_is_taken_up_again_with_the_cards_played_up_meanwhile() -> N
     assert found[0][1] == "rejoined"
     assert [k for _, k, _ in found[1:]] == ["move"] * 6
     assert found[-1] == (198.4, "move", "player 2: draw")
+
+
+def test_a_lost_game_is_taken_up_again_past_a_foundation_top_read_as_its_twins_suit() -> None:
+    """Penguins, draw 3, render seed 63 (bench/matches/double_solitaire-63): lost at 123 s, every view
+    after was unrecognised (32/56). Player 1's AC on its foundation reads AS beside player 2's AS just
+    played up, the other AS under a 2S: a card read in more zones than the decks have copies of it
+    uncovered is, once too many, a known top misread, and the table is taken up again. Then at 181.5 s
+    player 2's 7D goes up while a hand is over player 1's waste, drawing: no move out of turn (K17)
+    while that hand may be passing the turn, nor a 7S the camera still guesses on its column played up
+    against K7; and at 196.3 s player 1's draw guessed 6S over a 9C waits for the hand over a column to
+    leave instead of being taken for nothing happening (the next view, showing the waste still, left
+    the draw unfound and player 2's after it out of turn)."""
+    from cardref.replay_tables import replay_lines
+
+    lines = kept_tables("double_solitaire-63")
+    ref = LiveReferee("double_solitaire", "draw=3")
+    found = [(f.t, f.kind, str(f.move)) for line, fs in replay_lines(ref, lines) for f in fs
+             if f.t > 140 and f.kind in ("move", "illegal", "rejoined", "unrecognised")]
+    rejoined = [k for _, k, _ in found].index("rejoined")
+    assert found[rejoined][0] < 150
+    assert [k for _, k, _ in found[rejoined + 1:]] == ["move"] * 15
+    assert (181.5, "move", "player 2: t1->foundation") in found
+    assert (197.0, "move", "player 1: draw") in found
+
+
+def test_of_moves_of_cards_nobody_read_the_one_the_camera_guessed_as_that_card_is_taken() -> None:
+    """Simplistic, draw 3, fresh render seed 69 (sixty-fifth session; bench/matches/double_solitaire-69):
+    at 12 s player 2 lays the 4H of column 7, guessed 4H at 0.06-0.19 and never read, on a 5S. Column
+    5's top, which no view had guessed, fitted as well: the game waited and was lost when the next
+    move came. The move whose card the camera guessed as the very card the view reads where it went
+    is taken."""
+    from cardref.replay_tables import replay_lines
+
+    lines = kept_tables("double_solitaire-69")
+    ref = LiveReferee("double_solitaire", "draw=3")
+    found = [(f.t, f.kind, str(f.move)) for line, fs in replay_lines(ref, lines) if line.get("t", 0) < 13
+             for f in fs if f.kind in ("move", "illegal", "ambiguous")]
+    assert found[-1] == (12.0, "move", "player 2: t7->t1")
