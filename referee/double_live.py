@@ -1122,8 +1122,13 @@ def observe_misread(live: LiveDouble, obs: Observation) -> tuple[LiveDouble, lis
 
 
 def _doubting(live: LiveDouble, player: int, card: Card) -> LiveDouble:
-    """The running picture with ``card``, read earlier on ``player``'s piles, taken as never read."""
-    doubted = replace(live, known=_set(live.known, player, live.known[player] - {card}))
+    """The running picture with ``card``, read earlier on ``player``'s piles, taken as never read, but
+    guessed as it was read: of the moves that then explain a view, those that take it for a card near
+    that reading come first (simplistic, draw 3, seed 69: a draw's 3C read 3S at 0.49 and learned so,
+    laid on a 4H; with the 3S doubted, the fan's AS under it fitted as the 3S misread, beside unread
+    column tops laid there)."""
+    doubted = replace(live, known=_set(live.known, player, live.known[player] - {card}),
+                      guessed=_set(live.guessed, player, {**live.guessed[player], card: card.code}))
     waste = live.state.layouts[player].waste
     if not live.turn_open and live.state.turn != player and waste and waste[-1] == card:
         # the turn passed on this card, the draw's, as one that cannot be placed (K17): taken as not

@@ -1254,3 +1254,20 @@ def test_of_moves_of_cards_nobody_read_the_one_the_camera_guessed_as_that_card_i
     found = [(f.t, f.kind, str(f.move)) for line, fs in replay_lines(ref, lines) if line.get("t", 0) < 13
              for f in fs if f.kind in ("move", "illegal", "ambiguous")]
     assert found[-1] == (12.0, "move", "player 2: t7->t1")
+
+
+def test_one_move_past_a_card_read_once_beats_pairs_of_moves_nothing_tells_apart() -> None:
+    """Simplistic, draw 3, render seed 69 (bench/matches/double_solitaire-69): player 2's draw at 15 s
+    fans 7S AS 3C; the 3C is read 3S at 0.49 and learned so. At 18.9 s it goes onto a 4H while a hand
+    is over the waste; at 20.3 s the fan's AS shows: a draw and a move from any of three piles fitted,
+    and from there the game was lost (4/55). With the 3S taken as misread, guessed as it was read, the
+    one move off the waste explains the view and is taken."""
+    from cardref.replay_tables import replay_lines
+
+    lines = kept_tables("double_solitaire-69")
+    ref = LiveReferee("double_solitaire", "draw=3")
+    found = [f for line, fs in replay_lines(ref, lines) if line.get("t", 0) < 23 for f in fs
+             if f.t > 20 and f.kind in ("move", "illegal", "ambiguous", "unrecognised")]
+    assert [(f.t, f.kind, str(f.move)) for f in found][:2] == [(20.3, "move", "player 2: waste->t1"),
+                                                                (22.2, "move", "player 2: waste->foundation")]
+    assert "3S earlier was misread" in found[0].detail

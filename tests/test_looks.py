@@ -88,3 +88,11 @@ def test_a_view_nothing_explains_gets_the_costliest_look_last() -> None:
     answers = {id(AS_READ): said("unrecognised"), id(UNDERS): said("unrecognised"), id(WHOLE): said("ambiguous")}
     assert judge_view(scripted(answers, further=said("unrecognised")), "before", AS_READ, second_looks) == ("further", said("unrecognised"))
     assert judge_view(scripted(answers), "before", AS_READ, second_looks) == ("as read", said("unrecognised"))
+
+
+def test_one_move_past_a_misread_beats_several_pairs_of_moves_nothing_tells_apart() -> None:
+    answers = {id(AS_READ): said("unrecognised"), id(UNDERS): said("unrecognised"), id(WHOLE): said("unrecognised")}
+    assert judge_view(scripted(answers, misread=said("move"), further=said("ambiguous")), "before", AS_READ, second_looks) == ("misread", said("move"))
+    assert judge_view(scripted(answers, misread=said("unrecognised"), further=said("ambiguous")), "before", AS_READ, second_looks) == ("further", said("ambiguous"))
+    # (two moves the view shows stand: the misread look weighs only against a view left open)
+    assert judge_view(scripted(answers, misread=said("move"), further=said("move", "move")), "before", AS_READ, second_looks) == ("further", said("move", "move"))
