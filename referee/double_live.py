@@ -198,7 +198,7 @@ def _foundations_as_seen(live: LiveDouble, obs: Observation) -> tuple[tuple[Foun
     by the player whose card that pile's top is: a guess the view cannot settle), or, an ace, starts a
     pile; a card read in more zones than the decks have copies of it not covered on a foundation is,
     for each read too many, a known top of its rank that no zone reads, misread as another suit, as
-    :func:`_match_foundations` takes it (penguins, draw 3, seed 63: an AC read AS at up to 0.57 beside
+    :func:`_match_foundations` takes it (simplistic, draw 3, seed 63: an AC read AS at up to 0.57 beside
     the other deck's AS just played up, one AS under a 2S; the game lost at 117 s was never taken up
     again, 24 moves missed). None: a top no pile can take, or more piles than zones showing a card."""
     state = live.state
@@ -279,7 +279,7 @@ def _match_foundations(state: DoubleState, obs: Observation, known: tuple[frozen
         pile = next((pile for pile in unread if card not in known[pile[-1].owner] and _may_top(pile, card, known)), None)
         if pile is None:
             # a known top read as another suit of its rank, that no other zone shows: a suit misread
-            # (penguins, draw 3, seed 63: an AC read AS at up to 0.6 while the AS lay under a 2S, and
+            # (simplistic, draw 3, seed 63: an AC read AS at up to 0.6 while the AS lay under a 2S, and
             # every view unrecognised from there); a card of that rank played up in its place would
             # have gone onto a pile of another suit
             twin = [c for c in want if want[c] > 0 and Card.parse(c).rank == card.rank]
@@ -534,7 +534,7 @@ def observe(live: LiveDouble, obs: Observation) -> tuple[LiveDouble, list[Findin
 def _laid_on_wavering(live: LiveDouble, dmove: DoubleMove) -> Card | None:
     """The column top a move against the rules lays a known card on, where the camera has read on the
     player's piles a card learned nowhere that the move would be legal on: the top may be a misread
-    of that card (penguins, draw 3, seed 63: a 10D read 10D, then 6D in a dozen views, 10D, 6D again;
+    of that card (simplistic, draw 3, seed 63: a 10D read 10D, then 6D in a dozen views, 10D, 6D again;
     the 9C laid on it was called against K4, and every later view was unrecognised). None otherwise."""
     move, known = dmove.move, live.known[dmove.player]
     if move.op != "move" or not move.dst.startswith("t"):
@@ -591,7 +591,7 @@ def _guess_still_there(live: LiveDouble, player: int, move: Move, obs: Observati
     if seen is None or seen.held:
         return False
     if card in live.known[player]:
-        # a known card the camera still guesses where it lay (penguins, draw 3, seed 63 at 181 s: a 7S
+        # a known card the camera still guesses where it lay (simplistic, draw 3, seed 63 at 181 s: a 7S
         # guessed 7S at 0.22 on its column, taken for played up against K7 as the 7D the other player
         # played up, whose emptied column was taken for one whose card was not found)
         return move.count == 1 and seen.top is None and seen.top_guess == card.code
@@ -602,7 +602,7 @@ def _guess_still_there(live: LiveDouble, player: int, move: Move, obs: Observati
 def _covered_still_guessed(state: DoubleState, dmove: DoubleMove, obs: Observation) -> bool:
     """Does the column ``dmove`` lays a card on still show, as the camera read or guessed it, the known
     card the move would cover there? Nothing was laid on it then: no legal move on a second look, past
-    the view's unsure readings (penguins, draw 3, seed 63: player 1's 3D, read at 0.42 on its
+    the view's unsure readings (simplistic, draw 3, seed 63: player 1's 3D, read at 0.42 on its
     foundation, taken off onto a 4C that the view read at 0.55 on top of its column, three times in ten
     seconds: invented moves), and no move against the rules on any look (seed 67 at 152 s: a draw that
     matched no position, its 9S learned as 9D in the pass before, taken for the waste's 5H laid on a
@@ -620,7 +620,7 @@ def _covered_still_guessed(state: DoubleState, dmove: DoubleMove, obs: Observati
 def _played_up_guessed_otherwise(state: DoubleState, dmove: DoubleMove, obs: Observation) -> bool:
     """Is ``dmove`` a card played up that the view reads on no foundation, where the camera guesses
     each foundation top it shows unread as a card of another rank? A move against the rules is no
-    explanation then: nothing shows that card went there (penguins, draw 3, seed 63: player 1's AC
+    explanation then: nothing shows that card went there (simplistic, draw 3, seed 63: player 1's AC
     played up, read AC at 0.28, was taken for player 2's 6D, a 10D misread, played up against K7, a
     card turned up in its column read 10D; every later view was unrecognised)."""
     move = dmove.move
@@ -710,7 +710,7 @@ def _observe(live: LiveDouble, obs: Observation) -> tuple[LiveDouble, list[Findi
                     return moved, waited_found
             if [(f.kind, f.detail) for f in found] == [("ambiguous", HAND_WAIT)]:
                 # the move waits for the hand to leave, and so does nothing happened: taken, this view
-                # would say nothing moved over the pile the camera guesses a new card on (penguins,
+                # would say nothing moved over the pile the camera guesses a new card on (simplistic,
                 # draw 3, seed 63 at 196 s: a draw whose 10S was guessed 6S over a 9C read at 0.35,
                 # while a hand was over a column; the next view, without it, showed the waste still,
                 # and the other player's draw was called out of turn)
@@ -950,7 +950,7 @@ def _turn_kept_on_unsure(live: LiveDouble, obs: Observation) -> str | None:
 
 def _turn_may_pass_under_hand(state: DoubleState, dmove: DoubleMove, rule: str | None, obs: Observation) -> bool:
     """Is ``dmove`` against K17 only for being out of turn, while a hand is over the stock or waste of
-    the player whose turn it is? That hand may be drawing a card that passes the turn (penguins, draw
+    the player whose turn it is? That hand may be drawing a card that passes the turn (simplistic, draw
     3, seed 63 at 181 s: player 1's draw under a hand, player 2's 7D played up in the same view, called
     out of turn; the game was lost)."""
     if rule != "K17" or dmove.player == state.turn:

@@ -537,7 +537,7 @@ def read_as_another_suit(layout: KlondikeState, obs: Observation, known: frozens
     three views, 2S at 0.38-0.45 in the views after; with another move in one of them, every view was
     unrecognised, and the illegal move in it was missed). With ``reads`` (code -> views that read it),
     a reading of any other card that earlier views gave too counts as well: the camera wavers between
-    the two there (Double Solitaire, penguins seed 63: a 10D read 6D, 10D, 6D; the 10D doubted when a
+    the two there (Double Solitaire, simplistic seed 63: a 10D read 6D, 10D, 6D; the 10D doubted when a
     view read 6D, the 6D read in three views was past doubting when the next read 10D, and a move
     against the rules was made up of it). ``prefix`` names a Double Solitaire seat's zones."""
     tops = [(tableau_zone(i), pile[-1]) for i, (pile, h) in enumerate(zip(layout.tableau, layout.hidden)) if len(pile) > h]

@@ -97,7 +97,7 @@ def _past_doubts(looks: Looks, doubtful: Observation, unders: bool) -> Answer | 
             return further
     if unders and kinds(answer) == ["move"] and (misread := looks.misread()) is not None and not misread[1]:
         # and so does a move found with only the cards under the tops left unread: a move changes two
-        # piles, a misread one (Double Solitaire penguins, seed 63: the 3C read 3S, then 3C again,
+        # piles, a misread one (Double Solitaire simplistic, seed 63: the 3C read 3S, then 3C again,
         # taken for its column laid on a card nobody read)
         return misread
     if "move" in kinds(answer) and looks.follower.observe_undone is not None:
@@ -121,7 +121,7 @@ def _illegal_past_unders(looks: Looks, answer: Answer) -> Answer:
     first look read it, so it rests on what the first look rests on (Klondike penguins, eight columns,
     seed 794: a 2S laid on a 3C against K4, the fan under it read in the wrong order, 3C 4D 2S; the
     full second look, the waste's new top left unread too, took it for a draw), unless one card read
-    earlier, misread, explains the view with no move against the rules (Double Solitaire penguins,
+    earlier, misread, explains the view with no move against the rules (Double Solitaire simplistic,
     seed 63: a 3C read 3S, then 3C, then 3S again, taken for its column moved onto another against
     K4)."""
     misread = looks.misread()

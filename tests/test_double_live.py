@@ -1075,7 +1075,7 @@ def test_a_waste_top_read_twice_moved_where_the_view_guesses_it_was_misread() ->
 
 
 def test_moves_on_a_card_the_camera_wavers_over_are_not_called_against_the_rules() -> None:
-    """Draw 3, penguins, 1280x720, render seed 63 (bench/matches/double_solitaire-63): player 2's 10D
+    """Draw 3, simplistic, 1280x720, render seed 63 (bench/matches/double_solitaire-63): player 2's 10D
     reads 10D, then 6D in a dozen views, 10D, 6D again. At 65.3 s player 1 plays an AC up, read AC at
     0.28 on its foundation, with the 10D read again: that was taken for the 6D played up against K7 and
     a 10D turned up under it, since the 6D, read in three views, was past doubting. A card played up
@@ -1117,7 +1117,7 @@ def test_a_referee_that_lost_the_game_takes_both_layouts_up_again_as_they_lie() 
 
 
 def test_a_foundation_top_read_as_another_suit_of_its_rank_is_a_misread() -> None:
-    """Penguins, draw 3, render seed 63 (bench/matches/double_solitaire-63). From 100 s the camera reads
+    """Simplistic, draw 3, render seed 63 (bench/matches/double_solitaire-63). From 100 s the camera reads
     player 1's AC on its foundation as AS at up to 0.6 (the AS lies under a 2S), and the 3C on player
     1's column 6 wavers between 3C and 3S. Player 2 draws out of turn at 100.8 s and puts it back at
     105.7 s: every view was unrecognised from there. A known foundation top read as another suit of its
@@ -1219,7 +1219,7 @@ def test_a_lost_game_is_taken_up_again_with_the_cards_played_up_meanwhile() -> N
 
 
 def test_a_lost_game_is_taken_up_again_past_a_foundation_top_read_as_its_twins_suit() -> None:
-    """Penguins, draw 3, render seed 63 (bench/matches/double_solitaire-63): lost at 123 s, every view
+    """Simplistic, draw 3, render seed 63 (bench/matches/double_solitaire-63): lost at 123 s, every view
     after was unrecognised (32/56). Player 1's AC on its foundation reads AS beside player 2's AS just
     played up, the other AS under a 2S: a card read in more zones than the decks have copies of it
     uncovered is, once too many, a known top misread, and the table is taken up again. Then at 181.5 s
