@@ -164,7 +164,7 @@ def rejoin(live: LiveDouble, obs: Observation) -> LiveDouble | None:
     as Klondike's is (:func:`referee.klondike_live.picture_as_seen`), the shared foundations as they
     were. Without it one misread, or a move the camera missed, left every later view unrecognised
     (kennard, seed 57, player 1's position made wrong at 19 s: one of the eight moves after it found,
-    four with it). None: a hand over anything but the columns, foundation tops that the view reads otherwise than
+    four with it). None: a hand over the table, foundation tops that the view reads otherwise than
     the position has them (the piles' owners would be guesses), or a view no position fits."""
     if any(pile.held for pile in obs.piles.values()):
         return None
@@ -199,15 +199,16 @@ def _foundations_as_seen(live: LiveDouble, obs: Observation) -> tuple[tuple[Foun
     pile; a card read in more zones than the decks have copies of it not covered on a foundation is,
     for each read too many, a known top of its rank that no zone reads, misread as another suit, as
     :func:`_match_foundations` takes it (simplistic, draw 3, seed 63: an AC read AS at up to 0.57 beside
-    the other deck's AS just played up, one AS under a 2S; the game lost at 117 s was never taken up
+    the other deck's AS just played up, one AS under a 2S; the game lost at 123 s was never taken up
     again, 24 moves missed). None: a top no pile can take, or more piles than zones showing a card."""
     state = live.state
     read = Counter(f.top for z in FOUNDATION_ZONES if (f := obs.piles.get(z)) is not None and f.top is not None)
     shown = sum(1 for z in FOUNDATION_ZONES if (f := obs.piles.get(z)) is not None and f.cards)
     piles = [list(pile) for pile in state.foundations]
-    unread = [read[pile[-1].card.code] == 0 for pile in piles]
+    unread = []  # per pile: no zone reads its top as it is
     for pile in piles:
-        if read[pile[-1].card.code] > 0:
+        unread.append(read[pile[-1].card.code] == 0)
+        if not unread[-1]:
             read[pile[-1].card.code] -= 1
     covered = Counter(fc.card.code for pile in piles for fc in pile[:-1])
     for code, n in sorted(read.items()):
