@@ -164,8 +164,8 @@ def rejoin(live: LiveDouble, obs: Observation) -> LiveDouble | None:
     as Klondike's is (:func:`referee.klondike_live.picture_as_seen`), the shared foundations as they
     were. Without it one misread, or a move the camera missed, left every later view unrecognised
     (kennard, seed 57, player 1's position made wrong at 19 s: one of the eight moves after it found,
-    four with it). None: a hand over the table, foundation tops that the view reads otherwise than
-    the position has them (the piles' owners would be guesses), or a view no position fits."""
+    four with it). None: a hand over the table, foundation tops no pile can take
+    (:func:`_foundations_as_seen`), or a view no position fits."""
     if any(pile.held for pile in obs.piles.values()):
         return None
     foundations = _foundations_as_seen(live, obs)
@@ -210,11 +210,11 @@ def _foundations_as_seen(live: LiveDouble, obs: Observation) -> tuple[tuple[Foun
         unread.append(read[pile[-1].card.code] == 0)
         if not unread[-1]:
             read[pile[-1].card.code] -= 1
-    covered = Counter(fc.card.code for pile in piles for fc in pile[:-1])
+    up = Counter(fc.card.code for pile in state.foundations for fc in pile)
     for code, n in sorted(read.items()):
         card = Card.parse(code)
         for k in range(n):
-            if k >= PLAYERS - covered[code] - sum(pile[-1].card.code == code for pile in state.foundations):
+            if k >= PLAYERS - up[code]:  # (a read more than the decks' copies not up already)
                 twin = next((i for i, pile in enumerate(piles) if unread[i] and pile[-1].card.rank == card.rank), None)
                 if twin is None:
                     return None

@@ -57,20 +57,22 @@ def judge_view(follower: Follower, before: Any, obs: Observation, second_looks: 
     (several moves in one view)."""
     looks = Looks(follower, before, obs)
     answer = follower.observe(before, obs)
-    if kinds(answer) == ["unrecognised"]:
-        for n, doubtful in enumerate(second_looks()):
-            if doubtful.piles != obs.piles and (taken := _past_doubts(looks, doubtful, unders=n == 0)) is not None:
-                return taken
-    if kinds(answer) == ["unrecognised"] and (further := looks.further()) is not None:
-        misread = looks.misread() if kinds(further) == ["ambiguous"] else None
-        if misread is not None and kinds(misread) == ["move"]:
-            # one move, with a card read in few views taken as misread, beats several pairs of moves
-            # nothing tells apart (Double Solitaire, simplistic, draw 3, seed 69: a draw's 3C read 3S
-            # at 0.49 and learned so, laid on a 4H while a hand was over the waste; with the fan's AS
-            # under it showing, a draw and a move from three piles fitted, and the game was lost)
-            return misread
-        return further
-    return answer
+    if kinds(answer) != ["unrecognised"]:
+        return answer
+    for n, doubtful in enumerate(second_looks()):
+        if doubtful.piles != obs.piles and (taken := _past_doubts(looks, doubtful, unders=n == 0)) is not None:
+            return taken
+    further = looks.further()
+    if further is None:
+        return answer
+    misread = looks.misread() if kinds(further) == ["ambiguous"] else None
+    if misread is not None and kinds(misread) == ["move"]:
+        # one move, with a card read in few views taken as misread, beats several pairs of moves
+        # nothing tells apart (Double Solitaire, simplistic, draw 3, seed 69: a draw's 3C read 3S
+        # at 0.49 and learned so, laid on a 4H while a hand was over the waste; with the fan's AS
+        # under it showing, a draw and a move from three piles fitted, and the game was lost)
+        return misread
+    return further
 
 
 def _past_doubts(looks: Looks, doubtful: Observation, unders: bool) -> Answer | None:
