@@ -391,7 +391,11 @@ class LiveReferee:
     def seen_slap(self, player: int, t: float, pile: int) -> list[Finding]:
         """A slap the camera saw (cardref/pipeline.py: the player's hand reached centre pile ``pile``).
         Only a slap judged is one a key press may repeat: a hand that reached a pile whose card nobody
-        read may have played there, and a slap keyed in after it is the player's own."""
+        read may have played there, and a slap keyed in after it is the player's own. A player whose
+        slap the game does not await (not :meth:`slappers`) reached the pile to play: no slap (a
+        tables file given again to a changed referee may hold hands it would not have watched)."""
+        if player not in self.slappers():
+            return []
         findings = self._act("slap", t, player=player, pile=pile, seen=True)
         if any(f.kind in ("move", "illegal") for f in findings):
             self.camera_slaps.append((player, t))

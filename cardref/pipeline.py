@@ -277,6 +277,5 @@ class Pipeline(FrameLoop):
             self.reach.arm(t, {p + 1 for p in awaited})
             self._slap_key = key
         for reach in self.reach.update(image, t):
-            player, pile = reach.seat - 1, int(reach.zone.removeprefix("centre")) - 1
-            if player in self.referee.slappers():  # not slapped by key press meanwhile
-                self.referee.seen_slap(player, reach.t, pile)
+            # (a player who slapped by key press meanwhile is no longer awaited: the referee passes it over)
+            self.referee.seen_slap(reach.seat - 1, reach.t, int(reach.zone.removeprefix("centre")) - 1)

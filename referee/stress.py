@@ -250,8 +250,9 @@ class StressState:
     seed: int | None = None
     later: tuple[StressDeal, ...] = field(default=(), repr=False)
     gathered: tuple[Card, ...] = ()
-    """The top cards of the centre piles the last slapper took (S8), until new centre cards are laid:
-    those piles are still being gathered up a moment after the last slap (a camera sees them)."""
+    """The top cards of the centre piles the last slapper took (S8), until new centre cards are laid
+    (or a camera has seen the piles gone): those piles are still being gathered up a moment after the
+    last slap."""
 
     @classmethod
     def start(cls, deal: StressDeal, rules: StressRules | None = None) -> "StressState":
@@ -643,8 +644,7 @@ def _settle(state: StressState, move: Move, events: list[Event]) -> Legal[Stress
             (("piles", taken_piles), ("safe", first[0])),
         )
     )
-    # (a loser with no stock left lays from the cards taken: one of those tops may be laid at once)
-    gathered = tuple(state.centre[i][-1] for i in taken_piles if state.centre[i]) if state.seats[loser].stock else ()
+    gathered = tuple(state.centre[i][-1] for i in taken_piles if state.centre[i])
     nxt = replace(state, seats=_set(state.seats, loser, seat), centre=centre, phase=Phase.LAY, slaps=(), stuck=False, gathered=gathered)
     return _legal(move, nxt, events)
 

@@ -1129,8 +1129,10 @@ def observe(live: LiveStress, obs: Observation) -> tuple[LiveStress, list[Findin
     slapped = live.slapped_unread
     if slapped is not None and (slapped.tops != _centre_tops(after.state) or not _may_be_stress(after.state)):
         slapped = None  # a card played onto a centre pile since: those slaps were hands playing
-    glimpsed = frozenset() if taken else live.glimpsed | centre_reads(obs)
-    surely = frozenset() if taken else live.surely_glimpsed | _sure_centre_reads(obs)
+    # (the old tops of piles still being gathered are no new centre cards glimpsed)
+    centre_seen = _gathering(obs, live.state.gathered) if live.state.phase is Phase.LAY and live.state.gathered else obs
+    glimpsed = frozenset() if taken else live.glimpsed | centre_reads(centre_seen)
+    surely = frozenset() if taken else live.surely_glimpsed | _sure_centre_reads(centre_seen)
     return replace(after, reads=reads, sure=sure, laid=laid, unlaid=unlaid, played_unseen=played,
                    unread_tops=tops, slapped_unread=slapped, guessed=guessed, glimpsed=glimpsed, surely_glimpsed=surely,
                    undo=_undo_after(live, findings), stuck_at=stuck_since(live, after, findings),
@@ -1307,7 +1309,13 @@ def _judge(live: LiveStress, obs: Observation, suits: bool = True) -> tuple[Live
         return replace(live, last=obs, waiting="the next deal (S11)"), []  # cards being gathered
 
     if state.phase is Phase.LAY and state.gathered:
-        obs = _gathering(obs, state.gathered)
+        if all(bare(obs, z) for z in CENTRE_ZONES):
+            # the piles taken are gathered up: a loser with no stock left lays from those very cards,
+            # so one of the old tops may come down again as a new centre card
+            live = replace(live, state=replace(state, gathered=()))
+            state = live.state
+        else:
+            obs = _gathering(obs, state.gathered)
     if live.slapped_unread is not None and all(bare(obs, z) for z in CENTRE_ZONES):
         taken = _taken_unread(live, obs, t, frame)
         if taken is not None:

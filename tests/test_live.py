@@ -962,6 +962,18 @@ def test_a_stack_the_camera_guessed_faintly_and_a_centre_card_taken_from_a_wrong
     assert any("as the camera had guessed the card in p2.pile4" in (f.detail or "") for f in found if f.kind == "move")
 
 
+def test_the_piles_a_loser_without_stock_gathers_are_no_new_centre_cards() -> None:
+    """Stress, penguins, 1280x720, fresh render seed 136 (sixty-sixth session): everything the camera
+    gave the referee (bench/matches/stress-136), its slaps among it. At 171.5 s p2, with no stock
+    left, slaps last and takes both centre piles; their tops, AS and AD, lie in view three more
+    seconds while p2 gathers them. They were taken for new centre cards laid from the cards p2 took,
+    the true ones (QS, 3D) for a second lay against S9, and a false slap was called on the hand that
+    played the KH onto the QS as the camera watched for a slap on the tops it guessed (53/55, 2
+    invented, a legal lay called illegal)."""
+    found = _whole_match("stress-136", "stress", STRESS_MATCH)
+    assert not [f for f in found if f.kind == "illegal" and f.t > 170]
+
+
 def test_a_refill_misread_once_and_read_surely_later_where_nothing_moved_is_followed() -> None:
     """Stress, simplistic on a check cloth, 30 fps, fresh render seed 127 (fifty-first session): every
     table state the camera published (bench/matches/stress-127), the slaps keyed in when the true hands

@@ -476,16 +476,32 @@ def test_the_centre_piles_still_being_gathered_after_the_slaps_are_no_new_centre
     assert [p[-1] for p in live.state.centre] == [p[-1] for p in truth.centre]
 
 
-def test_the_piles_taken_are_not_waited_on_when_the_loser_lays_from_them() -> None:
-    """A last slapper with no stock left lays from the cards taken (S8, S9): one of those tops may be
-    the next centre card, so none is taken for a pile still being gathered."""
-    for last, gathered in ((1, ["8H", "8D"]), (0, [])):
-        truth = position("8H 6S 9D KC", "9S 2D JH 4S", "7C 8D", stock0="", stock1="QS QH AS AH")
-        truth, calls = apply(truth, Play(0, 0, 0, 1.0))
-        assert calls == ["stress"]
-        for p in (1 - last, last):
-            truth, _ = apply(truth, Slap(p, 0, 1.5))
-        assert truth.phase is Phase.LAY and [c.code for c in truth.gathered] == gathered
+def test_the_piles_a_loser_without_stock_took_are_waited_on_until_seen_gone() -> None:
+    """A last slapper with no stock left lays from the cards taken (S8, S9), so one of the tops taken
+    may come down again as the next centre card. Penguins, Stress 136: the old tops still in view
+    while the loser gathered them were taken for new centre cards (that loser's stock held them), and
+    the true new cards for a second lay, illegal (S9). The old tops are waited through until the view
+    shows both piles gone; from then on a top taken is a new centre card like any other."""
+    truth = position("8H 6S 9D KC", "9S 2D JH 4S", "7C 8D", stock0="", stock1="QS QH AS AH")
+    live = stress_live.resume({"players": [{"stock": 0, "row": ["8H", "6S", "9D", "KC"]},
+                                           {"stock": 4, "row": ["9S", "2D", "JH", "4S"]}],
+                               "centre": [["7C"], ["8D"]], "phase": "play"})
+    truth, _ = apply(truth, Play(0, 0, 0, 1.0))
+    live, _ = stress_live.observe(live, view(truth, 1.0))
+    for p in (1, 0):
+        live, _ = stress_live.slap(live, p, 1.5)
+        truth, _ = apply(truth, Slap(p, 0, 1.5))
+    assert [c.code for c in truth.seats[0].stock] == ["7C", "8H", "8D"] and not truth.seats[0].row[0]
+    old = {"centre1": "8H", "centre2": "8D"}
+    for k, zones in enumerate([old, {**old, "centre1": "held"}, {"centre1": "-", "centre2": "8D"}, {"centre1": "-", "centre2": "-"}]):
+        live, f = stress_live.observe(live, seen(truth, 1.6 + 0.2 * k, **zones))
+        assert moves_of(f) == [] and live.state.phase is Phase.LAY, (k, f)
+    assert live.state.gathered == ()
+    truth, _ = apply(truth, stress.Shuffle(0, stress.parse_card_list(["8D", "7C", "8H"], "stock"), 2.4))  # S8: shuffled
+    truth, _ = apply(truth, Lay(2.5))
+    live, f = stress_live.observe(live, view(truth, 2.5))
+    assert moves_of(f) == [("lay",)] and not [x for x in f if x.kind == "illegal"]
+    assert [p[-1].code for p in live.state.centre] == ["8D", "QS"]
 
 
 def test_a_new_centre_card_read_once_and_then_only_guessed_alike_is_not_taken_for_nothing() -> None:
