@@ -32,6 +32,10 @@ from pathlib import Path
 
 import cv2
 
+WINDOW_S = 6.0
+"""How long after a stress call the slaps are watched: a call made on a glimpse of the centre comes
+while the playing hand still refills its row (Stress 135: 3.3 s before the first slap)."""
+
 
 def stress_start_deal(seed: int) -> dict | None:
     """Seed ``seed``'s Stress deal with a stress at the first lay (None if it cannot have one)."""
@@ -113,7 +117,7 @@ def score(folder: Path) -> tuple[int, int, int, int, list[str]]:
         ok, image = video.read()
         if not ok:
             break
-        if any(0 <= index - s < 4 * fps for s in starts):  # four seconds from each call
+        if any(0 <= index - s < WINDOW_S * fps for s in starts):
             frames[index] = image
         index += 1
     right = total = first_right = firsts = 0
@@ -121,8 +125,8 @@ def score(folder: Path) -> tuple[int, int, int, int, list[str]]:
     for start in starts:
         watch = ReachWatch(cal.homography(), cal.layout.build())
         watch.arm(start / fps, seats)
-        got = [r for k in sorted(frames) if 0 <= k - start < 4 * fps for r in watch.update(frames[k], k / fps)]
-        true = [s for s in slaps if start / fps - 1 <= s["t"] <= start / fps + 4]
+        got = [r for k in sorted(frames) if 0 <= k - start < WINDOW_S * fps for r in watch.update(frames[k], k / fps)]
+        true = [s for s in slaps if start / fps - 1 <= s["t"] <= start / fps + WINDOW_S]
         firsts += bool(true)
         for n, (r, s) in enumerate(zip(got, true)):
             total += 1

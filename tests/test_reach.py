@@ -158,6 +158,38 @@ def test_a_hand_setting_off_while_the_other_is_on_a_pile_is_not_its_slap() -> No
     assert [r.t for r in reaches] == [0.3, 0.6]  # when each hand arrived, told once it came to rest
 
 
+def test_a_hand_landing_on_the_other_hand_is_its_slap_on_that_pile() -> None:
+    """Seat 1 slaps centre1 and its hand still moves there as seat 2's arm comes in and lands on top
+    of it; both rest, then seat 2's hand goes over to centre2 to gather both piles. Seat 2 slapped
+    centre1 when it came to rest there (Stress 135: no pile began to change after its arm came, so it
+    was credited 1.2 s later, to centre2, as the gathering hand reached it)."""
+    cal, watch, mid, home = _clip_table()
+    middle = (mid("centre1") + mid("centre2")) / 2
+
+    def side(seat: int) -> np.ndarray:
+        return home(seat) + (home(seat) - middle)
+
+    def hands(p1: np.ndarray | None, p2: np.ndarray | None) -> np.ndarray:
+        img = _hand_at(cal, np.array([-500.0, -500.0]))
+        for seat, at in ((1, p1), (2, p2)):
+            if at is not None:
+                img = np.maximum(img, _hand_at(cal, at, arm_from=side(seat)))
+        return img
+
+    on1 = mid("centre1")
+    path1 = [on1 + 0.9 * (home(1) - on1), on1 + 0.5 * (home(1) - on1), on1, on1 + [10, 0], on1 + [0, 10], on1,
+             on1, on1, on1, on1, on1, on1, on1, None, None, None, None]
+    p2_on1 = on1 + [0, 8]
+    path2 = [None, None, None, p2_on1 + 0.9 * (home(2) - p2_on1), p2_on1 + 0.5 * (home(2) - p2_on1), p2_on1,
+             p2_on1, p2_on1, p2_on1, p2_on1, p2_on1, p2_on1, p2_on1 + 0.3 * (mid("centre2") - p2_on1),
+             p2_on1 + 0.7 * (mid("centre2") - p2_on1), mid("centre2"), mid("centre2"), mid("centre2")]
+    frames = [hands(None, None)] * 2 + [hands(p1, p2) for p1, p2 in zip(path1, path2)]
+    watch.arm(0.0, {1, 2})
+    reaches = [r for k, img in enumerate(frames) for r in watch.update(img, k / 10)]
+    assert [(r.seat, r.zone) for r in reaches] == [(1, "centre1"), (2, "centre1")]
+    assert reaches[0].t < reaches[1].t <= 0.8  # seat 2 rests on centre1 from 0.7 s
+
+
 def test_a_hand_crossing_its_corridor_and_landing_between_two_frames_is_the_first_slap() -> None:
     """Seat 2's hand comes from beyond its cards onto centre2 between two frames: its corridor and the
     pile change in the same frame, no arm seen on its way before. Seat 1's hand comes to centre1 later,

@@ -7,7 +7,9 @@ corridor of table between that zone and the seat's own cards (the path of the ar
 reported once per :meth:`ReachWatch.arm` (the referee arms it when it calls a stress, or while centre
 tops nobody read may be one), in the order the hands arrived, and only after its side of the table has
 been still once since the call (the hand that played the card that made the stress is often still on
-its way back).
+its way back). A hand that lands on a pile while another hand still moves there changes little of it:
+an arm that came in during such a run of change reached that pile once the run has ended and the arm
+lies still.
 
 Which pile it reached is told once the hand has come to rest (``settle_s`` later; the report keeps
 the time it arrived): its arm then lies across the strip of table off that pile on the seat's side,
@@ -95,6 +97,7 @@ class ReachWatch:
         settle_s: float = 0.3,
         hand_mm: float = 100.0,
         pile_weight: float = 1.0,
+        rest_s: float = 0.4,
     ) -> None:
         self.homography = homography
         self.width = width
@@ -107,6 +110,9 @@ class ReachWatch:
         """From a flat hand's fingertips back to the middle of its palm."""
         self.pile_weight = pile_weight
         """A facing seat: how much the pile's own newly covered share counts beside its strip's."""
+        self.rest_s = rest_s
+        """How long an arm that came in while another hand moved on a pile lies still before it has
+        landed (at most ``memory_s``: the corridor's changes are kept that long)."""
         self.centres = [z for z in layout.zones if z.role == "centre"]
         seats = sorted({z.seat for z in layout.zones if z.seat > 0})
         self.corridors = {
@@ -142,9 +148,10 @@ class ReachWatch:
         self._corridor_seen: dict[tuple[str, int], deque[float]] = {k: deque() for k in self.corridors}
         # the table as it last lay still (no hand moving over the watched regions) since arm()
         self._still: npt.NDArray[np.uint8] | None = None
-        # seats seen arriving, not yet reported: since when, and how much of each pile's strip on the
-        # seat's side their arm has newly covered in the frames since (a side seat: _fingertips)
-        self._settling: dict[int, tuple[float, dict[str, float]]] = {}
+        # seats seen arriving, not yet reported: since when, since when they are watched, and how much
+        # of each pile's strip on the seat's side their arm has newly covered in the frames since (a
+        # side seat: _fingertips)
+        self._settling: dict[int, tuple[float, float, dict[str, float]]] = {}
         self._arrived = False  # a hand has reached a centre pile since arm(): the still table is kept
         # per seat, the table just before its arm first crossed its corridors since arm(): what other
         # hands already covered then is not its arm
@@ -160,6 +167,11 @@ class ReachWatch:
         # per centre: the seats whose arm was on its way before the zone's current run of change began
         self._came: dict[str, set[int]] = {c.name: set() for c in self.centres}
         self._changing: set[str] = set()
+        # per centre: the seats whose arm crossed its corridor during the current run of change, when
+        # they were not on their way before it began (a hand landing on a pile another hand covers)
+        self._joined: dict[str, set[int]] = {c.name: set() for c in self.centres}
+        # seats whose arm came in during a run of change on a pile: when that run ended
+        self._landed: dict[int, float] = {}
 
     def arm(self, t: float, seats: set[int]) -> None:
         """Report the first reach of each of ``seats`` from ``t`` on (frames are only needed while armed)."""
@@ -176,6 +188,8 @@ class ReachWatch:
         # a hand already on its way (the player who just played, withdrawing) must go away first
         self._ready = set()
         self._changing = set()
+        self._joined = {c.name: set() for c in self.centres}
+        self._landed = {}
 
     def disarm(self) -> None:
         self._waiting = set()
@@ -236,21 +250,31 @@ class ReachWatch:
         # not made that change. A fast hand crosses its corridor and reaches the pile's edge between two
         # frames (Stress 91: the stress's first slap): when no arm was on its way, the arms crossing
         # the corridors in the frame the pile begins to change made it.
+        crossing = {key for key in self._corridor_seen if self._changed(changed, key, self.corridor_fraction)}
         for centre in self.centres:
             if self._changed(changed, centre.name, self.zone_fraction):
                 if centre.name not in self._changing:
                     came = {s for (c, s), seen in self._corridor_seen.items() if c == centre.name and seen}
-                    self._came[centre.name] = came or {
-                        s for (c, s) in self._corridor_seen
-                        if c == centre.name and self._changed(changed, (c, s), self.corridor_fraction)}
+                    self._came[centre.name] = came or {s for (c, s) in crossing if c == centre.name}
+                    self._joined[centre.name] = set()
                     self._changing.add(centre.name)
-            else:
+                    for seat in self._came[centre.name]:
+                        self._landed.pop(seat, None)
+                else:
+                    self._joined[centre.name] |= {s for (c, s) in crossing if c == centre.name} - self._came[centre.name]
+            elif centre.name in self._changing:
+                # The run of change has ended: the hands on the pile have come to rest. A hand that
+                # landed on a pile another hand still covered changed little of it (skin on skin) while
+                # that hand was still moving (Stress 135's second slap, credited 1.2 s later to the
+                # other pile when the hand gathered both); an arm that came in while the pile changed
+                # has landed once it lies still (not merely between two frames of its flight).
                 self._changing.discard(centre.name)
+                self._landed.update({seat: t for seat in self._joined[centre.name]})
+                self._joined[centre.name] = set()
         moving = bool(self._changing)
-        for key, seen in self._corridor_seen.items():
-            if self._changed(changed, key, self.corridor_fraction):
-                seen.append(t)
-                moving = True
+        for key in crossing:
+            self._corridor_seen[key].append(t)
+            moving = True
         if self._still is None or (not moving and not self._arrived):
             self._still = small
         if (not self._waiting and not self._settling) or t < self._since:
@@ -265,11 +289,18 @@ class ReachWatch:
                 # a side seat's corridor lies off the row's end, away from every pile: its arm entering it
                 # covers none yet, while a hand landing in that frame is not its own
                 self._setting_off[seat] = small if seat in self.along else previous
-            if not any(c.name in self._changing and seat in self._came[c.name] for c in self.centres):
+            if any(c.name in self._changing and seat in self._came[c.name] for c in self.centres):
+                since = t
+            elif seat in self._landed and all(
+                    not seen or seen[-1] <= t - self.rest_s + 1e-9
+                    for (c, s), seen in self._corridor_seen.items() if s == seat):
+                since = self._landed[seat]
+            else:
                 continue
+            self._landed.pop(seat, None)
             self._waiting.discard(seat)
             self._arrived = True
-            self._settling[seat] = (t, {c.name: 0.0 for c in self.centres})
+            self._settling[seat] = (since, t, {c.name: 0.0 for c in self.centres})
         # Which pile, for a seat facing the row: its arm lies across the strip of table off the pile it
         # slapped, on its side, in the frames until the hand has come to rest. The picture's changes
         # from frame to frame cannot tell: a hand landing on a pile the other hand still covers changes
@@ -283,7 +314,7 @@ class ReachWatch:
         assert self._still is not None
         if self._settling:
             lying = cv2.absdiff(small, self._still) > self.pixel_threshold
-        for seat, (since, cover) in sorted(self._settling.items()):
+        for seat, (since, watched, cover) in sorted(self._settling.items()):
             off = self._setting_off.get(seat)
             new = lying if off is None else lying & (cv2.absdiff(small, off) > self.pixel_threshold)
             if seat in self.along:
@@ -291,7 +322,7 @@ class ReachWatch:
             else:
                 for c in self.centres:
                     cover[c.name] += self._share(new, ("approach", c.name, seat)) + self.pile_weight * self._share(new, c.name)
-            if t >= since + self.settle_s - 1e-9:
+            if t >= watched + self.settle_s - 1e-9:
                 pile = self._palm_pile(seat) if seat in self.along else max(cover, key=lambda name: cover[name])
                 found.append(Reach(since, pile, seat))
                 del self._settling[seat]
