@@ -30,7 +30,7 @@ from .klondike_live import _guessed as klondike_guessed
 from .klondike_live import Fanned, _zones_of, fanned_after, misread_twins, waste_top_lost
 from .klondike_live import _guessed_over as guessed_over
 from .klondike_live import (
-    _visible, changed_piles, columns_miscounted, foundation_guessed_over, moved_over, lands_where_still, reread_over, tableau_zone, under_hand, unread_face_on, waste_seen_as_back,
+    _visible, changed_piles, columns_miscounted, foundation_guessed_over, moved_over, lands_where_still, reread_over, tableau_zone, turned_up_elsewhere, under_hand, unread_face_on, waste_seen_as_back,
 )
 from .klondike_live import expected_observation as expected_layout
 from .klondike_live import start as start_layout
@@ -1115,7 +1115,8 @@ def observe_misread(live: LiveDouble, obs: Observation) -> tuple[LiveDouble, lis
     def look(doubt: tuple[int, Card]) -> tuple[LiveDouble, list[Finding]] | None:
         p, card = doubt
         after, findings = _observe(_doubting(live, p, card), obs)
-        if [f.kind for f in findings] not in EXPLAINED or card in after.known[p]:
+        if [f.kind for f in findings] not in EXPLAINED or (
+                card in after.known[p] and not turned_up_elsewhere(live.state.layouts[p], after.state.layouts[p], card)):
             return None
         return after, _misread(findings, p, card)
 

@@ -1271,3 +1271,23 @@ def test_one_move_past_a_card_read_once_beats_pairs_of_moves_nothing_tells_apart
     assert [(f.t, f.kind, str(f.move)) for f in found][:2] == [(20.3, "move", "player 2: waste->t1"),
                                                                 (22.2, "move", "player 2: waste->foundation")]
     assert "3S earlier was misread" in found[0].detail
+
+
+def test_a_card_read_once_is_misread_where_a_card_of_its_name_turns_up_on_another_column() -> None:
+    """Kennard, draw 1, fresh render seed 70 (sixty-fifth session; bench/matches/double_solitaire-70):
+    player 2's column 7 top, a 10D, is read 5D at 0.30 once and learned so. At 25.1 s the QD of column
+    2 goes onto a KC and turns up the real 5D, while the camera loses column 7. With the 5D read once
+    taken as misread the move explains the view, but the 5D read again seemed to say the doubt was
+    wrong: the view was taken for the "5D" laid on the QD against K4, and the next three moves of
+    player 2 were lost. A card read again where a face-down card turned up on another column is the
+    card there; the one read earlier was another."""
+    from cardref.replay_tables import replay_lines
+
+    lines = kept_tables("double_solitaire-70")
+    ref = LiveReferee("double_solitaire", "draw=1")
+    found = [f for line, fs in replay_lines(ref, lines) if line.get("t", 0) < 38 for f in fs
+             if f.t > 24 and f.kind in ("move", "illegal", "ambiguous", "unrecognised")]
+    assert [(f.t, f.kind, str(f.move)) for f in found] == [
+        (25.1, "move", "player 2: t2->t6"), (29.2, "move", "player 2: t4->t2"),
+        (33.3, "move", "player 2: t4->t2"), (37.2, "move", "player 2: t4->t1")]
+    assert "5D earlier was misread" in found[0].detail
