@@ -81,7 +81,7 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass, field, replace
-from functools import cache, partial
+from functools import partial
 from itertools import permutations
 from types import MappingProxyType
 from typing import Any, Callable, Iterable, Iterator, Mapping, NamedTuple, Sequence
@@ -1450,6 +1450,12 @@ def _narrowed(goals: Sequence[Goal], ruled_out: Callable[[ZenuwenState], bool],
     return [narrowed(g) for g in goals]
 
 
+Answer = tuple[LiveZenuwen, list[Finding]]
+"""The picture after a view and the findings judging it gave."""
+Hit = tuple[Node[ZenuwenState], int, dict[Unseen, Card]]
+"""A series the search found to explain a view (:func:`~referee.speed_live.breadth_first`)."""
+
+
 def _judge(
     live: LiveZenuwen, obs: Observation, doubt: bool = True, defer: bool = True, weak: bool = True, remember: bool = True,
     twin: bool = False, gone_from: frozenset[tuple[int, int]] = frozenset(),
@@ -1468,8 +1474,7 @@ def _judge(
         t = max(obs.t, live.state.t)
         return _decide(live, lambda alt: observe(alt, obs), lambda: observe(replace(live, undecided=()), obs), t, unclear(obs))
     state = live.state
-    t, frame = max(obs.t, state.t), obs.frame
-    pend = live.pending
+    t = max(obs.t, state.t)
     if state.phase is Phase.MATCH_OVER:
         return (live if match(state, obs) is not None else replace(live, last=obs)), []
     if state.phase in (Phase.CHOOSE, Phase.NEXT) and match(state, obs) is None:
@@ -1477,31 +1482,92 @@ def _judge(
         if started is not None:
             return started
 
-    goals = targets(match, obs, None if pend is None else lambda s: _physical_move(s, pend.move))
-    diff = differing_zones(state, obs)
-    reread = _reread(state, obs, live.seen_tops)
-    joins = _half_seen_joins(state, obs, live.seen_tops, reread)
-    if joins:
-        # no position in which a half-seen join's source top is another card: the card read next
-        # door left it (the search looks further than "nothing happened" then)
-        sources = [(u, j.card) for j in joins if isinstance(u := state.seats[j.player].piles[j.source].top, Unseen)]
-        # (a pile under a hand or shown by its backs fits a top nobody read that stayed)
-        goals = _narrowed(goals, lambda s: any(s.seats[j.player].piles[j.source].top is u for j, (u, _) in zip(joins, sources)),
-                          lambda found: all(found.get(u, card) == card for u, card in sources))
-    if gone_from:
-        places = [(p, i, state.seats[p].piles[i].cards) for p, i in gone_from]
-        goals = _narrowed(goals, lambda s: any(s.seats[p].piles[i].cards == cards for p, i, cards in places))
-    if pend is not None:
-        diff |= _touches(pend.move, state)
-    start_node = Node(state, count=(0,) * state.players)
-    depth = max(MAX_DEPTH, state.players)
-    needs = _needs(obs, pend, state.players) if state.players > 2 else None  # pays off with many moves per view
-    # Two decks: a pile may look unchanged because the card under the one that left was its twin. Once
-    # in a view is rare enough; twice (zen4: a 9H and a 10S played from piles that both turned up their
-    # twins, for a 10S laid against Z6 from a pile under a hand) is not an explanation.
-    changed = diff | unjudged(obs) | reread
+    view = _ViewJudgement(live, obs, doubt, defer, weak, remember, twin, gone_from)
+    hits = view.hits()
+    if not hits and state.rules.deck_count > 1 and state.stuck:
+        # a stuck position waits for the turn (Z7): a turned card the twin of the one it covers is
+        # likelier than the misreadings that would make the view nothing happening (three players,
+        # penguins, seed 138: after a stuck call the 3D, 6H and a QC on the QC were turned; with the
+        # 2S under the 3D taken as misread and the 6H, read at 0.44, as not read, the turn was taken
+        # for nothing, and the next play, a 2D on the 3D, was called against Z6)
+        hits = view.relaxed()
+    if not hits and state.rules.deck_count > 1:
+        # an illegal move is likelier than the coincidences the relaxed search allows
+        found = view.illegal_or_last_looks()
+        if found is not None:
+            return found
+        hits = [] if state.stuck else view.relaxed()  # (searched already)
+    if hits:
+        return _choose(view, hits)
 
-    def plausible(node: Node[ZenuwenState], revealed: Mapping[Unseen, Card]) -> bool:
+    found = view.other_looks()
+    if found is not None:
+        return found
+    if state.phase in (Phase.CHOOSE, Phase.NEXT):
+        # piles being taken, cards being gathered: wait for the choice or the next layout
+        return replace(live, last=obs, waiting=_waiting(state)), []
+    return replace(live, last=obs), [Finding("unrecognised", t, frame=obs.frame, detail=_difference(state, obs))]
+
+
+class _ViewJudgement:
+    """One view judged from the running picture (:func:`_judge`): what the searches need, worked out
+    once, the searches, and the referee's looks at the view other than a legal series, each costlier
+    one taken at most once however many weighings ask for it."""
+
+    def __init__(
+        self, live: LiveZenuwen, obs: Observation, doubt: bool, defer: bool, weak: bool, remember: bool, twin: bool,
+        gone_from: frozenset[tuple[int, int]],
+    ) -> None:
+        self.live, self.obs = live, obs
+        self.doubt, self.defer, self.weak, self.remember, self.twin, self.gone_from = doubt, defer, weak, remember, twin, gone_from
+        state = self.state = live.state
+        self.t, self.frame = max(obs.t, state.t), obs.frame
+        pend = self.pend = live.pending
+        goals = targets(match, obs, None if pend is None else lambda s: _physical_move(s, pend.move))
+        diff = differing_zones(state, obs)
+        self.reread = reread = _reread(state, obs, live.seen_tops)
+        self.joins = joins = _half_seen_joins(state, obs, live.seen_tops, reread)
+        if joins:
+            # no position in which a half-seen join's source top is another card: the card read next
+            # door left it (the search looks further than "nothing happened" then)
+            sources = [(u, j.card) for j in joins if isinstance(u := state.seats[j.player].piles[j.source].top, Unseen)]
+            # (a pile under a hand or shown by its backs fits a top nobody read that stayed)
+            goals = _narrowed(goals, lambda s: any(s.seats[j.player].piles[j.source].top is u for j, (u, _) in zip(joins, sources)),
+                              lambda found: all(found.get(u, card) == card for u, card in sources))
+        if gone_from:
+            places = [(p, i, state.seats[p].piles[i].cards) for p, i in gone_from]
+            goals = _narrowed(goals, lambda s: any(s.seats[p].piles[i].cards == cards for p, i, cards in places))
+        if pend is not None:
+            diff |= _touches(pend.move, state)
+        self.goals, self.diff = goals, diff
+        self.start_node = Node(state, count=(0,) * state.players)
+        self.depth = max(MAX_DEPTH, state.players)
+        self.needs = _needs(obs, pend, state.players) if state.players > 2 else None  # pays off with many moves per view
+        self.changed = diff | unjudged(obs) | reread
+        self._taken: dict[tuple[str, bool], Answer | None] = {}
+
+    def _once(self, look: str, take: Callable[[], Answer | None], suits_aside: bool = False) -> Answer | None:
+        if (look, suits_aside) not in self._taken:
+            self._taken[look, suits_aside] = take()
+        return self._taken[look, suits_aside]
+
+    def hits(self) -> list[Hit]:
+        """The fewest legal moves that explain the view, searched strictly (:func:`_expand`)."""
+        live, obs = self.live, self.obs
+        return self._plausible(breadth_first(
+            self.start_node, _expand(obs, self.diff | self.reread, self.t, depth=self.depth, glimpsed=live.glimpsed, joins=self.joins,
+                                     unread_joins=True, guessed_tops=live.seen_tops), self.goals, self.depth, needs=self.needs))
+
+    def relaxed(self) -> list[Hit]:
+        """The wider search (two decks): a pile that looks unchanged may have turned up the twin of the
+        card that left it."""
+        return self._plausible(breadth_first(self.start_node, _expand(self.obs, self.diff, self.t, False, self.depth, self.live.glimpsed),
+                                             self.goals, self.depth, RELAXED_BUDGET, self.needs))
+
+    def _plausible(self, hits: list[Hit]) -> list[Hit]:
+        return [h for h in hits if self.plausible(h[0], {**dict(h[0].subs), **h[2]})]
+
+    def plausible(self, node: Node[ZenuwenState], revealed: Mapping[Unseen, Card]) -> bool:
         """At most one coincidence of two decks, no play from a pile that shows its twin covered
         at once (zen3 with run 7, seed 22: an 8S laid on a 10H was taken for a 9C, its twin turned
         up under it, then the 8S on it), no play onto a centre pile that looks as it did: a card
@@ -1518,257 +1584,321 @@ def _judge(
         and a twin together are rarer than a view left for the next (three players at 1280x720, seed
         34: a centre 8D read at 0.55 taken as misread, and a 3D played from a pile that showed its
         twin after, for a 3S joined onto a far pile that the camera guessed 3D)."""
-        moves = node.moves
+        live, state, changed, moves = self.live, self.state, self.changed, node.moves
+        # Two decks: a pile may look unchanged because the card under the one that left was its twin. Once
+        # in a view is rare enough; twice (zen4: a 9H and a 10S played from piles that both turned up their
+        # twins, for a 10S laid against Z6 from a pile under a hand) is not an explanation.
         coincidences = (_looks_unchanged(moves, changed, state, revealed) + _covered_turns(node, state, live.glimpsed)
-                        + _guessed_as_covered(node.state, state, obs))
-        allowed = 1 if weak else min(1, _joined_onto_twins(moves, changed, state)) if twin else 0
+                        + _guessed_as_covered(node.state, state, self.obs))
+        allowed = 1 if self.weak else min(1, _joined_onto_twins(moves, changed, state)) if self.twin else 0
         return (not _guessed_onto_unchanged(moves, changed, state) and coincidences <= allowed
-                and not _unseen_plays(moves, state, obs, live.glimpsed, changed).twins)
+                and not _unseen_plays(moves, state, self.obs, live.glimpsed, changed).twins)
 
-    hits = [h for h in breadth_first(start_node, _expand(obs, diff | reread, t, depth=depth, glimpsed=live.glimpsed, joins=joins,
-                                                         unread_joins=True, guessed_tops=live.seen_tops), goals, depth, needs=needs)
-            if plausible(h[0], {**dict(h[0].subs), **h[2]})]
+    def coincidences(self, x: Explanation[ZenuwenState]) -> int:
+        """Cards the series takes from piles that look as they did, their twins under them."""
+        return _looks_unchanged(x[1].moves, self.changed, self.state)
 
-    def illegal_in(view: Observation, fits: Callable[[ZenuwenState, Observation], dict[Unseen, Card] | None] = match
-                   ) -> tuple[LiveZenuwen, list[Finding]] | None:
-        if pend is not None or state.phase not in (Phase.TURN, Phase.PLAY, Phase.CHOOSE, Phase.NEXT):
+    def rarity(self, x: Explanation[ZenuwenState]) -> tuple[int, int]:
+        """How far the series is from the camera's guesses of the piles' tops, then its coincidences
+        (:func:`_choose`)."""
+        # (a turned card covered before any view read it is a guess too: penguins, seed 117, a
+        # far pile's KC, never read, laid on an AD and read there, was taken for a turn nobody
+        # made, the AC laid meanwhile judged laid on its unseen card)
+        return _guess_conflicts(x, self.state, self.live.seen_tops), self.coincidences(x) + _covered_turns(x[1], self.state, self.live.glimpsed)
+
+    def illegal_in(self, view: Observation, fits: Callable[[ZenuwenState, Observation], dict[Unseen, Card] | None] = match
+                   ) -> Answer | None:
+        """One move against the rules (the other players' legal moves around it) that explains
+        ``view`` as ``fits`` compares; None where no verdict may be drawn now."""
+        live, state, t = self.live, self.state, self.t
+        if self.pend is not None or state.phase not in (Phase.TURN, Phase.PLAY, Phase.CHOOSE, Phase.NEXT):
             return None
         # no guessed hand cards; a legal play whose card a view left unused read where it lands comes
         # first (zen4 seed 6: a JD played and read on a QC while a hand hovered, then a 9H laid on it
         # against Z6 with the JD's pile still under the hand was judged laid on the QC)
-        kids = list(_expand(view, diff, t, depth=1)(start_node))
+        kids = list(_expand(view, self.diff, t, depth=1)(self.start_node))
         seen_laid = [n for n in kids if _glimpsed_play(n.moves[-1], state, live.glimpsed)]
-        starts = seen_laid + [start_node] + [n for n in kids if n not in seen_laid]
+        starts = seen_laid + [self.start_node] + [n for n in kids if n not in seen_laid]
         return ENGINE.illegal_explanation(live, view, starts, lambda s: _physical(s, t, view, unread_tops=s is state),
                                           lambda pending, seen: _in_view(pending, seen, live.seen_tops) and not _twin_under_hand(state, pending, seen),
                                           fits, t, _waiting)
 
-    @cache
-    def illegal_move(suits_aside: bool = False) -> tuple[LiveZenuwen, list[Finding]] | None:
-        found = illegal_in(obs, _match_suits_aside if suits_aside else match)
+    def illegal_move(self, suits_aside: bool = False) -> Answer | None:
+        """The illegal move in the view as read (``suits_aside``: a centre top read as another suit of
+        the card laid is taken as that card)."""
+        return self._once("illegal move", lambda: self._illegal_move(suits_aside), suits_aside)
+
+    def _illegal_move(self, suits_aside: bool) -> Answer | None:
+        live, obs, state = self.live, self.obs, self.state
+        found = self.illegal_in(obs, _match_suits_aside if suits_aside else match)
         if found is not None and found[0].pending is not None and _read_only_landing(state, found[0].pending, obs):
             # a verdict on a card nobody read but unsurely where it landed waits for a clearer view,
             # and is not drawn if none comes (fresh seed 184 against seed 52's 8C, read surely next)
-            return (_left_unused(live, obs), []) if defer and live.deferred < MAX_DEFERRED else None
+            return (_left_unused(live, obs), []) if self.defer and live.deferred < MAX_DEFERRED else None
         if found is not None and (on_guess := _laid_on_guessed(found[1], state, live.reads)) is not None:
             return _unguessed_look(live, obs, on_guess) or found
         return found
 
-    @cache
-    def illegal_past_misreads() -> tuple[LiveZenuwen, list[Finding]] | None:
-        return _illegal_past_misreads(obs, diff, illegal_in)
+    def illegal_past_misreads(self) -> Answer | None:
+        return self._once("illegal past misreads", lambda: _illegal_past_misreads(self.obs, self.diff, self.illegal_in))
 
-    @cache
-    def missed_look() -> tuple[LiveZenuwen, list[Finding]] | None:
-        return _missed_looked_past(live, obs) if doubt else None
+    def missed_look(self) -> Answer | None:
+        return self._once("missed look", lambda: _missed_looked_past(self.live, self.obs) if self.doubt else None)
 
-    @cache
-    def weak_look() -> tuple[LiveZenuwen, list[Finding]] | None:
-        return _weak_read(live, obs, diff) if doubt and weak else None
+    def weak_look(self) -> Answer | None:
+        return self._once("weak look", lambda: _weak_read(self.live, self.obs, self.diff) if self.doubt and self.weak else None)
 
-    @cache
-    def last_looks() -> tuple[LiveZenuwen, list[Finding]] | None:
-        if not doubt:
+    def last_looks(self) -> Answer | None:
+        """The last looks' answer (:func:`_judge`'s ``doubt``), weighed against a card read unsurely
+        taken as not read and against one move against the rules past the unsure readings."""
+        return self._once("last looks", self._last_looks)
+
+    def _last_looks(self) -> Answer | None:
+        if not self.doubt:
             return None
+        live = self.live
         # the first look that explains the view, unless a later one assumes fewer cards nobody had seen
         # (three players, seed 22: a lone 2S taken as not found and a 2C from under a 10H played, or
         # the 2S a misread 2C, played where it is read 2C: the second)
-        answers = [a for a in (missed_look(), _misread(live, obs, diff) if pend is None else None) if a is not None]
-        moving = [a for a in answers if any(f.kind in ("move", "illegal") for f in a[1])]
-        found: tuple[LiveZenuwen, list[Finding]] | None
-        if moving and moving[0] is answers[0]:
-            found = min(moving, key=lambda a: sum(len(f.learned) for f in a[1]))
-        else:
-            found = answers[0] if answers else weak_look()
+        answers = [a for a in (self.missed_look(), _misread(live, self.obs, self.diff) if self.pend is None else None) if a is not None]
+        found = _fewest_learned(answers) if answers else self.weak_look()
         moves = _moves(found[1]) if found is not None else 1
         unused = found is not None and found[0].deferred > live.deferred
         # a card read unsurely and misread is likelier than more moves to explain it, and an answer
         # beats a view left unused (three players, seed 26 at 1920x1080: a 3C read 3S at 0.48 in the
         # view an illegal 5H was taken back in was taken for two joins that turned up a 3S under it;
         # later, with a pile emptied by a play taken as not read, each view was left unused)
-        weak = weak_look() if answers and (moves or unused) else None
+        weak = self._weak_rival(found, moves) if answers and (moves or unused) else None
+        if weak is not None and self._weak_beats(weak, found, moves, unused):
+            return weak
+        # one move against the rules, every card of it seen, is likelier than a longer legal series
+        # that needs a card misread and reads others however unsurely (three players, seed 26 at
+        # 1920x1080: a 5H laid on a 7H while the view read a centre JD 5D at 0.30 and a 3C 3S at 0.42
+        # was taken for a join, a turn nobody made and the 5H laid on a turned card)
+        illegal = self.illegal_past_misreads() if moves else None
+        if illegal is not None and _all_seen(illegal[1], self.state, self.obs, moves + (found is None)):
+            return illegal
+        return found
+
+    def _weak_rival(self, found: Answer | None, moves: int) -> Answer | None:
+        """The look with one card read unsurely taken as not read, where it may beat ``found``."""
+        live, state = self.live, self.state
+        weak = self.weak_look()
         if (weak is not None and not _moves(weak[1]) and weak[0].state == state and weak[0].deferred <= live.deferred
-                and weak[0].last is None and match(state, _weak_unread(obs)) is None):
+                and weak[0].last is None and match(state, _weak_unread(self.obs)) is None):
             # (not a "nothing happened" that learns nothing where the view, its unsure readings left
             # unread, still shows another card than the position: the misread look behind it doubted
             # a card and, as is its way with one read before, kept it; three players, kennard_4c_big,
             # seed 186: p2's 3S, read 2S at 0.32 in 23 views, played onto a 2C and read 3S there at
             # 0.60, its pile's KD read at 0.32, was taken for nothing, view after view, and the 4D
             # laid on the 3S next was called against Z6)
-            weak = None
+            return None
         doubts = _misreads(weak[1]) if weak is not None else 0
         if weak is not None and found is not None and doubts and _moves(weak[1]) + doubts + 1 >= moves + _misreads(found[1]):
             # the weak look doubted a learned card too: with the read it took as not read, two doubts;
             # one move more is likelier than the second (three players at 1280x720, kennard_4c, seed
             # 190: p2's 2D, learned 2S, played onto an AS read at 0.68, its pile's 6H read at 0.42
             # after; with the 6H not read, the AS was taken as misread for the 2D, and the play lost)
-            weak = None
-        if weak is not None and weak[0].deferred <= live.deferred and (
+            return None
+        return weak
+
+    def _weak_beats(self, weak: Answer, found: Answer | None, moves: int, unused: bool) -> bool:
+        """Is the weak look taken over ``found`` (``moves`` in it; ``unused``: it leaves the view unused)?"""
+        live, state = self.live, self.state
+        if weak[0].deferred <= live.deferred and (
                 unused or _moves(weak[1]) < moves or (found is not None and _moves(weak[1]) == moves and _turned_twin(state, found[0].state))):
             # (as many moves, but the other look turned a card onto its twin: the unsure read is the
             # likelier mistake; three players at 1280x720, kennard, seed 182: p3's last card, a 7C
             # played onto an 8S while the AC beside it read AS at 0.52, was taken for a turn nobody
             # made, a 4C onto its twin, with p3's pile shown bare taken as not found, and the 7C
             # seen leaving it later was called laid on itself against Z6)
-            return weak
-        if weak is not None and weak[0].deferred > live.deferred and moves and not unused:
+            return True
+        if weak[0].deferred > live.deferred and moves and not unused:
             # the weak look waits for a clearer view (a hand over a pile): so does the view, when the
             # weak look, told to conclude, needs fewer moves (four players, seed 27 at 1920x1080: a
             # QH laid from a pile left empty, a 3C read 3S at 0.45 and a hand over a third pile, was
             # taken for that pile shown empty by mistake and four moves nobody made)
-            final = _weak_read(replace(live, deferred=SPENT), obs, diff)
+            final = _weak_read(replace(live, deferred=SPENT), self.obs, self.diff)
             if final is not None and final[0].deferred < SPENT and _moves(final[1]) < moves:
-                return weak
-        # one move against the rules, every card of it seen, is likelier than a longer legal series
-        # that needs a card misread and reads others however unsurely (three players, seed 26 at
-        # 1920x1080: a 5H laid on a 7H while the view read a centre JD 5D at 0.30 and a 3C 3S at 0.42
-        # was taken for a join, a turn nobody made and the 5H laid on a turned card)
-        illegal = illegal_past_misreads() if moves else None
-        if illegal is not None and _all_seen(illegal[1], state, obs, moves + (found is None)):
-            return illegal
-        return found
+                return True
+        return False
 
-    def relaxed() -> list[Any]:
-        return [h for h in breadth_first(start_node, _expand(obs, diff, t, False, depth, live.glimpsed), goals, depth, RELAXED_BUDGET, needs)
-                if plausible(h[0], {**dict(h[0].subs), **h[2]})]
+    def illegal_or_last_looks(self) -> Answer | None:
+        """Where no legal series explains the view with two decks: the illegal move, unless it is laid
+        on a card that only a legal move of it laid there and the last looks explain the view legally
+        (:func:`_laid_on_unseen`), else the last looks."""
+        found = self.illegal_move()
+        if found is not None and _laid_on_unseen(found[1], self.live.glimpsed):
+            found = _legal(self.live, self.last_looks()) or found
+        return found or self.last_looks()
 
-    if not hits and state.rules.deck_count > 1 and state.stuck:
-        # a stuck position waits for the turn (Z7): a turned card the twin of the one it covers is
-        # likelier than the misreadings that would make the view nothing happening (three players,
-        # penguins, seed 138: after a stuck call the 3D, 6H and a QC on the QC were turned; with the
-        # 2S under the 3D taken as misread and the 6H, read at 0.44, as not read, the turn was taken
-        # for nothing, and the next play, a 2D on the 3D, was called against Z6)
-        hits = relaxed()
-    if not hits and state.rules.deck_count > 1:
-        # an illegal move is likelier than the coincidences the relaxed search allows
-        found = illegal_move()
-        if found is not None and _laid_on_unseen(found[1], live.glimpsed):
-            found = _legal(live, last_looks()) or found
-        found = found or last_looks()
-        if found is not None:
+    def other_looks(self) -> Answer | None:
+        """Where no legal series explains the view: the illegal move, the last looks, the view
+        stepped through (``defer``), a misread card under a top, a centre top read as another suit."""
+        live, obs, doubt, weak = self.live, self.obs, self.doubt, self.weak
+        # (a centre top read as another suit of the card laid: only where nothing else explains the view; a
+        # misread of another card there, with the card laid elsewhere, is the likelier)
+        return (self.illegal_move() or self.last_looks() or (_stepped(live, obs, doubt, weak) if self.defer else None)
+                or (_buried_misread(live, obs, self.diff) if doubt else None) or (self.illegal_move(True) if doubt else None))
+
+
+def _fewest_learned(answers: Sequence[Answer]) -> Answer:
+    """The first of the last looks' answers, or, where it moves a card, the answer with a move that
+    learns the fewest cards."""
+    moving = [a for a in answers if any(f.kind in ("move", "illegal") for f in a[1])]
+    if moving and moving[0] is answers[0]:
+        return min(moving, key=lambda a: sum(len(f.learned) for f in a[1]))
+    return answers[0]
+
+
+def _choose(view: _ViewJudgement, hits: list[Hit]) -> Answer:
+    """Of the legal series that explain the view, the one taken, or another look where the series
+    rests on more than it: a view left unused re-judged, a shorter explanation every card of which
+    was seen, a card read unsurely taken as not read; or, where several series are left, the view
+    left for the next or undecided."""
+    live, obs, state, t = view.live, view.obs, view.state, view.t
+    # a card taken from a pile that looks as it did, its twin under it, is a coincidence that a
+    # series with as many cards nobody saw may do without, even with two moves of one player
+    # when views were left unused since the last one taken (three players, seed 26 at 1920x1080:
+    # a 2S laid from a pile never read, guessed 2S, then a 3H by the same player, was taken for
+    # the 2S of another seat's pile that showed a 2S still), unless the camera's guesses of the
+    # piles' tops say otherwise (seed 46: a 9D laid from a pile that then showed its twin, taken
+    # for the top of a pile never read but guessed 3S before and after); between two views taken,
+    # two moves of one player are as rare, and the coincidence tells apart only series spread alike
+    best = best_explanations(hits, substitute_cards, lambda n, final: _unguess(n, final), view.rarity if live.deferred else None)
+    if view.pend is None and len(best) == 1 and not best[0][1].moves:
+        guessed = _guessed_play(live, obs, t)
+        if guessed is not None:
+            return guessed
+        remembered = _remembered_look(view) if view.remember and live.deferred and live.last is not None else None
+        if remembered is not None:
+            return remembered
+    if view.remember and len(best) == 1 and best[0][1].moves and live.recalled:
+        recalled = _recalled_look(view, best[0])
+        if recalled is not None:
+            return recalled
+    # (each series with the cards it reveals: a card nobody had read on its pile may have been
+    # glimpsed where it landed, in a view left unused; three players, seed 29: a 10H read on the
+    # centre pile in three views a hand elsewhere left unused, then covered by a JS)
+    unseen = [_unseen_plays(x[1].moves, substitute_cards(state, x[3]), obs, live.glimpsed).from_hidden for x in best]
+    # (a view that still guesses the played card in its place shows the card has not left: a later
+    # view will not show more; four players, penguins, seed 148: p1's 8H laid on a 10H against Z6
+    # was taken for laid on p4's 9C, guessed 9C at 0.26 in its place all the while, played unseen)
+    last_chance = not view.defer or live.deferred >= MAX_DEFERRED or all(_still_guessed(x[1].moves, state, obs) for x in best)
+    if last_chance and all(unseen):
+        seen = _all_seen_look(view, best)
+        if seen is not None:
+            return seen
+    best = _tie_broken(view, best)
+    if len(best) > 1:
+        return _several(view, best, all(unseen) and not last_chance)
+    if view.doubt and view.weak and _joined_on_weak(best[0][1].moves, state, obs):
+        # a join seen only as a card read unsurely on the pile it went onto, of the rank that lay
+        # there: that card's suit misread is likelier than a join nobody saw (two players at
+        # 1280x720, kennard_big, seed 171: p2's 7C, read 7S at 0.30-0.32 as the QC beside it was
+        # played, made the card turned up under the QC a 7S joined onto it; the 5H turned up next)
+        fewer = view.weak_look()
+        if fewer is not None and _taken_legal(live, *fewer) and _moves(fewer[1]) < len(best[0][1].moves):
+            return fewer
+    return _conclude(live, obs, best[0], t, view.defer)
+
+
+def _remembered_look(view: _ViewJudgement) -> Answer | None:
+    """A view that nothing happened explains, judged again with what the views left unused since the
+    last one taken showed; None where that explains nothing more."""
+    live, obs = view.live, view.obs
+    assert live.last is not None
+    # a pile the view left unused showed turned down shows a card face up again: its top
+    # left, which only that view showed; concluded now, as no later view will show it
+    turned = _turned_down_since(view.state, obs, live.last)
+    if turned:
+        after, findings = _judge(live, obs, view.doubt, False, view.weak, remember=False, gone_from=turned)
+        if _taken_legal(live, after, findings) and findings:
+            return after, findings
+    # a view left unused showed a change that this one, nothing happened as it looks, does
+    # not show because it cannot: what it does not judge is as that view read it (zen3 seed
+    # 21: a join left unused, its pile's new card read in the next view too faintly)
+    merged = _remembered(obs, live.last)
+    if merged != obs:
+        after, findings = _judge(live, merged, view.doubt, view.defer, view.weak, remember=False)
+        if _taken_legal(live, after, findings):
+            return after, findings
+    return None
+
+
+def _recalled_look(view: _ViewJudgement, series: Explanation[ZenuwenState]) -> Answer | None:
+    """The view judged with what views left unused read surely of the piles it does not judge, where
+    that keeps every move of ``series`` and finds more."""
+    live = view.live
+    # the series leaves a pile this view does not judge as it was, where a view left unused
+    # since the last one taken read it surely as another card: judged with those readings,
+    # a longer series that keeps every move of this one is the whole story (four players at
+    # 1280x720, kennard_4c, seed 181: p3's JH, laid on centre1 where no view read it surely,
+    # its pile read JS under it at 0.63 in a view left unused, then at 0.17; the view with
+    # p1's 2C was taken for the 2C alone, and the JH said six seconds late, after it)
+    merged = _recalled(view.obs, live)
+    if merged != view.obs:
+        after, findings = _judge(live, merged, view.doubt, view.defer, view.weak, remember=False)
+        said = [str(f.move) for f in findings if f.kind == "move"]
+        if (_taken_legal(live, after, findings) and len(said) > len(series[1].moves)
+                and all(str(m) in said for m in series[1].moves)):
+            return after, findings
+    return None
+
+
+def _all_seen_look(view: _ViewJudgement, best: Sequence[Explanation[ZenuwenState]]) -> Answer | None:
+    """Where every legal series needs a card nobody saw and no later view may show more: a shorter
+    look at the view in which every card was seen, else None."""
+    # every legal series needs a card nobody saw, and no later view may show more: a shorter
+    # explanation in which every card was seen is the likelier, with a pile the camera did not
+    # find taken as not read, or even with a card laid against the rules (zen4 with run 7: a
+    # 9H laid on a JD was taken for a 10S from a pile not read, laid on the JD and covered by
+    # the 9H at once)
+    fewest = min(len(x[1].moves) for x in best)
+    # (a missed look that plays a card nobody had read is no such explanation: four players at
+    # 1280x720, seed 27: two lone cards laid, their piles taken as not found, and a far pile's
+    # unread top laid instead, where the 3C laid was read 3S)
+    for missed, look in ((True, view.missed_look), (False, view.illegal_move), (False, view.weak_look)):
+        found = look()
+        if found is not None and _all_seen(found[1], view.state, view.obs, fewest) and not (missed and any(f.learned for f in found[1])):
             return found
-        hits = [] if state.stuck else relaxed()  # (searched already)
+    return None
 
-    if hits:
-        # a card taken from a pile that looks as it did, its twin under it, is a coincidence that a
-        # series with as many cards nobody saw may do without, even with two moves of one player
-        # when views were left unused since the last one taken (three players, seed 26 at 1920x1080:
-        # a 2S laid from a pile never read, guessed 2S, then a 3H by the same player, was taken for
-        # the 2S of another seat's pile that showed a 2S still), unless the camera's guesses of the
-        # piles' tops say otherwise (seed 46: a 9D laid from a pile that then showed its twin, taken
-        # for the top of a pile never read but guessed 3S before and after); between two views taken,
-        # two moves of one player are as rare, and the coincidence tells apart only series spread alike
-        def coincidences(x: Explanation[ZenuwenState]) -> int:
-            return _looks_unchanged(x[1].moves, changed, state)
 
-        def rarity(x: Explanation[ZenuwenState]) -> tuple[int, int]:
-            # (a turned card covered before any view read it is a guess too: penguins, seed 117, a
-            # far pile's KC, never read, laid on an AD and read there, was taken for a turn nobody
-            # made, the AC laid meanwhile judged laid on its unseen card)
-            return _guess_conflicts(x, state, live.seen_tops), coincidences(x) + _covered_turns(x[1], state, live.glimpsed)
+def _tie_broken(view: _ViewJudgement, best: list[Explanation[ZenuwenState]]) -> list[Explanation[ZenuwenState]]:
+    """Of several series, those closest to the camera's guesses of the tops, then those that take the
+    fewest cards from piles the camera saw still, then those with the fewest coincidences of two
+    decks, then those that leave the fewest cards glimpsed unexplained."""
+    live, state = view.live, view.state
+    if len(best) > 1:
+        best = _fewest_guess_conflicts(best, state, live.seen_tops, view.obs)
+    if len(best) > 1:
+        still = [_from_still(x[1].moves, view.obs) for x in best]
+        best = [x for x, n in zip(best, still) if n == min(still)]
+    if len(best) > 1:
+        best = [x for x in best if view.coincidences(x) == min(map(view.coincidences, best))]
+    if len(best) > 1 and live.glimpsed:
+        left = [_glimpses_left(x, state, live.glimpsed) for x in best]
+        best = [x for x, n in zip(best, left) if n == min(left)]
+    return best
 
-        best = best_explanations(hits, substitute_cards, lambda n, final: _unguess(n, final), rarity if live.deferred else None)
-        if pend is None and len(best) == 1 and not best[0][1].moves:
-            guessed = _guessed_play(live, obs, t)
-            if guessed is not None:
-                return guessed
-            if remember and live.deferred and live.last is not None:
-                # a pile the view left unused showed turned down shows a card face up again: its top
-                # left, which only that view showed; concluded now, as no later view will show it
-                turned = _turned_down_since(state, obs, live.last)
-                if turned:
-                    after, findings = _judge(live, obs, doubt, False, weak, remember=False, gone_from=turned)
-                    if _taken_legal(live, after, findings) and findings:
-                        return after, findings
-                # a view left unused showed a change that this one, nothing happened as it looks, does
-                # not show because it cannot: what it does not judge is as that view read it (zen3 seed
-                # 21: a join left unused, its pile's new card read in the next view too faintly)
-                merged = _remembered(obs, live.last)
-                if merged != obs:
-                    after, findings = _judge(live, merged, doubt, defer, weak, remember=False)
-                    if _taken_legal(live, after, findings):
-                        return after, findings
-        if remember and len(best) == 1 and best[0][1].moves and live.recalled:
-            # the series leaves a pile this view does not judge as it was, where a view left unused
-            # since the last one taken read it surely as another card: judged with those readings,
-            # a longer series that keeps every move of this one is the whole story (four players at
-            # 1280x720, kennard_4c, seed 181: p3's JH, laid on centre1 where no view read it surely,
-            # its pile read JS under it at 0.63 in a view left unused, then at 0.17; the view with
-            # p1's 2C was taken for the 2C alone, and the JH said six seconds late, after it)
-            merged = _recalled(obs, live)
-            if merged != obs:
-                after, findings = _judge(live, merged, doubt, defer, weak, remember=False)
-                said = [str(f.move) for f in findings if f.kind == "move"]
-                if (_taken_legal(live, after, findings) and len(said) > len(best[0][1].moves)
-                        and all(str(m) in said for m in best[0][1].moves)):
-                    return after, findings
-        # (each series with the cards it reveals: a card nobody had read on its pile may have been
-        # glimpsed where it landed, in a view left unused; three players, seed 29: a 10H read on the
-        # centre pile in three views a hand elsewhere left unused, then covered by a JS)
-        unseen = [_unseen_plays(x[1].moves, substitute_cards(state, x[3]), obs, live.glimpsed).from_hidden for x in best]
-        # (a view that still guesses the played card in its place shows the card has not left: a later
-        # view will not show more; four players, penguins, seed 148: p1's 8H laid on a 10H against Z6
-        # was taken for laid on p4's 9C, guessed 9C at 0.26 in its place all the while, played unseen)
-        last_chance = not defer or live.deferred >= MAX_DEFERRED or all(_still_guessed(x[1].moves, state, obs) for x in best)
-        if last_chance and all(unseen):
-            # every legal series needs a card nobody saw, and no later view may show more: a shorter
-            # explanation in which every card was seen is the likelier, with a pile the camera did not
-            # find taken as not read, or even with a card laid against the rules (zen4 with run 7: a
-            # 9H laid on a JD was taken for a 10S from a pile not read, laid on the JD and covered by
-            # the 9H at once)
-            fewest = min(len(x[1].moves) for x in best)
-            # (a missed look that plays a card nobody had read is no such explanation: four players at
-            # 1280x720, seed 27: two lone cards laid, their piles taken as not found, and a far pile's
-            # unread top laid instead, where the 3C laid was read 3S)
-            for look in (missed_look, illegal_move, weak_look):
-                found = look()
-                if (found is not None and _all_seen(found[1], state, obs, fewest)
-                        and not (look is missed_look and any(f.learned for f in found[1]))):
-                    return found
-        if len(best) > 1:
-            best = _fewest_guess_conflicts(best, state, live.seen_tops, obs)
-        if len(best) > 1:
-            still = [_from_still(x[1].moves, obs) for x in best]
-            best = [x for x, n in zip(best, still) if n == min(still)]
-        if len(best) > 1:
-            best = [x for x in best if coincidences(x) == min(map(coincidences, best))]
-        if len(best) > 1 and live.glimpsed:
-            left = [_glimpses_left(x, state, live.glimpsed) for x in best]
-            best = [x for x, n in zip(best, left) if n == min(left)]
-        if len(best) > 1 and state.phase in (Phase.CHOOSE, Phase.NEXT):
-            # which pile who took cannot be told from the table: wait for choose() / slap()
-            return replace(live, last=obs, waiting=_waiting(state)), []
-        if len(best) > 1 and all(unseen) and not last_chance:
-            # every series fits only with a card nobody saw laid and covered: a later view may show
-            # more (three players, seed 34 at 1920x1080: a 2H laid on a 4S against Z6 while hands were
-            # over the centre, taken for an unread side-seat card covered by it; the three piles it
-            # might have come from left the series undecided for the rest of the game)
-            return _left_unused(live, obs), []
-        if len(best) > 1:
-            names = "; ".join(", ".join(str(m) for m in x[1].moves) or "nothing" for x in best)
-            ambiguous = Finding("ambiguous", t, frame=frame, detail=f"several move series fit: {names}")
-            return _undecided(live, obs, [_conclude(live, obs, x, t, defer) for x in best], ambiguous)
-        if doubt and weak and _joined_on_weak(best[0][1].moves, state, obs):
-            # a join seen only as a card read unsurely on the pile it went onto, of the rank that lay
-            # there: that card's suit misread is likelier than a join nobody saw (two players at
-            # 1280x720, kennard_big, seed 171: p2's 7C, read 7S at 0.30-0.32 as the QC beside it was
-            # played, made the card turned up under the QC a 7S joined onto it; the 5H turned up next)
-            fewer = weak_look()
-            if fewer is not None and _taken_legal(live, *fewer) and _moves(fewer[1]) < len(best[0][1].moves):
-                return fewer
-        return _conclude(live, obs, best[0], t, defer)
 
-    # (a centre top read as another suit of the card laid: only where nothing else explains the view; a
-    # misread of another card there, with the card laid elsewhere, is the likelier)
-    found = (illegal_move() or last_looks() or (_stepped(live, obs, doubt, weak) if defer else None)
-             or (_buried_misread(live, obs, diff) if doubt else None) or (illegal_move(True) if doubt else None))
-    if found is not None:
-        return found
-
+def _several(view: _ViewJudgement, best: Sequence[Explanation[ZenuwenState]], all_unseen: bool) -> Answer:
+    """A view several series explain alike (``all_unseen``: each needs a card nobody saw, and a later
+    view may show more)."""
+    live, obs, state = view.live, view.obs, view.state
     if state.phase in (Phase.CHOOSE, Phase.NEXT):
-        # piles being taken, cards being gathered: wait for the choice or the next layout
+        # which pile who took cannot be told from the table: wait for choose() / slap()
         return replace(live, last=obs, waiting=_waiting(state)), []
-    return replace(live, last=obs), [Finding("unrecognised", t, frame=frame, detail=_difference(state, obs))]
+    if all_unseen:
+        # every series fits only with a card nobody saw laid and covered: a later view may show
+        # more (three players, seed 34 at 1920x1080: a 2H laid on a 4S against Z6 while hands were
+        # over the centre, taken for an unread side-seat card covered by it; the three piles it
+        # might have come from left the series undecided for the rest of the game)
+        return _left_unused(live, obs), []
+    names = "; ".join(", ".join(str(m) for m in x[1].moves) or "nothing" for x in best)
+    ambiguous = Finding("ambiguous", view.t, frame=view.frame, detail=f"several move series fit: {names}")
+    return _undecided(live, obs, [_conclude(live, obs, x, view.t, view.defer) for x in best], ambiguous)
 
 
 def _turned_twin(before: ZenuwenState, after: ZenuwenState) -> bool:
