@@ -1637,6 +1637,15 @@ class _ViewJudgement:
             return (_left_unused(live, obs), []) if self.defer and live.deferred < MAX_DEFERRED else None
         if found is not None and (on_guess := _laid_on_guessed(found[1], state, live.reads)) is not None:
             return _unguessed_look(live, obs, on_guess) or found
+        if found is not None and _laid_on_its_twin(found[1], state):
+            # a card laid on its twin leaves the centre pile looking as it did: all the view shows of
+            # the play is its pile's new top, which a misread shows as well; nothing happening, an
+            # unsure reading taken as not read, is likelier (three players, kennard, seed 194: p3's
+            # QC, read 8C at 0.35 in the deal's view, read 5C at 0.30 later, was called laid on
+            # centre3's 8C against Z6 twice, and the game was lost from 4.8 s)
+            quiet = self.last_looks()
+            if quiet is not None and not _moves(quiet[1]):
+                return None
         return found
 
     def illegal_past_misreads(self) -> Answer | None:
@@ -1940,6 +1949,17 @@ def _laid_on_guessed(findings: Sequence[Finding], state: ZenuwenState, reads: Ma
         return None
     pile = state.centre[illegal.move.to]
     return centre_zone(illegal.move.to) if pile and not is_unseen(pile[-1]) and not reads.get(pile[-1].code, 0) else None
+
+
+def _laid_on_its_twin(findings: Sequence[Finding], state: ZenuwenState) -> bool:
+    """Does the illegal move of these findings lay a card on a centre pile whose top is that card's
+    twin (two decks)?"""
+    illegal = next((f for f in findings if f.kind == "illegal"), None)
+    if illegal is None or not isinstance(illegal.move, Play) or not isinstance(illegal.move.to, int):
+        return False
+    move, pile = illegal.move, state.centre[illegal.move.to]
+    card = move.source if isinstance(move.source, Card) else state.seats[move.player].piles[move.source].top
+    return bool(pile) and card is not None and not is_unseen(card) and pile[-1] == card
 
 
 def _unguessed_look(live: LiveZenuwen, obs: Observation, zone: str) -> tuple[LiveZenuwen, list[Finding]] | None:

@@ -1411,6 +1411,20 @@ def test_plays_from_piles_nothing_moved_over_lose_and_a_lone_card_gone_unread_is
     assert len([f for f in found if f.kind == "move"]) == len(truth)
 
 
+def test_a_card_laid_on_its_twin_is_not_called_where_nothing_happening_explains_the_view() -> None:
+    """Three players (two decks), kennard, 1280x720, fresh render seed 194 (sixty-sixth session;
+    bench/matches/zenuwen3p-194): p3's QC is read 8C at 0.35 in the deal's view, the third centre pile
+    turns an 8C. At 4.8 s and again at 7.3 s the QC reads 5C at 0.30: each time it was called an 8C
+    laid on centre3's 8C against Z6, and taken back, though the centre pile looked as it did. A card
+    laid on its twin shows nothing of the play but its pile's new top, which a misread shows too:
+    nothing happening, the unsure reading taken as not read, is likelier. (The match is still lost
+    at 7.3 s: p3's JH, never read, joined onto its twin, the card under it taken for the top read at
+    last; 15/55.)"""
+    found = _whole_match_findings("zenuwen3p-194", "zenuwen", ZENUWEN_MATCH.format(players=3), until=10.0)
+    assert not [f for f in found if f.kind == "illegal"]
+    assert [str(f.move) for f in found if f.kind == "move"] == ["all turn a card"]
+
+
 def test_a_round_ends_with_a_far_card_still_guessed_on_its_pile_and_its_choices_are_followed() -> None:
     """Four players (two decks), penguins, 1920x1080, fresh render seed 137: the table states the camera
     published for the first round and the next layout (tests/data/zenuwen4_penguins_match137_views.jsonl.gz).
