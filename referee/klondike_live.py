@@ -1659,9 +1659,9 @@ def expected_observation(state: KlondikeState, t: float = 0.0, waste_shown: int 
         piles[tableau_zone(i)] = SeenPile(tuple(c.code for c in p[h:]), h)
     piles["waste"] = SeenPile(tuple(c.code for c in state.waste[-waste_shown:]) if state.waste else ())
     piles["stock"] = SeenPile((), 1 if state.stock else 0)
-    tops = [card_of(r, s).code for s, r in zip("SHDC", state.foundations) if r]
+    tops = _view(state).foundation_tops
     for k, zone in enumerate(FOUNDATION_ZONES):
-        piles[zone] = SeenPile((tops[k],) if k < len(tops) else ())
+        piles[zone] = SeenPile((tops[k].code,) if k < len(tops) else ())
     return Observation(t, piles)
 
 
