@@ -1291,3 +1291,18 @@ def test_a_card_read_once_is_misread_where_a_card_of_its_name_turns_up_on_anothe
         (25.1, "move", "player 2: t2->t6"), (29.2, "move", "player 2: t4->t2"),
         (33.3, "move", "player 2: t4->t2"), (37.2, "move", "player 2: t4->t1")]
     assert "5D earlier was misread" in found[0].detail
+
+
+def test_a_deal_read_badly_but_in_its_shape_starts_the_game() -> None:
+    """Kennard_4c_big, draw 3, fresh render seed 71 (sixty-sixth session; bench/matches/
+    double_solitaire-71): only the first view, at 0.7 s, shows the fresh deal (the first move sets off
+    at 2 s), and it reads player 1's layout at 0.06-0.27 but for two cards. Refused for five unread, no
+    later view could start the game (0/57 found). Its columns show the deal's face-down counts, so it
+    starts, the unread cards learned as later views read them."""
+    from cardref.replay_tables import replay_lines
+
+    lines = kept_tables("double_solitaire-71")
+    ref = LiveReferee("double_solitaire", "draw=3")
+    found = [f for _, fs in replay_lines(ref, [x for x in lines if x.get("t", 0) < 12]) for f in fs]
+    assert ref.live is not None and ref.waiting_for_deal is None
+    assert [(f.t, str(f.move)) for f in found if f.kind == "move"] == [(7.5, "player 1: draw"), (10.9, "player 1: waste->foundation")]

@@ -364,8 +364,15 @@ def test_start_needs_a_readable_layout() -> None:
     truth = klondike.new_game(klondike.deal(1))
     obs = expected_observation(truth)
     unread = {f"tableau{i}": SeenPile((None,), i - 1) for i in (1, 2, 3, 4, 5)}
-    with pytest.raises(ValueError, match="tableau1, tableau2, tableau3, tableau4, tableau5"):
-        klondike_live.start(replace(obs, piles={**obs.piles, **unread}))
+    with pytest.raises(ValueError, match="tableau1, tableau2, tableau3, tableau4, tableau5, tableau6 cannot"):
+        klondike_live.start(replace(obs, piles={**obs.piles, **unread, "tableau6": SeenPile((None,), 5)}))
+    # five unread, but the backs not as the deal lays them: no deal in view (a table calibrated wrong)
+    with pytest.raises(ValueError, match="tableau1, tableau2, tableau3, tableau4, tableau5 cannot"):
+        klondike_live.start(replace(obs, piles={**obs.piles, **{z: SeenPile((None,)) for z in unread}}))
+    # five unread in the deal's shape: the game starts (Double Solitaire, kennard_4c_big, seed 71: a
+    # layout read at 0.06-0.27 but for two cards, the first move two seconds after the deal's one view)
+    five = klondike_live.start(replace(obs, piles={**obs.piles, **unread}))
+    assert {c.code for c in five.known} == {"KS", "JS"}
     # four unread may be: a far player's small indices read at 0.06 (Double Solitaire, penguins, seed 18)
     live = klondike_live.start(replace(obs, piles={**obs.piles, **{z: unread[z] for z in list(unread)[1:]}}))
     assert {c.code for c in live.known} == {"JC", "KS", "JS"}
@@ -380,9 +387,9 @@ def test_start_needs_a_readable_layout() -> None:
         live = klondike_live.start(replace(obs, piles=blind))
         assert truth.tableau[int(zone[-1]) - 1][-1] not in live.known and live.state.hidden == truth.hidden
         assert klondike_live.observe(live, replace(obs, t=1.0, piles=blind))[1] == []
-    with pytest.raises(ValueError, match="tableau1, tableau2, tableau3, tableau4, tableau7"):
+    with pytest.raises(ValueError, match="tableau1, tableau2, tableau3, tableau4, tableau5, tableau7 cannot"):
         klondike_live.start(replace(obs, piles={**obs.piles, "tableau7": SeenPile((), 0),
-                                                **{f"tableau{i}": SeenPile((), i - 1) for i in (1, 2, 3, 4)}}))
+                                                **{f"tableau{i}": SeenPile((), i - 1) for i in (1, 2, 3, 4, 5)}}))
     # more cards on a column than the deal lays face up, or a card read on two columns: those columns'
     # readings are taken for none (a far player's 6H read 5H over a "QC" at 0.3)
     noisy = {"tableau3": SeenPile.of("QC KD", 2), "tableau4": SeenPile.of("JC", 3)}
@@ -392,8 +399,8 @@ def test_start_needs_a_readable_layout() -> None:
     # truth video seed 15 kept the game from starting); it counts as an unread one
     live = klondike_live.start(replace(obs, piles={**obs.piles, "tableau4": SeenPile((), 3)}))
     assert truth.tableau[3][-1] not in live.known and live.state.hidden == truth.hidden
-    with pytest.raises(ValueError, match="tableau2, tableau3, tableau4, tableau5, tableau6"):
-        klondike_live.start(replace(obs, piles={**obs.piles, **{f"tableau{i}": SeenPile((), i - 1) for i in (2, 3, 4, 5, 6)}}))
+    with pytest.raises(ValueError, match="tableau2, tableau3, tableau4, tableau5, tableau6, tableau7 cannot"):
+        klondike_live.start(replace(obs, piles={**obs.piles, **{f"tableau{i}": SeenPile((), i - 1) for i in (2, 3, 4, 5, 6, 7)}}))
 
 
 def test_no_move_is_taken_from_a_column_never_found() -> None:
