@@ -33,6 +33,7 @@ from __future__ import annotations
 import argparse
 import gzip
 import json
+import signal
 import sys
 import tempfile
 import time
@@ -263,4 +264,6 @@ def _match_order(folder: Path) -> tuple[str, int]:
 
 
 if __name__ == "__main__":
+    # (piped into head, say, the output may end early: no traceback for that)
+    signal.signal(signal.SIGPIPE, signal.SIG_DFL)
     sys.exit(main())
