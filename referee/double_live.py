@@ -513,6 +513,7 @@ def _without_false_backs(live: LiveDouble, obs: Observation) -> Observation:
 def observe(live: LiveDouble, obs: Observation) -> tuple[LiveDouble, list[Finding]]:
     """Judge one steady view: the new running picture and what was concluded."""
     obs = _faces_taken_for_backs(_without_false_backs(live, obs))
+    live = _refanned(live, obs)
     after, findings = _observe(live, obs)
     if [f.kind for f in findings] == ["illegal"] and findings[0].move is not None:
         wavering = _laid_on_wavering(live, findings[0].move)
@@ -530,6 +531,29 @@ def observe(live: LiveDouble, obs: Observation) -> tuple[LiveDouble, list[Findin
                 # (ambiguous: the move waits for a clearer view of the card it lands on)
                 after, findings = doubted, found if kinds == ["ambiguous"] else _misread(found, p, wavering)
     return _took(obs, after, findings)
+
+
+def _refanned(live: LiveDouble, obs: Observation) -> LiveDouble:
+    """The running picture with a draw-3 waste's known top put under the cards its own draw brought,
+    nobody read, where the view reads it with cards fanned over it: the draw showed only its first card
+    and it was learned as the top (penguins, draw 3, seed 67: a draw of 5D KD QD read as the 5D alone at
+    0.56, then 5D 0.60, KD 0.19, QD 0.30 in fan order; kept as the top, the 5D was the third card of
+    that draw in the stock's order for the next pass, and the game was lost when it came first)."""
+    if live.state.rules.draw != 3 or live.undo is None:
+        return live
+    last = live.undo[1].move
+    if not isinstance(last, DoubleMove) or last.move.op != "draw":
+        return live
+    p = last.player
+    layout, known = live.state.layouts[p], live.known[p]
+    waste = layout.waste
+    seen = obs.piles.get(seat_prefix(p) + "waste")
+    if len(waste) < 3 or seen is None or seen.held or waste[-1] not in known or any(c in known for c in waste[-3:-1]):
+        return live
+    codes = list(seen.cards)
+    if waste[-1].code not in codes or codes.index(waste[-1].code) != 0 or len(codes) != 3:
+        return live
+    return replace(live, state=_with_layout(live.state, p, replace(layout, waste=waste[:-3] + (waste[-1],) + waste[-3:-1])))
 
 
 def _laid_on_wavering(live: LiveDouble, dmove: DoubleMove) -> Card | None:

@@ -1200,15 +1200,17 @@ def test_a_move_against_the_rules_covering_a_card_still_guessed_there_is_no_expl
     assert [(f.t, f.kind, str(f.move)) for f in found] == [(152.4, "move", "player 1: draw"), (155.9, "move", "player 2: draw")]
 
 
-def test_a_lost_game_is_taken_up_again_with_the_cards_played_up_meanwhile() -> None:
+def test_a_lost_game_is_taken_up_again_with_the_cards_played_up_meanwhile(monkeypatch: pytest.MonkeyPatch) -> None:
     """Penguins, draw 3, render seed 67 (bench/matches/double_solitaire-67): from 158 s the second pass
     through player 1's stock does not fit the order the first pass learned with its misreads, and every
     view was unrecognised to the end, while player 2 played a 3S and a 4S up. The referee takes the
     table up again as it lies: the foundation tops the view reads that are no pile's go on the pile of
     their suit they follow, a column shown shorter is one whose top cards left, a card read twice is
-    read nowhere; the moves after it are followed."""
+    read nowhere; the moves after it are followed. (Since the sixty-sixth session the first pass learns
+    that order right, and the game is not lost: the fan left as first learned loses it here.)"""
     from cardref.replay_tables import replay_lines
 
+    monkeypatch.setattr(dl, "_refanned", lambda live, obs: live)
     lines = kept_tables("double_solitaire-67")
     ref = LiveReferee("double_solitaire", "draw=3")
     found = [(f.t, f.kind, str(f.move)) for line, fs in replay_lines(ref, lines) for f in fs
@@ -1306,3 +1308,19 @@ def test_a_deal_read_badly_but_in_its_shape_starts_the_game() -> None:
     found = [f for _, fs in replay_lines(ref, [x for x in lines if x.get("t", 0) < 12]) for f in fs]
     assert ref.live is not None and ref.waiting_for_deal is None
     assert [(f.t, str(f.move)) for f in found if f.kind == "move"] == [(7.5, "player 1: draw"), (10.9, "player 1: waste->foundation")]
+
+
+def test_a_draws_first_card_learned_as_its_top_goes_under_the_cards_read_over_it() -> None:
+    """Penguins, draw 3, render seed 67 (bench/matches/double_solitaire-67): player 1's draw at 61.2 s
+    turns 5D KD QD and the camera reads only the 5D, learned as the top; at 64.5 s it reads the fan
+    5D 0.60, KD 0.19, QD 0.30 in order. Kept as the top, the 5D was the draw's third card in the
+    stock's order for the next pass: at 158.9 s that draw showed it first and the game was lost until
+    taken up again at 178 s (48/55). The top read with cards fanned over it goes under them."""
+    from cardref.replay_tables import replay_lines
+
+    lines = kept_tables("double_solitaire-67")
+    ref = LiveReferee("double_solitaire", "draw=3")
+    found = [f for _, fs in replay_lines(ref, [x for x in lines if x.get("t", 0) < 185]) for f in fs if f.t > 155]
+    assert not [f for f in found if f.kind == "unrecognised" or "rejoined" in f.kind]
+    assert [(f.t, str(f.move)) for f in found if f.kind == "move"][:3] == [
+        (155.9, "player 2: draw"), (158.9, "player 1: draw"), (162.7, "player 2: draw")]
