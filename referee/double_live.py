@@ -550,8 +550,7 @@ def _refanned(live: LiveDouble, obs: Observation) -> LiveDouble:
     seen = obs.piles.get(seat_prefix(p) + "waste")
     if len(waste) < 3 or seen is None or seen.held or waste[-1] not in known or any(c in known for c in waste[-3:-1]):
         return live
-    codes = list(seen.cards)
-    if waste[-1].code not in codes or codes.index(waste[-1].code) != 0 or len(codes) != 3:
+    if len(seen.cards) != 3 or seen.cards[0] != waste[-1].code:
         return live
     return replace(live, state=_with_layout(live.state, p, replace(layout, waste=waste[:-3] + (waste[-1],) + waste[-3:-1])))
 
