@@ -1939,25 +1939,33 @@ def _laid_on_unseen(findings: Sequence[Finding], glimpsed: frozenset[tuple[str, 
     return False
 
 
+def _illegal_play(findings: Sequence[Finding]) -> tuple[Play, int] | None:
+    """The illegal move of these findings and the centre pile it lays on, where it is a play onto one."""
+    illegal = next((f for f in findings if f.kind == "illegal"), None)
+    if illegal is None or not isinstance(illegal.move, Play) or not isinstance(illegal.move.to, int):
+        return None
+    return illegal.move, illegal.move.to
+
+
 def _laid_on_guessed(findings: Sequence[Finding], state: ZenuwenState, reads: Mapping[str, int]) -> str | None:
     """The centre zone the illegal move of these findings is laid on, where its top is a card the
     referee took from the camera's guesses and no view has read (``Live.reads``); else None. The
     verdict would rest on a guess (three players, penguins, seed 162: a turned QC guessed 9C in two
     views in a row, taken so; the KC played onto it was called against Z6)."""
-    illegal = next((f for f in findings if f.kind == "illegal"), None)
-    if illegal is None or not isinstance(illegal.move, Play) or not isinstance(illegal.move.to, int):
+    play = _illegal_play(findings)
+    if play is None:
         return None
-    pile = state.centre[illegal.move.to]
-    return centre_zone(illegal.move.to) if pile and not is_unseen(pile[-1]) and not reads.get(pile[-1].code, 0) else None
+    pile = state.centre[play[1]]
+    return centre_zone(play[1]) if pile and not is_unseen(pile[-1]) and not reads.get(pile[-1].code, 0) else None
 
 
 def _laid_on_its_twin(findings: Sequence[Finding], state: ZenuwenState) -> bool:
     """Does the illegal move of these findings lay a card on a centre pile whose top is that card's
     twin (two decks)?"""
-    illegal = next((f for f in findings if f.kind == "illegal"), None)
-    if illegal is None or not isinstance(illegal.move, Play) or not isinstance(illegal.move.to, int):
+    play = _illegal_play(findings)
+    if play is None:
         return False
-    move, pile = illegal.move, state.centre[illegal.move.to]
+    move, pile = play[0], state.centre[play[1]]
     card = move.source if isinstance(move.source, Card) else state.seats[move.player].piles[move.source].top
     return bool(pile) and card is not None and not is_unseen(card) and pile[-1] == card
 
