@@ -30,7 +30,7 @@ from .klondike_live import _guessed as klondike_guessed
 from .klondike_live import Fanned, _zones_of, fanned_after, misread_twins, waste_top_lost
 from .klondike_live import _guessed_over as guessed_over
 from .klondike_live import (
-    _visible, changed_piles, columns_miscounted, foundation_guessed_over, moved_over, lands_where_still, reread_over, tableau_zone, turned_up_elsewhere, under_hand, unread_face_on, waste_seen_as_back,
+    _visible, changed_piles, columns_miscounted, foundation_guessed_over, moved_over, lands_where_still, lifts_where_still, reread_over, tableau_zone, turned_up_elsewhere, under_hand, unread_face_on, waste_seen_as_back,
 )
 from .klondike_live import expected_observation as expected_layout
 from .klondike_live import start as start_layout
@@ -869,7 +869,8 @@ def _explain(live: LiveDouble, obs: Observation) -> tuple[LiveDouble, list[Findi
                 borne.append(_guesses_borne_out(live, binds))
             elif (not _guess_still_there(live, player, move, obs) and not _played_up_guessed_otherwise(before, dmove, obs)
                   and not _covered_still_guessed(before, dmove, obs) and not under_hand(move, obs, seat_prefix(player), FOUNDATION_ZONES)
-                  and not _turn_may_pass_under_hand(live.state, dmove, verdict.rule, obs)):
+                  and not _turn_may_pass_under_hand(live.state, dmove, verdict.rule, obs)
+                  and not lifts_where_still(move, obs, seat_prefix(player), FOUNDATION_ZONES)):
                 # (not a move whose piles are under a hand: penguins, draw 3, seed 40, a draw's 7S never
                 # read, the 8D under it taken for its top; the 7S laid on an 8H while a hand was over the
                 # column beside it was judged as the 8H laid there against K4, a pile nobody could see)

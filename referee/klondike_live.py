@@ -777,6 +777,19 @@ def lands_where_still(move: Move, obs: Observation, prefix: str = "", foundation
     return bool(zones) and all((seen := obs.piles.get(z)) is not None and seen.still is True for z in zones)
 
 
+def lifts_where_still(move: Move, obs: Observation, prefix: str = "", foundations: Sequence[str] = FOUNDATION_ZONES) -> bool:
+    """Does the move take its cards from a pile the camera saw nothing move over (a draw: its stock and
+    waste both)? No hand lifted a card there. Asked only of a move against the rules, where it is the
+    difference between a call and none (Double Solitaire, kennard, seed 70 at 94 s: a 2C never touched
+    read 2S, and a QS read 6S at 0.17 on a column a hand had passed over; the 2C was called laid on the
+    QS out of turn). A legal move is not refused on it: the tie between two of them may be all that keeps
+    a misreading from being taken (simplistic, draw 3, seed 69 at 18.9 s)."""
+    if move.op == "draw":
+        return all((seen := obs.piles.get(prefix + z)) is not None and seen.still is True for z in ("stock", "waste"))
+    zones = _zones_of(move.src, prefix, foundations) if move.op == "move" else set()
+    return bool(zones) and all((seen := obs.piles.get(z)) is not None and seen.still is True for z in zones)
+
+
 def _zones_of(pile: str, prefix: str, foundations: Sequence[str]) -> set[str]:
     """The zones of one of a move's piles (``waste``, ``tN``, a foundation)."""
     if pile == "waste":
@@ -842,7 +855,7 @@ def _explain(live: LiveKlondike, obs: Observation, pairs: bool) -> tuple[LiveKlo
                                    f"({judged.rule}): taken as not read, so not judged")
         elif isinstance(judged, Illegal) and _lands_under_hand(move, obs):
             hidden.append(move)
-        elif isinstance(judged, Illegal):
+        elif isinstance(judged, Illegal) and not lifts_where_still(move, obs):
             refused.append((move, judged, view, b))
         elif all(m != move for m, _, _ in found):
             after_b = _match(_view(judged.state), obs, known, faint)

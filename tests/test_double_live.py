@@ -1295,6 +1295,22 @@ def test_a_card_read_once_is_misread_where_a_card_of_its_name_turns_up_on_anothe
     assert "5D earlier was misread" in found[0].detail
 
 
+def test_no_move_against_the_rules_is_called_from_a_column_nothing_moved_over() -> None:
+    """Kennard, draw 1, render seed 70 (bench/matches/double_solitaire-70) at 94.1 s: nobody touched
+    player 1's columns 1 and 4, but the 2C of column 4 was read 2S at 0.47 over a 2C at 0.11, and the QS
+    of column 1, a column a hand had passed over, 6S at 0.17. The 2C laid on the QS and a 2S turned up
+    under it explained the view, and was called out of turn (K17). Column 4 lay still since the last
+    view taken: no card left it, and no move against the rules is called; player 2's AD played up
+    next is found."""
+    from cardref.replay_tables import replay_lines
+
+    lines = kept_tables("double_solitaire-70")
+    ref = LiveReferee("double_solitaire", "draw=1")
+    found = [f for line, fs in replay_lines(ref, lines) if 93.5 < line.get("t", 0) < 97 for f in fs
+             if f.kind in ("move", "illegal", "ambiguous", "unrecognised")]
+    assert [(f.t, f.kind, str(f.move)) for f in found] == [(96.6, "move", "player 2: waste->foundation")]
+
+
 def test_a_deal_read_badly_but_in_its_shape_starts_the_game() -> None:
     """Kennard_4c_big, draw 3, fresh render seed 71 (sixty-sixth session; bench/matches/
     double_solitaire-71): only the first view, at 0.7 s, shows the fresh deal (the first move sets off
