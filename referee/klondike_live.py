@@ -855,8 +855,9 @@ def _explain(live: LiveKlondike, obs: Observation, pairs: bool) -> tuple[LiveKlo
                                    f"({judged.rule}): taken as not read, so not judged")
         elif isinstance(judged, Illegal) and _lands_under_hand(move, obs):
             hidden.append(move)
-        elif isinstance(judged, Illegal) and not lifts_where_still(move, obs):
-            refused.append((move, judged, view, b))
+        elif isinstance(judged, Illegal):
+            if not lifts_where_still(move, obs):
+                refused.append((move, judged, view, b))
         elif all(m != move for m, _, _ in found):
             after_b = _match(_view(judged.state), obs, known, faint)
             if after_b is not None:
