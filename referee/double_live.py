@@ -716,6 +716,22 @@ def _observe(live: LiveDouble, obs: Observation) -> tuple[LiveDouble, list[Findi
         over = _guessed_over(live.state, obs, live.known, live.guessed) | frozenset(
             _seat_pile(p, pile) for p in range(PLAYERS) for pile in reread_over(live.state.layouts[p], binds[p], live.guessed[p]))
         over = moved_over(over, obs, FOUNDATION_ZONES)
+        carried = _guessed_moved(live, obs)
+        if carried:
+            # a known column top the camera guesses, as that very card, on another column of its seat,
+            # which shows more face-up cards or fewer backs than the position leaves there: the move
+            # that carries it there and leaves every column as the view counts it beats nothing
+            # happened (kennard_big, draw 3, seed 72 at 4.3 s: a 10H read at 0.37 laid on a JC, the
+            # JC and 10H guessed exactly there, the KC under it guessed too; all unread, nothing
+            # happening fitted, and the game was lost at its first move)
+            for pair in carried:
+                moved, found = _explain(live, obs, only=pair)
+                if [f.kind for f in found] == ["ambiguous"] and moved.deferred is not None:
+                    # laid on, or moving, a card shown unread: the one move that leaves the columns as
+                    # the view counts them, taken unjudged (:func:`observe_deferred`)
+                    moved, found = observe_deferred(moved, obs)
+                if found and all(f.kind == "move" for f in found) and _miscounted(moved.state, obs) < _miscounted(live.state, obs):
+                    return moved, found
         if over:
             # one legal move that explains the view beats nothing happened (penguins seed 14: a draw of
             # 3S 6S AS read at 0.52 at most, with the other player's waste misread: the second look,
@@ -788,6 +804,27 @@ def _guessed_over(state: DoubleState, obs: Observation, known: tuple[frozenset[C
     return frozenset(over)
 
 
+def _guessed_moved(live: LiveDouble, obs: Observation) -> set[frozenset[str]]:
+    """Pairs of a seat's columns (``p1.t4``, ``p1.t3``) where the view shows the second's top unread
+    with the camera's guess exactly the first's known top, and the first's top unread or read as
+    another card, on columns a hand may have passed over (:func:`moved_over`)."""
+    pairs = set()
+    for p, layout in enumerate(live.state.layouts):
+        for i, (pile, hidden) in enumerate(zip(layout.tableau, layout.hidden)):
+            if len(pile) <= hidden or pile[-1] not in live.known[p]:
+                continue
+            code, own = pile[-1].code, obs.piles.get(seat_prefix(p) + tableau_zone(i))
+            if own is None or own.held or own.top == code or own.top_guess == code:
+                continue
+            for j in range(len(layout.tableau)):
+                seen = obs.piles.get(seat_prefix(p) + tableau_zone(j))
+                if j != i and seen is not None and not seen.held and seen.top is None and seen.top_guess == code:
+                    pair = frozenset({_seat_pile(p, f"t{i + 1}"), _seat_pile(p, f"t{j + 1}")})
+                    if len(moved_over(pair, obs, FOUNDATION_ZONES)) == 2:
+                        pairs.add(pair)
+    return pairs
+
+
 def _changed_piles(dmove: DoubleMove) -> frozenset[str]:
     """The piles a player's move changes, named as :func:`_guessed_over` names them."""
     return frozenset(_seat_pile(dmove.player, pile) for pile in changed_piles(dmove.move))
@@ -799,8 +836,9 @@ def _seat_pile(player: int, pile: str) -> str:
     return pile if pile == "foundation" else seat_prefix(player) + pile
 
 
-def _explain(live: LiveDouble, obs: Observation) -> tuple[LiveDouble, list[Finding]]:
-    """The move or illegal move of either player that explains a view the position does not show."""
+def _explain(live: LiveDouble, obs: Observation, only: frozenset[str] | None = None) -> tuple[LiveDouble, list[Finding]]:
+    """The move or illegal move of either player that explains a view the position does not show
+    (``only``: of the moves that change just those piles)."""
     t, frame = max(obs.t, _time(live.state)), obs.frame
     movers = (live.state.turn, 1 - live.state.turn) if live.started else (0, 1)
     anyone = not live.started or live.turn_open  # whoever moves has the turn
@@ -818,6 +856,8 @@ def _explain(live: LiveDouble, obs: Observation) -> tuple[LiveDouble, list[Findi
     unseen = _unseen_waste(live)
     for player in movers:
         for move, table in physical_moves(live.state, player):
+            if only is not None and _changed_piles(DoubleMove(player, move)) != only:
+                continue
             if lands_where_still(move, obs, seat_prefix(player), FOUNDATION_ZONES):
                 continue  # no hand laid a card there
             binds = match(table, obs, live.known, unseen)

@@ -1311,6 +1311,23 @@ def test_no_move_against_the_rules_is_called_from_a_column_nothing_moved_over() 
     assert [(f.t, f.kind, str(f.move)) for f in found] == [(96.6, "move", "player 2: waste->foundation")]
 
 
+def test_a_known_top_guessed_on_another_column_that_counts_its_move_is_carried_there() -> None:
+    """Kennard_big, draw 3, fresh render seed 72 (sixty-seventh session; bench/matches/double_solitaire-72):
+    at 4.3 s player 1's 10H, read at 0.37 in the deal, is laid on column 3's JC, never read. The view
+    guesses JC and 10H on column 3 (0.13, 0.17), two cards over its two backs, and the KC turned up on
+    column 4, two backs now: nothing read surely, so nothing happening fitted, and the game was lost at
+    its first move. The known 10H guessed exactly on another column, whose counts the move explains, is
+    the move; laid on a card nobody read, it is taken unjudged."""
+    from cardref.replay_tables import replay_lines
+
+    lines = kept_tables("double_solitaire-72")
+    ref = LiveReferee("double_solitaire", "draw=3")
+    found = [f for line, fs in replay_lines(ref, lines) if line.get("t", 0) < 5 for f in fs
+             if f.kind in ("move", "illegal", "ambiguous", "unrecognised")]
+    assert [(f.t, f.kind, str(f.move)) for f in found] == [(4.3, "move", "player 1: t4->t3")]
+    assert "not judged" in found[0].detail
+
+
 def test_a_deal_read_badly_but_in_its_shape_starts_the_game() -> None:
     """Kennard_4c_big, draw 3, fresh render seed 71 (sixty-sixth session; bench/matches/
     double_solitaire-71): only the first view, at 0.7 s, shows the fresh deal (the first move sets off
