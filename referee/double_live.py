@@ -959,9 +959,12 @@ def _explain(live: LiveDouble, obs: Observation, only: frozenset[str] | None = N
             return fewest[0]
         names = "; ".join(sorted({str(f[0].move) for _, f in legal}))
         return live, [Finding("ambiguous", t, frame=frame, detail=f"several moves fit: {names}")]
-    if len(unjudged) == 1:
+    if len(unjudged) == 1 and not (moved_unread and min(miscounted[f[0].move] for _, f in moved_unread) < miscounted[unjudged[0][1][0].move]):
         # laid on a card nobody has read, which it now covers: no clearer view of that card will come
-        # while it lies there, so the game goes on with the move not judged
+        # while it lies there, so the game goes on with the move not judged; unless a move of a card
+        # nobody read leaves fewer columns otherwise than the view counts them (kennard_big, draw 3,
+        # seed 55 at 8.2 s: a 9S never read moved onto a 10D and turned up a 2C, taken for the 10D
+        # laid on a column top never read, which left the 2C's column a back short; nothing happened)
         return unjudged[0]
     if len(moved_unread) > 1:
         # of several, the one that leaves the backs and face-up cards the view counts (as Klondike's)

@@ -1328,6 +1328,22 @@ def test_a_known_top_guessed_on_another_column_that_counts_its_move_is_carried_t
     assert "not judged" in found[0].detail
 
 
+def test_a_card_moved_unread_that_leaves_the_columns_as_counted_beats_one_laid_on_an_unread_card() -> None:
+    """Kennard_big, draw 3, render seed 55 at 1920x1080 (bench/matches/double_solitaire-55): at 8.2 s
+    player 1's 9S, never read, goes from column 5 onto column 3's 10D and turns up a 2C, read at 0.32
+    over four backs where the 9S lay over three. The 9S moved unread onto the 10D fitted, and so did
+    the 10D laid on column 4's top, never read, which leaves two columns otherwise than the view counts
+    them; that one, laid on an unread card, was preferred, did not explain the 2C, and the view was
+    taken for nothing happening. The move that leaves the columns as counted is taken."""
+    from cardref.replay_tables import replay_lines
+
+    lines = kept_tables("double_solitaire-55")
+    ref = LiveReferee("double_solitaire", "draw=3")
+    found = [f for line, fs in replay_lines(ref, lines) if 5 < line.get("t", 0) < 9 for f in fs
+             if f.kind in ("move", "illegal", "ambiguous", "unrecognised")]
+    assert [(f.t, f.kind, str(f.move)) for f in found] == [(8.2, "move", "player 1: t5->t3")]
+
+
 def test_a_deal_read_badly_but_in_its_shape_starts_the_game() -> None:
     """Kennard_4c_big, draw 3, fresh render seed 71 (sixty-sixth session; bench/matches/
     double_solitaire-71): only the first view, at 0.7 s, shows the fresh deal (the first move sets off
