@@ -1115,6 +1115,14 @@ def observe(live: LiveStress, obs: Observation) -> tuple[LiveStress, list[Findin
         obs = _read_as_before(obs, live.last)
     obs = _fitting_reads(obs, live)
     after, findings = _judge_untold(live, obs)
+    if [f.kind for f in findings] == ["unrecognised"] and (steadier := _fitting_reads(obs, live, steady=True)) is not obs:
+        # a view nothing explains, judged again with the row tops read anew where nothing moved taken
+        # as the camera's guesses (kennard_big, seed 138: p1's 7D, read 7D at 0.30-0.38, then 4D at
+        # 0.35 with no hand near; every view was unrecognised until the game was lost). Only then: the
+        # looks that explain a view with such a misreading say so in the log
+        again = _judge_untold(live, steadier)
+        if [f.kind for f in again[1]] != ["unrecognised"]:
+            obs, (after, findings) = steadier, again
     taken = _taken(after)
     laid = _laid({**live.laid, **after.laid}, after.state, obs if taken else None)  # (with what a doubt laid)
     unlaid = _unlaid(live.unlaid, after.state, obs if taken else None)
@@ -1210,7 +1218,7 @@ def _played_unseen(live: LiveStress, state: StressState) -> frozenset[Unseen]:
                      if isinstance(c, Unseen) and (c in rows or c in live.played_unseen))
 
 
-def _fitting_reads(obs: Observation, live: LiveStress) -> Observation:
+def _fitting_reads(obs: Observation, live: LiveStress, steady: bool = False) -> Observation:
     """The view with a centre top taken as not read (the reading kept as the camera's guess) where the
     position has a card played there unread (``LiveStress.played_unseen``) on a card it knows, and
     the camera reads it less surely than ``DOUBT_BELOW`` as a card that may not go on that one; so too
@@ -1243,6 +1251,18 @@ def _fitting_reads(obs: Observation, live: LiveStress) -> Observation:
             seen = judged(obs, zone)
             if (len(row) > 1 and is_unseen(row[-1]) and not is_unseen(row[-2]) and seen is not None and seen.top_weak
                     and (read := parse_seen(seen.top)) is not None and read.rank != row[-2].rank):
+                piles[zone] = unread_top(seen)
+            # and a row top nobody read, read unsurely as a card the position knows elsewhere: one deck
+            # holds it once (kennard_big, seed 138: p1's 2D read AD at 0.56 while its AD lay known two
+            # places on; the 5C played next could only be explained with that AD moved onto the 2D,
+            # and every view after it was unrecognised)
+            elif (row and is_unseen(row[-1]) and seen is not None and seen.top_weak and (read := parse_seen(seen.top)) is not None
+                    and (known := known if known is not None else real_counts(live.state))[read]):
+                piles[zone] = unread_top(seen)
+            # and (``steady``) a row top the position knows, read unsurely as another card where nothing
+            # has moved since the view taken
+            elif (steady and row and not is_unseen(row[-1]) and seen is not None and seen.top_weak and seen.top is not None
+                    and seen.top != row[-1].code and seen.still is True and zone not in live.stirred):
                 piles[zone] = unread_top(seen)
     return replace(obs, piles={**obs.piles, **piles}) if piles else obs
 

@@ -974,6 +974,18 @@ def test_the_piles_a_loser_without_stock_gathers_are_no_new_centre_cards() -> No
     assert not [f for f in found if f.kind == "illegal" and f.t > 170]
 
 
+def test_a_row_top_read_as_a_card_known_elsewhere_or_read_anew_where_nothing_moved_is_the_cameras() -> None:
+    """Stress, kennard_big, 1280x720, fresh render seed 138 (sixty-seventh session): everything the
+    camera gave the referee (bench/matches/stress-138). p1's 2D, never read, reads AD at 0.56 while
+    p1's AD lies known two places on: at 35.9 s the 5C played from between them could only be
+    explained with that AD moved onto the 2D, and every view after it was unrecognised. Later p1's 7D,
+    read 7D at 0.30-0.38, reads 4D at 0.35 with no hand near it: unrecognised again until the game was
+    lost (29/55, 3 invented). Each reading is taken as the camera's guess, not a reading: every move
+    is found, none invented."""
+    found = _whole_match("stress-138", "stress", STRESS_MATCH)
+    assert any(f.kind == "move" and str(f.move) == "p1 pile2->centre2" for f in found if 35 < f.t < 37)
+
+
 def test_a_refill_misread_once_and_read_surely_later_where_nothing_moved_is_followed() -> None:
     """Stress, simplistic on a check cloth, 30 fps, fresh render seed 127 (fifty-first session): every
     table state the camera published (bench/matches/stress-127), the slaps keyed in when the true hands
