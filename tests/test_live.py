@@ -1437,6 +1437,18 @@ def test_a_card_laid_on_its_twin_is_not_called_where_nothing_happening_explains_
     assert [str(f.move) for f in found if f.kind == "move"] == ["all turn a card"]
 
 
+def test_a_known_pile_top_read_as_another_suit_where_nothing_moved_is_the_cameras() -> None:
+    """Three players (two decks), kennard_big, 1280x720, fresh render seed 195 (sixty-seventh session;
+    bench/matches/zenuwen3p-195): at 26.1 s p3 lays its JH on the QH of centre1, while p2's KC, read
+    and learned at last, reads KS at 0.38 with nothing moving over it. That was taken for the KC
+    played onto the QH, a KS turned up under it, and the JH laid on the KC against Z6; the
+    game was lost from there (18/55, 6 invented). A card does not change where no hand came: the
+    reading of another suit there is the camera's guess, and the JH's play is followed."""
+    found = _whole_match_findings("zenuwen3p-195", "zenuwen", ZENUWEN_MATCH.format(players=3), until=32.0)
+    assert not [f for f in found if f.kind in ("illegal", "unrecognised")]
+    assert "p3 pile1->centre1" in [str(f.move) for f in found if f.kind == "move"]
+
+
 def test_a_round_ends_with_a_far_card_still_guessed_on_its_pile_and_its_choices_are_followed() -> None:
     """Four players (two decks), penguins, 1920x1080, fresh render seed 137: the table states the camera
     published for the first round and the next layout (tests/data/zenuwen4_penguins_match137_views.jsonl.gz).
