@@ -156,6 +156,17 @@ def unread_top(seen: SeenPile) -> SeenPile:
     return replace(seen, cards=seen.cards[:-1] + (None,), guesses=guesses[:-1] + (seen.top,))
 
 
+def read_anew_where_still(obs: Observation, tops: Iterable[tuple[str, Card]], stirred: frozenset[str] = frozenset(),
+                          same_rank: bool = False) -> dict[str, SeenPile]:
+    """Of ``tops`` (a zone, the card the position knows on top there), the zones ``obs`` reads less
+    surely than ``DOUBT_BELOW`` as another card (``same_rank``: another suit of its rank) where the
+    camera saw nothing move since the view taken (:attr:`SeenPile.still`, none of ``stirred``), each
+    with that top taken as not read: a card does not change where no hand came."""
+    return {zone: unread_top(seen) for zone, top in tops
+            if zone not in stirred and (seen := obs.piles.get(zone)) is not None and seen.still is True and seen.top_weak
+            and (read := parse_seen(seen.top)) is not None and read != top and (not same_rank or read.rank == top.rank)}
+
+
 def laid_fits(centre: Sequence[Sequence[Card]], laid: Collection[Unseen], stand_ins: Callable[[Card], list[Card]]) -> dict[Unseen, list[Card]]:
     """Each centre top nobody has read that a play laid there (one of ``laid``, the players' own cards
     before it, not a card turned or laid from a stock) -> ``stand_ins`` of the card it covers: one card

@@ -99,7 +99,7 @@ from .speed_live import (
     pile_zone, public_picture, real_counts, seat_zone, seen_code, shown_codes, stock_zone, swap_cards, targets,
     unclear, unjudged, unread_centre, unseen, Guessed, UNSEEN_AFTER, noted, read_anew, read_where_guessed,
     read_as_guessed, guess_of, bare, AGREEING_GUESS_FLOOR, call_findings, stock_as_seen, tops_guessed,
-    stuck_refuted, stuck_since, lost_as_unread, unread_top, unread_unknown, laid_fits,
+    stuck_refuted, stuck_since, lost_as_unread, unread_top, unread_unknown, laid_fits, read_anew_where_still,
 )
 from .stress import Lay, NewRound, Phase, Play, Seat, Slap, Stack, StressDeal, StressRules, StressState
 from .verdict import Event, Illegal, Legal
@@ -1259,11 +1259,10 @@ def _fitting_reads(obs: Observation, live: LiveStress, steady: bool = False) -> 
             elif (row and is_unseen(row[-1]) and seen is not None and seen.top_weak and (read := parse_seen(seen.top)) is not None
                     and (known := known if known is not None else real_counts(live.state))[read]):
                 piles[zone] = unread_top(seen)
-            # and (``steady``) a row top the position knows, read unsurely as another card where nothing
-            # has moved since the view taken
-            elif (steady and row and not is_unseen(row[-1]) and seen is not None and seen.top_weak and seen.top is not None
-                    and seen.top != row[-1].code and seen.still is True and zone not in live.stirred):
-                piles[zone] = unread_top(seen)
+    if steady:
+        # and a row top the position knows, read unsurely as another card where nothing has moved
+        piles.update(read_anew_where_still(obs, ((row_zone(p, i), row[-1]) for p, seat in enumerate(live.state.seats)
+                                                 for i, row in enumerate(seat.row) if row and not is_unseen(row[-1])), live.stirred))
     return replace(obs, piles={**obs.piles, **piles}) if piles else obs
 
 

@@ -97,7 +97,7 @@ from .speed_live import (
     difference, differing, explained, fits, from_code, hide_cards, is_unseen, judged, later_view, pile_number,
     pile_zone, public_picture, real_counts, search_budget, seat_zone, seen_code, shown_codes, stock_zone, swap_cards,
     targets, unclear, unjudged, unread_centre, unseen, Guessed, UNSEEN_AFTER, noted, read_where_guessed, read_as_guessed, AGREEING_GUESS_FLOOR,
-    stock_as_seen, stuck_refuted, stuck_since, lost_as_unread, unread_unknown, laid_fits, unread_top,
+    stock_as_seen, stuck_refuted, stuck_since, lost_as_unread, unread_unknown, laid_fits, read_anew_where_still,
 )
 from .verdict import Event, Illegal, Legal
 from .zenuwen import PILES, Choose, Join, Layout, NewRound, Phase, Play, Slap, TakeHand, Turn, ZenuwenRules, ZenuwenState, ZPile, ZSeat
@@ -1233,20 +1233,14 @@ def observe(live: LiveZenuwen, obs: Observation) -> tuple[LiveZenuwen, list[Find
 
 def _read_anew_where_still(state: ZenuwenState, obs: Observation) -> Observation:
     """``obs`` with each pile top the position knows, read less surely than ``DOUBT_BELOW`` as another
-    suit of its rank where the camera saw nothing move since the view taken, taken as not read (the
-    reading kept as the guess): a card does not change where no hand came (three players, kennard_big,
-    seed 195: p2's KC, read KS at 0.38 where nothing moved, as p3 laid the JH on the QH beside it;
-    taken for the KC played onto the QH, a KS turned up under it, and the JH laid on it against Z6)."""
-    piles = {}
-    for p, seat in enumerate(state.seats):
-        for i, pile in enumerate(seat.piles):
-            zone, top = pile_zone(p, i), pile.top
-            seen = obs.piles.get(zone)
-            if (top is None or is_unseen(top) or seen is None or seen.still is not True or not seen.top_weak
-                    or (read := parse_seen(seen.top)) is None):
-                continue
-            if read != top and read.rank == top.rank:
-                piles[zone] = unread_top(seen)
+    suit of its rank where the camera saw nothing move since the view taken, taken as not read
+    (:func:`~referee.speed_live.read_anew_where_still`; three players, kennard_big, seed 195: p2's KC,
+    read KS at 0.38 where nothing moved, as p3 laid the JH on the QH beside it, was taken for the KC
+    played onto the QH, a KS turned up under it, and the JH laid on it against Z6). Another rank stays
+    with the looks that say so in the log (let through too, it lost a call there and found nothing)."""
+    piles = read_anew_where_still(obs, ((pile_zone(p, i), pile.top) for p, seat in enumerate(state.seats)
+                                        for i, pile in enumerate(seat.piles) if pile.top is not None and not is_unseen(pile.top)),
+                                  same_rank=True)
     return replace(obs, piles={**obs.piles, **piles}) if piles else obs
 
 
