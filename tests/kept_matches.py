@@ -18,6 +18,18 @@ def kept_tables(name: str) -> list[dict[str, Any]]:
     return [json.loads(line) for line in text.splitlines()]
 
 
+def kept_findings(name: str, game: str, rules: str, after: float, until: float,
+                  kinds: tuple[str, ...] = ("move", "illegal", "ambiguous", "unrecognised")) -> list[Any]:
+    """The findings of ``kinds`` a new referee (``game``, ``rules``) makes in the views of kept match
+    ``name`` published after ``after`` and before ``until`` (every earlier view judged too)."""
+    from cardref.live import LiveReferee
+    from cardref.replay_tables import replay_lines
+
+    ref = LiveReferee(game, rules)
+    return [f for line, fs in replay_lines(ref, kept_tables(name)) if after < line.get("t", 0) < until
+            for f in fs if f.kind in kinds]
+
+
 def kept_rules(name: str) -> str:
     """The rules kept match ``name`` was played by (its ``render.json``)."""
     return str(json.loads((MATCHES / name / "render.json").read_text())["rules"])

@@ -9,7 +9,7 @@ import random
 from dataclasses import replace
 
 import pytest
-from kept_matches import kept_tables
+from kept_matches import kept_findings, kept_tables
 from noisy_views import blurred
 
 from cardref.gamelog.store import GameStore
@@ -1302,12 +1302,7 @@ def test_no_move_against_the_rules_is_called_from_a_column_nothing_moved_over() 
     under it explained the view, and was called out of turn (K17). Column 4 lay still since the last
     view taken: no card left it, and no move against the rules is called; player 2's AD played up
     next is found."""
-    from cardref.replay_tables import replay_lines
-
-    lines = kept_tables("double_solitaire-70")
-    ref = LiveReferee("double_solitaire", "draw=1")
-    found = [f for line, fs in replay_lines(ref, lines) if 93.5 < line.get("t", 0) < 97 for f in fs
-             if f.kind in ("move", "illegal", "ambiguous", "unrecognised")]
+    found = kept_findings("double_solitaire-70", "double_solitaire", "draw=1", 93.5, 97)
     assert [(f.t, f.kind, str(f.move)) for f in found] == [(96.6, "move", "player 2: waste->foundation")]
 
 
@@ -1318,12 +1313,7 @@ def test_a_known_top_guessed_on_another_column_that_counts_its_move_is_carried_t
     column 4, two backs now: nothing read surely, so nothing happening fitted, and the game was lost at
     its first move. The known 10H guessed exactly on another column, whose counts the move explains, is
     the move; laid on a card nobody read, it is taken unjudged."""
-    from cardref.replay_tables import replay_lines
-
-    lines = kept_tables("double_solitaire-72")
-    ref = LiveReferee("double_solitaire", "draw=3")
-    found = [f for line, fs in replay_lines(ref, lines) if line.get("t", 0) < 5 for f in fs
-             if f.kind in ("move", "illegal", "ambiguous", "unrecognised")]
+    found = kept_findings("double_solitaire-72", "double_solitaire", "draw=3", 0, 5)
     assert [(f.t, f.kind, str(f.move)) for f in found] == [(4.3, "move", "player 1: t4->t3")]
     assert "not judged" in found[0].detail
 
@@ -1335,12 +1325,7 @@ def test_a_card_moved_unread_that_leaves_the_columns_as_counted_beats_one_laid_o
     the 10D laid on column 4's top, never read, which leaves two columns otherwise than the view counts
     them; that one, laid on an unread card, was preferred, did not explain the 2C, and the view was
     taken for nothing happening. The move that leaves the columns as counted is taken."""
-    from cardref.replay_tables import replay_lines
-
-    lines = kept_tables("double_solitaire-55")
-    ref = LiveReferee("double_solitaire", "draw=3")
-    found = [f for line, fs in replay_lines(ref, lines) if 5 < line.get("t", 0) < 9 for f in fs
-             if f.kind in ("move", "illegal", "ambiguous", "unrecognised")]
+    found = kept_findings("double_solitaire-55", "double_solitaire", "draw=3", 5, 9)
     assert [(f.t, f.kind, str(f.move)) for f in found] == [(8.2, "move", "player 1: t5->t3")]
 
 
