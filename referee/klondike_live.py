@@ -981,9 +981,14 @@ def _fewest_guess_conflicts(
     column's unread card with the next waste card unread under it; the column's top, unread, guessed
     6S as before), a guess of another rank counting more than one of another suit (seed 53: a 3S
     played up onto the 2S, guessed 3C there). A guess never decides a card, but it may tell two
-    explanations apart."""
+    explanations apart; where the guesses do not, the backs and face-up cards the columns are seen
+    with may (:func:`columns_miscounted`; kennard_big, draw 3, seed 817: a 5H 4S laid on a card nobody
+    read, or that card moved onto the 4S, the 3H turned up read alike in both)."""
     counts = [_guess_conflicts(verdict.state, obs, known) for _, verdict, _ in found]
     fewest = [x for x, n in zip(found, counts) if n == min(counts)]
+    if len(fewest) > 1:
+        counts = [columns_miscounted(verdict.state, obs) for _, verdict, _ in fewest]
+        fewest = [x for x, n in zip(fewest, counts) if n == min(counts)]
     return fewest[0] if len(fewest) == 1 else None
 
 
