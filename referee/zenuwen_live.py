@@ -1052,6 +1052,13 @@ def _from_still(moves: Sequence[Any], obs: Observation) -> int:
                and (seen := obs.piles.get(pile_zone(m.player, m.source))) is not None and seen.still is True)
 
 
+def _still_unchanged(moves: Sequence[Any], changed: frozenset[str], obs: Observation) -> int:
+    """How many of the series' plays and joins take a pile card from a pile that looks as it did (its
+    twin under it) and that the camera saw nothing move over since the view taken."""
+    return sum(1 for m in moves if (left := _left_pile(m)) is not None and left not in changed
+               and (seen := obs.piles.get(left)) is not None and seen.still is True)
+
+
 def _round_end_seen(findings: Sequence[Finding], obs: Observation) -> bool:
     """Are the view's calls all a round's (or the match's) end whose winner's piles all show plainly
     bare? That rests on nothing else in view (Z10: a player has played every pile card; the hand is
@@ -1611,13 +1618,14 @@ class _ViewJudgement:
         """Cards the series takes from piles that look as they did, their twins under them."""
         return _looks_unchanged(x[1].moves, self.changed, self.state)
 
-    def rarity(self, x: Explanation[ZenuwenState]) -> tuple[int, int]:
+    def rarity(self, x: Explanation[ZenuwenState]) -> tuple[int, int, int]:
         """How far the series is from the camera's guesses of the piles' tops, then its coincidences
         (:func:`_choose`)."""
         # (a turned card covered before any view read it is a guess too: penguins, seed 117, a
         # far pile's KC, never read, laid on an AD and read there, was taken for a turn nobody
         # made, the AC laid meanwhile judged laid on its unseen card)
-        return _guess_conflicts(x, self.state, self.live.seen_tops), self.coincidences(x) + _covered_turns(x[1], self.state, self.live.glimpsed)
+        return (_still_unchanged(x[1].moves, self.changed, self.obs), _guess_conflicts(x, self.state, self.live.seen_tops),
+                self.coincidences(x) + _covered_turns(x[1], self.state, self.live.glimpsed))
 
     def illegal_in(self, view: Observation, fits: Callable[[ZenuwenState, Observation], dict[Unseen, Card] | None] = match
                    ) -> Answer | None:

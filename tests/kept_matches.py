@@ -26,8 +26,13 @@ def kept_findings(name: str, game: str, rules: str, after: float, until: float,
     from cardref.replay_tables import replay_lines
 
     ref = LiveReferee(game, rules)
-    return [f for line, fs in replay_lines(ref, kept_tables(name)) if after < line.get("t", 0) < until
-            for f in fs if f.kind in kinds]
+    found = []
+    for line, fs in replay_lines(ref, kept_tables(name)):
+        if line.get("t", 0) >= until:
+            break  # (the rest of the match is not judged: a long one costs a minute)
+        if after < line.get("t", 0):
+            found += [f for f in fs if f.kind in kinds]
+    return found
 
 
 def kept_rules(name: str) -> str:

@@ -10,7 +10,7 @@ from typing import Any, Callable, Iterator
 
 import pytest
 
-from kept_matches import kept_tables
+from kept_matches import kept_findings, kept_rules, kept_tables
 from noisy_views import blurred, held
 from referee import speed_live, stress_live, zenuwen, zenuwen_live
 from referee.cards import SUITS, Card, card
@@ -2594,3 +2594,14 @@ def test_a_pile_shown_turned_down_in_a_view_left_unused_lost_its_top() -> None:
              for f in fs if f.t > 46 and f.kind == "move"]
     assert found[0] == (48.2, "p2 pile5->pile3")
     assert ("p2 pile5->centre1") in [m for _, m in found]
+
+
+def test_a_card_is_not_taken_from_a_pile_nothing_moved_over_that_shows_it_still() -> None:
+    """Four players, kennard, kept match zenuwen4p-172 at 14.4 s: p3's 4H (read 5H at 0.38 at most)
+    laid on centre3 while a hand was over p3's piles; p1's pile beside showed its 4H still, and
+    nothing had moved over it since the view taken. Taken from there with the other deck's 4H
+    turned up under it, the coincidence cost no more than a far pile's unread card, and the move was
+    credited to p1; a pile the camera saw still is the last place a card left from."""
+    name = "zenuwen4p-172"
+    found = kept_findings(name, "zenuwen", kept_rules(name), 14.3, 14.45, kinds=("move",))
+    assert found and all(f.move.player != 0 for f in found)
