@@ -29,6 +29,8 @@ from .klondike_live import layout_from_picture, picture_as_seen, picture_reads, 
 from .klondike_live import _guessed as klondike_guessed
 from .klondike_live import Fanned, _zones_of, fanned_after, misread_twins, waste_top_lost
 from .klondike_live import _guessed_over as guessed_over
+from .klondike_live import _known_tops as known_tops
+from .klondike_live import _top_guess as top_guess
 from .klondike_live import (
     _visible, changed_piles, columns_miscounted, foundation_guessed_over, moved_over, lands_where_still, lifts_where_still, reread_over, tableau_zone, turned_up_elsewhere, under_hand, unread_face_on, waste_seen_as_back,
 )
@@ -768,6 +770,10 @@ def _observe(live: LiveDouble, obs: Observation) -> tuple[LiveDouble, list[Findi
                 return after, [Finding("taken_back", t, move=live.pending, frame=frame), *found]
         return live, [Finding("unrecognised", t, frame=frame, detail=f"waiting for {live.pending} to be taken back")]
     explained = _explain(live, obs)
+    if [f.kind for f in explained[1]] == ["move"]:
+        two = _pair_as_guessed(live, obs, explained[0])
+        if two is not None:
+            return two
     if waited is not None and [f.kind for f in explained[1]] == ["illegal"]:
         # the move waited on and a legal one after it beat a move against the rules (penguins, draw 3,
         # seed 45: a 9S laid on a 10H never read, waited on; then the 10H and 9S moved onto a JC,
@@ -776,6 +782,33 @@ def _observe(live: LiveDouble, obs: Observation) -> tuple[LiveDouble, list[Findi
         if found and all(f.kind == "move" for f in found):
             return moved, found
     return explained
+
+
+def _pair_as_guessed(live: LiveDouble, obs: Observation, moved: LiveDouble) -> tuple[LiveDouble, list[Finding]] | None:
+    """Where the one move that explains a view leaves a known card on a column top that the camera,
+    unable to read it, guesses as another rank: the two legal moves that explain the view with those
+    guesses taken as read, if the second lays a card on such a column (as Klondike's
+    :func:`referee.klondike_live._pair_as_guessed`, where the cards are not yet known: simplistic,
+    draw 3, seed 69 at 53.7 s, a draw whose 8D, never published, was laid on a 9C at once, guessed 8D
+    at 0.22 there; taken for the draw alone, its 3D the top, every move after it was misplaced)."""
+    piles = dict(obs.piles)
+    for p, layout in enumerate(moved.state.layouts):
+        view = seat_view(obs, p)
+        for zone, card in known_tops(layout, moved.known[p]).items():
+            guess = parse_seen(top_guess(view, zone))
+            if zone.startswith("tableau") and guess is not None and guess.rank != card.rank:
+                seen = piles[seat_prefix(p) + zone]
+                piles[seat_prefix(p) + zone] = replace(seen, cards=seen.cards[:-1] + (guess.code,))
+    if piles == obs.piles:
+        return None
+    guessed = {z for z in piles if piles[z] is not obs.piles[z]}
+    after, found = observe_pairs(live, replace(obs, piles=piles))
+    if [f.kind for f in found] != ["move", "move"] or found[1].move is None:
+        return None
+    second = found[1].move
+    if not _zones_of(second.move.dst, seat_prefix(second.player), FOUNDATION_ZONES) & guessed:
+        return None
+    return after, found
 
 
 def let_stand(live: LiveDouble, t: float) -> tuple[LiveDouble, list[Finding]] | None:

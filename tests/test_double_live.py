@@ -1358,3 +1358,13 @@ def test_a_draws_first_card_learned_as_its_top_goes_under_the_cards_read_over_it
     assert not [f for f in found if f.kind == "unrecognised" or "rejoined" in f.kind]
     assert [(f.t, str(f.move)) for f in found if f.kind == "move"][:3] == [
         (155.9, "player 2: draw"), (158.9, "player 1: draw"), (162.7, "player 2: draw")]
+
+
+def test_a_draw_whose_top_card_was_laid_at_once_on_a_column_guessed_so_is_two_moves() -> None:
+    """Simplistic, draw 3, kept match double_solitaire-69 at 53.7 s: player 1's draw (10S 3D 8D) was
+    never published, its 8D laid on column 1's 9C at once; the view reads the 3D on the waste and
+    guesses 8D at 0.22 on column 1. The draw alone fitted, its 3D the top, leaving the 9C where the
+    camera guessed an 8D: taken so, every later move of the player was misplaced (24 of 55 found). The
+    guess, taken as read, makes the draw and the 8D laid on the 9C the two moves."""
+    found = kept_findings("double_solitaire-69", "double_solitaire", "draw=3", 53, 54)
+    assert [(f.t, f.kind, str(f.move)) for f in found] == [(53.7, "move", "player 1: draw"), (53.7, "move", "player 1: waste->t1")]
