@@ -950,7 +950,9 @@ def _explain(live: LiveDouble, obs: Observation, only: frozenset[str] | None = N
                 waiting = replace(live, state=before, known=known, pending=dmove, pending_state=seen)
                 illegal.append((waiting, [Finding("illegal", t, move=dmove, rule=verdict.rule, reason=verdict.reason, frame=frame)]))
                 miscounted[dmove] = _miscounted(table, obs)
-            elif _laid_under_hand(dmove, obs):
+            elif _laid_under_hand(dmove, obs) and not lifts_where_still(move, obs, seat_prefix(player), FOUNDATION_ZONES):
+                # (not from a pile nothing moved over: kennard_4c, draw 1, seed 68 at 21.6 s, a draw
+                # waited on for a far column marked under a hand, the column beside it still)
                 hidden.append(dmove)
     if legal and hidden and not any(under_hand(f[0].move.move, obs, seat_prefix(f[0].move.player), FOUNDATION_ZONES) for _, f in legal):
         # a legal move the view shows in full, and a move against the rules whose card went where a

@@ -1368,3 +1368,13 @@ def test_a_draw_whose_top_card_was_laid_at_once_on_a_column_guessed_so_is_two_mo
     guess, taken as read, makes the draw and the 8D laid on the 9C the two moves."""
     found = kept_findings("double_solitaire-69", "double_solitaire", "draw=3", 53, 54)
     assert [(f.t, f.kind, str(f.move)) for f in found] == [(53.7, "move", "player 1: draw"), (53.7, "move", "player 1: waste->t1")]
+
+
+def test_no_wait_on_a_move_against_the_rules_from_a_column_nothing_moved_over() -> None:
+    """Kennard_4c, draw 1, kept match double_solitaire-68 at 21.6 s: player 1 draws a 5H, read at
+    0.24 only. The camera marked player 2's column 6 under a hand (the far seat's zones flicker so),
+    and player 2's unread column 7 top laid there against the rules fitted the view as well: the
+    referee waited for the hand to go, and the next view came after the 5H had been laid on a column.
+    Column 7 lay still since the view taken, so no card left it: the draw is taken."""
+    found = kept_findings("double_solitaire-68", "double_solitaire", "draw=1", 21, 22)
+    assert [(f.t, f.kind, str(f.move)) for f in found] == [(21.6, "move", "player 1: draw")]
