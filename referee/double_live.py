@@ -37,7 +37,7 @@ from .klondike_live import (
 from .klondike_live import expected_observation as expected_layout
 from .klondike_live import start as start_layout
 from .observation import EXPLAINED, HAND_WAIT, MAX_READS_TO_DOUBT, Finding, Observation, SeenPile, count_reads, last_looks, one_misread
-from .observation import guess_apart, parse_seen, stands, stirred_after, stirred_since
+from .observation import guess_apart, parse_seen, stands, stirred_after, stirred_since, surely_read
 from .verdict import Event, Illegal, Legal
 
 FOUNDATION_ZONES = tuple(f"foundation{i + 1}" for i in range(MAX_FOUNDATIONS))
@@ -774,6 +774,17 @@ def _observe(live: LiveDouble, obs: Observation) -> tuple[LiveDouble, list[Findi
         two = _pair_as_guessed(live, obs, explained[0])
         if two is not None:
             return two
+    out_of_turn = explained[1][0] if [f.kind for f in explained[1]] == ["illegal"] and explained[1][0].rule == "K17" else None
+    if out_of_turn is not None and live.started and out_of_turn.move is not None and out_of_turn.move.player != live.state.turn:
+        # a move out of turn is no such thing where the player whose turn it was may have drawn
+        # unseen first: the two legal moves explain the view (aguilar, draw 1, seed 73 at 129.7 s:
+        # player 1's draw turned a 9C the camera took for a back, the waste's top before read
+        # unsurely; player 2's draw after it was called out of turn)
+        paired = observe_pairs(live, obs)
+        moves = [f.move for f in paired[1] if f.kind == "move"]
+        if (len(moves) == 2 == len(paired[1]) and moves[0] is not None and moves[0].player == live.state.turn
+                and moves[0].move.op == "draw" and str(moves[1]) == str(out_of_turn.move)):
+            return paired
     if waited is not None and [f.kind for f in explained[1]] == ["illegal"]:
         # the move waited on and a legal one after it beat a move against the rules (penguins, draw 3,
         # seed 45: a 9S laid on a 10H never read, waited on; then the 10H and 9S moved onto a JC,
@@ -782,6 +793,22 @@ def _observe(live: LiveDouble, obs: Observation) -> tuple[LiveDouble, list[Findi
         if found and all(f.kind == "move" for f in found):
             return moved, found
     return explained
+
+
+def _first_read_unsurely(live: LiveDouble, player: int, move: Move, binds: Binds, obs: Observation) -> Card | None:
+    """The card ``move`` lifts from the player's waste or a column when the view reads it for the first
+    time (no view taken read it before), less surely than ``DOUBT_BELOW``, and the camera guessed it as
+    another rank in the last view taken; None otherwise (:func:`referee.klondike_live._first_read_unsurely`)."""
+    if move.op != "move" or not (move.src == "waste" or move.src.startswith("t")):
+        return None
+    lifted = moved_and_under(live.state.layouts[player], move)[:1]
+    if not lifted or lifted[0] not in binds[player] or live.reads[player].get(lifted[0].code):
+        return None
+    code = binds[player][lifted[0]]
+    guess, read = parse_seen(live.guessed[player].get(lifted[0])), parse_seen(code)
+    if code in surely_read(frozenset(), obs) or guess is None or read is None:
+        return None
+    return lifted[0] if guess.rank != read.rank else None
 
 
 def _pair_as_guessed(live: LiveDouble, obs: Observation, moved: LiveDouble) -> tuple[LiveDouble, list[Finding]] | None:
@@ -934,6 +961,24 @@ def _explain(live: LiveDouble, obs: Observation, only: frozenset[str] | None = N
             verdict = double_solitaire.apply(state, dmove)
             if isinstance(verdict, Legal) and obs.second_look and _covered_still_guessed(before, dmove, obs):
                 continue
+            first = _first_read_unsurely(live, player, move, binds, obs) if isinstance(verdict, Illegal) else None
+            if first is not None and isinstance(verdict, Illegal):
+                # the card moved, never read before, read here unsurely as a card the move cannot lay
+                # there, guessed as another rank in the last view taken: the rules settle the unsure
+                # reading, as for a card not read (as Klondike's; aguilar, draw 1, seed 73 at 123.7 s:
+                # a drawn 6H, guessed 6H at 0.29, laid on a 7S and read 5H at 0.35 there, called
+                # against K4, and every later move of the player misplaced)
+                rest = cast(Binds, _set(binds, player, {c: code for c, code in binds[player].items() if c != first}))
+                unsure_known = _known_after(live.known, rest)
+                base = learn(live.state, rest)
+                later = _onto_unread(replace(base, turn=player) if state.turn == player else base, player, dmove, unsure_known, obs, "moved")
+                if later is not None:
+                    detail = (f"{dmove}: the card moved, read {binds[player][first]} only unsurely, cannot lie there "
+                              f"({verdict.rule}): taken as not read, so not judged")
+                    unread.append(dmove)
+                    miscounted[dmove] = _miscounted(table, obs)
+                    moved_unread.append((_after_move(live, later, unsure_known), [Finding("move", t, move=dmove, verdict=later, frame=frame, detail=detail)]))
+                    continue
             if isinstance(verdict, Legal):
                 after = _after_move(live, verdict, known)
                 note = f"{dmove}: {unsure}" if unsure and player != live.state.turn else ""

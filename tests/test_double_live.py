@@ -1378,3 +1378,22 @@ def test_no_wait_on_a_move_against_the_rules_from_a_column_nothing_moved_over() 
     Column 7 lay still since the view taken, so no card left it: the draw is taken."""
     found = kept_findings("double_solitaire-68", "double_solitaire", "draw=1", 21, 22)
     assert [(f.t, f.kind, str(f.move)) for f in found] == [(21.6, "move", "player 1: draw")]
+
+
+def test_a_card_read_first_unsurely_as_one_that_cannot_lie_there_is_not_called() -> None:
+    """Aguilar, draw 1, kept match double_solitaire-73 at 123.7 s: player 1's draw turned a 6H, guessed
+    6H at 0.29; laid on a 7S, it was read 5H at 0.35 there and the move called against K4. A card no
+    view read before, read unsurely as one the move cannot lay there and guessed as another rank, is
+    settled by the rules, as for a card not read."""
+    found = kept_findings("double_solitaire-73", "double_solitaire", "draw=1", 123, 124)
+    assert [(f.kind, str(f.move)) for f in found] == [("move", "player 1: waste->t4")]
+    assert "only unsurely" in found[0].detail
+
+
+def test_a_draw_the_camera_missed_before_the_other_players_draw_is_no_move_out_of_turn() -> None:
+    """The same match at 129.7 s: player 1's draw at 126.6 s turned a 9C the camera took for a back
+    (the waste's top before read unsurely), so that view was taken for nothing happening; player 2's
+    draw after it was called out of turn (K17). The two legal moves, player 1's draw first, explain the
+    view."""
+    found = kept_findings("double_solitaire-73", "double_solitaire", "draw=1", 129, 130)
+    assert [(f.kind, str(f.move)) for f in found] == [("move", "player 1: draw"), ("move", "player 2: draw")]
