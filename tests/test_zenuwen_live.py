@@ -2605,3 +2605,17 @@ def test_a_card_is_not_taken_from_a_pile_nothing_moved_over_that_shows_it_still(
     name = "zenuwen4p-172"
     found = kept_findings(name, "zenuwen", kept_rules(name), 14.3, 14.45, kinds=("move",))
     assert found and all(f.move.player != 0 for f in found)
+
+
+def test_the_next_layout_with_a_pile_under_a_hand_tells_the_choice_nobody_saw() -> None:
+    """Three players, kennard_big, kept match zenuwen3p-195: after p1 took centre2 at 137.7 s, p3's
+    choice of centre1 was not seen (no hand reached for it in a view), and the one view of the second
+    round's layout before the turn, at 146 s, had a hand over a far pile. The layout was not taken,
+    and the whole second round was waited out (14 moves lost). A pile under a hand is a top not read
+    yet; where such piles could tell the choices apart otherwise (seed 193), the view still waits."""
+    name = "zenuwen3p-195"
+    found = kept_findings(name, "zenuwen", kept_rules(name), 139, 147, kinds=("move",))
+    assert [str(f.move) for f in found] == ["p3 takes centre1", "new round"]
+    name = "zenuwen3p-193"
+    found = kept_findings(name, "zenuwen", kept_rules(name), 124, 133, kinds=("move",))
+    assert [str(f.move) for f in found] == ["p1 takes centre1", "new round"]
