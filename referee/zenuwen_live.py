@@ -1015,8 +1015,11 @@ def _covered_risk(start: ZenuwenState, final: ZenuwenState, obs: Observation) ->
             tops += list(after[max(len(before) - 1, 0) :])
     for j in range(start.players):
         seen = obs.piles.get(centre_zone(j))
-        if seen is not None and (seen.held or None in seen.cards):
-            return True  # a card (a hand card, say) may have gone there unseen, and the order matters
+        if seen is not None and (seen.held or (None in seen.cards and seen.still is not True)):
+            # a card (a hand card, say) may have gone there unseen, and the order matters; not where
+            # nothing moved over it since the view taken (three players, kennard_4c_big, seed 186: the
+            # round's last card on centre2 said 3.4 s late, centre1's 2D read 2S at 0.22, untouched)
+            return True
     # the piles as the explanation leaves them: a card it moved is where it put it (four players,
     # seed 32 at 1920x1080: a 6C joined onto a 6H and read there, its pile's next card not read, was
     # taken for maybe played unseen onto a 7H, and the views were left unused until the video ended)

@@ -2619,3 +2619,13 @@ def test_the_next_layout_with_a_pile_under_a_hand_tells_the_choice_nobody_saw() 
     name = "zenuwen3p-193"
     found = kept_findings(name, "zenuwen", kept_rules(name), 124, 133, kinds=("move",))
     assert [str(f.move) for f in found] == ["p1 takes centre1", "new round"]
+
+
+def test_a_centre_pile_nothing_moved_over_hides_no_card_under_the_round_end() -> None:
+    """Three players, kennard_4c_big, kept match zenuwen3p-186 at 157.3 s: p1's last card, a JD, read
+    at 0.33 on centre2, every p1 pile bare. Centre1's 2D was read 2S at 0.22 (not read), and a card
+    might have gone there unseen: the view was left unused, and the round's end said at 160.6 s, 3.4 s
+    late. Nothing had moved over centre1 since the view taken, so no card went there."""
+    name = "zenuwen3p-186"
+    found = kept_findings(name, "zenuwen", kept_rules(name), 157, 158, kinds=("move", "call"))
+    assert [f.kind for f in found] == ["move", "call"] and found[0].t == 157.3
