@@ -2440,15 +2440,18 @@ def _all_seen(findings: Sequence[Finding], state: ZenuwenState, obs: Observation
 
 
 def _missed_piles(state: ZenuwenState, obs: Observation, only: frozenset[str] | None = None) -> Observation:
-    """The view with each patience pile that shows nothing at all, where the position has a card,
-    taken as a card not read: a last look at a view nothing else explains (zen3 with run 7: the left
-    seat's 8C and the far seat's 9C not found for seconds, every view unrecognised meanwhile). Only a
+    """The view with each patience pile or centre pile that shows nothing at all, where the position
+    has a card, taken as a card not read: a last look at a view nothing else explains (zen3 with run 7:
+    the left seat's 8C and the far seat's 9C not found for seconds, every view unrecognised meanwhile;
+    three players, penguins, seed 196 at 48 s: centre1's QS, laid on a JD, not found for half a
+    minute, and 39 of the 55 moves missed). Only a
     legal explanation is taken from it: a card that left unseen would have made a move the first
     look finds (a pile of several cards is never empty but after the last cards go into the hand,
     Z9; a card leaving turns the next one up, a back shows until then). ``only``: these zones alone."""
     if state.phase is not Phase.PLAY and state.phase is not Phase.TURN:
         return obs
     zones = [pile_zone(p, i) for p, seat in enumerate(state.seats) for i, pile in enumerate(seat.piles) if pile.cards]
+    zones += [centre_zone(j) for j, pile in enumerate(state.centre) if pile]
     return lost_as_unread(obs, [z for z in zones if only is None or z in only], absent=True)
 
 

@@ -2629,3 +2629,13 @@ def test_a_centre_pile_nothing_moved_over_hides_no_card_under_the_round_end() ->
     name = "zenuwen3p-186"
     found = kept_findings(name, "zenuwen", kept_rules(name), 157, 158, kinds=("move", "call"))
     assert [f.kind for f in found] == ["move", "call"] and found[0].t == 157.3
+
+
+def test_a_centre_pile_the_camera_lost_is_a_top_not_read() -> None:
+    """Three players, penguins, kept match zenuwen3p-196: from 48 s centre1, a QS laid on a JD, was not
+    found at all for half a minute; every view was unrecognised and 39 of the 55 moves were missed. A
+    centre pile that shows nothing (no card, no back, no hand) while the position has cards there is
+    taken as a top not read, as a patience pile the camera lost is."""
+    name = "zenuwen3p-196"
+    found = kept_findings(name, "zenuwen", kept_rules(name), 48, 60, kinds=("move", "unrecognised"))
+    assert found and all(f.kind == "move" for f in found)
