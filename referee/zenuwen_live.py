@@ -1800,7 +1800,7 @@ def _choose(view: _ViewJudgement, hits: list[Hit]) -> Answer:
     # two moves of one player are as rare, and the coincidence tells apart only series spread alike
     best = best_explanations(hits, substitute_cards, lambda n, final: _unguess(n, final), view.rarity if live.deferred else None)
     if view.pend is None and len(best) == 1 and not best[0][1].moves:
-        guessed = _guessed_play(live, obs, t)
+        guessed = _guessed_play(live, obs, t) or _guessed_turn(live, obs, t)
         if guessed is not None:
             return guessed
         remembered = _remembered_look(view) if view.remember and live.deferred and live.last is not None else None
@@ -2179,6 +2179,31 @@ def _guessed_play(live: LiveZenuwen, obs: Observation, t: float, gone_only: bool
                         f"guessed {seen.top_guess} there, not the {cpile[-1].code}): not judged")
                 return after, noted(findings, note)
     return None
+
+
+def _guessed_turn(live: LiveZenuwen, obs: Observation, t: float) -> tuple[LiveZenuwen, list[Finding]] | None:
+    """A view that fits the position as it is, but shows every centre pile's top, read before, unread
+    with the camera's guess another card (at least ``GUESS_FLOOR``), something having moved over each
+    since the view taken: the players may have turned cards too unsure to read (Z5/Z7). With the
+    guesses taken as read, the one turn that explains the view is the answer (two players, kennard,
+    seed 171 at 77.2 s: a turn's 9S read at 0.37 in a view left waiting for the other pile, then at
+    0.28, its KD at 0.19; nothing happened fitted, and the turn after it was lost too)."""
+    state = live.state
+    piles = dict(obs.piles)
+    for j, cpile in enumerate(state.centre):
+        zone = centre_zone(j)
+        seen = judged(obs, zone)
+        guess = parse_seen(seen.top_guess) if seen is not None else None
+        if (seen is None or guess is None or not cpile or is_unseen(cpile[-1]) or guess == cpile[-1] or seen.still is True
+                or seen.confidences[-1:] < (GUESS_FLOOR,)):
+            return None
+        piles[zone] = replace(seen, cards=seen.cards[:-1] + (guess.code,))
+    view = replace(obs, piles=piles)
+    start = Node(state, count=(0,) * state.players)
+    expand = _expand(view, differing_zones(state, view), t, strict=False, depth=1)
+    hits = [h for h in breadth_first(start, expand, [lambda s: match(s, view)], 1) if len(h[0].moves) == 1 and isinstance(h[0].moves[0], Turn)]
+    best = best_explanations(hits, substitute_cards, lambda n, final: _unguess(n, final))
+    return _conclude(live, view, best[0], t) if len(best) == 1 else None
 
 
 def _played_unread(state: ZenuwenState, obs: Observation, j: int, t: float, covered_sure: bool = False,

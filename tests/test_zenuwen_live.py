@@ -2639,3 +2639,13 @@ def test_a_centre_pile_the_camera_lost_is_a_top_not_read() -> None:
     name = "zenuwen3p-196"
     found = kept_findings(name, "zenuwen", kept_rules(name), 48, 60, kinds=("move", "unrecognised"))
     assert found and all(f.kind == "move" for f in found)
+
+
+def test_a_turn_the_camera_reads_only_as_guesses_is_taken_from_them() -> None:
+    """Two players, kennard, kept match zenuwen2p-171 at 77.2 s: the players turned a 9S and a KD
+    after a stuck call; the view that showed the 9S at 0.37 was left waiting for the other pile, and
+    the next read both under 0.3 (guessed 9S 0.28, KD 0.19): nothing happened fitted, and the turn
+    after it was lost too. Every centre pile guessed as another card, each moved over: the turn."""
+    name = "zenuwen2p-171"
+    found = kept_findings(name, "zenuwen", kept_rules(name), 77, 78, kinds=("move",))
+    assert [str(f.move) for f in found] == ["all turn a card"]
