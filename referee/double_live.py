@@ -961,8 +961,7 @@ def _explain(live: LiveDouble, obs: Observation, only: frozenset[str] | None = N
             verdict = double_solitaire.apply(state, dmove)
             if isinstance(verdict, Legal) and obs.second_look and _covered_still_guessed(before, dmove, obs):
                 continue
-            first = _first_read_unsurely(live, player, move, binds, obs) if isinstance(verdict, Illegal) else None
-            if first is not None and isinstance(verdict, Illegal):
+            if isinstance(verdict, Illegal) and (first := _first_read_unsurely(live, player, move, binds, obs)) is not None:
                 # the card moved, never read before, read here unsurely as a card the move cannot lay
                 # there, guessed as another rank in the last view taken: the rules settle the unsure
                 # reading, as for a card not read (as Klondike's; aguilar, draw 1, seed 73 at 123.7 s:

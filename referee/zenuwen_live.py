@@ -1622,8 +1622,9 @@ class _ViewJudgement:
         return _looks_unchanged(x[1].moves, self.changed, self.state)
 
     def rarity(self, x: Explanation[ZenuwenState]) -> tuple[int, int, int]:
-        """How far the series is from the camera's guesses of the piles' tops, then its coincidences
-        (:func:`_choose`)."""
+        """How many cards the series takes from piles that look as they did and that nothing moved
+        over (:func:`_still_unchanged`), then how far it is from the camera's guesses of the piles'
+        tops, then its coincidences (:func:`_choose`)."""
         # (a turned card covered before any view read it is a guess too: penguins, seed 117, a
         # far pile's KC, never read, laid on an AD and read there, was taken for a turn nobody
         # made, the AC laid meanwhile judged laid on its unseen card)
