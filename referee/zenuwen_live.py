@@ -2477,7 +2477,12 @@ def _missed_piles(state: ZenuwenState, obs: Observation, only: frozenset[str] | 
     if state.phase is not Phase.PLAY and state.phase is not Phase.TURN:
         return obs
     zones = [pile_zone(p, i) for p, seat in enumerate(state.seats) for i, pile in enumerate(seat.piles) if pile.cards]
-    zones += [centre_zone(j) for j, pile in enumerate(state.centre) if pile]
+    # a centre pile leaves the table only at a round's end, which needs a player with no pile card
+    # left (Z10): while every player has one, a centre pile shown bare is one the camera lost (one the
+    # view leaves out is not judged)
+    out = any(not any(pile.cards for pile in seat.piles) for seat in state.seats)
+    centre = [] if out else [centre_zone(j) for j, pile in enumerate(state.centre) if pile]
+    obs = lost_as_unread(obs, [z for z in centre if only is None or z in only])
     return lost_as_unread(obs, [z for z in zones if only is None or z in only], absent=True)
 
 

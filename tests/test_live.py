@@ -1622,13 +1622,13 @@ def test_a_join_seen_only_as_an_unsure_suit_is_a_misread() -> None:
     0.30-0.32, made the card turned up under the QC a 7S joined onto the 7C, though the 5H turned up
     next. The position was off from there and the end of the game lost (47/55, a join invented). A
     series that joins a card it turned up itself onto a pile read unsurely gives way to that read
-    taken as not read, when that needs fewer moves. What is left: a turn of a 9S and a KD, read
-    in no view."""
+    taken as not read, when that needs fewer moves. The turn of a 9S and a KD the camera only guessed
+    is found too since the sixty-eighth session (``zenuwen_live._guessed_turn``)."""
     found = _whole_match_findings("zenuwen2p-171", "zenuwen", "players=2,decks=1,empty_stock=turn_opponents,pile_choice=winner_chooses")
     truth = _match_moves("zenuwen2p-171")
     got, want = _tallies(found, truth)
     assert not got - want  # nothing invented
-    assert [m for m, _ in (want - got).items()] == [("move", _move_key({"op": "turn"}))]
+    assert not want - got
 
 
 def test_a_card_whose_copies_are_known_buried_in_the_centre_is_laid_all_the_same() -> None:
@@ -1704,7 +1704,9 @@ def test_a_card_learned_from_unsure_reads_played_away_is_not_a_view_of_nothing()
     found = _whole_match("zenuwen3p-186", "zenuwen", ZENUWEN_MATCH.format(players=3))
     assert ("p2 pile3->centre1", "") in [(str(f.move), f.rule) for f in found if f.kind == "move" and 109 < f.t < 111]
     assert [(str(f.move), f.rule) for f in found if f.kind == "illegal"] == [("p1 pile3->centre1", "Z6")]  # the deliberate 3H
-    assert ("p1 pile3->centre2", 160.6) in [(str(f.move), f.t) for f in found if f.kind == "move"]  # the JD, before the next round
+    # the JD, before the next round: since the sixty-eighth session with the view that read it (157.3 s;
+    # 160.6 s before, a centre pile nothing had moved over taken for one a card might have gone to)
+    assert ("p1 pile3->centre2", 157.3) in [(str(f.move), f.t) for f in found if f.kind == "move"]
     # the JD glimpsed on centre2 is not the one laid there long before: no doubt that it was played
     assert not [f for f in found if f.kind == "ambiguous" and 158 < f.t < 161]
 
