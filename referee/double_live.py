@@ -1005,10 +1005,13 @@ def _explain(live: LiveDouble, obs: Observation, only: frozenset[str] | None = N
         # JS taken for a draw's top; the draw stood, and the illegal move was never called)
         return live, [Finding("ambiguous", t, frame=frame, detail=HAND_WAIT)]
     laid = [(a, f) for a, f in illegal if _laid_as_guessed(a, f[0].move, obs)]
-    if legal and len(laid) == 1 and all(_leaves_other_rank(a, laid[0][1][0].move, obs) for a, _ in legal):
+    if legal and len(laid) == 1 and all(_leaves_other_rank(a, laid[0][1][0].move, obs) for a, _ in legal) and not any(borne):
         # the card a move against the rules lays on a column, guessed there exactly, unread, where each
         # legal explanation leaves a card of another rank: the guess is the card that left its pile (seed
-        # 49 once the hand is gone: the JS guessed JS at 0.23 on the KD, the draw leaving the KD there)
+        # 49 once the hand is gone: the JS guessed JS at 0.23 on the KD, the draw leaving the KD there);
+        # not where a legal move reads a card as the camera guessed it before (penguins, draw 3, seed 74
+        # at 38.7 s: the waste's JS, guessed JS, laid on a QH and read JS at 0.43 there, lost to the QH
+        # laid on a 10H guessed QH at 0.21, against K4)
         return laid[0]
     if legal:
         if len({_end(a) for a, _ in legal}) == 1:

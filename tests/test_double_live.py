@@ -1397,3 +1397,13 @@ def test_a_draw_the_camera_missed_before_the_other_players_draw_is_no_move_out_o
     view."""
     found = kept_findings("double_solitaire-73", "double_solitaire", "draw=1", 129, 130)
     assert [(f.kind, str(f.move)) for f in found] == [("move", "player 1: draw"), ("move", "player 2: draw")]
+
+
+def test_a_card_read_where_it_landed_as_guessed_before_beats_a_move_against_the_rules_laid_as_guessed() -> None:
+    """Penguins, draw 3, kept match double_solitaire-74 at 38.7 s: player 1's waste top, never read,
+    guessed JS, was laid on column 6's QH and read JS at 0.43 there. Column 3's 10H was guessed QH at
+    0.21, so the QH laid on it against K4, the JS turned up under it, fitted too, and the rule that
+    takes a card guessed exactly where a move against the rules lays it called it. The legal move
+    reads the very card the camera guessed before: it is taken."""
+    found = kept_findings("double_solitaire-74", "double_solitaire", "draw=3", 38, 39)
+    assert [(f.kind, str(f.move)) for f in found] == [("move", "player 1: waste->t6")]
