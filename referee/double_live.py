@@ -970,7 +970,7 @@ def _explain(live: LiveDouble, obs: Observation, only: frozenset[str] | None = N
                 rest = cast(Binds, _set(binds, player, {c: code for c, code in binds[player].items() if c != first}))
                 unsure_known = _known_after(live.known, rest)
                 base = learn(live.state, rest)
-                later = _onto_unread(replace(base, turn=player) if state.turn == player else base, player, dmove, unsure_known, obs, "moved")
+                later = _onto_unread(replace(base, turn=state.turn), player, dmove, unsure_known, obs, "moved")
                 if later is not None:
                     detail = (f"{dmove}: the card moved, read {binds[player][first]} only unsurely, cannot lie there "
                               f"({verdict.rule}): taken as not read, so not judged")

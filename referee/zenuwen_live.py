@@ -1040,7 +1040,7 @@ def _covered_risk(start: ZenuwenState, final: ZenuwenState, obs: Observation) ->
     return False
 
 
-def _from_still(moves: Sequence[Any], obs: Observation) -> int:
+def _from_still(moves: Sequence[Any], obs: Observation, changed: frozenset[str] | None = None) -> int:
     """How many of the series' plays and joins take a pile card from a pile the camera saw nothing move
     over since the view taken (``SeenPile.still``): of several series, those with fewest (four players,
     penguins, seed 148: p2's 10H, never read, played onto a JD from a pile that then read its JC, or
@@ -1050,15 +1050,10 @@ def _from_still(moves: Sequence[Any], obs: Observation) -> int:
     was taken for the far seat's card that never showed, though nothing had moved over that pile;
     five moves lost, eight invented). Not a rule that rules a series out: a view
     taken for nothing happening may have passed over a card gone from a pile (a lone card never read
-    shows as nothing: :func:`_missed_piles`), and stillness counts from there."""
-    return sum(1 for m in moves if isinstance(m, (Play, Join)) and isinstance(m.source, int) and not getattr(m, "from_hand", False)
-               and (seen := obs.piles.get(pile_zone(m.player, m.source))) is not None and seen.still is True)
-
-
-def _still_unchanged(moves: Sequence[Any], changed: frozenset[str], obs: Observation) -> int:
-    """How many of the series' plays and joins take a pile card from a pile that looks as it did (its
-    twin under it) and that the camera saw nothing move over since the view taken."""
-    return sum(1 for m in moves if (left := _left_pile(m)) is not None and left not in changed
+    shows as nothing: :func:`_missed_piles`), and stillness counts from there. With ``changed`` (the
+    zones the view shows otherwise), only piles that look as they did, a twin under the card taken:
+    the rarest series of all (:meth:`_ViewJudgement.rarity`)."""
+    return sum(1 for m in moves if (left := _left_pile(m)) is not None and (changed is None or left not in changed)
                and (seen := obs.piles.get(left)) is not None and seen.still is True)
 
 
@@ -1623,12 +1618,12 @@ class _ViewJudgement:
 
     def rarity(self, x: Explanation[ZenuwenState]) -> tuple[int, int, int]:
         """How many cards the series takes from piles that look as they did and that nothing moved
-        over (:func:`_still_unchanged`), then how far it is from the camera's guesses of the piles'
+        over (:func:`_from_still`), then how far it is from the camera's guesses of the piles'
         tops, then its coincidences (:func:`_choose`)."""
         # (a turned card covered before any view read it is a guess too: penguins, seed 117, a
         # far pile's KC, never read, laid on an AD and read there, was taken for a turn nobody
         # made, the AC laid meanwhile judged laid on its unseen card)
-        return (_still_unchanged(x[1].moves, self.changed, self.obs), _guess_conflicts(x, self.state, self.live.seen_tops),
+        return (_from_still(x[1].moves, self.obs, self.changed), _guess_conflicts(x, self.state, self.live.seen_tops),
                 self.coincidences(x) + _covered_turns(x[1], self.state, self.live.glimpsed))
 
     def illegal_in(self, view: Observation, fits: Callable[[ZenuwenState, Observation], dict[Unseen, Card] | None] = match
@@ -2163,13 +2158,10 @@ def _guessed_play(live: LiveZenuwen, obs: Observation, t: float, gone_only: bool
             # the pile shows a card read, and not the one that left (its twin turned up: a coincidence)
             return not _shows_still(source, left)
 
-        start = Node(state, count=(0,) * state.players)
-        expand = _expand(view, differing_zones(state, view), t, strict=False, depth=1)
-        hits = [h for h in breadth_first(start, expand, [lambda s: match(s, view)], 1) if len(h[0].moves) == 1 and seen_leaving(h[0].moves[0])]
-        best = best_explanations(hits, substitute_cards, lambda n, final: _unguess(n, final))
+        best = _single_moves(state, view, t, seen_leaving)
         if len(best) == 1:
             return _conclude(live, view, best[0], t)
-        if not gone_only and not hits:
+        if not gone_only and not best:
             unread = _played_unread(state, obs, j, t, covered_sure=cpile[-1].code in live.sure, seen_tops=live.seen_tops)
             if unread is not None:
                 # not left for a clearer view: the card is unread there, and the next view has it
@@ -2200,11 +2192,17 @@ def _guessed_turn(live: LiveZenuwen, obs: Observation, t: float) -> tuple[LiveZe
             return None
         piles[zone] = replace(seen, cards=seen.cards[:-1] + (guess.code,))
     view = replace(obs, piles=piles)
+    best = _single_moves(state, view, t, lambda move: isinstance(move, Turn))
+    return _conclude(live, view, best[0], t) if len(best) == 1 else None
+
+
+def _single_moves(state: ZenuwenState, view: Observation, t: float, keep: Callable[[Any], bool]) -> list[Explanation[ZenuwenState]]:
+    """The best explanations of ``view`` by one move from ``state`` that ``keep`` accepts (none: no
+    such move explains it)."""
     start = Node(state, count=(0,) * state.players)
     expand = _expand(view, differing_zones(state, view), t, strict=False, depth=1)
-    hits = [h for h in breadth_first(start, expand, [lambda s: match(s, view)], 1) if len(h[0].moves) == 1 and isinstance(h[0].moves[0], Turn)]
-    best = best_explanations(hits, substitute_cards, lambda n, final: _unguess(n, final))
-    return _conclude(live, view, best[0], t) if len(best) == 1 else None
+    hits = [h for h in breadth_first(start, expand, [lambda s: match(s, view)], 1) if len(h[0].moves) == 1 and keep(h[0].moves[0])]
+    return best_explanations(hits, substitute_cards, lambda n, final: _unguess(n, final))
 
 
 def _played_unread(state: ZenuwenState, obs: Observation, j: int, t: float, covered_sure: bool = False,
