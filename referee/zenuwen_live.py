@@ -985,6 +985,8 @@ class LiveZenuwen(Live[ZenuwenState, PendingIllegal]):
     stirred: frozenset[str] = field(default=frozenset(), compare=False)
     """Zones the camera saw something move over in the views left unused since the last one taken
     (:attr:`SeenPile.still` counts from there)."""
+    hands: frozenset[str] = field(default=frozenset(), compare=False)
+    """Zones under a hand in the views left unused since the last one taken (:func:`_twin_joined`)."""
 
 
 def _covered_risk(start: ZenuwenState, final: ZenuwenState, obs: Observation) -> bool:
@@ -1221,10 +1223,11 @@ def observe(live: LiveZenuwen, obs: Observation) -> tuple[LiveZenuwen, list[Find
     if budget.spent:
         # some look gave up: what the others concluded may be what it would have ruled out
         t = max(obs.t, live.state.t)
-        return replace(live, last=obs, stirred=stirred_after(live.stirred, obs, False)), [
+        return replace(live, last=obs, stirred=stirred_after(live.stirred, obs, False), hands=live.hands | _held(obs)), [
             Finding("unrecognised", t, frame=obs.frame, detail=f"{_difference(live.state, obs)} (too many ways to read it)")]
     taken = after.last is None and not after.deferred and not after.undecided
     after = replace(after, reads=reads_of_view(live.reads, obs, findings, taken=taken), stirred=stirred_after(live.stirred, obs, taken),
+                    hands=frozenset() if taken else live.hands | _held(obs),
                     sure=surely_read(live.sure, obs) if taken else live.sure, stuck_at=stuck_since(live, after, findings))
     # a pile card played as the first move since a stuck call (not a hand card, which a call never
     # counts): the call was wrong (two players, penguins, seed 153: p1's 10H, read QH at 0.30-0.33 in its
@@ -1301,7 +1304,8 @@ class HalfSeenJoin(NamedTuple):
     guessed: bool = False
 
 
-def _half_seen_joins(state: ZenuwenState, obs: Observation, seen_tops: Mapping[str, str], reread: frozenset[str]) -> list[HalfSeenJoin]:
+def _half_seen_joins(state: ZenuwenState, obs: Observation, seen_tops: Mapping[str, str], reread: frozenset[str],
+                     diff: frozenset[str] = frozenset(), held: frozenset[str] = frozenset()) -> list[HalfSeenJoin]:
     """Joins the camera half saw: a pile whose top nobody read (:func:`_reread`: read now as another
     card than guessed before; or under a hand, or showing only backs) whose old guess the view now
     reads on another pile of the same player, one that showed another card of that rank before, its
@@ -1314,6 +1318,9 @@ def _half_seen_joins(state: ZenuwenState, obs: Observation, seen_tops: Mapping[s
     read there is the JH" was taken, and the round was lost when the JH left the JS showing)."""
     out: list[HalfSeenJoin] = []
     real: Counter[Card] | None = None
+    # (a twin join only where no centre pile may have taken the card: three players, seed 178, p1's
+    # QH played onto a KD and read there at 0.23, the 10H under it taken for a twin join's next card)
+    centre_still = not any(z.startswith("centre") for z in diff | unjudged(obs))
     for p, seat in enumerate(state.seats):
         for src, a in enumerate(seat.piles):
             zone = pile_zone(p, src)
@@ -1322,6 +1329,9 @@ def _half_seen_joins(state: ZenuwenState, obs: Observation, seen_tops: Mapping[s
                 continue
             for dst, b in enumerate(seat.piles):
                 there = judged(obs, pile_zone(p, dst))
+                if (centre_still and dst != src and b.top is not None and _twin_joined(state, obs, zone, pile_zone(p, dst), b.top, reread, held)):
+                    out.append(HalfSeenJoin(p, src, dst, b.top, b.top))
+                    continue
                 if dst == src or b.top is None or there is None or (there.top or there.top_guess) != old.code:
                     continue
                 was = b.top if not isinstance(b.top, Unseen) else parse_seen(seen_tops.get(pile_zone(p, dst)))
@@ -1335,6 +1345,29 @@ def _half_seen_joins(state: ZenuwenState, obs: Observation, seen_tops: Mapping[s
                     if stand is not None:
                         out.append(HalfSeenJoin(p, src, dst, old, stand, guessed=True))
     return out
+
+
+def _twin_joined(state: ZenuwenState, obs: Observation, source: str, target: str, top: Card, reread: frozenset[str],
+                 held: frozenset[str]) -> bool:
+    """Two decks: may the top nobody read on ``source`` have been the twin of ``top``, joined onto it on
+    ``target``? The source stirred (a hand went over it) and read now as another card than guessed
+    before (:func:`_reread`: its next card turned up), the target under the hand that laid the card
+    (``held``: in this view or those left unused since the last one taken), showing its known top as
+    before, that card's other copy not known elsewhere. The join leaves the target looking as it did,
+    so no view ever shows it (three players at 1280x720, kennard, seed 194: p3's JH, guessed 7H at
+    0.1-0.2, joined onto the other JH; the 5S turned up under it was taken for the unread top, and the
+    card the position kept under the 5S, played from its bare pile later, lost the rest of the round)."""
+    if state.rules.deck_count < 2 or is_unseen(top) or source not in reread or not _stirred(obs, source):
+        return False
+    there = obs.piles.get(target)
+    if there is None or target not in held or (there.top or there.top_guess) != top.code:
+        return False
+    return real_counts(state)[top] < state.rules.deck_count
+
+
+def _held(obs: Observation) -> frozenset[str]:
+    """The zones ``obs`` shows under a hand."""
+    return frozenset(z for z, p in obs.piles.items() if p.held)
 
 
 def _top_may_have_left(obs: Observation, zone: str) -> bool:
@@ -1388,10 +1421,14 @@ def _remember_tops(live: LiveZenuwen, obs: Observation, after: LiveZenuwen) -> L
     """``after`` (the picture ``obs`` led to from ``live``) with the pile tops as ``obs`` shows them
     remembered: what the camera made of each (``seen_tops``) and which were ever read (``shown``)."""
     old, new = _pile_tops(live.state), _pile_tops(after.state)
-    readings = ((z, seen.top, seen.top_confidence) for z, seen in obs.piles.items() if ".pile" in z and not seen.held and seen.top is not None)
     return replace(after, seen_tops=_seen_tops(live.seen_tops, obs, live.state, after.state),
                    shown=_shown(live.shown, obs, live.state, after.state),
-                   surest=best_in_place(live.surest, readings, lambda z: old.get(z) == new.get(z)))
+                   surest=best_in_place(live.surest, _pile_readings(obs), lambda z: old.get(z) == new.get(z)))
+
+
+def _pile_readings(obs: Observation) -> Iterator[tuple[str, str, float]]:
+    """The patience pile tops ``obs`` reads, not under a hand: (zone, card, how surely)."""
+    return ((z, seen.top, seen.top_confidence) for z, seen in obs.piles.items() if ".pile" in z and not seen.held and seen.top is not None)
 
 
 def _shown(before: frozenset[str], obs: Observation, was: ZenuwenState, now: ZenuwenState) -> frozenset[str]:
@@ -1544,7 +1581,9 @@ class _ViewJudgement:
         goals = targets(match, obs, None if pend is None else lambda s: _physical_move(s, pend.move))
         diff = differing_zones(state, obs)
         self.reread = reread = _reread(state, obs, live.seen_tops)
-        self.joins = joins = _half_seen_joins(state, obs, live.seen_tops, reread)
+        # (the piles under a hand in this view or those left unused since the last one taken)
+        held = live.hands | _held(obs)
+        self.joins = joins = _half_seen_joins(state, obs, live.seen_tops, reread, diff, held)
         if joins:
             # no position in which a half-seen join's source top is another card: the card read next
             # door left it (the search looks further than "nothing happened" then)
@@ -1890,6 +1929,17 @@ def _all_seen_look(view: _ViewJudgement, best: Sequence[Explanation[ZenuwenState
     for missed, look in ((True, view.missed_look), (False, view.illegal_move), (False, view.weak_look)):
         found = look()
         if found is not None and _all_seen(found[1], view.state, view.obs, fewest) and not (missed and any(f.learned for f in found[1])):
+            if look == view.weak_look and _from_still([f.move for f in found[1] if f.kind == "move"], view.obs):
+                # a card taken from a pile nothing moved over, where a learned card read otherwise now
+                # on a pile a hand was at may have been misread: the misread look, if it takes from no
+                # still pile (three players at 1280x720, kennard, seed 194: p3's QC, learned 8C from a
+                # read at 0.35, played onto a JH from under the hand; with the 10C turned up under it,
+                # read 6C at 0.40, taken as not read, the QC was taken for p1's unread top, its pile
+                # guessed AC and still before and after)
+                doubted = _misread(view.live, view.obs, view.diff) if view.pend is None else None
+                if (doubted is not None and _all_seen(doubted[1], view.state, view.obs, fewest)
+                        and not _from_still([f.move for f in doubted[1] if f.kind == "move"], view.obs)):
+                    return doubted
             return found
     return None
 
@@ -3139,8 +3189,11 @@ def start(observation: Observation, rules: ZenuwenRules | None = None) -> LiveZe
             v = turned
             opened = (Finding("move", observation.t, move=turned.move, verdict=turned, frame=observation.frame),)
     tops = _seen_tops({}, observation)
+    # (how surely the deal's view read each top counts too: three players, kennard, seed 194, p3's QC
+    # read 8C at 0.35 there and never again was not doubted where it lay, having no reading in place)
     return LiveZenuwen(v.state, moves=len(opened), waiting=_waiting(v.state), reads=count_reads({}, observation),
-                       sure=surely_read(frozenset(), observation), seen_tops=tops, shown=frozenset(tops), opened=opened)
+                       sure=surely_read(frozenset(), observation), seen_tops=tops, shown=frozenset(tops), opened=opened,
+                       surest=best_in_place({}, _pile_readings(observation), lambda z: True))
 
 
 def opening(live: LiveZenuwen) -> tuple[LiveZenuwen, list[Finding]]:

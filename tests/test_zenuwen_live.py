@@ -2649,3 +2649,26 @@ def test_a_turn_the_camera_reads_only_as_guesses_is_taken_from_them() -> None:
     name = "zenuwen2p-171"
     found = kept_findings(name, "zenuwen", kept_rules(name), 77, 78, kinds=("move",))
     assert [str(f.move) for f in found] == ["all turn a card"]
+
+
+def test_an_unread_top_joined_onto_its_twin_under_a_hand_is_a_join() -> None:
+    """Three players, kennard, kept match zenuwen3p-194 at 7.3 s: p3's JH, guessed 7H at 0.1-0.2 from
+    the deal, joined onto the other JH while the hand was over it; the 5S turned up under it was taken
+    for the top nobody read, so the position kept a card under the 5S that was never there, and when
+    the pile showed bare half a minute later that card was taken for the QC played onto a JH. A pile
+    whose top nobody read, read as another card once a hand went over it, beside a pile under the
+    hand showing its known top still, is a join onto the twin (two decks)."""
+    name = "zenuwen3p-194"
+    found = kept_findings(name, "zenuwen", kept_rules(name), 7, 10.5, kinds=("move",))
+    assert [str(f.move) for f in found] == ["p3 pile2->pile3"]
+
+
+def test_a_card_learned_from_one_unsure_read_is_doubted_before_a_still_pile_gives_it() -> None:
+    """Three players, kennard, kept match zenuwen3p-194 at 44.7 s: p3's QC, learned 8C from the deal's
+    only read at 0.35, played onto a JH from under the hand; the 10C turned up under it read 6C at
+    0.40. With that read taken as not read, the QC was taken for p1's top nobody read, a pile guessed
+    AC before and after that nothing moved over. A card learned so unsurely where it lies is doubted
+    first (its first reading counts for how surely it was read there)."""
+    name = "zenuwen3p-194"
+    found = kept_findings(name, "zenuwen", kept_rules(name), 44, 45, kinds=("move",))
+    assert [str(f.move) for f in found] == ["p3 pile5->centre1"]
