@@ -191,7 +191,12 @@ def rejoin(live: LiveDouble, obs: Observation) -> LiveDouble | None:
         again = resume(picture, rules, obs.t)
     except ValueError:
         return None  # a card read twice: a misread in this view
-    return again if match(again.state, obs, again.known, _unseen_waste(again)) is not None else None
+    if match(again.state, obs, again.known, _unseen_waste(again)) is None:
+        return None
+    # whose turn it is went with the game the referee lost: whoever moves next has it (simplistic,
+    # draw 3, seed 75: player 1's KC laid on an empty column right after the table was taken up
+    # again was called out of turn, the turn kept from the lost picture)
+    return replace(again, turn_open=again.started)
 
 
 def _foundations_as_seen(live: LiveDouble, obs: Observation) -> tuple[tuple[FoundationCard, ...], ...] | None:

@@ -1407,3 +1407,12 @@ def test_a_card_read_where_it_landed_as_guessed_before_beats_a_move_against_the_
     reads the very card the camera guessed before: it is taken."""
     found = kept_findings("double_solitaire-74", "double_solitaire", "draw=3", 38, 39)
     assert [(f.kind, str(f.move)) for f in found] == [("move", "player 1: waste->t6")]
+
+
+def test_after_the_table_is_taken_up_again_whoever_moves_next_has_the_turn() -> None:
+    """Simplistic, draw 3, kept match double_solitaire-75: the referee lost the game and took the
+    table up again at 166.5 s; player 1's KC, laid from the waste on the empty first column at 169.6 s,
+    was called out of turn (K17), the turn kept from the picture the referee had lost. Whose turn it
+    is went with that picture: the next move has it."""
+    found = kept_findings("double_solitaire-75", "double_solitaire", "draw=3", 166, 171)
+    assert [(f.kind, str(f.move)) for f in found] == [("move", "player 1: waste->t1")]
