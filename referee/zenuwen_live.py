@@ -1315,7 +1315,10 @@ def _half_seen_joins(state: ZenuwenState, obs: Observation, seen_tops: Mapping[s
     kennard, seed 182: p2's 8C, guessed so for a minute, joined onto the 8D, only guessed there),
     or guessed as another rank, the old guess read there (the same game: p3's JH read on the JS,
     guessed 5S at 0.01, while the hand was over the JH's pile; "nothing happened, the top nobody
-    read there is the JH" was taken, and the round was lost when the JH left the JS showing)."""
+    read there is the JH" was taken, and the round was lost when the JH left the JS showing). Two
+    decks: also a join onto the twin of a known top, which leaves its pile looking as it did
+    (:func:`_twin_joined`; ``diff``: the zones the view shows otherwise, ``held``: those under a hand
+    since the last view taken)."""
     out: list[HalfSeenJoin] = []
     real: Counter[Card] | None = None
     # (a twin join only where no centre pile may have taken the card: three players, seed 178, p1's
@@ -1329,7 +1332,7 @@ def _half_seen_joins(state: ZenuwenState, obs: Observation, seen_tops: Mapping[s
                 continue
             for dst, b in enumerate(seat.piles):
                 there = judged(obs, pile_zone(p, dst))
-                if (centre_still and dst != src and b.top is not None and _twin_joined(state, obs, zone, pile_zone(p, dst), b.top, reread, held)):
+                if centre_still and dst != src and b.top is not None and _twin_joined(state, obs, zone, pile_zone(p, dst), b.top, reread, held):
                     out.append(HalfSeenJoin(p, src, dst, b.top, b.top))
                     continue
                 if dst == src or b.top is None or there is None or (there.top or there.top_guess) != old.code:
@@ -1926,10 +1929,10 @@ def _all_seen_look(view: _ViewJudgement, best: Sequence[Explanation[ZenuwenState
     # (a missed look that plays a card nobody had read is no such explanation: four players at
     # 1280x720, seed 27: two lone cards laid, their piles taken as not found, and a far pile's
     # unread top laid instead, where the 3C laid was read 3S)
-    for missed, look in ((True, view.missed_look), (False, view.illegal_move), (False, view.weak_look)):
+    for missed, weak, look in ((True, False, view.missed_look), (False, False, view.illegal_move), (False, True, view.weak_look)):
         found = look()
         if found is not None and _all_seen(found[1], view.state, view.obs, fewest) and not (missed and any(f.learned for f in found[1])):
-            if look == view.weak_look and _from_still([f.move for f in found[1] if f.kind == "move"], view.obs):
+            if weak and _from_still([f.move for f in found[1] if f.kind == "move"], view.obs):
                 # a card taken from a pile nothing moved over, where a learned card read otherwise now
                 # on a pile a hand was at may have been misread: the misread look, if it takes from no
                 # still pile (three players at 1280x720, kennard, seed 194: p3's QC, learned 8C from a
