@@ -1429,12 +1429,12 @@ def test_a_card_laid_on_its_twin_is_not_called_where_nothing_happening_explains_
     turns an 8C. At 4.8 s and again at 7.3 s the QC reads 5C at 0.30: each time it was called an 8C
     laid on centre3's 8C against Z6, and taken back, though the centre pile looked as it did. A card
     laid on its twin shows nothing of the play but its pile's new top, which a misread shows too:
-    nothing happening, the unsure reading taken as not read, is likelier. (The match is still lost
-    at 7.3 s: p3's JH, never read, joined onto its twin, the card under it taken for the top read at
-    last; 15/55.)"""
+    nothing happening, the unsure reading taken as not read, is likelier. (At 7.3 s p3's JH, never
+    read, was joined onto its twin under the hand: since the sixty-ninth session that join is found
+    too, where before the card under it was taken for the top read at last and the match was lost.)"""
     found = _whole_match_findings("zenuwen3p-194", "zenuwen", ZENUWEN_MATCH.format(players=3), until=10.0)
     assert not [f for f in found if f.kind == "illegal"]
-    assert [str(f.move) for f in found if f.kind == "move"] == ["all turn a card"]
+    assert [str(f.move) for f in found if f.kind == "move"] == ["all turn a card", "p3 pile2->pile3"]
 
 
 def test_a_known_pile_top_read_as_another_suit_where_nothing_moved_is_the_cameras() -> None:
